@@ -1,0 +1,63 @@
+//===- Passes.td - hkg dialect passes ----------------------*- tablegen -*-===//
+
+#ifndef HKG_TRANSFORMS_PASSES_TD
+#define HKG_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def HkgDefaultSchedulePass : Pass<"hkg-default-schedule"> {
+  let summary = "Attach a verified default schedule to every hkg op without one";
+  let description = [{
+    For every op implementing `HkgKernelOpInterface` that has no `schedule`
+    attribute, attaches the op's default schedule for the target, with every
+    knob spelled out. Ops that already carry a schedule keep it, and it is
+    verified like `hkg-verify-schedule` does.
+
+    The target is the `chip` option, or else the nearest `hkg.target`
+    attribute on the op or an enclosing op.
+
+    Before (`--hkg-default-schedule=chip=gfx942`):
+    ```mlir
+    %0 = hkg.softmax %x axis(1) : tensor<8192x8192xbf16> -> tensor<8192x8192xbf16>
+    ```
+    After:
+    ```mlir
+    %0 = hkg.softmax %x axis(1) {schedule = #hkg.schedule<online = 1,
+        row_cache = registers, rows_per_block = 1, threads = 256, unroll = 4,
+        vector_width = 8>} : tensor<8192x8192xbf16> -> tensor<8192x8192xbf16>
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip (gfx90a, gfx942, gfx950, gfx1100, gfx1151, gfx1201, "
+           "gfx1250, sm_80, sm_90); default: the hkg.target attribute">
+  ];
+  let dependentDialects = [];
+}
+
+def HkgVerifySchedulePass : Pass<"hkg-verify-schedule"> {
+  let summary = "Verify every hkg op's schedule against its op and target";
+  let description = [{
+    Checks each `schedule` attribute: every knob must be one the op accepts,
+    its value legal on the target, and the op's constraints between knobs,
+    shapes and target resources (LDS bytes, registers, workgroup size) must
+    hold. Errors name the knob and its legal values:
+
+    ```
+    error: schedule knob 'vector_width' = 3 is not legal for hkg.softmax on
+    gfx942; expected one of: 1, 2, 4, 8
+    ```
+
+    With `require-schedule`, an op without a schedule is an error too (the
+    codegen pipelines use this). The target is the `chip` option, or else the
+    nearest `hkg.target` attribute.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip; default: the hkg.target attribute">,
+    Option<"requireSchedule", "require-schedule", "bool", /*default=*/"false",
+           "Report hkg ops that carry no schedule">
+  ];
+}
+
+#endif // HKG_TRANSFORMS_PASSES_TD

@@ -1,0 +1,73 @@
+//===- TargetInfo.h - hkg's table of GPU targets ----------------*- C++ -*-===//
+//
+// One table describing every chip hkg compiles for: the facts schedules and
+// the tuner's model need (wave size, LDS, compute units, registers,
+// matrix-core intrinsics, peak bandwidth and FLOPs). Sources for each value
+// are in TargetInfo.cpp and docs/Targets.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_DIALECT_HKG_UTILS_TARGETINFO_H
+#define HKG_DIALECT_HKG_UTILS_TARGETINFO_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir::hkg {
+
+enum class Vendor { AMD, NVIDIA };
+
+/// Matrix-core instruction families a schedule can ask for.
+enum class MatrixCoreKind { None, MFMA, WMMA, MmaSync };
+
+struct TargetInfo {
+  /// The chip name as LLVM spells it (`gfx942`, `sm_90`).
+  llvm::StringRef chip;
+  Vendor vendor;
+  /// Architecture family (`cdna3`, `rdna4`, `hopper`...).
+  llvm::StringRef family;
+  /// An example product carrying this chip, for reports.
+  llvm::StringRef product;
+  /// Threads per wave (AMD) or warp (NVIDIA).
+  unsigned waveSize;
+  /// Largest LDS / shared memory one workgroup can allocate, in bytes.
+  unsigned ldsBytesPerWorkgroup;
+  /// Compute units (AMD) or streaming multiprocessors (NVIDIA).
+  unsigned computeUnits;
+  /// Most vector registers one lane can address (architected VGPRs on AMD,
+  /// registers per thread on NVIDIA).
+  unsigned maxRegistersPerThread;
+  /// Largest workgroup the runtime accepts.
+  unsigned maxThreadsPerWorkgroup;
+  /// Waves (warps) one CU (SM) can hold at once.
+  unsigned maxWavesPerCU;
+  /// Matrix-core family (MFMA, WMMA, mma.sync).
+  MatrixCoreKind matrixCore;
+  /// Matrix-core instruction shapes usable from a schedule's `mma` knob
+  /// (`mfma_16x16x16`, `wmma_16x16x16`, `mma_16x8x16`).
+  llvm::ArrayRef<llvm::StringLiteral> mmaIntrinsics;
+  /// Peak DRAM bandwidth, GB/s.
+  double peakBandwidthGBs;
+  /// Peak dense FP32 vector rate, TFLOP/s.
+  double peakFp32Tflops;
+  /// Peak dense bf16 matrix-core rate, TFLOP/s.
+  double peakBf16Tflops;
+  /// Where the numbers come from.
+  llvm::StringRef source;
+
+  bool isAMD() const { return vendor == Vendor::AMD; }
+  bool isNVIDIA() const { return vendor == Vendor::NVIDIA; }
+};
+
+/// Returns the description of `chip`, or nullptr when hkg does not know it.
+const TargetInfo *lookupTarget(llvm::StringRef chip);
+
+/// Returns every target hkg knows, in table order.
+llvm::ArrayRef<TargetInfo> getAllTargets();
+
+/// Returns the known chip names joined by ", " (for diagnostics).
+std::string getKnownChipsString();
+
+} // namespace mlir::hkg
+
+#endif // HKG_DIALECT_HKG_UTILS_TARGETINFO_H

@@ -1,0 +1,44 @@
+//===- HkgInterfaces.cpp - HkgKernelOpInterface and schedule checks -------===//
+
+#include "hkg/Dialect/Hkg/IR/HkgInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+#include "hkg/Dialect/Hkg/IR/HkgInterfaces.cpp.inc"
+
+LogicalResult
+mlir::hkg::verifySchedule(HkgKernelOpInterface op, ScheduleAttr schedule,
+                          const TargetInfo &target,
+                          function_ref<InFlightDiagnostic()> emitError) {
+  ScheduleSpace space = op.getScheduleSpace(target);
+  StringRef opName = op->getName().getStringRef();
+  if (schedule) {
+    for (NamedAttribute knob : schedule.getKnobs()) {
+      StringRef name = knob.getName().getValue();
+      const KnobSpec *spec = space.lookup(name);
+      if (!spec)
+        return emitError() << "unknown schedule knob '" << name << "' for "
+                           << opName << "; expected one of: "
+                           << space.knobNamesString();
+      KnobValue value;
+      if (auto i = dyn_cast<IntegerAttr>(knob.getValue()))
+        value = i.getInt();
+      else if (auto s = dyn_cast<StringAttr>(knob.getValue()))
+        value = s.getValue().str();
+      if (!spec->isLegal(value))
+        return emitError() << "schedule knob '" << name << "' = "
+                           << toString(value) << " is not legal for " << opName
+                           << " on " << target.chip << "; expected one of: "
+                           << spec->legalValuesString();
+    }
+  }
+  ResolvedSchedule resolved(space, schedule);
+  return op.verifyScheduleConstraints(resolved, target, emitError);
+}
+
+ResolvedSchedule mlir::hkg::resolveSchedule(HkgKernelOpInterface op,
+                                            const TargetInfo &target) {
+  return ResolvedSchedule(op.getScheduleSpace(target),
+                          op.getScheduleAttrOrNull());
+}

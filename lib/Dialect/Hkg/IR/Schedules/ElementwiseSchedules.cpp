@@ -1,0 +1,137 @@
+//===- ElementwiseSchedules.cpp - schedules of elementwise and rope -------===//
+//
+// Elementwise ops stream their elements: each thread moves `vector_width`
+// elements per access and `unroll` accesses per workgroup step. RoPE streams
+// token rows: a workgroup rotates `tokens_per_block` tokens (all heads).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScheduleUtils.h"
+
+#include "hkg/Dialect/Hkg/IR/HkgOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::hkg;
+using namespace mlir::hkg::detail;
+
+static int64_t widestElementBytes(Operation *op) {
+  int64_t b = 1;
+  for (Type t : op->getOperandTypes())
+    b = std::max(b, elementBytes(t));
+  for (Type t : op->getResultTypes())
+    b = std::max(b, elementBytes(t));
+  return b;
+}
+
+//===----------------------------------------------------------------------===//
+// ElementwiseOp
+//===----------------------------------------------------------------------===//
+
+ScheduleSpace ElementwiseOp::getScheduleSpace(const TargetInfo &target) {
+  int64_t bytes = widestElementBytes(*this);
+  int64_t vw = widestVector(bytes);
+  // The widest vector that every broadcast input's extent is a multiple of.
+  for (Value in : getInputs())
+    while (vw > 1 &&
+           cast<ShapedType>(in.getType()).getNumElements() % vw != 0)
+      vw /= 2;
+  ScheduleSpace space;
+  space.addInt("vector_width", vectorWidths(bytes), vw,
+               "elements per global access (16 bytes at most)");
+  space.addInt("threads", threadCounts(target), 256,
+               "threads per workgroup (a multiple of the wave size)");
+  space.addInt("unroll", {1, 2, 4, 8}, 4,
+               "vector accesses per thread per workgroup step");
+  return space;
+}
+
+LogicalResult ElementwiseOp::verifyScheduleConstraints(
+    const ResolvedSchedule &schedule, const TargetInfo &target,
+    function_ref<InFlightDiagnostic()> emitError) {
+  int64_t vw = schedule.getInt("vector_width");
+  int64_t numel = getResult().getType().getNumElements();
+  for (auto [i, in] : llvm::enumerate(getInputs())) {
+    int64_t n = cast<ShapedType>(in.getType()).getNumElements();
+    if (n != numel && n % vw != 0)
+      return emitError() << "schedule knob 'vector_width' = " << vw
+                         << " must divide the " << n
+                         << " elements of broadcast input #" << i;
+  }
+  return success();
+}
+
+CostFeatures ElementwiseOp::getCostFeatures() {
+  CostFeatures c;
+  for (Value v : getInputs())
+    c.bytes += tensorBytes(v);
+  c.bytes += tensorBytes(getResult());
+  int64_t numel = getResult().getType().getNumElements();
+  int64_t opsPerElement = 0;
+  for (Operation &op : getBody().front().without_terminator())
+    if (!isa<arith::ConstantOp>(op))
+      ++opsPerElement;
+  c.flops = static_cast<double>(numel) * opsPerElement;
+  c.shape = llvm::to_vector(getResult().getType().getShape());
+  c.elementType = getResult().getType().getElementType();
+  return c;
+}
+
+//===----------------------------------------------------------------------===//
+// RopeOp
+//===----------------------------------------------------------------------===//
+
+ScheduleSpace RopeOp::getScheduleSpace(const TargetInfo &target) {
+  auto t = getInput().getType();
+  int64_t h = t.getDimSize(2), d = t.getDimSize(3);
+  int64_t bytes = widestElementBytes(*this);
+  // neox pairs x[i] with x[i + D/2]: a vector must stay within one half.
+  int64_t span = getLayout() == RopeLayout::Neox ? d / 2 : d;
+  int64_t vw = widestVector(bytes);
+  while (vw > 1 && span % vw != 0)
+    vw /= 2;
+  if (getLayout() == RopeLayout::Gptj)
+    vw = std::max<int64_t>(vw, 2);
+  int64_t perToken = h * (getLayout() == RopeLayout::Neox ? d / 2 : d) / vw;
+  int64_t threads = clampPow2(perToken, target.waveSize, 256);
+  ScheduleSpace space;
+  space.addInt("vector_width", vectorWidths(bytes), vw,
+               "elements per global access (16 bytes at most)");
+  space.addInt("threads", threadCounts(target), threads,
+               "threads per workgroup (a multiple of the wave size)");
+  space.addInt("tokens_per_block", {1, 2, 4, 8}, 1,
+               "tokens (all heads) one workgroup rotates");
+  return space;
+}
+
+LogicalResult
+RopeOp::verifyScheduleConstraints(const ResolvedSchedule &schedule,
+                                  const TargetInfo &target,
+                                  function_ref<InFlightDiagnostic()> emitError) {
+  int64_t vw = schedule.getInt("vector_width");
+  int64_t d = getInput().getType().getDimSize(3);
+  if (getLayout() == RopeLayout::Neox && (d / 2) % vw != 0)
+    return emitError() << "schedule knob 'vector_width' = " << vw
+                       << " must divide D/2 = " << d / 2
+                       << " for the neox layout";
+  if (getLayout() == RopeLayout::Gptj && (vw < 2 || d % vw != 0))
+    return emitError() << "schedule knob 'vector_width' = " << vw
+                       << " must be >= 2 and divide D = " << d
+                       << " for the gptj layout";
+  return success();
+}
+
+CostFeatures RopeOp::getCostFeatures() {
+  CostFeatures c;
+  auto t = getInput().getType();
+  int64_t numel = t.getNumElements();
+  c.bytes = 2 * tensorBytes(getInput());
+  // Each token reads one row of each table.
+  int64_t s = t.getDimSize(1), halfD = t.getDimSize(3) / 2;
+  c.bytes += 2.0 * s * halfD * elementBytes(getCos().getType());
+  c.flops = 3.0 * numel;
+  c.shape = llvm::to_vector(t.getShape());
+  c.elementType = t.getElementType();
+  return c;
+}

@@ -1,0 +1,211 @@
+//===- RowOpSchedules.cpp - schedules of reduce, softmax and the norms ----===//
+//
+// Row ops reduce along the trailing dim(s) of their input, one row at a time.
+// A workgroup handles `rows_per_block` rows with `threads / rows_per_block`
+// threads each; each thread moves `vector_width` elements per access and
+// keeps `unroll` accesses in flight. `row_cache` says where a row lives
+// between its passes: re-read from global memory (`none`), held in registers,
+// or staged in LDS. Softmax can fuse the max and sum passes (`online`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScheduleUtils.h"
+
+#include "hkg/Dialect/Hkg/IR/HkgOps.h"
+
+using namespace mlir;
+using namespace mlir::hkg;
+using namespace mlir::hkg::detail;
+
+/// Most vectors a thread may keep in registers for `row_cache = registers`.
+static constexpr int64_t kMaxCachedVectorsPerThread = 32;
+
+namespace {
+/// The geometry of a row op: rows x row length, element sizes.
+struct RowGeometry {
+  int64_t rows;
+  int64_t rowLength;
+  int64_t elemBytes; // widest of input and output
+  int64_t inputElemBytes;
+};
+} // namespace
+
+static RowGeometry getGeometry(Value input, Value result, int64_t reducedDims) {
+  auto t = cast<RankedTensorType>(input.getType());
+  RowGeometry g;
+  g.rowLength = 1;
+  g.rows = 1;
+  ArrayRef<int64_t> shape = t.getShape();
+  int64_t split = static_cast<int64_t>(shape.size()) - reducedDims;
+  for (auto [i, d] : llvm::enumerate(shape))
+    (static_cast<int64_t>(i) < split ? g.rows : g.rowLength) *= d;
+  g.inputElemBytes = elementBytes(t);
+  g.elemBytes = std::max(g.inputElemBytes, elementBytes(result.getType()));
+  return g;
+}
+
+/// Knobs every row op has; `cached` adds `row_cache`.
+static ScheduleSpace buildRowSpace(const RowGeometry &g,
+                                   const TargetInfo &target, bool cached) {
+  int64_t wave = target.waveSize;
+  int64_t vw = std::min<int64_t>(widestVector(g.elemBytes),
+                                 clampPow2(g.rowLength, 1, 16));
+  // Aim for about 4 vectors per thread over the row.
+  int64_t tpr = clampPow2(llvm::divideCeil(g.rowLength, vw * 4), 1,
+                          target.maxThreadsPerWorkgroup);
+  int64_t threads = tpr, rowsPerBlock = 1;
+  if (tpr < wave) {
+    threads = clampPow2(tpr * 16, wave, 256);
+    rowsPerBlock = std::max<int64_t>(1, threads / tpr);
+  }
+  int64_t unroll = clampPow2(llvm::divideCeil(g.rowLength, vw * tpr), 1, 4);
+
+  ScheduleSpace space;
+  space.addInt("vector_width", vectorWidths(g.elemBytes), vw,
+               "elements per global access (16 bytes at most)");
+  space.addInt("threads", threadCounts(target), threads,
+               "threads per workgroup (a multiple of the wave size)");
+  space.addInt("rows_per_block", {1, 2, 4, 8, 16, 32, 64}, rowsPerBlock,
+               "rows one workgroup handles, each with threads / "
+               "rows_per_block threads");
+  space.addInt("unroll", {1, 2, 4, 8}, unroll,
+               "vector accesses each thread keeps in flight per step");
+  if (cached) {
+    int64_t vectorsPerThread = llvm::divideCeil(g.rowLength, vw * tpr);
+    StringRef cache =
+        vectorsPerThread <= kMaxCachedVectorsPerThread ? "registers" : "none";
+    space.addKeyword("row_cache", {"none", "registers", "lds"}, cache,
+                     "where a row lives between passes: re-read from global "
+                     "memory, registers, or LDS");
+  }
+  return space;
+}
+
+static LogicalResult verifyRowConstraints(const RowGeometry &g,
+                                          const ResolvedSchedule &s,
+                                          const TargetInfo &target,
+                                          function_ref<InFlightDiagnostic()> emitError) {
+  int64_t threads = s.getInt("threads");
+  int64_t rpb = s.getInt("rows_per_block");
+  int64_t vw = s.getInt("vector_width");
+  if (rpb > threads)
+    return emitError() << "schedule knob 'rows_per_block' = " << rpb
+                       << " exceeds 'threads' = " << threads
+                       << "; expected rows_per_block <= threads";
+  if (!s.has("row_cache"))
+    return success();
+  int64_t tpr = threads / rpb;
+  StringRef cache = s.getKeyword("row_cache");
+  if (cache == "registers") {
+    int64_t perThread = llvm::divideCeil(g.rowLength, vw * tpr);
+    if (perThread > kMaxCachedVectorsPerThread)
+      return emitError()
+             << "schedule knob 'row_cache' = registers needs " << perThread
+             << " vectors per thread for rows of " << g.rowLength
+             << " elements (vector_width = " << vw << ", " << tpr
+             << " threads per row); expected at most "
+             << kMaxCachedVectorsPerThread;
+  }
+  if (cache == "lds") {
+    int64_t bytes = rpb * g.rowLength * g.inputElemBytes;
+    if (bytes > target.ldsBytesPerWorkgroup)
+      return emitError() << "schedule knob 'row_cache' = lds needs " << bytes
+                         << " bytes of LDS for " << rpb << " row(s) of "
+                         << g.rowLength << " elements; " << target.chip
+                         << " has " << target.ldsBytesPerWorkgroup;
+  }
+  return success();
+}
+
+static CostFeatures rowCost(Operation *op, const RowGeometry &g,
+                            double flopsPerElement) {
+  CostFeatures c;
+  for (Value v : op->getOperands())
+    c.bytes += tensorBytes(v);
+  for (Value v : op->getResults())
+    c.bytes += tensorBytes(v);
+  c.flops = flopsPerElement * static_cast<double>(g.rows * g.rowLength);
+  c.shape = {g.rows, g.rowLength};
+  c.elementType = getElementTypeOrSelf(op->getOperand(0).getType());
+  return c;
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+ScheduleSpace ReduceOp::getScheduleSpace(const TargetInfo &target) {
+  return buildRowSpace(getGeometry(getInput(), getResult(), getDims()), target,
+                       /*cached=*/false);
+}
+
+LogicalResult
+ReduceOp::verifyScheduleConstraints(const ResolvedSchedule &schedule,
+                                    const TargetInfo &target,
+                                    function_ref<InFlightDiagnostic()> emitError) {
+  return verifyRowConstraints(getGeometry(getInput(), getResult(), getDims()),
+                              schedule, target, emitError);
+}
+
+CostFeatures ReduceOp::getCostFeatures() {
+  return rowCost(*this, getGeometry(getInput(), getResult(), getDims()), 1.0);
+}
+
+//===----------------------------------------------------------------------===//
+// SoftmaxOp
+//===----------------------------------------------------------------------===//
+
+ScheduleSpace SoftmaxOp::getScheduleSpace(const TargetInfo &target) {
+  ScheduleSpace space =
+      buildRowSpace(getGeometry(getInput(), getResult(), 1), target, true);
+  space.addInt("online", {0, 1}, 1,
+               "1: one pass computes the running max and sum together; 0: "
+               "separate max and sum passes");
+  return space;
+}
+
+LogicalResult
+SoftmaxOp::verifyScheduleConstraints(const ResolvedSchedule &schedule,
+                                     const TargetInfo &target,
+                                     function_ref<InFlightDiagnostic()> emitError) {
+  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1),
+                              schedule, target, emitError);
+}
+
+CostFeatures SoftmaxOp::getCostFeatures() {
+  return rowCost(*this, getGeometry(getInput(), getResult(), 1), 5.0);
+}
+
+//===----------------------------------------------------------------------===//
+// LayerNormOp and RMSNormOp
+//===----------------------------------------------------------------------===//
+
+ScheduleSpace LayerNormOp::getScheduleSpace(const TargetInfo &target) {
+  return buildRowSpace(getGeometry(getInput(), getResult(), 1), target, true);
+}
+
+LogicalResult LayerNormOp::verifyScheduleConstraints(
+    const ResolvedSchedule &schedule, const TargetInfo &target,
+    function_ref<InFlightDiagnostic()> emitError) {
+  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1),
+                              schedule, target, emitError);
+}
+
+CostFeatures LayerNormOp::getCostFeatures() {
+  return rowCost(*this, getGeometry(getInput(), getResult(), 1), 8.0);
+}
+
+ScheduleSpace RMSNormOp::getScheduleSpace(const TargetInfo &target) {
+  return buildRowSpace(getGeometry(getInput(), getResult(), 1), target, true);
+}
+
+LogicalResult RMSNormOp::verifyScheduleConstraints(
+    const ResolvedSchedule &schedule, const TargetInfo &target,
+    function_ref<InFlightDiagnostic()> emitError) {
+  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1),
+                              schedule, target, emitError);
+}
+
+CostFeatures RMSNormOp::getCostFeatures() {
+  return rowCost(*this, getGeometry(getInput(), getResult(), 1), 4.0);
+}

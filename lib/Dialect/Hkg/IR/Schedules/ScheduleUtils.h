@@ -1,0 +1,60 @@
+//===- ScheduleUtils.h - helpers shared by the ops' schedule spaces -------===//
+//
+// Knob value lists that depend on the target or element type, written once
+// for every op family.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_LIB_DIALECT_HKG_IR_SCHEDULES_SCHEDULEUTILS_H
+#define HKG_LIB_DIALECT_HKG_IR_SCHEDULES_SCHEDULEUTILS_H
+
+#include "hkg/Dialect/Hkg/IR/ScheduleSpace.h"
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/bit.h"
+#include "mlir/IR/Value.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::hkg::detail {
+
+/// Bytes per element of a tensor value.
+inline int64_t elementBytes(Type t) {
+  return llvm::divideCeil(getElementTypeOrSelf(t).getIntOrFloatBitWidth(), 8);
+}
+
+/// Bytes of a whole tensor value.
+inline double tensorBytes(Value v) {
+  auto t = cast<ShapedType>(v.getType());
+  return static_cast<double>(t.getNumElements()) * elementBytes(t);
+}
+
+/// Workgroup sizes: powers of two from one wave to the target's limit.
+inline llvm::SmallVector<int64_t> threadCounts(const TargetInfo &target) {
+  llvm::SmallVector<int64_t> v;
+  for (int64_t t = target.waveSize; t <= target.maxThreadsPerWorkgroup; t *= 2)
+    v.push_back(t);
+  return v;
+}
+
+/// Vector widths (elements) whose accesses are at most 16 bytes.
+inline llvm::SmallVector<int64_t> vectorWidths(int64_t elemBytes) {
+  llvm::SmallVector<int64_t> v;
+  for (int64_t w = 1; w * elemBytes <= 16; w *= 2)
+    v.push_back(w);
+  return v;
+}
+
+/// The widest legal vector: 16 bytes.
+inline int64_t widestVector(int64_t elemBytes) { return 16 / elemBytes; }
+
+/// Clamps `v` to [lo, hi] and rounds it down to a power of two.
+inline int64_t clampPow2(int64_t v, int64_t lo, int64_t hi) {
+  v = std::max(lo, std::min(hi, v));
+  return static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(v)));
+}
+
+} // namespace mlir::hkg::detail
+
+#endif // HKG_LIB_DIALECT_HKG_IR_SCHEDULES_SCHEDULEUTILS_H

@@ -1,0 +1,97 @@
+//===- TargetInfo.cpp - hkg's table of GPU targets ------------------------===//
+//
+// Each row cites its public sources. Peak rates are the vendors' dense
+// (no-sparsity) datasheet figures for the named product; they are leads for
+// roofline reports, not measurements. A value of 0 means "not published".
+//
+// Sources:
+//  [LLVM]     LLVM AMDGPUUsage (processor table: wavefront size, LDS size,
+//             VGPR/AGPR files), llvm.org/docs/AMDGPUUsage.html.
+//  [MI250X]   AMD Instinct MI250X data sheet (220 CUs over 2 GCDs, 3.2 TB/s,
+//             47.9 TF FP32 vector, 383 TF bf16); one GCD is one HIP device.
+//  [MI300X]   AMD Instinct MI300X data sheet (304 CUs, 5.3 TB/s, 163.4 TF
+//             FP32 vector, 1307.4 TF bf16 dense).
+//  [MI355X]   AMD Instinct MI355X data sheet (256 CUs, 8 TB/s, 157.3 TF FP32
+//             vector, 2.5 PF bf16 dense); CDNA4 ISA guide (160 KiB LDS).
+//  [RX7900]   AMD Radeon RX 7900 XTX specifications (96 CUs, 960 GB/s,
+//             61.4 TF FP32, 122.8 TF FP16/bf16 via WMMA).
+//  [STRIX]    AMD Ryzen AI Max+ 395 / Radeon 8060S specifications (40 CUs,
+//             256-bit LPDDR5X-8000 = 256 GB/s, 2.9 GHz).
+//  [R9700]    AMD Radeon AI PRO R9700 specifications (64 CUs, 644.6 GB/s,
+//             47.8 TF FP32, 191 TF FP16 dense).
+//  [GFX1250]  LLVM AMDGPUUsage (gfx1250: wave32, WMMA, 320 KiB LDS); no
+//             product data sheet was public when this table was written.
+//  [A100]     NVIDIA A100 data sheet (SXM4 80GB: 2039 GB/s, 19.5 TF FP32,
+//             312 TF bf16 dense) and CUDA C Programming Guide, compute
+//             capability 8.0 (108 SMs, 163 KiB shared memory per block).
+//  [H200]     NVIDIA H200 data sheet (SXM: 4.8 TB/s, 67 TF FP32, 989 TF bf16
+//             dense) and CUDA C Programming Guide, compute capability 9.0
+//             (132 SMs, 227 KiB shared memory per block).
+//
+//===----------------------------------------------------------------------===//
+
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir::hkg;
+
+static constexpr llvm::StringLiteral kMfmaCdna2[] = {"mfma_16x16x16",
+                                                     "mfma_32x32x8"};
+static constexpr llvm::StringLiteral kMfmaCdna3[] = {"mfma_16x16x16",
+                                                     "mfma_32x32x8"};
+static constexpr llvm::StringLiteral kMfmaCdna4[] = {
+    "mfma_16x16x16", "mfma_32x32x8", "mfma_16x16x32", "mfma_32x32x16"};
+static constexpr llvm::StringLiteral kWmma[] = {"wmma_16x16x16"};
+static constexpr llvm::StringLiteral kMmaSync[] = {"mma_16x8x16"};
+
+// clang-format off
+static const TargetInfo kTargets[] = {
+  // chip, vendor, family, product,
+  //   wave, LDS bytes/WG, CUs, regs/lane, max threads/WG, waves/CU,
+  //   matrix core, mma intrinsics, GB/s, FP32 TF, bf16 TF, source
+  {"gfx90a", Vendor::AMD, "cdna2", "Instinct MI250X (one GCD)",
+   64, 65536, 110, 512, 1024, 32,
+   MatrixCoreKind::MFMA, kMfmaCdna2, 1638.4, 23.95, 191.5, "[LLVM] [MI250X]"},
+  {"gfx942", Vendor::AMD, "cdna3", "Instinct MI300X",
+   64, 65536, 304, 512, 1024, 32,
+   MatrixCoreKind::MFMA, kMfmaCdna3, 5300.0, 163.4, 1307.4, "[LLVM] [MI300X]"},
+  {"gfx950", Vendor::AMD, "cdna4", "Instinct MI355X",
+   64, 163840, 256, 512, 1024, 32,
+   MatrixCoreKind::MFMA, kMfmaCdna4, 8000.0, 157.3, 2500.0, "[LLVM] [MI355X]"},
+  {"gfx1100", Vendor::AMD, "rdna3", "Radeon RX 7900 XTX",
+   32, 65536, 96, 256, 1024, 32,
+   MatrixCoreKind::WMMA, kWmma, 960.0, 61.4, 122.8, "[LLVM] [RX7900]"},
+  {"gfx1151", Vendor::AMD, "rdna3.5", "Radeon 8060S (Ryzen AI Max+ 395)",
+   32, 65536, 40, 256, 1024, 32,
+   MatrixCoreKind::WMMA, kWmma, 256.0, 29.7, 59.4, "[LLVM] [STRIX]"},
+  {"gfx1201", Vendor::AMD, "rdna4", "Radeon AI PRO R9700",
+   32, 65536, 64, 256, 1024, 32,
+   MatrixCoreKind::WMMA, kWmma, 644.6, 47.8, 191.0, "[LLVM] [R9700]"},
+  {"gfx1250", Vendor::AMD, "gfx12.5", "(no public product data)",
+   32, 327680, 0, 256, 1024, 32,
+   MatrixCoreKind::WMMA, kWmma, 0.0, 0.0, 0.0, "[GFX1250]"},
+  {"sm_80", Vendor::NVIDIA, "ampere", "A100 SXM4 80GB",
+   32, 166912, 108, 255, 1024, 64,
+   MatrixCoreKind::MmaSync, kMmaSync, 2039.0, 19.5, 312.0, "[A100]"},
+  {"sm_90", Vendor::NVIDIA, "hopper", "H200 SXM",
+   32, 232448, 132, 255, 1024, 64,
+   MatrixCoreKind::MmaSync, kMmaSync, 4800.0, 66.9, 989.4, "[H200]"},
+};
+// clang-format on
+
+const TargetInfo *mlir::hkg::lookupTarget(llvm::StringRef chip) {
+  for (const TargetInfo &t : kTargets)
+    if (t.chip == chip)
+      return &t;
+  return nullptr;
+}
+
+llvm::ArrayRef<TargetInfo> mlir::hkg::getAllTargets() { return kTargets; }
+
+std::string mlir::hkg::getKnownChipsString() {
+  return llvm::join(llvm::map_range(kTargets,
+                                    [](const TargetInfo &t) { return t.chip; }),
+                    ", ");
+}

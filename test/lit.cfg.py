@@ -1,0 +1,23 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "HKG"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.hkg_obj_root, "test")
+
+config.substitutions.append(("%hkg_src_root", config.hkg_src_root))
+config.substitutions.append(("%hkg_obj_root", config.hkg_obj_root))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.hkg_tools_dir, config.llvm_tools_dir]
+tools = ["hkg-opt"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)

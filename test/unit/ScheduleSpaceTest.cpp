@@ -1,0 +1,130 @@
+//===- ScheduleSpaceTest.cpp - spaces, resolution and verification --------===//
+
+#include "hkg/Dialect/Hkg/IR/HkgDialect.h"
+#include "hkg/Dialect/Hkg/IR/HkgOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+namespace {
+class ScheduleSpaceTest : public ::testing::Test {
+protected:
+  ScheduleSpaceTest() {
+    ctx.loadDialect<HkgDialect, arith::ArithDialect, math::MathDialect,
+                    func::FuncDialect>();
+  }
+
+  template <typename OpT>
+  OpT parseOp(StringRef src) {
+    module = parseSourceString<ModuleOp>(src, &ctx);
+    EXPECT_TRUE(module);
+    OpT found;
+    module->walk([&](OpT op) { found = op; });
+    return found;
+  }
+
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module;
+};
+} // namespace
+
+TEST(KnobSpec, LegalValues) {
+  ScheduleSpace space;
+  space.addInt("vector_width", {1, 2, 4, 8}, 8, "");
+  space.addKeyword("row_cache", {"none", "registers"}, "none", "");
+  const KnobSpec *vw = space.lookup("vector_width");
+  ASSERT_NE(vw, nullptr);
+  EXPECT_TRUE(vw->isLegal(int64_t(4)));
+  EXPECT_FALSE(vw->isLegal(int64_t(3)));
+  EXPECT_FALSE(vw->isLegal(std::string("4")));
+  EXPECT_EQ(vw->legalValuesString(), "1, 2, 4, 8");
+  EXPECT_EQ(space.lookup("row_cache")->legalValuesString(), "none, registers");
+  EXPECT_EQ(space.lookup("nope"), nullptr);
+  EXPECT_EQ(space.size(), 8.0);
+  EXPECT_EQ(space.knobNamesString(), "vector_width, row_cache");
+}
+
+TEST_F(ScheduleSpaceTest, SoftmaxDefaultsAreLegalOnEveryTarget) {
+  auto op = parseOp<SoftmaxOp>(R"mlir(
+    func.func @f(%x: tensor<64x8192xbf16>) -> tensor<64x8192xbf16> {
+      %0 = hkg.softmax %x axis(1) : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
+      return %0 : tensor<64x8192xbf16>
+    })mlir");
+  ASSERT_TRUE(op);
+  auto iface = cast<HkgKernelOpInterface>(op.getOperation());
+  for (const TargetInfo &t : getAllTargets()) {
+    ScheduleAttr def = iface.getDefaultSchedule(t);
+    EXPECT_TRUE(succeeded(verifySchedule(iface, def, t, [&] {
+      return op.emitOpError();
+    }))) << t.chip;
+    ResolvedSchedule r(iface.getScheduleSpace(t), def);
+    EXPECT_EQ(r.getInt("vector_width"), 8) << t.chip; // 16 bytes of bf16
+    EXPECT_EQ(r.getInt("threads") % t.waveSize, 0) << t.chip;
+  }
+}
+
+TEST_F(ScheduleSpaceTest, ResolvedScheduleFillsDefaults) {
+  auto op = parseOp<RMSNormOp>(R"mlir(
+    func.func @f(%x: tensor<16x4096xf32>, %w: tensor<4096xf32>) -> tensor<16x4096xf32> {
+      %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {schedule = #hkg.schedule<threads = 128>}
+          : tensor<16x4096xf32>, tensor<4096xf32> -> tensor<16x4096xf32>
+      return %0 : tensor<16x4096xf32>
+    })mlir");
+  ASSERT_TRUE(op);
+  auto iface = cast<HkgKernelOpInterface>(op.getOperation());
+  const TargetInfo &t = *lookupTarget("gfx942");
+  ResolvedSchedule r = resolveSchedule(iface, t);
+  EXPECT_EQ(r.getInt("threads"), 128);
+  EXPECT_EQ(r.getInt("vector_width"), 4); // 16 bytes of f32
+  EXPECT_TRUE(r.has("row_cache"));
+  ScheduleAttr full = r.toAttr(&ctx);
+  EXPECT_EQ(full.getInt("threads"), 128);
+  EXPECT_EQ(full.getKnobs().size(), iface.getScheduleSpace(t).knobs.size());
+}
+
+TEST_F(ScheduleSpaceTest, CostFeaturesOfMatmul) {
+  auto op = parseOp<MatmulOp>(R"mlir(
+    func.func @f(%a: tensor<128x256xbf16>, %b: tensor<256x64xbf16>) -> tensor<128x64xbf16> {
+      %0 = hkg.matmul %a, %b : tensor<128x256xbf16>, tensor<256x64xbf16> -> tensor<128x64xbf16>
+      return %0 : tensor<128x64xbf16>
+    })mlir");
+  ASSERT_TRUE(op);
+  CostFeatures c = cast<HkgKernelOpInterface>(op.getOperation()).getCostFeatures();
+  EXPECT_DOUBLE_EQ(c.flops, 2.0 * 128 * 64 * 256);
+  EXPECT_DOUBLE_EQ(c.bytes, 2.0 * (128 * 256 + 256 * 64 + 128 * 64));
+  ASSERT_EQ(c.shape.size(), 4u);
+  EXPECT_EQ(c.shape[1], 128);
+  EXPECT_EQ(c.shape[2], 64);
+  EXPECT_EQ(c.shape[3], 256);
+  EXPECT_TRUE(c.elementType.isBF16());
+}
+
+TEST_F(ScheduleSpaceTest, IllegalKnobIsReportedWithLegalRange) {
+  auto op = parseOp<SoftmaxOp>(R"mlir(
+    func.func @f(%x: tensor<4x1024xf32>) -> tensor<4x1024xf32> {
+      %0 = hkg.softmax %x axis(1) {schedule = #hkg.schedule<vector_width = 8>}
+          : tensor<4x1024xf32> -> tensor<4x1024xf32>
+      return %0 : tensor<4x1024xf32>
+    })mlir");
+  ASSERT_TRUE(op);
+  std::string message;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    message = d.str();
+    return success();
+  });
+  auto iface = cast<HkgKernelOpInterface>(op.getOperation());
+  EXPECT_TRUE(failed(verifySchedule(iface, iface.getScheduleAttrOrNull(),
+                                    *lookupTarget("gfx942"),
+                                    [&] { return op.emitOpError(); })));
+  EXPECT_NE(message.find("'vector_width' = 8"), std::string::npos) << message;
+  EXPECT_NE(message.find("1, 2, 4"), std::string::npos) << message;
+}

@@ -1,0 +1,48 @@
+//===- TargetInfoTest.cpp - the target table ------------------------------===//
+
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir::hkg;
+
+TEST(TargetInfo, KnowsEveryListedChip) {
+  for (const char *chip : {"gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1151",
+                           "gfx1201", "gfx1250", "sm_80", "sm_90"})
+    EXPECT_NE(lookupTarget(chip), nullptr) << chip;
+  EXPECT_EQ(lookupTarget("gfx9999"), nullptr);
+  EXPECT_EQ(lookupTarget(""), nullptr);
+}
+
+TEST(TargetInfo, WaveSizesByFamily) {
+  EXPECT_EQ(lookupTarget("gfx942")->waveSize, 64u);
+  EXPECT_EQ(lookupTarget("gfx90a")->waveSize, 64u);
+  EXPECT_EQ(lookupTarget("gfx950")->waveSize, 64u);
+  EXPECT_EQ(lookupTarget("gfx1100")->waveSize, 32u);
+  EXPECT_EQ(lookupTarget("gfx1201")->waveSize, 32u);
+  EXPECT_EQ(lookupTarget("sm_90")->waveSize, 32u);
+}
+
+TEST(TargetInfo, MatrixCoresMatchVendor) {
+  for (const TargetInfo &t : getAllTargets()) {
+    EXPECT_FALSE(t.mmaIntrinsics.empty()) << t.chip;
+    EXPECT_FALSE(t.source.empty()) << t.chip;
+    EXPECT_GT(t.ldsBytesPerWorkgroup, 0u) << t.chip;
+    for (llvm::StringRef m : t.mmaIntrinsics) {
+      if (t.matrixCore == MatrixCoreKind::MFMA)
+        EXPECT_TRUE(m.starts_with("mfma_")) << t.chip << " " << m;
+      if (t.matrixCore == MatrixCoreKind::WMMA)
+        EXPECT_TRUE(m.starts_with("wmma_")) << t.chip << " " << m;
+      if (t.matrixCore == MatrixCoreKind::MmaSync)
+        EXPECT_TRUE(m.starts_with("mma_")) << t.chip << " " << m;
+    }
+  }
+  EXPECT_EQ(lookupTarget("gfx950")->ldsBytesPerWorkgroup, 160u * 1024u);
+  EXPECT_EQ(lookupTarget("gfx942")->ldsBytesPerWorkgroup, 64u * 1024u);
+}
+
+TEST(TargetInfo, KnownChipsStringListsAll) {
+  std::string s = getKnownChipsString();
+  EXPECT_NE(s.find("gfx942"), std::string::npos);
+  EXPECT_NE(s.find("sm_90"), std::string::npos);
+}

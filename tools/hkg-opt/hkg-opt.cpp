@@ -1,0 +1,24 @@
+//===- hkg-opt.cpp - hkg's optimizer driver -------------------------------===//
+//
+// MlirOptMain with the hkg dialect and passes, plus the upstream dialects and
+// passes hkg's pipelines are built from.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hkg/Dialect/Hkg/IR/HkgDialect.h"
+#include "hkg/Dialect/Hkg/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  registry.insert<mlir::hkg::HkgDialect>();
+  mlir::registerAllPasses();
+  mlir::hkg::registerHkgPasses();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "hkg optimizer driver\n", registry));
+}
