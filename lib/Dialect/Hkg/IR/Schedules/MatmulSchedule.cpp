@@ -133,13 +133,10 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                        << threads << " threads); expected at most "
                        << kMaxAccumulatorsPerThread;
   int64_t vw = s.getInt("vector_width");
-  if ((tileM * tileK) % (threads * vw) != 0 ||
-      (tileN * tileK) % (threads * vw) != 0)
+  if (tileK % vw != 0 || tileM % vw != 0 || tileN % vw != 0)
     return emitError() << "schedule knob 'vector_width' = " << vw
-                       << " with " << threads
-                       << " threads must evenly cover the A and B tiles ("
-                       << tileM << "x" << tileK << " and " << tileN << "x"
-                       << tileK << " elements)";
+                       << " must divide tile_m, tile_n and tile_k (" << tileM
+                       << ", " << tileN << ", " << tileK << ")";
   int64_t splitK = s.getInt("split_k");
   if (splitK * tileK > getK())
     return emitError() << "schedule knob 'split_k' = " << splitK

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Command (2) of the README: set up, build and run every test (lit, gtest,
+# pytest). Prints one closing line: "hkg: N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${HKG_BUILD_DIR:-build}
+export HKG_BUILD_DIR=$BUILD_DIR
+
+start=$(date +%s)
+utils/setup.sh || { echo "hkg: setup or build failed"; echo "0 passed, 1 failed"; exit 1; }
+
+passed=0; failed=0; status=0
+
+# lit (dialect, passes, pipelines, tools).
+lit_log=$(mktemp)
+/usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test" 2>&1 | tee "$lit_log"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+n=$(grep -Eo '^ *Passed *: *[0-9]+' "$lit_log" | grep -Eo '[0-9]+' | head -1); passed=$((passed + ${n:-0}))
+for k in Failed Unresolved 'Unexpectedly Passed' 'Timed Out'; do
+  n=$(grep -Eo "^ *$k *: *[0-9]+" "$lit_log" | grep -Eo '[0-9]+$' | head -1); failed=$((failed + ${n:-0}))
+done
+
+# gtest unit tests.
+unit_log=$(mktemp)
+"$BUILD_DIR/bin/hkg-unit-tests" --gtest_brief=1 2>&1 | tee "$unit_log"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+n=$(grep -Eo 'PASSED *\] *[0-9]+' "$unit_log" | grep -Eo '[0-9]+$'); passed=$((passed + ${n:-0}))
+n=$(grep -Eo 'FAILED *\] *[0-9]+ test' "$unit_log" | grep -Eo '[0-9]+' | head -1); failed=$((failed + ${n:-0}))
+
+# pytest (python package), when there are Python tests.
+if compgen -G "test/python/test_*.py" >/dev/null; then
+  py_log=$(mktemp)
+  PYTHONPATH="$BUILD_DIR/python:python" python3 -m pytest -q test/python 2>&1 | tee "$py_log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  n=$(grep -Eo '[0-9]+ passed' "$py_log" | tail -1 | grep -Eo '[0-9]+'); passed=$((passed + ${n:-0}))
+  n=$(grep -Eo '[0-9]+ failed' "$py_log" | tail -1 | grep -Eo '[0-9]+'); failed=$((failed + ${n:-0}))
+fi
+
+[ "$failed" = 0 ] || status=1
+echo "hkg: tests took $(( $(date +%s) - start )) s"
+echo "hkg: $passed passed, $failed failed"
+exit $status
