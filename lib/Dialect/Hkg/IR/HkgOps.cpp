@@ -67,9 +67,13 @@ static Type elementTypeOf(Value v) {
   return cast<ShapedType>(v.getType()).getElementType();
 }
 
-/// Checks that `op` is a pure scalar op a kernel body may contain.
+/// Checks that every op of `body` but its `hkg.yield` is a pure scalar op a
+/// kernel body may contain. Runs before the block itself is verified, so the
+/// block may be empty or lack a terminator.
 static LogicalResult verifyScalarBody(Operation *parent, Block &body) {
-  for (Operation &op : body.without_terminator()) {
+  for (Operation &op : body) {
+    if (isa<YieldOp>(op))
+      continue;
     Dialect *d = op.getDialect();
     if (!isa_and_nonnull<arith::ArithDialect, math::MathDialect>(d))
       return parent->emitOpError("expected only arith and math ops in the "
@@ -86,7 +90,9 @@ static LogicalResult verifyScalarBody(Operation *parent, Block &body) {
 /// Checks the terminator of a scalar region yields one `expected` value.
 static LogicalResult verifyYieldsElement(Operation *parent, Block &body,
                                          Type expected, StringRef what) {
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  // Not Block::getTerminator(): the parent verifies before its blocks, and
+  // an empty block has no terminator to return.
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
   if (!yield)
     return parent->emitOpError("expected the ")
            << what << " to end with 'hkg.yield'";

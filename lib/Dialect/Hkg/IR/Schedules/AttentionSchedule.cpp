@@ -23,28 +23,32 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   StringRef mma = half && !target.mmaIntrinsics.empty()
                       ? StringRef(target.mmaIntrinsics.front())
                       : "none";
-  // Default: the deepest key/value pipelining whose LDS fits the target.
+  // The default must fit the target's LDS (see verifyScheduleConstraints):
+  // large head dims give up double buffering first, then shrink the tiles.
   int64_t d = getQuery().getType().getDimSize(3);
   int64_t dv = getValue().getType().getDimSize(3);
-  int64_t bytes = elementBytes(elem);
-  int64_t tileQ = 64, tileKV = 16, stages = 1;
-  for (auto [kv, st] : {std::pair<int64_t, int64_t>{64, 2}, {64, 1}, {32, 1}}) {
-    if ((tileQ * d + st * kv * (d + dv)) * bytes <=
-        static_cast<int64_t>(target.ldsBytesPerWorkgroup)) {
-      tileKV = kv;
-      stages = st;
-      break;
-    }
+  int64_t tileQ = 64, tileKv = 64, stages = half ? 2 : 1;
+  auto ldsBytes = [&] {
+    return (tileQ * d + stages * tileKv * (d + dv)) * elementBytes(elem);
+  };
+  while (ldsBytes() > target.ldsBytesPerWorkgroup) {
+    if (stages > 1)
+      stages = 1;
+    else if (tileKv > 16)
+      tileKv /= 2;
+    else if (tileQ > 16)
+      tileQ /= 2;
+    else
+      break; // No tile fits: verification reports it.
   }
   ScheduleSpace space;
   space.addInt("tile_q", {16, 32, 64, 128}, tileQ, "query rows per workgroup");
-  space.addInt("tile_kv", {16, 32, 64, 128}, tileKV,
+  space.addInt("tile_kv", {16, 32, 64, 128}, tileKv,
                "key/value rows per step");
   space.addInt("waves", {1, 2, 4, 8}, 4, "waves per workgroup");
   space.addKeyword("mma", mmas, mma,
                    "matrix-core instruction, or none for FMAs");
-  space.addInt("stages", {1, 2}, stages,
-               "LDS buffers for key/value blocks");
+  space.addInt("stages", {1, 2}, stages, "LDS buffers for key/value blocks");
   return space;
 }
 

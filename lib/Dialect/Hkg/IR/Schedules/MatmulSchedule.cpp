@@ -64,6 +64,18 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
     wavesM = 2;
     wavesN = 2;
   }
+  // The default must pass verifyScheduleConstraints: no K step deeper than
+  // K (while staying a multiple of the mma K), and a vector width with which
+  // the workgroup's threads evenly cover the A and B tiles (decode tiles are
+  // small).
+  int64_t mmaK = getMmaShape(mma).k;
+  while (tileK > 16 && tileK / 2 % mmaK == 0 && tileK > getK())
+    tileK /= 2;
+  int64_t threads = wavesM * wavesN * target.waveSize;
+  int64_t vw = widestVector(bytes);
+  while (vw > 1 && ((tileM * tileK) % (threads * vw) != 0 ||
+                    (tileN * tileK) % (threads * vw) != 0))
+    vw /= 2;
   ScheduleSpace space;
   space.addInt("tile_m", {16, 32, 64, 128, 256}, tileM,
                "rows of the result per workgroup");
@@ -77,7 +89,7 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
                    "matrix-core instruction, or none for FMAs");
   space.addInt("stages", {1, 2, 3, 4}, 2,
                "LDS buffers in the K pipeline (2 = double buffering)");
-  space.addInt("vector_width", vectorWidths(bytes), widestVector(bytes),
+  space.addInt("vector_width", vectorWidths(bytes), vw,
                "elements per global load of A and B");
   space.addInt("lds_pad", {0, 4, 8}, target.isAMD() ? 8 : 0,
                "elements of padding per LDS row against bank conflicts");

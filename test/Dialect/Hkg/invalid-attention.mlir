@@ -1,0 +1,112 @@
+// RUN: hkg-opt %s --split-input-file --verify-diagnostics
+
+func.func @query_rank(%q: tensor<4x64x16xf16>, %k: tensor<1x4x64x16xf16>, %v: tensor<1x4x64x16xf16>) -> tensor<1x4x64x16xf16> {
+  // expected-error @below {{'hkg.attention' op expected 'query' of rank 4 [B, H, S, D], got rank 3}}
+  %0 = hkg.attention %q, %k, %v : tensor<4x64x16xf16>, tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16> -> tensor<1x4x64x16xf16>
+  return %0 : tensor<1x4x64x16xf16>
+}
+
+// -----
+
+func.func @key_rank(%q: tensor<1x4x64x16xf16>, %k: tensor<4x64x16xf16>, %v: tensor<1x4x64x16xf16>) -> tensor<1x4x64x16xf16> {
+  // expected-error @below {{expected 'key' of rank 4 [B, H, S, D], got rank 3}}
+  %0 = hkg.attention %q, %k, %v : tensor<1x4x64x16xf16>, tensor<4x64x16xf16>, tensor<1x4x64x16xf16> -> tensor<1x4x64x16xf16>
+  return %0 : tensor<1x4x64x16xf16>
+}
+
+// -----
+
+func.func @value_rank(%q: tensor<1x4x64x16xf16>, %k: tensor<1x4x64x16xf16>, %v: tensor<1x1x4x64x16xf16>) -> tensor<1x4x64x16xf16> {
+  // expected-error @below {{expected 'value' of rank 4 [B, H, S, D], got rank 5}}
+  %0 = hkg.attention %q, %k, %v : tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16>, tensor<1x1x4x64x16xf16> -> tensor<1x4x64x16xf16>
+  return %0 : tensor<1x4x64x16xf16>
+}
+
+// -----
+
+func.func @result_rank(%q: tensor<1x4x64x16xf16>, %k: tensor<1x4x64x16xf16>, %v: tensor<1x4x64x16xf16>) -> tensor<4x64x16xf16> {
+  // expected-error @below {{expected 'result' of rank 4 [B, H, S, D], got rank 3}}
+  %0 = hkg.attention %q, %k, %v : tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16> -> tensor<4x64x16xf16>
+  return %0 : tensor<4x64x16xf16>
+}
+
+// -----
+
+func.func @element_types(%q: tensor<1x4x64x16xf16>, %k: tensor<1x4x64x16xbf16>, %v: tensor<1x4x64x16xf16>) -> tensor<1x4x64x16xf16> {
+  // expected-error @below {{expected 'query', 'key' and 'value' of one element type, got 'f16', 'bf16' and 'f16'}}
+  %0 = hkg.attention %q, %k, %v : tensor<1x4x64x16xf16>, tensor<1x4x64x16xbf16>, tensor<1x4x64x16xf16> -> tensor<1x4x64x16xf16>
+  return %0 : tensor<1x4x64x16xf16>
+}
+
+// -----
+
+func.func @batch(%q: tensor<2x4x64x16xf16>, %k: tensor<1x4x64x16xf16>, %v: tensor<2x4x64x16xf16>) -> tensor<2x4x64x16xf16> {
+  // expected-error @below {{expected one batch size B = 2, got 1 for 'key' and 2 for 'value'}}
+  %0 = hkg.attention %q, %k, %v : tensor<2x4x64x16xf16>, tensor<1x4x64x16xf16>, tensor<2x4x64x16xf16> -> tensor<2x4x64x16xf16>
+  return %0 : tensor<2x4x64x16xf16>
+}
+
+// -----
+
+func.func @key_head_dim(%q: tensor<1x4x64x16xf16>, %k: tensor<1x4x64x32xf16>, %v: tensor<1x4x64x16xf16>) -> tensor<1x4x64x16xf16> {
+  // expected-error @below {{expected 'key' head dim to equal 'query' head dim 16, got 32}}
+  %0 = hkg.attention %q, %k, %v : tensor<1x4x64x16xf16>, tensor<1x4x64x32xf16>, tensor<1x4x64x16xf16> -> tensor<1x4x64x16xf16>
+  return %0 : tensor<1x4x64x16xf16>
+}
+
+// -----
+
+func.func @value_heads_length(%q: tensor<1x4x64x16xf16>, %k: tensor<1x4x64x16xf16>, %v: tensor<1x2x32x16xf16>) -> tensor<1x4x64x16xf16> {
+  // expected-error @below {{expected 'value' heads and length [4, 64] to match 'key', got [2, 32]}}
+  %0 = hkg.attention %q, %k, %v : tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16>, tensor<1x2x32x16xf16> -> tensor<1x4x64x16xf16>
+  return %0 : tensor<1x4x64x16xf16>
+}
+
+// -----
+
+func.func @gqa_heads(%q: tensor<1x6x64x16xf16>, %k: tensor<1x4x64x16xf16>, %v: tensor<1x4x64x16xf16>) -> tensor<1x6x64x16xf16> {
+  // expected-error @below {{expected query heads (6) to be a multiple of key/value heads (4)}}
+  %0 = hkg.attention %q, %k, %v : tensor<1x6x64x16xf16>, tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16> -> tensor<1x6x64x16xf16>
+  return %0 : tensor<1x6x64x16xf16>
+}
+
+// -----
+
+// Zero key/value heads must be an error, not a division by zero.
+func.func @zero_kv_heads(%q: tensor<1x4x64x16xf16>, %k: tensor<1x0x64x16xf16>, %v: tensor<1x0x64x16xf16>) -> tensor<1x4x64x16xf16> {
+  // expected-error @below {{expected query heads (4) to be a multiple of key/value heads (0)}}
+  %0 = hkg.attention %q, %k, %v : tensor<1x4x64x16xf16>, tensor<1x0x64x16xf16>, tensor<1x0x64x16xf16> -> tensor<1x4x64x16xf16>
+  return %0 : tensor<1x4x64x16xf16>
+}
+
+// -----
+
+func.func @causal_sq_above_skv(%q: tensor<1x4x128x16xf16>, %k: tensor<1x4x64x16xf16>, %v: tensor<1x4x64x16xf16>) -> tensor<1x4x128x16xf16> {
+  // expected-error @below {{expected Sq <= Skv with 'causal', got Sq = 128 and Skv = 64}}
+  %0 = hkg.attention %q, %k, %v causal : tensor<1x4x128x16xf16>, tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16> -> tensor<1x4x128x16xf16>
+  return %0 : tensor<1x4x128x16xf16>
+}
+
+// -----
+
+func.func @result_shape(%q: tensor<1x4x64x16xf16>, %k: tensor<1x4x64x16xf16>, %v: tensor<1x4x64x8xf16>) -> tensor<1x4x64x16xf16> {
+  // expected-error @below {{expected result shape [1, 4, 64, 8] [B, Hq, Sq, Dv], got [1, 4, 64, 16]}}
+  %0 = hkg.attention %q, %k, %v : tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16>, tensor<1x4x64x8xf16> -> tensor<1x4x64x16xf16>
+  return %0 : tensor<1x4x64x16xf16>
+}
+
+// -----
+
+func.func @scale_negative(%q: tensor<1x4x64x16xf16>, %k: tensor<1x4x64x16xf16>, %v: tensor<1x4x64x16xf16>) -> tensor<1x4x64x16xf16> {
+  // expected-error @below {{expected 'scale' > 0 and finite, got -1.000000e+00}}
+  %0 = hkg.attention %q, %k, %v scale(-1.0) : tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16> -> tensor<1x4x64x16xf16>
+  return %0 : tensor<1x4x64x16xf16>
+}
+
+// -----
+
+func.func @dynamic_key(%q: tensor<1x4x64x16xf16>, %k: tensor<1x4x?x16xf16>, %v: tensor<1x4x64x16xf16>) -> tensor<1x4x64x16xf16> {
+  // expected-error @below {{expected operand #1 to have a static shape, got 'tensor<1x4x?x16xf16>'}}
+  %0 = hkg.attention %q, %k, %v : tensor<1x4x64x16xf16>, tensor<1x4x?x16xf16>, tensor<1x4x64x16xf16> -> tensor<1x4x64x16xf16>
+  return %0 : tensor<1x4x64x16xf16>
+}

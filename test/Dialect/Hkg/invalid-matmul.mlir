@@ -1,0 +1,219 @@
+// RUN: hkg-opt %s --split-input-file --verify-diagnostics
+
+func.func @lhs_rank(%a: tensor<64xf16>, %b: tensor<64x8xf16>) -> tensor<1x8xf16> {
+  // expected-error @below {{'hkg.matmul' op expected 'lhs' of rank >= 2, got rank 1}}
+  %0 = hkg.matmul %a, %b : tensor<64xf16>, tensor<64x8xf16> -> tensor<1x8xf16>
+  return %0 : tensor<1x8xf16>
+}
+
+// -----
+
+func.func @rhs_rank(%a: tensor<4x64xf16>, %b: tensor<64xf16>) -> tensor<4x1xf16> {
+  // expected-error @below {{expected 'rhs' of rank >= 2, got rank 1}}
+  %0 = hkg.matmul %a, %b : tensor<4x64xf16>, tensor<64xf16> -> tensor<4x1xf16>
+  return %0 : tensor<4x1xf16>
+}
+
+// -----
+
+func.func @result_rank(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>) -> tensor<32xf16> {
+  // expected-error @below {{expected 'result' of rank >= 2, got rank 1}}
+  %0 = hkg.matmul %a, %b : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<32xf16>
+  return %0 : tensor<32xf16>
+}
+
+// -----
+
+func.func @ranks_differ(%a: tensor<2x4x64xf16>, %b: tensor<64x8xf16>) -> tensor<2x4x8xf16> {
+  // expected-error @below {{expected 'lhs', 'rhs' and the result to have the same rank, got 3, 2 and 3}}
+  %0 = hkg.matmul %a, %b : tensor<2x4x64xf16>, tensor<64x8xf16> -> tensor<2x4x8xf16>
+  return %0 : tensor<2x4x8xf16>
+}
+
+// -----
+
+func.func @element_types_differ(%a: tensor<4x64xf16>, %b: tensor<64x8xbf16>) -> tensor<4x8xf32> {
+  // expected-error @below {{expected 'lhs' and 'rhs' to have the same element type, got 'f16' and 'bf16'}}
+  %0 = hkg.matmul %a, %b : tensor<4x64xf16>, tensor<64x8xbf16> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @batch_dims_differ(%a: tensor<2x4x64xf16>, %b: tensor<3x64x8xf16>) -> tensor<2x4x8xf16> {
+  // expected-error @below {{expected equal batch dims, got [2] for 'lhs', [3] for 'rhs' and [2] for the result}}
+  %0 = hkg.matmul %a, %b : tensor<2x4x64xf16>, tensor<3x64x8xf16> -> tensor<2x4x8xf16>
+  return %0 : tensor<2x4x8xf16>
+}
+
+// -----
+
+func.func @contraction_mismatch(%a: tensor<4x64xf16>, %b: tensor<32x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @below {{expected the contraction dims to match, got K = 64 for 'lhs' and K = 32 for 'rhs'}}
+  %0 = hkg.matmul %a, %b : tensor<4x64xf16>, tensor<32x8xf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+// With transpose_b, rhs is [N, K]: K is its last dim.
+func.func @contraction_mismatch_transposed(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>) -> tensor<4x64xf16> {
+  // expected-error @below {{expected the contraction dims to match, got K = 64 for 'lhs' and K = 8 for 'rhs'}}
+  %0 = hkg.matmul %a, %b {transpose_b} : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x64xf16>
+  return %0 : tensor<4x64xf16>
+}
+
+// -----
+
+func.func @result_mn(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>) -> tensor<8x4xf16> {
+  // expected-error @below {{expected the result's trailing dims to be [M, N] = [4, 8], got [8, 4]}}
+  %0 = hkg.matmul %a, %b : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<8x4xf16>
+  return %0 : tensor<8x4xf16>
+}
+
+// -----
+
+// With transpose_a, lhs is [K, M].
+func.func @result_mn_transposed(%a: tensor<64x4xf16>, %b: tensor<64x8xf16>) -> tensor<64x8xf16> {
+  // expected-error @below {{expected the result's trailing dims to be [M, N] = [4, 8], got [64, 8]}}
+  %0 = hkg.matmul %a, %b {transpose_a} : tensor<64x4xf16>, tensor<64x8xf16> -> tensor<64x8xf16>
+  return %0 : tensor<64x8xf16>
+}
+
+// -----
+
+func.func @dynamic_operand(%a: tensor<?x64xf16>, %b: tensor<64x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @below {{expected operand #0 to have a static shape, got 'tensor<?x64xf16>'}}
+  %0 = hkg.matmul %a, %b : tensor<?x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @dynamic_result(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>) -> tensor<4x?xf16> {
+  // expected-error @below {{expected result #0 to have a static shape, got 'tensor<4x?xf16>'}}
+  %0 = hkg.matmul %a, %b : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x?xf16>
+  return %0 : tensor<4x?xf16>
+}
+
+// -----
+
+func.func @integer_operands(%a: tensor<4x64xi8>, %b: tensor<64x8xi8>) -> tensor<4x8xf32> {
+  // expected-error @below {{'hkg.matmul' op operand #0 must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4x64xi8>'}}
+  %0 = hkg.matmul %a, %b : tensor<4x64xi8>, tensor<64x8xi8> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @epilogue_operands_without_region(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>, %bias: tensor<8xf16>) -> tensor<4x8xf16> {
+  // expected-error @below {{expected an epilogue region to consume the 1 epilogue operand(s)}}
+  %0 = hkg.matmul %a, %b epilogue(%bias : tensor<8xf16>) : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @epilogue_operand_not_suffix(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>, %bias: tensor<4xf16>) -> tensor<4x8xf16> {
+  // expected-error @below {{expected epilogue operand #0 of shape [4] to be a suffix of the result shape [4, 8]}}
+  %0 = hkg.matmul %a, %b epilogue(%bias : tensor<4xf16>) : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16> {
+  ^bb0(%acc: f32, %x: f16):
+    %r = arith.truncf %acc : f32 to f16
+    hkg.yield %r : f16
+  }
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @epilogue_arg_count(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>, %bias: tensor<8xf16>) -> tensor<4x8xf16> {
+  // expected-error @below {{expected the epilogue to have 2 arguments (the f32 accumulator, then one per epilogue operand), got 1}}
+  %0 = hkg.matmul %a, %b epilogue(%bias : tensor<8xf16>) : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16> {
+  ^bb0(%acc: f32):
+    %r = arith.truncf %acc : f32 to f16
+    hkg.yield %r : f16
+  }
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @epilogue_accumulator_type(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @below {{expected the epilogue's first argument (the accumulator) to be f32, got 'f16'}}
+  %0 = hkg.matmul %a, %b : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16> {
+  ^bb0(%acc: f16):
+    hkg.yield %acc : f16
+  }
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @epilogue_arg_type(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>, %bias: tensor<8xf16>) -> tensor<4x8xf16> {
+  // expected-error @below {{expected epilogue argument #1 to be 'f16' (the element type of epilogue operand #0), got 'f32'}}
+  %0 = hkg.matmul %a, %b epilogue(%bias : tensor<8xf16>) : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16> {
+  ^bb0(%acc: f32, %x: f32):
+    %s = arith.addf %acc, %x : f32
+    %r = arith.truncf %s : f32 to f16
+    hkg.yield %r : f16
+  }
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @epilogue_foreign_op(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @below {{expected only arith and math ops in the body, got 'tensor.empty'}}
+  %0 = hkg.matmul %a, %b : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16> {
+  ^bb0(%acc: f32):
+    %e = tensor.empty() : tensor<4xf32>
+    %r = arith.truncf %acc : f32 to f16
+    hkg.yield %r : f16
+  }
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @epilogue_vector_value(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @below {{expected scalar values in the body, got 'vector<4xf32>' from 'arith.constant'}}
+  %0 = hkg.matmul %a, %b : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16> {
+  ^bb0(%acc: f32):
+    %v = arith.constant dense<1.0> : vector<4xf32>
+    %r = arith.truncf %acc : f32 to f16
+    hkg.yield %r : f16
+  }
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @epilogue_yield_type(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @below {{expected the epilogue to yield one value of the result element type 'f16', got 'f32'}}
+  %0 = hkg.matmul %a, %b : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16> {
+  ^bb0(%acc: f32):
+    hkg.yield %acc : f32
+  }
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @epilogue_without_yield(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @below {{expected the epilogue to end with 'hkg.yield'}}
+  %0 = hkg.matmul %a, %b : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16> {
+  ^bb0(%acc: f32):
+    %r = arith.truncf %acc : f32 to f16
+  }
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @epilogue_empty_block(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @below {{expected the epilogue to end with 'hkg.yield'}}
+  %0 = hkg.matmul %a, %b : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16> {
+  ^bb0(%acc: f32):
+  }
+  return %0 : tensor<4x8xf16>
+}

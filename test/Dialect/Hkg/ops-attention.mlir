@@ -1,0 +1,35 @@
+// RUN: hkg-opt %s | hkg-opt | FileCheck %s
+// RUN: hkg-opt %s --mlir-print-op-generic | hkg-opt | FileCheck %s
+// RUN: hkg-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+
+// Grouped-query causal attention.
+// CHECK-LABEL: func.func @attention_gqa_causal
+// CHECK-SAME: (%[[Q:.*]]: tensor<4x32x4096x128xbf16>, %[[K:.*]]: tensor<4x8x4096x128xbf16>, %[[V:.*]]: tensor<4x8x4096x128xbf16>)
+// CHECK: hkg.attention %[[Q]], %[[K]], %[[V]] causal : tensor<4x32x4096x128xbf16>, tensor<4x8x4096x128xbf16>, tensor<4x8x4096x128xbf16> -> tensor<4x32x4096x128xbf16>
+// GENERIC-LABEL: sym_name = "attention_gqa_causal"
+// GENERIC: "hkg.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{causal}>
+func.func @attention_gqa_causal(%q: tensor<4x32x4096x128xbf16>, %k: tensor<4x8x4096x128xbf16>, %v: tensor<4x8x4096x128xbf16>) -> tensor<4x32x4096x128xbf16> {
+  %0 = hkg.attention %q, %k, %v causal
+      : tensor<4x32x4096x128xbf16>, tensor<4x8x4096x128xbf16>, tensor<4x8x4096x128xbf16> -> tensor<4x32x4096x128xbf16>
+  return %0 : tensor<4x32x4096x128xbf16>
+}
+
+// Non-causal, explicit scale, value head dim differing from the key's,
+// decode shape (Sq = 1 < Skv).
+// CHECK-LABEL: func.func @attention_scale_dv
+// CHECK: hkg.attention %{{.*}}, %{{.*}}, %{{.*}} scale(1.250000e-01) : tensor<2x4x1x64xf16>, tensor<2x4x256x64xf16>, tensor<2x4x256x32xf16> -> tensor<2x4x1x32xf16>
+// GENERIC-LABEL: sym_name = "attention_scale_dv"
+// GENERIC: <{scale = 1.250000e-01 : f32}>
+func.func @attention_scale_dv(%q: tensor<2x4x1x64xf16>, %k: tensor<2x4x256x64xf16>, %v: tensor<2x4x256x32xf16>) -> tensor<2x4x1x32xf16> {
+  %0 = hkg.attention %q, %k, %v scale(0.125)
+      : tensor<2x4x1x64xf16>, tensor<2x4x256x64xf16>, tensor<2x4x256x32xf16> -> tensor<2x4x1x32xf16>
+  return %0 : tensor<2x4x1x32xf16>
+}
+
+// CHECK-LABEL: func.func @attention_causal_scale_schedule
+// CHECK: hkg.attention %{{.*}}, %{{.*}}, %{{.*}} causal scale(5.000000e-01) {schedule = #hkg.schedule<mma = none, tile_kv = 32, tile_q = 32, waves = 2>} : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x16xf32> -> tensor<1x2x64x16xf32>
+func.func @attention_causal_scale_schedule(%q: tensor<1x2x64x16xf32>, %k: tensor<1x2x128x16xf32>, %v: tensor<1x2x128x16xf32>) -> tensor<1x2x64x16xf32> {
+  %0 = hkg.attention %q, %k, %v causal scale(0.5) {schedule = #hkg.schedule<tile_q = 32, tile_kv = 32, waves = 2, mma = none>}
+      : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x16xf32> -> tensor<1x2x64x16xf32>
+  return %0 : tensor<1x2x64x16xf32>
+}

@@ -1,0 +1,93 @@
+// RUN: hkg-opt %s | hkg-opt | FileCheck %s
+// RUN: hkg-opt %s --mlir-print-op-generic | hkg-opt | FileCheck %s
+// RUN: hkg-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+
+// CHECK-LABEL: func.func @gelu_tanh
+// CHECK-SAME: (%[[X:.*]]: tensor<64x128xbf16>)
+// CHECK: %[[R:.*]] = hkg.elementwise %[[X]] : tensor<64x128xbf16> -> tensor<64x128xbf16> {
+// CHECK-NEXT: ^bb0(%[[A:.*]]: bf16):
+// CHECK: math.tanh
+// CHECK: hkg.yield %{{.*}} : bf16
+// CHECK-NEXT: }
+// CHECK: return %[[R]]
+// GENERIC-LABEL: sym_name = "gelu_tanh"
+// GENERIC: "hkg.elementwise"(%{{.*}}) ({
+// GENERIC: "hkg.yield"(%{{.*}}) : (bf16) -> ()
+// GENERIC: }) : (tensor<64x128xbf16>) -> tensor<64x128xbf16>
+func.func @gelu_tanh(%x: tensor<64x128xbf16>) -> tensor<64x128xbf16> {
+  %0 = hkg.elementwise %x : tensor<64x128xbf16> -> tensor<64x128xbf16> {
+  ^bb0(%a: bf16):
+    %f = arith.extf %a : bf16 to f32
+    %c = arith.constant 0.7978845608 : f32
+    %h = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %k = arith.constant 0.044715 : f32
+    %x2 = arith.mulf %f, %f : f32
+    %x3 = arith.mulf %x2, %f : f32
+    %kx3 = arith.mulf %k, %x3 : f32
+    %in = arith.addf %f, %kx3 : f32
+    %sc = arith.mulf %c, %in : f32
+    %t = math.tanh %sc : f32
+    %tp = arith.addf %one, %t : f32
+    %hx = arith.mulf %h, %f : f32
+    %y = arith.mulf %hx, %tp : f32
+    %r = arith.truncf %y : f32 to bf16
+    hkg.yield %r : bf16
+  }
+  return %0 : tensor<64x128xbf16>
+}
+
+// SwiGLU: two same-shape inputs.
+// CHECK-LABEL: func.func @swiglu
+// CHECK: hkg.elementwise %{{.*}}, %{{.*}} : tensor<16x256xf16>, tensor<16x256xf16> -> tensor<16x256xf16> {
+// CHECK-NEXT: ^bb0(%{{.*}}: f16, %{{.*}}: f16):
+// CHECK: math.exp
+// CHECK: hkg.yield %{{.*}} : f16
+func.func @swiglu(%gate: tensor<16x256xf16>, %up: tensor<16x256xf16>) -> tensor<16x256xf16> {
+  %0 = hkg.elementwise %gate, %up : tensor<16x256xf16>, tensor<16x256xf16> -> tensor<16x256xf16> {
+  ^bb0(%g: f16, %u: f16):
+    %gf = arith.extf %g : f16 to f32
+    %uf = arith.extf %u : f16 to f32
+    %n = arith.negf %gf : f32
+    %e = math.exp %n : f32
+    %one = arith.constant 1.0 : f32
+    %d = arith.addf %one, %e : f32
+    %s = arith.divf %gf, %d : f32
+    %p = arith.mulf %s, %uf : f32
+    %r = arith.truncf %p : f32 to f16
+    hkg.yield %r : f16
+  }
+  return %0 : tensor<16x256xf16>
+}
+
+// Bias add: the bias [N] broadcasts over the rows; mixed element types.
+// CHECK-LABEL: func.func @bias_add_broadcast
+// CHECK: hkg.elementwise %{{.*}}, %{{.*}} : tensor<8x32xf32>, tensor<32xbf16> -> tensor<8x32xf32> {
+// CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: bf16):
+func.func @bias_add_broadcast(%x: tensor<8x32xf32>, %b: tensor<32xbf16>) -> tensor<8x32xf32> {
+  %0 = hkg.elementwise %x, %b : tensor<8x32xf32>, tensor<32xbf16> -> tensor<8x32xf32> {
+  ^bb0(%a: f32, %c: bf16):
+    %cf = arith.extf %c : bf16 to f32
+    %s = arith.addf %a, %cf : f32
+    hkg.yield %s : f32
+  }
+  return %0 : tensor<8x32xf32>
+}
+
+// Rank-0 input broadcast to every element; the body may use comparisons.
+// CHECK-LABEL: func.func @relu_scaled
+// CHECK: hkg.elementwise %{{.*}}, %{{.*}} {schedule = #hkg.schedule<threads = 128, unroll = 2, vector_width = 4>} : tensor<1024xf32>, tensor<f32> -> tensor<1024xf32>
+// CHECK: arith.cmpf
+// CHECK: arith.select
+func.func @relu_scaled(%x: tensor<1024xf32>, %s: tensor<f32>) -> tensor<1024xf32> {
+  %0 = hkg.elementwise %x, %s {schedule = #hkg.schedule<vector_width = 4, threads = 128, unroll = 2>}
+      : tensor<1024xf32>, tensor<f32> -> tensor<1024xf32> {
+  ^bb0(%a: f32, %k: f32):
+    %zero = arith.constant 0.0 : f32
+    %pos = arith.cmpf ogt, %a, %zero : f32
+    %r = arith.select %pos, %a, %zero : f32
+    %y = arith.mulf %r, %k : f32
+    hkg.yield %y : f32
+  }
+  return %0 : tensor<1024xf32>
+}

@@ -1,0 +1,23 @@
+// RUN: hkg-opt %s | hkg-opt | FileCheck %s
+// RUN: hkg-opt %s --mlir-print-op-generic | hkg-opt | FileCheck %s
+// RUN: hkg-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+
+// CHECK-LABEL: func.func @rmsnorm
+// CHECK-SAME: (%[[X:.*]]: tensor<8192x8192xbf16>, %[[W:.*]]: tensor<8192xbf16>)
+// CHECK: hkg.rmsnorm %[[X]], %[[W]] eps(9.99999997E-7) : tensor<8192x8192xbf16>, tensor<8192xbf16> -> tensor<8192x8192xbf16>
+// GENERIC-LABEL: sym_name = "rmsnorm"
+// GENERIC: "hkg.rmsnorm"(%{{.*}}, %{{.*}}) <{eps = 9.99999997E-7 : f32}> : (tensor<8192x8192xbf16>, tensor<8192xbf16>) -> tensor<8192x8192xbf16>
+func.func @rmsnorm(%x: tensor<8192x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<8192x8192xbf16> {
+  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) : tensor<8192x8192xbf16>, tensor<8192xbf16> -> tensor<8192x8192xbf16>
+  return %0 : tensor<8192x8192xbf16>
+}
+
+// Mixed element types (f32 weight on f16 activations), rank 1 and rank 3.
+// CHECK-LABEL: func.func @rmsnorm_mixed
+// CHECK: hkg.rmsnorm %{{.*}}, %{{.*}} eps(1.000000e-01) : tensor<4096xf16>, tensor<4096xf32> -> tensor<4096xf16>
+// CHECK: hkg.rmsnorm %{{.*}}, %{{.*}} eps(1.000000e-01) {schedule = #hkg.schedule<threads = 64, vector_width = 4>} : tensor<2x4x4096xf16>, tensor<4096xf32> -> tensor<2x4x4096xf32>
+func.func @rmsnorm_mixed(%x: tensor<4096xf16>, %y: tensor<2x4x4096xf16>, %w: tensor<4096xf32>) -> (tensor<4096xf16>, tensor<2x4x4096xf32>) {
+  %0 = hkg.rmsnorm %x, %w eps(0.1) : tensor<4096xf16>, tensor<4096xf32> -> tensor<4096xf16>
+  %1 = hkg.rmsnorm %y, %w eps(0.1) {schedule = #hkg.schedule<vector_width = 4, threads = 64>} : tensor<2x4x4096xf16>, tensor<4096xf32> -> tensor<2x4x4096xf32>
+  return %0, %1 : tensor<4096xf16>, tensor<2x4x4096xf32>
+}
