@@ -19,17 +19,28 @@ mlir::hkg::verifySchedule(HkgKernelOpInterface op, ScheduleAttr schedule,
       const KnobSpec *spec = space.lookup(name);
       if (!spec)
         return emitError() << "unknown schedule knob '" << name << "' for "
-                           << opName << "; expected one of: "
-                           << space.knobNamesString();
+                           << opName
+                           << "; expected one of: " << space.knobNamesString();
       KnobValue value;
       if (auto i = dyn_cast<IntegerAttr>(knob.getValue()))
         value = i.getInt();
       else if (auto s = dyn_cast<StringAttr>(knob.getValue()))
         value = s.getValue().str();
+      // An integer where a keyword is expected (or the reverse) would print
+      // like a legal value (`"8"` as 8): say which kind the knob takes.
+      bool wantsInt = std::holds_alternative<int64_t>(spec->defaultValue);
+      bool isInt = std::holds_alternative<int64_t>(value);
+      if (wantsInt != isInt)
+        return emitError()
+               << "schedule knob '" << name << "' of " << opName << " takes "
+               << (wantsInt ? "an integer" : "a keyword") << ", got "
+               << (isInt ? toString(value) : "\"" + toString(value) + "\"")
+               << "; expected one of: " << spec->legalValuesString();
       if (!spec->isLegal(value))
-        return emitError() << "schedule knob '" << name << "' = "
-                           << toString(value) << " is not legal for " << opName
-                           << " on " << target.chip << "; expected one of: "
+        return emitError() << "schedule knob '" << name
+                           << "' = " << toString(value) << " is not legal for "
+                           << opName << " on " << target.chip
+                           << "; expected one of: "
                            << spec->legalValuesString();
     }
   }

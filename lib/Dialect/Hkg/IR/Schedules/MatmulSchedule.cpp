@@ -113,7 +113,7 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                        << "; expected mma = none";
   int64_t threads = wavesM * wavesN * target.waveSize;
   if (threads > target.maxThreadsPerWorkgroup)
-    return emitError() << "schedules knobs 'waves_m' x 'waves_n' = "
+    return emitError() << "schedule knobs 'waves_m' x 'waves_n' = "
                        << wavesM * wavesN << " waves of " << target.waveSize
                        << " threads exceed the workgroup limit of "
                        << target.maxThreadsPerWorkgroup << " on "

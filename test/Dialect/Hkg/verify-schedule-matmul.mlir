@@ -1,0 +1,103 @@
+// RUN: hkg-opt %s --split-input-file --hkg-verify-schedule --verify-diagnostics
+
+// Every constraint of MatmulOp::verifyScheduleConstraints.
+
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @mma_needs_half(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    // expected-error @below {{'hkg.matmul' op schedule knob 'mma' = mfma_16x16x16 needs f16 or bf16 operands, got 'f32'; expected mma = none}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mfma_16x16x16>} : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+    return %0 : tensor<64x64xf32>
+  }
+}
+
+// -----
+
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @too_many_waves(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>) -> tensor<256x256xf16> {
+    // expected-error @below {{schedule knobs 'waves_m' x 'waves_n' = 32 waves of 64 threads exceed the workgroup limit of 1024 on gfx942}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<waves_m = 8, waves_n = 4>} : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
+    return %0 : tensor<256x256xf16>
+  }
+}
+
+// -----
+
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @tile_m_vs_waves(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>) -> tensor<256x256xf16> {
+    // expected-error @below {{schedule knob 'tile_m' = 16 must be a multiple of waves_m x the mma M (2 x 16)}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<tile_m = 16, waves_m = 2>} : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
+    return %0 : tensor<256x256xf16>
+  }
+}
+
+// -----
+
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @tile_n_vs_mma(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>) -> tensor<256x256xf16> {
+    // expected-error @below {{schedule knob 'tile_n' = 32 must be a multiple of waves_n x the mma N (2 x 32)}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<tile_n = 32, mma = mfma_32x32x8, tile_m = 128>} : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
+    return %0 : tensor<256x256xf16>
+  }
+}
+
+// -----
+
+// gfx950's mfma_16x16x32 steps K by 32.
+module attributes {hkg.target = #hkg.target<chip = "gfx950">} {
+  func.func @tile_k_vs_mma(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+    // expected-error @below {{schedule knob 'tile_k' = 16 must be a multiple of the mma K (32)}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mfma_16x16x32, tile_k = 16>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+    return %0 : tensor<256x256xbf16>
+  }
+}
+
+// -----
+
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @lds(%a: tensor<512x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<512x512xbf16> {
+    // expected-error @below {{schedule needs 139264 bytes of LDS (stages x (tile_m + tile_n) x (tile_k + lds_pad) x 2 bytes); gfx942 has 65536}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<stages = 4, tile_k = 64, lds_pad = 4>} : tensor<512x512xbf16>, tensor<512x512xbf16> -> tensor<512x512xbf16>
+    return %0 : tensor<512x512xbf16>
+  }
+}
+
+// -----
+
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @accumulators(%a: tensor<512x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<512x512xbf16> {
+    // expected-error @below {{schedule needs 256 f32 accumulators per thread (tile_m x tile_n / 256 threads); expected at most 128}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<tile_m = 256, tile_n = 256, tile_k = 16, stages = 1, lds_pad = 0>} : tensor<512x512xbf16>, tensor<512x512xbf16> -> tensor<512x512xbf16>
+    return %0 : tensor<512x512xbf16>
+  }
+}
+
+// -----
+
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @vector_cover(%a: tensor<16x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<16x512xbf16> {
+    // expected-error @below {{schedule knob 'vector_width' = 8 with 256 threads must evenly cover the A and B tiles (16x32 and 64x32 elements)}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<vector_width = 8>} : tensor<16x512xbf16>, tensor<512x512xbf16> -> tensor<16x512xbf16>
+    return %0 : tensor<16x512xbf16>
+  }
+}
+
+// -----
+
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @split_k(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) -> tensor<128x128xbf16> {
+    // expected-error @below {{schedule knob 'split_k' = 4 with tile_k = 32 exceeds K = 64}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<split_k = 4>} : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xbf16>
+    return %0 : tensor<128x128xbf16>
+  }
+}
+
+// -----
+
+// The wave32 limit: 32 waves of 32 threads fit in 1024 on gfx1100.
+module attributes {hkg.target = #hkg.target<chip = "gfx1100">} {
+  func.func @waves_wave32(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>) -> tensor<256x256xf16> {
+    // expected-error @below {{schedule knobs 'waves_m' x 'waves_n' = 64 waves of 32 threads exceed the workgroup limit of 1024 on gfx1100}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<waves_m = 8, waves_n = 8>} : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
+    return %0 : tensor<256x256xf16>
+  }
+}
