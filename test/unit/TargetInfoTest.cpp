@@ -25,7 +25,7 @@ TEST(TargetInfo, WaveSizesByFamily) {
 
 TEST(TargetInfo, MatrixCoresMatchVendor) {
   for (const TargetInfo &t : getAllTargets()) {
-    EXPECT_FALSE(t.mmaIntrinsics.empty()) << t.chip;
+    EXPECT_FALSE(t.mmaIntrinsics.empty()) << t.chip.str();
     EXPECT_FALSE(t.source.empty()) << t.chip;
     EXPECT_GT(t.ldsBytesPerWorkgroup, 0u) << t.chip;
     for (llvm::StringRef m : t.mmaIntrinsics) {
