@@ -26,15 +26,15 @@ TEST(TargetInfo, WaveSizesByFamily) {
 TEST(TargetInfo, MatrixCoresMatchVendor) {
   for (const TargetInfo &t : getAllTargets()) {
     EXPECT_FALSE(t.mmaIntrinsics.empty()) << t.chip.str();
-    EXPECT_FALSE(t.source.empty()) << t.chip;
-    EXPECT_GT(t.ldsBytesPerWorkgroup, 0u) << t.chip;
+    EXPECT_FALSE(t.source.empty()) << t.chip.str();
+    EXPECT_GT(t.ldsBytesPerWorkgroup, 0u) << t.chip.str();
     for (llvm::StringRef m : t.mmaIntrinsics) {
       if (t.matrixCore == MatrixCoreKind::MFMA)
-        EXPECT_TRUE(m.starts_with("mfma_")) << t.chip << " " << m;
+        EXPECT_TRUE(m.starts_with("mfma_")) << t.chip.str() << " " << m.str();
       if (t.matrixCore == MatrixCoreKind::WMMA)
-        EXPECT_TRUE(m.starts_with("wmma_")) << t.chip << " " << m;
+        EXPECT_TRUE(m.starts_with("wmma_")) << t.chip.str() << " " << m.str();
       if (t.matrixCore == MatrixCoreKind::MmaSync)
-        EXPECT_TRUE(m.starts_with("mma_")) << t.chip << " " << m;
+        EXPECT_TRUE(m.starts_with("mma_")) << t.chip.str() << " " << m.str();
     }
   }
   EXPECT_EQ(lookupTarget("gfx950")->ldsBytesPerWorkgroup, 160u * 1024u);

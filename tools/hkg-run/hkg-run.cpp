@@ -387,11 +387,11 @@ static json::Object runIsolated(const char *argv0, const KernelSpec &spec) {
                      : w.status == WorkerStatus::Crashed ? "crash"
                                                          : "error";
   std::string message = "worker " + w.message;
+  // A crashed worker's stderr is a stack dump; otherwise its first line says
+  // what went wrong.
   llvm::StringRef err = llvm::StringRef(w.errors).trim();
-  if (!err.empty())
-    message += ": " + err.rsplit('\n').second.str();
-  if (!err.empty() && err.rsplit('\n').second.empty())
-    message += err.str();
+  if (w.status == WorkerStatus::Exited && !err.empty())
+    message += ": " + err.split('\n').first.str();
   result["message"] = message;
   return result;
 }
