@@ -19,5 +19,5 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.hkg_tools_dir, config.llvm_tools_dir]
-tools = ["hkg-opt"]
+tools = ["hkg-opt", "hkg-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -477,6 +477,10 @@ int main(int argc, char **argv) {
       selected.push_back(&k);
 
   if (workerMode) {
+    // A worker that crashes should die at once with the signal, not spend
+    // its deadline printing a symbolized stack trace.
+    for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
+      std::signal(sig, SIG_DFL);
     if (selected.size() != 1) {
       llvm::errs() << "hkg-run: error: --worker needs exactly one --kernel\n";
       return ExitUsage;
