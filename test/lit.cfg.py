@@ -21,3 +21,4 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.hkg_tools_dir, config.llvm_tools_dir]
 tools = ["hkg-opt", "hkg-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+config.substitutions.append(("%hkg_lib_dir", os.path.join(config.hkg_obj_root, "lib")))

@@ -147,7 +147,7 @@ CheckResult hkg::rt::compareTensors(const HostTensor &actual,
   if (r.mismatched) {
     sep();
     os << llvm::formatv("{0} element(s) outside {1:e1}*|ref| + {2:e1}*rms "
-                        "(first at {3}: got {4:g}, expected {5:g})",
+                        "(first at {3}: got {4:e6}, expected {5:e6})",
                         r.mismatched, tolerance.elemRel, tolerance.elemAbs,
                         formatIndex(shape, firstMismatch),
                         actual.get(firstMismatch), ref.get(firstMismatch));

@@ -537,6 +537,13 @@ int main(int argc, char **argv) {
     }
     results.push_back(runIsolated(argv[0], *k));
   }
+  // Carry the manifest's schedule and binary stats into the records.
+  for (auto [r, k] : llvm::zip(results, selected)) {
+    if (k->schedule.kind() != json::Value::Null)
+      r["schedule"] = k->schedule;
+    if (k->stats.kind() != json::Value::Null)
+      r["stats"] = k->stats;
+  }
   printTable(llvm::outs(), results);
 
   bool allPassed = llvm::all_of(results, [](const json::Object &r) {
