@@ -19,5 +19,6 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.hkg_tools_dir, config.llvm_tools_dir]
-tools = ["hkg-opt"]
+tools = ["hkg-opt", "hkg-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+config.substitutions.append(("%hkg_lib_dir", os.path.join(config.hkg_obj_root, "lib")))

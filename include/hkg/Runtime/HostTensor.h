@@ -1,0 +1,94 @@
+//===- HostTensor.h - host-side tensors for references and checks -*- C++ -*-===//
+//
+// A dense, row-major tensor in host memory: a shape, an element type and the
+// raw bytes, laid out exactly as the kernel ABI expects them on the device.
+// f16 and bf16 convert to and from float with round-to-nearest-even; f64 is
+// used only for reference results.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_RUNTIME_HOSTTENSOR_H
+#define HKG_RUNTIME_HOSTTENSOR_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class Type;
+} // namespace mlir
+
+namespace hkg::rt {
+
+/// Element types a kernel argument (or a reference result) can have.
+enum class DType { F32, F16, BF16, I32, F64 };
+
+/// Returns the manifest spelling (`f32`, `f16`, `bf16`, `i32`, `f64`).
+llvm::StringRef getDTypeName(DType type);
+/// Parses a manifest spelling; std::nullopt when unknown.
+std::optional<DType> parseDType(llvm::StringRef name);
+/// Maps an MLIR element type (f32, f16, bf16, i32, f64); nullopt otherwise.
+std::optional<DType> getDTypeFor(mlir::Type type);
+/// Size of one element in bytes.
+unsigned getDTypeSize(DType type);
+/// Whether the type is a floating-point type.
+inline bool isFloatDType(DType type) { return type != DType::I32; }
+
+/// f16 / bf16 <-> float, round-to-nearest-even, NaN kept quiet, infinities
+/// and subnormals handled. These are bit-exact with llvm::APFloat's
+/// conversions (the unit tests check every 16-bit pattern) but fast enough
+/// for 10^8 elements.
+uint16_t floatToHalfBits(float value);
+float halfBitsToFloat(uint16_t bits);
+uint16_t floatToBFloatBits(float value);
+float bfloatBitsToFloat(uint16_t bits);
+
+/// Rounds `value` to the precision of `type` (through float, as a device
+/// that computes in f32 and stores `type` does) and returns it as a double.
+/// f64 is returned unchanged; i32 is truncated toward zero.
+double roundToDType(double value, DType type);
+
+class HostTensor {
+public:
+  HostTensor() = default;
+  HostTensor(DType type, llvm::ArrayRef<int64_t> shape);
+
+  DType getDType() const { return type; }
+  llvm::ArrayRef<int64_t> getShape() const { return shape; }
+  int64_t getRank() const { return shape.size(); }
+  int64_t getNumElements() const;
+  size_t getNumBytes() const { return bytes.size(); }
+  uint8_t *data() { return bytes.data(); }
+  const uint8_t *data() const { return bytes.data(); }
+
+  /// Element `i` (flat, row-major) converted to double.
+  double get(int64_t i) const;
+  /// Stores `value` into element `i`, rounding to the element type.
+  void set(int64_t i, double value);
+  /// Raw bits of element `i` (zero-extended to 64 bits).
+  uint64_t getBits(int64_t i) const;
+  void setBits(int64_t i, uint64_t bits);
+
+  /// Fills every element with the same bit pattern.
+  void fillBits(uint64_t bits);
+
+  /// Row-major strides, in elements.
+  llvm::SmallVector<int64_t> getStrides() const;
+
+  /// `f32[2x3]`, for messages.
+  std::string getTypeString() const;
+
+private:
+  DType type = DType::F32;
+  llvm::SmallVector<int64_t> shape;
+  std::vector<uint8_t> bytes;
+};
+
+} // namespace hkg::rt
+
+#endif // HKG_RUNTIME_HOSTTENSOR_H

@@ -1,0 +1,46 @@
+//===- RandomInputs.h - seeded random inputs for kernel checks ---*- C++ -*-===//
+//
+// Fresh, seeded, never-zero inputs for each operand of an hkg op, in ranges
+// that suit the op (logits for softmax and sampling, positive values for
+// bodies that take logarithms or roots, real cos/sin tables for RoPE...).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_RUNTIME_RANDOMINPUTS_H
+#define HKG_RUNTIME_RANDOMINPUTS_H
+
+#include "hkg/Runtime/HostTensor.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+namespace mlir {
+class Operation;
+} // namespace mlir
+
+namespace hkg::rt {
+
+/// A small deterministic generator (SplitMix64); the same seed gives the
+/// same numbers on every platform.
+class RandomStream {
+public:
+  explicit RandomStream(uint64_t seed) : state(seed) {}
+  uint64_t next();
+  /// Uniform in [lo, hi).
+  double uniform(double lo, double hi);
+
+private:
+  uint64_t state;
+};
+
+/// Fills `tensor` with values uniform in [lo, hi), rounded to its dtype.
+void fillUniform(HostTensor &tensor, RandomStream &stream, double lo,
+                 double hi);
+
+/// One random tensor per operand of `op` (in operand order).
+llvm::Expected<llvm::SmallVector<HostTensor>>
+makeRandomInputs(mlir::Operation *op, uint64_t seed);
+
+} // namespace hkg::rt
+
+#endif // HKG_RUNTIME_RANDOMINPUTS_H

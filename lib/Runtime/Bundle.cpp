@@ -1,0 +1,181 @@
+//===- Bundle.cpp - reading a kernel bundle's manifest --------------------===//
+
+#include "hkg/Runtime/Bundle.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace hkg::rt;
+namespace json = llvm::json;
+
+int64_t ArgSpec::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+std::string Bundle::getBinaryPath(const KernelSpec &kernel) const {
+  llvm::SmallString<256> path(directory);
+  llvm::sys::path::append(path, kernel.binary);
+  return std::string(path);
+}
+
+const KernelSpec *Bundle::lookup(llvm::StringRef name) const {
+  for (const KernelSpec &k : kernels)
+    if (k.name == name)
+      return &k;
+  return nullptr;
+}
+
+static llvm::Error fieldError(const llvm::Twine &field,
+                              const llvm::Twine &what) {
+  return llvm::createStringError("manifest: " + field + ": " + what);
+}
+
+static llvm::Error readString(const json::Object &obj, llvm::StringRef key,
+                              const llvm::Twine &where, std::string &out,
+                              bool required = true) {
+  std::optional<llvm::StringRef> v = obj.getString(key);
+  if (!v) {
+    if (!required)
+      return llvm::Error::success();
+    return fieldError(where + "." + key, "expected a string");
+  }
+  out = v->str();
+  return llvm::Error::success();
+}
+
+static llvm::Error readDim3(const json::Object &obj, llvm::StringRef key,
+                            const llvm::Twine &where, Dim3 &out) {
+  const json::Array *arr = obj.getArray(key);
+  if (!arr || arr->size() != 3)
+    return fieldError(where + "." + key, "expected an array of 3 integers");
+  for (unsigned i = 0; i < 3; ++i) {
+    std::optional<int64_t> v = (*arr)[i].getAsInteger();
+    if (!v || *v < 1)
+      return fieldError(where + "." + key,
+                        "expected positive integers, entry " +
+                            llvm::Twine(i) + " is not");
+    out[i] = *v;
+  }
+  return llvm::Error::success();
+}
+
+static llvm::Error readArg(const json::Value &value, const llvm::Twine &where,
+                           ArgSpec &arg) {
+  const json::Object *obj = value.getAsObject();
+  if (!obj)
+    return fieldError(where, "expected an object");
+  std::optional<llvm::StringRef> role = obj->getString("role");
+  if (!role || (*role != "input" && *role != "output"))
+    return fieldError(where + ".role", "expected \"input\" or \"output\"");
+  arg.isOutput = *role == "output";
+  std::optional<llvm::StringRef> dtype = obj->getString("dtype");
+  std::optional<DType> parsed = dtype ? parseDType(*dtype) : std::nullopt;
+  if (!parsed || *parsed == DType::F64)
+    return fieldError(where + ".dtype",
+                      "expected one of f32, f16, bf16, i32, got '" +
+                          (dtype ? *dtype : "<none>") + "'");
+  arg.dtype = *parsed;
+  const json::Array *shape = obj->getArray("shape");
+  if (!shape)
+    return fieldError(where + ".shape", "expected an array of integers");
+  for (const json::Value &d : *shape) {
+    std::optional<int64_t> v = d.getAsInteger();
+    if (!v || *v < 0)
+      return fieldError(where + ".shape",
+                        "expected non-negative integers (static shapes)");
+    arg.shape.push_back(*v);
+  }
+  return llvm::Error::success();
+}
+
+static llvm::Error readKernel(const json::Value &value,
+                              const llvm::Twine &where, KernelSpec &k) {
+  const json::Object *obj = value.getAsObject();
+  if (!obj)
+    return fieldError(where, "expected an object");
+  if (llvm::Error e = readString(*obj, "name", where, k.name))
+    return e;
+  if (llvm::Error e = readString(*obj, "op", where, k.op))
+    return e;
+  if (llvm::Error e = readString(*obj, "binary", where, k.binary))
+    return e;
+  if (llvm::Error e = readString(*obj, "entry", where, k.entry))
+    return e;
+  if (llvm::Error e = readString(*obj, "source", where, k.source))
+    return e;
+  if (llvm::Error e = readDim3(*obj, "grid", where, k.grid))
+    return e;
+  if (llvm::Error e = readDim3(*obj, "block", where, k.block))
+    return e;
+  if (std::optional<int64_t> lds = obj->getInteger("lds_bytes"))
+    k.ldsBytes = *lds;
+  if (std::optional<double> ms = obj->getNumber("compile_ms"))
+    k.compileMs = *ms;
+  if (const json::Value *s = obj->get("schedule"))
+    k.schedule = *s;
+  if (const json::Value *s = obj->get("stats"))
+    k.stats = *s;
+  const json::Array *args = obj->getArray("args");
+  if (!args || args->empty())
+    return fieldError(where + ".args", "expected a non-empty array");
+  for (auto [i, a] : llvm::enumerate(*args)) {
+    ArgSpec arg;
+    if (llvm::Error e =
+            readArg(a, where + ".args[" + llvm::Twine(i) + "]", arg))
+      return e;
+    k.args.push_back(std::move(arg));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<Bundle> hkg::rt::parseManifest(llvm::StringRef text,
+                                              llvm::StringRef directory) {
+  llvm::Expected<json::Value> root = json::parse(text);
+  if (!root)
+    return llvm::createStringError("manifest: invalid JSON: " +
+                                   llvm::toString(root.takeError()));
+  const json::Object *obj = root->getAsObject();
+  if (!obj)
+    return fieldError("<root>", "expected an object");
+  Bundle bundle;
+  bundle.directory = directory.str();
+  if (llvm::Error e = readString(*obj, "hkg_version", "", bundle.version))
+    return std::move(e);
+  if (llvm::Error e = readString(*obj, "target", "", bundle.target))
+    return std::move(e);
+  if (llvm::Error e = readString(*obj, "format", "", bundle.format))
+    return std::move(e);
+  if (bundle.format != "hsaco" && bundle.format != "ptx" &&
+      bundle.format != "cubin")
+    return fieldError(".format", "expected \"hsaco\", \"ptx\" or \"cubin\", "
+                                 "got \"" + bundle.format + "\"");
+  const json::Array *kernels = obj->getArray("kernels");
+  if (!kernels)
+    return fieldError(".kernels", "expected an array");
+  for (auto [i, k] : llvm::enumerate(*kernels)) {
+    KernelSpec spec;
+    if (llvm::Error e =
+            readKernel(k, "kernels[" + llvm::Twine(i) + "]", spec))
+      return std::move(e);
+    bundle.kernels.push_back(std::move(spec));
+  }
+  return bundle;
+}
+
+llvm::Expected<Bundle> hkg::rt::loadBundle(llvm::StringRef path) {
+  llvm::SmallString<256> manifest(path);
+  if (llvm::sys::fs::is_directory(path))
+    llvm::sys::path::append(manifest, "manifest.json");
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(manifest);
+  if (!buffer)
+    return llvm::createStringError(llvm::formatv(
+        "cannot read {0}: {1}", manifest, buffer.getError().message()));
+  return parseManifest((*buffer)->getBuffer(),
+                       llvm::sys::path::parent_path(manifest));
+}

@@ -1,0 +1,206 @@
+//===- CheckTest.cpp - tolerances, poison and random inputs --------------===//
+
+#include "RuntimeTestUtils.h"
+
+#include "hkg/Runtime/Check.h"
+#include "hkg/Runtime/RandomInputs.h"
+
+#include <cmath>
+
+using namespace hkg::rt;
+using namespace hkg::rt::testing;
+
+/// A reference result holding `values` (all computed).
+static ReferenceResult makeExpected(llvm::ArrayRef<int64_t> shape,
+                                    std::initializer_list<double> values) {
+  ReferenceResult r;
+  r.output = makeTensor(DType::F64, shape, values);
+  return r;
+}
+
+TEST(CheckTest, ExactOutputPasses) {
+  HostTensor out = makeTensor(DType::F32, {2, 2}, {1, 2, 3, 4});
+  CheckResult r = compareTensors(out, makeExpected({2, 2}, {1, 2, 3, 4}),
+                                 getDefaultTolerance(DType::F32));
+  EXPECT_TRUE(r.passed) << r.message;
+  EXPECT_EQ(r.checked, 4);
+  EXPECT_EQ(r.normRelError, 0);
+}
+
+TEST(CheckTest, NaNNeverPasses) {
+  HostTensor out = makeTensor(DType::F32, {2, 2}, {1, NAN, 3, 4});
+  CheckResult r = compareTensors(out, makeExpected({2, 2}, {1, 2, 3, 4}),
+                                 getDefaultTolerance(DType::F32));
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.nans, 1);
+  EXPECT_NE(r.message.find("1 NaN(s) in the output (first at [0, 1])"),
+            std::string::npos)
+      << r.message;
+  // Even where the reference itself is NaN.
+  HostTensor out2 = makeTensor(DType::F32, {1}, {NAN});
+  EXPECT_FALSE(compareTensors(out2, makeExpected({1}, {NAN}),
+                              getDefaultTolerance(DType::F32))
+                   .passed);
+}
+
+TEST(CheckTest, UnwrittenElementFails) {
+  for (DType type : {DType::F32, DType::F16, DType::BF16, DType::I32}) {
+    HostTensor out(type, {3, 2});
+    poison(out);
+    for (int64_t i = 0; i < 6; ++i)
+      if (i != 4)
+        out.set(i, i);
+    CheckResult r = compareTensors(out, makeExpected({3, 2}, {0, 1, 2, 3, 4, 5}),
+                                   getDefaultTolerance(type));
+    EXPECT_FALSE(r.passed) << getDTypeName(type).str();
+    EXPECT_EQ(r.unwritten, 1) << getDTypeName(type).str();
+    EXPECT_NE(r.message.find("1 element(s) never written (first at [2, 0])"),
+              std::string::npos)
+        << r.message;
+  }
+}
+
+TEST(CheckTest, PoisonIsNaNForFloats) {
+  for (DType type : {DType::F32, DType::F16, DType::BF16}) {
+    HostTensor t(type, {1});
+    poison(t);
+    EXPECT_TRUE(std::isnan(t.get(0))) << getDTypeName(type).str();
+  }
+}
+
+TEST(CheckTest, ToleranceDependsOnDType) {
+  // A 0.5% error everywhere: fine for bf16, not for f16 or f32.
+  std::initializer_list<double> ref = {1, -2, 3, -4};
+  for (auto [type, passes] : {std::pair{DType::BF16, true},
+                              std::pair{DType::F16, false},
+                              std::pair{DType::F32, false}}) {
+    HostTensor out(type, {4});
+    int64_t i = 0;
+    for (double v : ref)
+      out.set(i++, v * 1.005);
+    CheckResult r = compareTensors(out, makeExpected({4}, ref),
+                                   getDefaultTolerance(type));
+    EXPECT_EQ(r.passed, passes) << getDTypeName(type).str() << ": " << r.message;
+  }
+  // Within f32 tolerance: a relative error of 1e-6.
+  HostTensor out = makeTensor(DType::F32, {4}, {1.000001, -2.000002, 3, -4});
+  EXPECT_TRUE(compareTensors(out, makeExpected({4}, ref),
+                             getDefaultTolerance(DType::F32))
+                  .passed);
+}
+
+TEST(CheckTest, OneWrongElementAmongManyFails) {
+  // The norm-wise error of one bad element in 4096 is small; the
+  // per-element bound still catches it.
+  HostTensor out(DType::BF16, {4096});
+  ReferenceResult ref;
+  ref.output = HostTensor(DType::F64, {4096});
+  for (int64_t i = 0; i < 4096; ++i) {
+    double v = std::sin(i * 0.1) + 1.5;
+    ref.output.set(i, v);
+    out.set(i, i == 1234 ? v * 1.2 : v);
+  }
+  CheckResult r = compareTensors(out, ref, getDefaultTolerance(DType::BF16));
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.mismatched, 1);
+  EXPECT_LT(r.normRelError, 1e-2);
+  EXPECT_NE(r.message.find("first at [1234]"), std::string::npos) << r.message;
+}
+
+TEST(CheckTest, UncomputedReferenceElementsAreSkipped) {
+  HostTensor out = makeTensor(DType::F32, {2}, {1, 99});
+  ReferenceResult ref = makeExpected({2}, {1, 2});
+  ref.computed = {true, false};
+  CheckResult r = compareTensors(out, ref, getDefaultTolerance(DType::F32));
+  EXPECT_TRUE(r.passed) << r.message;
+  EXPECT_EQ(r.checked, 1);
+}
+
+static const char *topPModule = R"(
+  func.func @ref(%l: tensor<2x3xf32>, %u: tensor<2xf32>) -> tensor<2xi32> {
+    %t = hkg.top_p_sample %l uniform(%u : tensor<2xf32>) p(0.7) temperature(1.0)
+        : tensor<2x3xf32> -> tensor<2xi32>
+    return %t : tensor<2xi32>
+  })";
+
+TEST(CheckTest, TopPTokens) {
+  ParsedOp p = parseOp(topPModule);
+  ASSERT_TRUE(p.op);
+  HostTensor l = makeTensor(DType::F32, {2, 3},
+                            {std::log(0.2), std::log(0.5), std::log(0.3),
+                             std::log(0.6), std::log(0.1), std::log(0.3)});
+  // Row 0's nucleus CDF: token 1 on [0, 0.625), token 2 on [0.625, 1).
+  HostTensor u = makeTensor(DType::F32, {2}, {0.25, 0.7});
+  HostTensor good = makeTensor(DType::I32, {2}, {1, 2});
+  EXPECT_TRUE(checkTopPSample(p.op, {l, u}, good).passed);
+
+  HostTensor wrong = makeTensor(DType::I32, {2}, {2, 2});
+  CheckResult r = checkTopPSample(p.op, {l, u}, wrong);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.message.find("row 0: got token 2, expected 1"), std::string::npos)
+      << r.message;
+
+  HostTensor outside = makeTensor(DType::I32, {2}, {0, 2});
+  r = checkTopPSample(p.op, {l, u}, outside);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.message.find("outside the top-p nucleus"), std::string::npos)
+      << r.message;
+
+  HostTensor unwritten(DType::I32, {2});
+  poison(unwritten);
+  EXPECT_FALSE(checkTopPSample(p.op, {l, u}, unwritten).passed);
+
+  // u within the CDF tolerance of the boundary between tokens 1 and 2:
+  // either token is accepted.
+  HostTensor edge = makeTensor(DType::F32, {2}, {0.62502, 0.7});
+  EXPECT_TRUE(checkTopPSample(p.op, {l, edge}, good).passed);
+  EXPECT_TRUE(
+      checkTopPSample(p.op, {l, edge}, makeTensor(DType::I32, {2}, {2, 2}))
+          .passed);
+}
+
+TEST(CheckTest, RandomInputsAreSeededAndNeverZero) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<64x128xbf16>) -> tensor<64x128xbf16> {
+      %y = hkg.softmax %x axis(1) : tensor<64x128xbf16> -> tensor<64x128xbf16>
+      return %y : tensor<64x128xbf16>
+    })");
+  ASSERT_TRUE(p.op);
+  auto a = makeRandomInputs(p.op, 7), b = makeRandomInputs(p.op, 7),
+       c = makeRandomInputs(p.op, 8);
+  ASSERT_TRUE(a && b && c);
+  const HostTensor &x = (*a)[0];
+  EXPECT_EQ(x.getDType(), DType::BF16);
+  int64_t zeros = 0, differ = 0;
+  double lo = 1e9, hi = -1e9;
+  for (int64_t i = 0; i < x.getNumElements(); ++i) {
+    zeros += x.get(i) == 0;
+    differ += x.getBits(i) != (*c)[0].getBits(i);
+    EXPECT_EQ(x.getBits(i), (*b)[0].getBits(i));
+    lo = std::min(lo, x.get(i));
+    hi = std::max(hi, x.get(i));
+  }
+  EXPECT_LT(zeros, 16); // A handful at most, never an all-zero buffer.
+  EXPECT_GT(differ, x.getNumElements() / 2);
+  // Logit range for softmax.
+  EXPECT_GE(lo, -6.0);
+  EXPECT_LE(hi, 6.0);
+  EXPECT_GT(hi - lo, 10.0);
+}
+
+TEST(CheckTest, RandomInputsForRopeAreRealTables) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<1x4x1x8xf32>, %c: tensor<4x4xf32>, %s: tensor<4x4xf32>) -> tensor<1x4x1x8xf32> {
+      %y = hkg.rope %x, %c, %s neox offset(0)
+          : tensor<1x4x1x8xf32>, tensor<4x4xf32>, tensor<4x4xf32> -> tensor<1x4x1x8xf32>
+      return %y : tensor<1x4x1x8xf32>
+    })");
+  ASSERT_TRUE(p.op);
+  auto in = makeRandomInputs(p.op, 1);
+  ASSERT_TRUE(static_cast<bool>(in));
+  for (int64_t i = 0; i < 16; ++i) {
+    double c = (*in)[1].get(i), s = (*in)[2].get(i);
+    EXPECT_NEAR(c * c + s * s, 1.0, 1e-6);
+  }
+  EXPECT_EQ((*in)[1].get(0), 1.0); // Position 0: angle 0.
+}

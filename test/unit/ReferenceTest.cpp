@@ -1,0 +1,278 @@
+//===- ReferenceTest.cpp - host references against hand-computed cases ---===//
+
+#include "RuntimeTestUtils.h"
+
+#include <cmath>
+
+using namespace hkg::rt;
+using namespace hkg::rt::testing;
+using ::testing::ElementsAre;
+using ::testing::ElementsAreArray;
+using ::testing::Pointwise;
+using ::testing::DoubleNear;
+
+static auto near(std::vector<double> expected, double tol = 1e-12) {
+  return Pointwise(DoubleNear(tol), expected);
+}
+
+TEST(ReferenceTest, Matmul) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<2x2xf32> {
+      %c = hkg.matmul %a, %b : tensor<2x3xf32>, tensor<3x2xf32> -> tensor<2x2xf32>
+      return %c : tensor<2x2xf32>
+    })");
+  HostTensor a = makeTensor(DType::F32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  HostTensor b = makeTensor(DType::F32, {3, 2}, {7, 8, 9, 10, 11, 12});
+  // [1 2 3; 4 5 6] x [7 8; 9 10; 11 12] = [58 64; 139 154]
+  EXPECT_THAT(evaluate(p, {a, b}), ElementsAre(58, 64, 139, 154));
+}
+
+TEST(ReferenceTest, MatmulTransposedBatchedWithBiasEpilogue) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%a: tensor<2x3x2xf32>, %b: tensor<2x2x3xf32>, %bias: tensor<2xf32>) -> tensor<2x2x2xf32> {
+      %c = hkg.matmul %a, %b epilogue(%bias : tensor<2xf32>) {transpose_a, transpose_b}
+          : tensor<2x3x2xf32>, tensor<2x2x3xf32> -> tensor<2x2x2xf32> {
+      ^bb0(%acc: f32, %x: f32):
+        %s = arith.addf %acc, %x : f32
+        hkg.yield %s : f32
+      }
+      return %c : tensor<2x2x2xf32>
+    })");
+  // Batch 0: A^T = [1 2 3; 4 5 6] (stored as [[1 4] [2 5] [3 6]]),
+  //          B^T = [7 8; 9 10; 11 12] (stored as [[7 9 11] [8 10 12]]).
+  // Batch 1: A^T = identity-ish [1 0 0; 0 1 0], B^T = [1 2; 3 4; 5 6].
+  HostTensor a = makeTensor(DType::F32, {2, 3, 2},
+                            {1, 4, 2, 5, 3, 6, /*b1*/ 1, 0, 0, 1, 0, 0});
+  HostTensor b = makeTensor(DType::F32, {2, 2, 3},
+                            {7, 9, 11, 8, 10, 12, /*b1*/ 1, 3, 5, 2, 4, 6});
+  HostTensor bias = makeTensor(DType::F32, {2}, {0.5, -1});
+  EXPECT_THAT(evaluate(p, {a, b, bias}),
+              ElementsAre(58.5, 63, 139.5, 153, /*b1*/ 1.5, 1, 3.5, 3));
+}
+
+TEST(ReferenceTest, MatmulRowSubsetWhenBounded) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%a: tensor<8x2xf32>, %b: tensor<2x2xf32>) -> tensor<8x2xf32> {
+      %c = hkg.matmul %a, %b : tensor<8x2xf32>, tensor<2x2xf32> -> tensor<8x2xf32>
+      return %c : tensor<8x2xf32>
+    })");
+  HostTensor a(DType::F32, {8, 2}), b(DType::F32, {2, 2});
+  for (int i = 0; i < 16; ++i)
+    a.set(i, i);
+  for (int i = 0; i < 4; ++i)
+    b.set(i, i == 0 || i == 3); // identity
+  ReferenceOptions options;
+  options.maxMultiplyAdds = 3 * 2 * 2; // three rows of 2x2 multiply-adds
+  auto r = evaluateReference(p.op, {a, b}, options);
+  ASSERT_TRUE(static_cast<bool>(r)) << llvm::toString(r.takeError());
+  // Rows 0, 3 and 7 are computed (an even spread, first and last included).
+  std::vector<bool> expectedRows = {1, 0, 0, 1, 0, 0, 0, 1};
+  for (int i = 0; i < 16; ++i) {
+    EXPECT_EQ(r->isComputed(i), expectedRows[i / 2]) << "element " << i;
+    if (r->isComputed(i))
+      EXPECT_EQ(r->output.get(i), i);
+  }
+}
+
+TEST(ReferenceTest, ElementwiseBroadcastsSuffixInputs) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<2x3xf16>, %b: tensor<3xf16>) -> tensor<2x3xf32> {
+      %y = hkg.elementwise %x, %b : tensor<2x3xf16>, tensor<3xf16> -> tensor<2x3xf32> {
+      ^bb0(%a: f16, %c: f16):
+        %af = arith.extf %a : f16 to f32
+        %cf = arith.extf %c : f16 to f32
+        %s = arith.mulf %af, %cf : f32
+        hkg.yield %s : f32
+      }
+      return %y : tensor<2x3xf32>
+    })");
+  HostTensor x = makeTensor(DType::F16, {2, 3}, {1, 2, 3, 4, 5, 6});
+  HostTensor b = makeTensor(DType::F16, {3}, {10, 100, 0.5});
+  EXPECT_THAT(evaluate(p, {x, b}), ElementsAre(10, 200, 1.5, 40, 500, 3));
+}
+
+TEST(ReferenceTest, Reduce) {
+  ParsedOp sum = parseOp(R"(
+    func.func @ref(%x: tensor<2x2x2xf32>) -> tensor<2xf32> {
+      %s = hkg.reduce sum %x dims(2) : tensor<2x2x2xf32> -> tensor<2xf32>
+      return %s : tensor<2xf32>
+    })");
+  HostTensor x = makeTensor(DType::F32, {2, 2, 2}, {1, 2, 3, 4, -1, -2, 8, 0});
+  EXPECT_THAT(evaluate(sum, {x}), ElementsAre(10, 5));
+  ParsedOp max = parseOp(R"(
+    func.func @ref(%x: tensor<2x2x2xf32>) -> tensor<2x2xf32> {
+      %s = hkg.reduce max %x dims(1) : tensor<2x2x2xf32> -> tensor<2x2xf32>
+      return %s : tensor<2x2xf32>
+    })");
+  EXPECT_THAT(evaluate(max, {x}), ElementsAre(2, 4, -1, 8));
+}
+
+TEST(ReferenceTest, SoftmaxAnyAxis) {
+  ParsedOp last = parseOp(R"(
+    func.func @ref(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+      %y = hkg.softmax %x axis(1) : tensor<2x2xf32> -> tensor<2x2xf32>
+      return %y : tensor<2x2xf32>
+    })");
+  double ln2 = std::log(2.0);
+  // Softmax over [0, ln 2] is [1/3, 2/3]; over equal values, [1/2, 1/2].
+  EXPECT_THAT(evaluate(last, {makeTensor(DType::F32, {2, 2},
+                                         {0, ln2, 5, 5})}),
+              near({1.0 / 3, 2.0 / 3, 0.5, 0.5}, 1e-7));
+  ParsedOp first = parseOp(R"(
+    func.func @ref(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+      %y = hkg.softmax %x axis(0) : tensor<2x2xf32> -> tensor<2x2xf32>
+      return %y : tensor<2x2xf32>
+    })");
+  // Columns [0, 5] and [ln 2, 5].
+  double e5 = std::exp(5.0);
+  EXPECT_THAT(evaluate(first, {makeTensor(DType::F32, {2, 2},
+                                          {0, ln2, 5, 5})}),
+              near({1 / (1 + e5), 2 / (2 + e5), e5 / (1 + e5), e5 / (2 + e5)},
+                   1e-7));
+}
+
+TEST(ReferenceTest, LayerNormWithWeightAndBias) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<1x4xf32>, %w: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<1x4xf32> {
+      %y = hkg.layernorm %x weight(%w : tensor<4xf32>) bias(%b : tensor<4xf32>) eps(1.0e-20)
+          : tensor<1x4xf32> -> tensor<1x4xf32>
+      return %y : tensor<1x4xf32>
+    })");
+  // [1 2 3 4]: mean 2.5, variance 1.25.
+  double s = 1 / std::sqrt(1.25);
+  EXPECT_THAT(evaluate(p, {makeTensor(DType::F32, {1, 4}, {1, 2, 3, 4}),
+                           makeTensor(DType::F32, {4}, {1, 1, 2, 2}),
+                           makeTensor(DType::F32, {4}, {0, 1, 0, 1})}),
+              near({-1.5 * s, -0.5 * s + 1, 0.5 * s * 2, 1.5 * s * 2 + 1}));
+}
+
+TEST(ReferenceTest, LayerNormWithoutAffine) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+      %y = hkg.layernorm %x eps(1.0e-20) : tensor<2x2xf32> -> tensor<2x2xf32>
+      return %y : tensor<2x2xf32>
+    })");
+  EXPECT_THAT(evaluate(p, {makeTensor(DType::F32, {2, 2}, {1, 3, -2, 6})}),
+              near({-1, 1, -1, 1}));
+}
+
+TEST(ReferenceTest, RMSNorm) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<1x2xf32>, %w: tensor<2xf32>) -> tensor<1x2xf32> {
+      %y = hkg.rmsnorm %x, %w eps(1.0e-20) : tensor<1x2xf32>, tensor<2xf32> -> tensor<1x2xf32>
+      return %y : tensor<1x2xf32>
+    })");
+  // [3 4]: mean square 12.5.
+  double r = std::sqrt(12.5);
+  EXPECT_THAT(evaluate(p, {makeTensor(DType::F32, {1, 2}, {3, 4}),
+                           makeTensor(DType::F32, {2}, {1, 2})}),
+              near({3 / r, 8 / r}));
+}
+
+static const char *ropeModule(bool neox) {
+  return neox ? R"(
+    func.func @ref(%x: tensor<1x1x1x4xf32>, %c: tensor<3x2xf32>, %s: tensor<3x2xf32>) -> tensor<1x1x1x4xf32> {
+      %y = hkg.rope %x, %c, %s neox offset(2)
+          : tensor<1x1x1x4xf32>, tensor<3x2xf32>, tensor<3x2xf32> -> tensor<1x1x1x4xf32>
+      return %y : tensor<1x1x1x4xf32>
+    })"
+              : R"(
+    func.func @ref(%x: tensor<1x1x1x4xf32>, %c: tensor<3x2xf32>, %s: tensor<3x2xf32>) -> tensor<1x1x1x4xf32> {
+      %y = hkg.rope %x, %c, %s gptj offset(2)
+          : tensor<1x1x1x4xf32>, tensor<3x2xf32>, tensor<3x2xf32> -> tensor<1x1x1x4xf32>
+      return %y : tensor<1x1x1x4xf32>
+    })";
+}
+
+TEST(ReferenceTest, RopeNeoxAndGptjWithOffset) {
+  // Token 0 with offset 2 reads table row 2: pair 0 rotates by 90 degrees
+  // (cos 0, sin 1), pair 1 by 180 degrees (cos -1, sin 0).
+  HostTensor x = makeTensor(DType::F32, {1, 1, 1, 4}, {1, 2, 3, 4});
+  HostTensor c = makeTensor(DType::F32, {3, 2}, {9, 9, 9, 9, 0, -1});
+  HostTensor s = makeTensor(DType::F32, {3, 2}, {9, 9, 9, 9, 1, 0});
+  // neox pairs (x0, x2) = (1, 3) and (x1, x3) = (2, 4):
+  //   (1, 3) by 90 deg -> (-3, 1); (2, 4) by 180 deg -> (-2, -4).
+  EXPECT_THAT(evaluate(parseOp(ropeModule(true)), {x, c, s}),
+              ElementsAre(-3, -2, 1, -4));
+  // gptj pairs (x0, x1) = (1, 2) and (x2, x3) = (3, 4):
+  //   (1, 2) by 90 deg -> (-2, 1); (3, 4) by 180 deg -> (-3, -4).
+  EXPECT_THAT(evaluate(parseOp(ropeModule(false)), {x, c, s}),
+              ElementsAre(-2, 1, -3, -4));
+}
+
+TEST(ReferenceTest, AttentionCausalWithGroupedHeads) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%q: tensor<1x2x3x1xf32>, %k: tensor<1x1x3x1xf32>, %v: tensor<1x1x3x2xf32>) -> tensor<1x2x3x2xf32> {
+      %o = hkg.attention %q, %k, %v causal
+          : tensor<1x2x3x1xf32>, tensor<1x1x3x1xf32>, tensor<1x1x3x2xf32> -> tensor<1x2x3x2xf32>
+      return %o : tensor<1x2x3x2xf32>
+    })");
+  // Head 0: q = 0, so scores are equal: row i averages v[0..i].
+  // Head 1 shares the one kv head (GQA); q = [ln 2, 0, 0], k = [1, 1, 1]
+  // (scale 1/sqrt(1)): row 0 sees only key 0; rows 1-2 have equal scores.
+  double ln2 = std::log(2.0);
+  HostTensor q = makeTensor(DType::F32, {1, 2, 3, 1}, {0, 0, 0, ln2, 0, 0});
+  HostTensor k = makeTensor(DType::F32, {1, 1, 3, 1}, {1, 1, 1});
+  HostTensor v = makeTensor(DType::F32, {1, 1, 3, 2}, {1, 10, 2, 20, 6, 60});
+  EXPECT_THAT(evaluate(p, {q, k, v}),
+              near({1, 10, 1.5, 15, 3, 30, /*h1*/ 1, 10, 1.5, 15, 3, 30},
+                   1e-6));
+}
+
+TEST(ReferenceTest, AttentionNonCausalScale) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%q: tensor<1x1x1x1xf32>, %k: tensor<1x1x2x1xf32>, %v: tensor<1x1x2x1xf32>) -> tensor<1x1x1x1xf32> {
+      %o = hkg.attention %q, %k, %v scale(0.5)
+          : tensor<1x1x1x1xf32>, tensor<1x1x2x1xf32>, tensor<1x1x2x1xf32> -> tensor<1x1x1x1xf32>
+      return %o : tensor<1x1x1x1xf32>
+    })");
+  // Scores 0.5 * 2 * [0, ln 4] = [0, ln 4]: weights [1/5, 4/5].
+  HostTensor q = makeTensor(DType::F32, {1, 1, 1, 1}, {2});
+  HostTensor k = makeTensor(DType::F32, {1, 1, 2, 1}, {0, std::log(4.0)});
+  HostTensor v = makeTensor(DType::F32, {1, 1, 2, 1}, {10, 20});
+  EXPECT_THAT(evaluate(p, {q, k, v}), near({2 + 16}, 1e-5));
+}
+
+TEST(ReferenceTest, NucleusProbabilitiesAndSampling) {
+  std::vector<double> logits = {std::log(0.2), std::log(0.5), std::log(0.3)};
+  // p = 0.7: the nucleus is {1 (0.5), 2 (0.3)}, renormalised to 0.625, 0.375.
+  std::vector<double> nucleus = computeNucleusProbabilities(logits, 0.7, 1.0);
+  EXPECT_THAT(nucleus, near({0, 0.625, 0.375}));
+  // The CDF runs in token order: token 1 covers [0, 0.625), token 2 the rest.
+  EXPECT_EQ(sampleFromNucleus(nucleus, 0.0), 1);
+  EXPECT_EQ(sampleFromNucleus(nucleus, 0.6), 1);
+  EXPECT_EQ(sampleFromNucleus(nucleus, 0.63), 2);
+  EXPECT_EQ(sampleFromNucleus(nucleus, 0.999999), 2);
+  // Temperature 0.5 squares and renormalises: [0.04, 0.25, 0.09] / 0.38;
+  // 0.25 / 0.38 = 0.658 < 0.7 so token 2 joins: nucleus {1, 2}.
+  EXPECT_THAT(computeNucleusProbabilities(logits, 0.7, 0.5),
+              near({0, 0.25 / 0.34, 0.09 / 0.34}, 1e-9));
+  // p = 0.45 is reached by token 1 alone.
+  EXPECT_THAT(computeNucleusProbabilities(logits, 0.45, 1.0), near({0, 1, 0}));
+}
+
+TEST(ReferenceTest, TopPSampleWithUniform) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%l: tensor<2x3xf32>, %u: tensor<2xf32>) -> tensor<2xi32> {
+      %t = hkg.top_p_sample %l uniform(%u : tensor<2xf32>) p(0.7) temperature(1.0)
+          : tensor<2x3xf32> -> tensor<2xi32>
+      return %t : tensor<2xi32>
+    })");
+  HostTensor l = makeTensor(DType::F32, {2, 3},
+                            {std::log(0.2), std::log(0.5), std::log(0.3),
+                             std::log(0.6), std::log(0.1), std::log(0.3)});
+  // Row 1: nucleus {0 (0.6), 2 (0.3)} -> [2/3, 0, 1/3]; u = 0.7 -> token 2.
+  HostTensor u = makeTensor(DType::F32, {2}, {0.25, 0.7});
+  EXPECT_THAT(evaluate(p, {l, u}), ElementsAre(1, 2));
+}
+
+TEST(ReferenceTest, RejectsMismatchedInputs) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+      %y = hkg.softmax %x axis(1) : tensor<2x2xf32> -> tensor<2x2xf32>
+      return %y : tensor<2x2xf32>
+    })");
+  auto r = evaluateReference(p.op, {HostTensor(DType::F32, {4})});
+  ASSERT_FALSE(static_cast<bool>(r));
+  EXPECT_NE(llvm::toString(r.takeError()).find("input #0"), std::string::npos);
+}

@@ -1,0 +1,578 @@
+//===- hkg-run.cpp - run, check and time the kernels of a bundle ----------===//
+//
+// hkg-run reads a kernel bundle (manifest.json + binaries), and for each
+// kernel: fills fresh seeded random inputs, poisons the outputs, launches on
+// the GPU (CUDA or HIP, found at run time), compares against the host
+// reference computed from the manifest's `source`, then times the kernel
+// with device events (warm-up, median of N runs) and prints the achieved
+// bandwidth and FLOP rate next to the op's floor on that target.
+//
+// Each kernel runs in a worker process (hkg-run itself, in --worker mode)
+// with a deadline, so a kernel that faults or hangs is reported as failed and
+// the others still run. See docs/Runtime.md.
+//
+// Exit codes: 0 every kernel passed; 1 some kernel failed; 2 no usable GPU;
+// 3 bad usage or an unreadable bundle.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+#include "hkg/Runtime/Bundle.h"
+#include "hkg/Runtime/Check.h"
+#include "hkg/Runtime/Device.h"
+#include "hkg/Runtime/RandomInputs.h"
+#include "hkg/Runtime/Reference.h"
+#include "hkg/Runtime/Worker.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <csignal>
+#include <thread>
+
+using namespace hkg::rt;
+namespace cl = llvm::cl;
+namespace json = llvm::json;
+
+namespace {
+enum ExitCode { ExitPass = 0, ExitFail = 1, ExitNoDevice = 2, ExitUsage = 3 };
+} // namespace
+
+static cl::OptionCategory category("hkg-run options");
+static cl::opt<std::string> inputPath(cl::Positional, cl::Required,
+                                      cl::desc("<bundle directory or "
+                                               "manifest.json>"),
+                                      cl::cat(category));
+static cl::opt<std::string>
+    deviceOpt("device", cl::desc("GPU runtime: auto, cuda or hip"),
+              cl::init("auto"), cl::cat(category));
+static cl::opt<int> ordinalOpt("device-index", cl::desc("GPU ordinal"),
+                               cl::init(0), cl::cat(category));
+static cl::list<std::string>
+    kernelNames("kernel", cl::desc("Run only this kernel (repeatable)"),
+                cl::cat(category));
+static cl::opt<uint64_t> seedOpt("seed", cl::desc("Seed of the random inputs"),
+                                 cl::init(1), cl::cat(category));
+static cl::opt<unsigned> warmupOpt("warmup", cl::desc("Untimed launches"),
+                                   cl::init(10), cl::cat(category));
+static cl::opt<unsigned> repsOpt("reps",
+                                 cl::desc("Timed launches (median reported); "
+                                          "0 checks without timing"),
+                                 cl::init(100), cl::cat(category));
+static cl::opt<double>
+    timeoutOpt("timeout",
+               cl::desc("Seconds a kernel's worker may run (check, reference "
+                        "and timing) before it is killed"),
+               cl::init(120), cl::cat(category));
+static cl::opt<double> maxRefWork(
+    "max-ref-madds",
+    cl::desc("Bound on the multiply-adds of a matmul/attention reference; "
+             "beyond it a spread of output rows is checked"),
+    cl::init(2e9), cl::cat(category));
+static cl::opt<std::string> jsonOut("json",
+                                    cl::desc("Also write the results as JSON"),
+                                    cl::value_desc("file"), cl::cat(category));
+static cl::opt<double>
+    ceilingBw("ceiling-bw",
+              cl::desc("Measured bandwidth ceiling in GB/s (default: the "
+                       "target table's peak)"),
+              cl::init(0), cl::cat(category));
+static cl::opt<double>
+    ceilingTflops("ceiling-tflops",
+                  cl::desc("Measured compute ceiling in TFLOP/s (default: the "
+                           "target table's peak)"),
+                  cl::init(0), cl::cat(category));
+static cl::opt<bool>
+    noIsolation("no-isolation",
+                cl::desc("Run kernels in this process (no fault isolation)"),
+                cl::init(false), cl::cat(category));
+
+// Internal: the worker mode, and a fault injector for testing isolation.
+static cl::opt<bool> workerMode("worker", cl::Hidden,
+                                cl::desc("Run one kernel (internal)"));
+static cl::list<std::string> testFaults(
+    "test-fault", cl::Hidden,
+    cl::desc("Testing only: <kernel>=crash|hang makes that kernel's worker "
+             "segfault or hang before touching the GPU; the parent then "
+             "skips its device probe"));
+
+//===----------------------------------------------------------------------===//
+// The worker: one kernel, result as one JSON object on stdout
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct KernelOutcome {
+  std::string status = "error"; // pass, fail, error, no-device
+  std::string message;
+  json::Object check;
+  json::Object timing;
+};
+} // namespace
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(message);
+}
+
+/// Checks that the manifest's args agree with the source op's operands and
+/// result.
+static llvm::Error validateArgs(const KernelSpec &spec, mlir::Operation *op) {
+  unsigned numInputs = 0;
+  for (const ArgSpec &a : spec.args)
+    numInputs += !a.isOutput;
+  if (numInputs != op->getNumOperands() ||
+      spec.args.size() != numInputs + op->getNumResults())
+    return makeError(llvm::formatv(
+        "manifest args ({0} input(s), {1} output(s)) do not match '{2}' "
+        "({3} operand(s), {4} result(s))",
+        numInputs, spec.args.size() - numInputs, op->getName(),
+        op->getNumOperands(), op->getNumResults()));
+  for (auto [i, a] : llvm::enumerate(spec.args)) {
+    mlir::Value v = i < numInputs ? op->getOperand(i)
+                                  : op->getResult(i - numInputs);
+    auto type = llvm::cast<mlir::ShapedType>(v.getType());
+    std::optional<DType> dt = getDTypeFor(type.getElementType());
+    if (a.isOutput != (i >= numInputs) || !dt || *dt != a.dtype ||
+        llvm::ArrayRef<int64_t>(a.shape) != type.getShape())
+      return makeError(llvm::formatv(
+          "manifest arg #{0} ({1} {2}[{3}]) does not match the source op's "
+          "{4}",
+          i, a.isOutput ? "output" : "input", getDTypeName(a.dtype),
+          llvm::join(llvm::map_range(a.shape,
+                                     [](int64_t d) { return std::to_string(d); }),
+                     "x"),
+          type));
+  }
+  return llvm::Error::success();
+}
+
+/// The op's floor on `target`: the time its bytes take at peak bandwidth or
+/// its flops at peak compute, whichever is longer.
+static std::optional<double> floorSeconds(const Bundle &bundle,
+                                          const Device &device,
+                                          mlir::Operation *op, double bytes,
+                                          double flops) {
+  const mlir::hkg::TargetInfo *target =
+      mlir::hkg::lookupTarget(bundle.target);
+  if (!target && !device.getArch().empty())
+    target = mlir::hkg::lookupTarget(device.getArch());
+  double bw = ceilingBw > 0 ? ceilingBw : (target ? target->peakBandwidthGBs : 0);
+  bool matrix = llvm::isa<mlir::hkg::MatmulOp, mlir::hkg::AttentionOp>(op) &&
+                !llvm::cast<mlir::ShapedType>(op->getOperand(0).getType())
+                     .getElementType()
+                     .isF32();
+  double tflops =
+      ceilingTflops > 0
+          ? ceilingTflops
+          : (target ? (matrix ? target->peakBf16Tflops : target->peakFp32Tflops)
+                    : 0);
+  if (bw <= 0 && tflops <= 0)
+    return std::nullopt;
+  double t = 0;
+  if (bw > 0)
+    t = std::max(t, bytes / (bw * 1e9));
+  if (tflops > 0)
+    t = std::max(t, flops / (tflops * 1e12));
+  return t;
+}
+
+static llvm::Expected<KernelOutcome> runKernel(const Bundle &bundle,
+                                               const KernelSpec &spec,
+                                               Device &device) {
+  KernelOutcome outcome;
+  mlir::DialectRegistry registry;
+  registerReferenceDialects(registry);
+  mlir::MLIRContext context(registry);
+  auto module = parseSourceModule(spec.source, context);
+  if (!module)
+    return module.takeError();
+  llvm::Expected<mlir::Operation *> op = findKernelOp(module->get());
+  if (!op)
+    return op.takeError();
+  if (llvm::Error e = validateArgs(spec, *op))
+    return std::move(e);
+
+  auto inputs = makeRandomInputs(*op, seedOpt);
+  if (!inputs)
+    return inputs.takeError();
+  const ArgSpec &outSpec = spec.args.back();
+  HostTensor output(outSpec.dtype, outSpec.shape);
+  poison(output);
+
+  auto file = llvm::MemoryBuffer::getFile(bundle.getBinaryPath(spec),
+                                          /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file)
+    return makeError("cannot read " + bundle.getBinaryPath(spec) + ": " +
+                     file.getError().message());
+  llvm::StringRef image = (*file)->getBuffer();
+  auto mod = device.loadModule(llvm::ArrayRef<char>(image.data(), image.size()));
+  if (!mod)
+    return mod.takeError();
+  auto kernel = device.getKernel(*mod, spec.entry);
+  if (!kernel)
+    return kernel.takeError();
+
+  // Device buffers: inputs, then the (poisoned) output.
+  llvm::SmallVector<DevicePtr> ptrs;
+  auto freeAll = [&] {
+    for (DevicePtr p : ptrs)
+      llvm::consumeError(device.deallocate(p));
+  };
+  double bytes = 0;
+  for (const HostTensor &t : *inputs) {
+    auto p = device.allocate(std::max<size_t>(t.getNumBytes(), 1));
+    if (!p)
+      return freeAll(), p.takeError();
+    ptrs.push_back(*p);
+    bytes += t.getNumBytes();
+    if (llvm::Error e = device.copyToDevice(*p, t.data(), t.getNumBytes()))
+      return freeAll(), std::move(e);
+  }
+  auto outPtr = device.allocate(std::max<size_t>(output.getNumBytes(), 1));
+  if (!outPtr)
+    return freeAll(), outPtr.takeError();
+  ptrs.push_back(*outPtr);
+  bytes += output.getNumBytes();
+  if (llvm::Error e =
+          device.copyToDevice(*outPtr, output.data(), output.getNumBytes()))
+    return freeAll(), std::move(e);
+
+  if (llvm::Error e = device.launch(*kernel, spec.grid, spec.block, 0, ptrs))
+    return freeAll(), std::move(e);
+  if (llvm::Error e = device.synchronize())
+    return freeAll(), std::move(e);
+  if (llvm::Error e =
+          device.copyToHost(output.data(), *outPtr, output.getNumBytes()))
+    return freeAll(), std::move(e);
+
+  CheckResult check;
+  if (llvm::isa<mlir::hkg::TopPSampleOp>(*op)) {
+    check = checkTopPSample(*op, *inputs, output);
+  } else {
+    ReferenceOptions options;
+    options.maxMultiplyAdds = maxRefWork;
+    auto ref = evaluateReference(*op, *inputs, options);
+    if (!ref)
+      return freeAll(), ref.takeError();
+    check = compareTensors(output, *ref, getDefaultTolerance(outSpec.dtype));
+  }
+  outcome.status = check.passed ? "pass" : "fail";
+  outcome.message = check.message;
+  outcome.check = json::Object{{"checked", check.checked},
+                               {"unwritten", check.unwritten},
+                               {"nans", check.nans},
+                               {"mismatched", check.mismatched},
+                               {"norm_rel_error", check.normRelError},
+                               {"max_abs_error", check.maxAbsError}};
+
+  if (check.passed && repsOpt > 0) {
+    auto times = device.timeLaunches(*kernel, spec.grid, spec.block, 0, ptrs,
+                                     warmupOpt, repsOpt);
+    if (!times)
+      return freeAll(), times.takeError();
+    std::vector<float> sorted = *times;
+    std::sort(sorted.begin(), sorted.end());
+    double medianS = sorted[sorted.size() / 2] * 1e-3;
+    double minS = sorted.front() * 1e-3;
+    double flops =
+        llvm::cast<mlir::hkg::HkgKernelOpInterface>(*op).getCostFeatures().flops;
+    outcome.timing = json::Object{{"median_us", medianS * 1e6},
+                                  {"min_us", minS * 1e6},
+                                  {"reps", static_cast<int64_t>(sorted.size())},
+                                  {"bytes", bytes},
+                                  {"flops", flops},
+                                  {"gbps", bytes / medianS / 1e9},
+                                  {"tflops", flops / medianS / 1e12}};
+    if (std::optional<double> floor =
+            floorSeconds(bundle, device, *op, bytes, flops)) {
+      outcome.timing["floor_us"] = *floor * 1e6;
+      outcome.timing["fraction_of_floor"] = *floor / medianS;
+    }
+  }
+  freeAll();
+  llvm::consumeError(device.unloadModule(*mod));
+  return outcome;
+}
+
+static void applyTestFault(llvm::StringRef kernel) {
+  for (llvm::StringRef fault : testFaults) {
+    auto [name, kind] = fault.split('=');
+    if (name != kernel)
+      continue;
+    if (kind == "crash")
+      std::raise(SIGSEGV);
+    if (kind == "hang")
+      while (true)
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+}
+
+/// Runs one kernel and prints its outcome as JSON; returns the exit code.
+static int workerMain(const Bundle &bundle, const KernelSpec &spec,
+                      DeviceKind kind) {
+  applyTestFault(spec.name);
+  json::Object result{{"name", spec.name}, {"op", spec.op}};
+  int code = 0;
+  auto device = Device::open(kind, ordinalOpt);
+  if (!device) {
+    result["status"] = "no-device";
+    result["message"] = llvm::toString(device.takeError());
+    code = ExitNoDevice;
+  } else {
+    auto outcome = runKernel(bundle, spec, **device);
+    if (!outcome) {
+      result["status"] = "error";
+      result["message"] = llvm::toString(outcome.takeError());
+    } else {
+      result["status"] = outcome->status;
+      result["message"] = outcome->message;
+      result["check"] = std::move(outcome->check);
+      if (!outcome->timing.empty())
+        result["timing"] = std::move(outcome->timing);
+    }
+  }
+  llvm::outs() << json::Value(std::move(result)) << "\n";
+  llvm::outs().flush();
+  return code;
+}
+
+//===----------------------------------------------------------------------===//
+// The parent: one worker per kernel, then the table
+//===----------------------------------------------------------------------===//
+
+/// Runs `spec` in a worker process and returns its result object.
+static json::Object runIsolated(const char *argv0, const KernelSpec &spec) {
+  std::string self = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&runIsolated));
+  std::vector<std::string> args = {
+      self,
+      inputPath,
+      "--worker",
+      "--kernel=" + spec.name,
+      "--device=" + deviceOpt,
+      "--device-index=" + std::to_string(ordinalOpt),
+      "--seed=" + std::to_string(seedOpt),
+      "--warmup=" + std::to_string(warmupOpt),
+      "--reps=" + std::to_string(repsOpt),
+      llvm::formatv("--max-ref-madds={0}", maxRefWork.getValue()).str(),
+      llvm::formatv("--ceiling-bw={0}", ceilingBw.getValue()).str(),
+      llvm::formatv("--ceiling-tflops={0}", ceilingTflops.getValue()).str()};
+  for (const std::string &f : testFaults)
+    args.push_back("--test-fault=" + f);
+  WorkerResult w = runWorker(self, args, timeoutOpt * 1000);
+
+  // The worker's last stdout line is its result.
+  llvm::StringRef out = llvm::StringRef(w.output).rtrim();
+  llvm::StringRef last = out.rsplit('\n').second.empty() ? out
+                                                         : out.rsplit('\n').second;
+  if (w.status == WorkerStatus::Exited) {
+    llvm::Expected<json::Value> parsed = json::parse(last);
+    if (parsed && parsed->getAsObject())
+      return std::move(*parsed->getAsObject());
+    llvm::consumeError(parsed.takeError());
+  }
+  json::Object result{{"name", spec.name}, {"op", spec.op}};
+  result["status"] = w.status == WorkerStatus::TimedOut ? "timeout"
+                     : w.status == WorkerStatus::Crashed ? "crash"
+                                                         : "error";
+  std::string message = "worker " + w.message;
+  // A crashed worker's stderr is a stack dump; otherwise its first line says
+  // what went wrong.
+  llvm::StringRef err = llvm::StringRef(w.errors).trim();
+  if (w.status == WorkerStatus::Exited && !err.empty())
+    message += ": " + err.split('\n').first.str();
+  result["message"] = message;
+  return result;
+}
+
+static std::string formatNumber(const json::Object &obj, llvm::StringRef key,
+                                const char *fmt) {
+  std::optional<double> v = obj.getNumber(key);
+  if (!v)
+    return "-";
+  return llvm::formatv(fmt, *v).str();
+}
+
+static void printTable(llvm::raw_ostream &os,
+                       llvm::ArrayRef<json::Object> results) {
+  os << llvm::formatv("{0,-24} {1,-18} {2,-8} {3,10} {4,11} {5,9} {6,9} "
+                      "{7,10} {8,7}\n",
+                      "kernel", "op", "status", "rel_err", "median_us",
+                      "GB/s", "TFLOP/s", "floor_us", "%floor");
+  for (const json::Object &r : results) {
+    llvm::StringRef status = r.getString("status").value_or("?");
+    const json::Object *check = r.getObject("check");
+    const json::Object *timing = r.getObject("timing");
+    json::Object empty;
+    const json::Object &c = check ? *check : empty;
+    const json::Object &t = timing ? *timing : empty;
+    std::string pct = "-";
+    if (std::optional<double> f = t.getNumber("fraction_of_floor"))
+      pct = llvm::formatv("{0:f0}%", *f * 100).str();
+    os << llvm::formatv("{0,-24} {1,-18} {2,-8} {3,10} {4,11} {5,9} {6,9} "
+                        "{7,10} {8,7}\n",
+                        r.getString("name").value_or("?"),
+                        r.getString("op").value_or("?"), status.upper(),
+                        formatNumber(c, "norm_rel_error", "{0:e1}"),
+                        formatNumber(t, "median_us", "{0:f1}"),
+                        formatNumber(t, "gbps", "{0:f0}"),
+                        formatNumber(t, "tflops", "{0:f2}"),
+                        formatNumber(t, "floor_us", "{0:f1}"), pct);
+    llvm::StringRef message = r.getString("message").value_or("");
+    if (!message.empty())
+      os << "    " << message << "\n";
+  }
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "hkg-run: check and time the kernels of an hkg bundle on the GPU\n\n"
+      "  exit codes: 0 all kernels passed, 1 some kernel failed, 2 no usable "
+      "GPU, 3 bad usage or bundle\n");
+
+  std::optional<DeviceKind> kind = parseDeviceKind(deviceOpt);
+  if (!kind) {
+    llvm::errs() << "hkg-run: error: --device must be auto, cuda or hip, got '"
+                 << deviceOpt << "'\n";
+    return ExitUsage;
+  }
+  if (llvm::StringRef(inputPath).ends_with(".mlir")) {
+    llvm::errs() << "hkg-run: error: running an .mlir input needs the "
+                    "hkg-compile pipeline, which this build does not link "
+                    "yet; compile it to a bundle first\n";
+    return ExitUsage;
+  }
+  llvm::Expected<Bundle> bundle = loadBundle(inputPath);
+  if (!bundle) {
+    llvm::errs() << "hkg-run: error: " << llvm::toString(bundle.takeError())
+                 << "\n";
+    return ExitUsage;
+  }
+  std::vector<const KernelSpec *> selected;
+  for (const std::string &name : kernelNames) {
+    const KernelSpec *k = bundle->lookup(name);
+    if (!k) {
+      llvm::errs() << "hkg-run: error: no kernel '" << name
+                   << "' in the bundle\n";
+      return ExitUsage;
+    }
+    selected.push_back(k);
+  }
+  if (kernelNames.empty())
+    for (const KernelSpec &k : bundle->kernels)
+      selected.push_back(&k);
+
+  if (workerMode) {
+    // A worker that crashes should die at once with the signal, not spend
+    // its deadline printing a symbolized stack trace.
+    for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
+      std::signal(sig, SIG_DFL);
+    if (selected.size() != 1) {
+      llvm::errs() << "hkg-run: error: --worker needs exactly one --kernel\n";
+      return ExitUsage;
+    }
+    return workerMain(*bundle, *selected.front(), *kind);
+  }
+
+  // Probe the GPU once, so that a machine without one gets one clear line.
+  // The probe's device is closed before any worker starts.
+  json::Object deviceInfo;
+  if (testFaults.empty()) {
+    auto device = Device::open(*kind, ordinalOpt);
+    if (!device) {
+      llvm::errs() << "hkg-run: error: " << llvm::toString(device.takeError())
+                   << "\n";
+      return ExitNoDevice;
+    }
+    deviceInfo = json::Object{
+        {"name", (*device)->getName()},
+        {"runtime", getDeviceKindName((*device)->getKind())},
+        {"arch", (*device)->getArch()},
+        {"compute_units", (*device)->getNumComputeUnits()}};
+    llvm::outs() << llvm::formatv("device: {0} ({1}, {2}, {3} CUs)\n",
+                                  (*device)->getName(),
+                                  getDeviceKindName((*device)->getKind()),
+                                  (*device)->getArch(),
+                                  (*device)->getNumComputeUnits());
+  }
+  llvm::outs() << llvm::formatv("bundle: {0} (target {1}, {2}, {3} kernel(s))\n",
+                                bundle->directory, bundle->target,
+                                bundle->format, bundle->kernels.size());
+
+  std::vector<json::Object> results;
+  for (const KernelSpec *k : selected) {
+    if (noIsolation) {
+      // Debugging aid: run in-process (a faulting kernel ends hkg-run).
+      auto device = Device::open(*kind, ordinalOpt);
+      json::Object r{{"name", k->name}, {"op", k->op}};
+      if (!device) {
+        r["status"] = "no-device";
+        r["message"] = llvm::toString(device.takeError());
+      } else if (auto o = runKernel(*bundle, *k, **device)) {
+        r["status"] = o->status;
+        r["message"] = o->message;
+        r["check"] = std::move(o->check);
+        if (!o->timing.empty())
+          r["timing"] = std::move(o->timing);
+      } else {
+        r["status"] = "error";
+        r["message"] = llvm::toString(o.takeError());
+      }
+      results.push_back(std::move(r));
+      continue;
+    }
+    results.push_back(runIsolated(argv[0], *k));
+  }
+  // Carry the manifest's schedule and binary stats into the records.
+  for (auto [r, k] : llvm::zip(results, selected)) {
+    if (k->schedule.kind() != json::Value::Null)
+      r["schedule"] = k->schedule;
+    if (k->stats.kind() != json::Value::Null)
+      r["stats"] = k->stats;
+  }
+  printTable(llvm::outs(), results);
+
+  bool allPassed = llvm::all_of(results, [](const json::Object &r) {
+    return r.getString("status") == "pass";
+  });
+  unsigned passed = llvm::count_if(results, [](const json::Object &r) {
+    return r.getString("status") == "pass";
+  });
+  llvm::outs() << llvm::formatv("{0} of {1} kernel(s) passed\n", passed,
+                                results.size());
+
+  if (!jsonOut.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(jsonOut, ec);
+    if (ec) {
+      llvm::errs() << "hkg-run: error: cannot write " << jsonOut << ": "
+                   << ec.message() << "\n";
+      return ExitUsage;
+    }
+    json::Array kernels;
+    for (json::Object &r : results)
+      kernels.push_back(std::move(r));
+    json::Object doc{{"device", std::move(deviceInfo)},
+                     {"bundle", bundle->directory},
+                     {"target", bundle->target},
+                     {"format", bundle->format},
+                     {"seed", static_cast<int64_t>(seedOpt)},
+                     {"kernels", std::move(kernels)}};
+    os << llvm::formatv("{0:2}", json::Value(std::move(doc))) << "\n";
+  }
+  return allPassed ? ExitPass : ExitFail;
+}
