@@ -74,16 +74,6 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // -----
 
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
-  func.func @vector_cover(%a: tensor<16x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<16x512xbf16> {
-    // expected-error @below {{schedule knob 'vector_width' = 8 with 256 threads must evenly cover the A and B tiles (16x32 and 64x32 elements)}}
-    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<vector_width = 8>} : tensor<16x512xbf16>, tensor<512x512xbf16> -> tensor<16x512xbf16>
-    return %0 : tensor<16x512xbf16>
-  }
-}
-
-// -----
-
-module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
   func.func @split_k(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) -> tensor<128x128xbf16> {
     // expected-error @below {{schedule knob 'split_k' = 4 with tile_k = 32 exceeds K = 64}}
     %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<split_k = 4>} : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xbf16>

@@ -144,11 +144,6 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                        << " f32 accumulators per thread (tile_m x tile_n / "
                        << threads << " threads); expected at most "
                        << kMaxAccumulatorsPerThread;
-  int64_t vw = s.getInt("vector_width");
-  if (tileK % vw != 0 || tileM % vw != 0 || tileN % vw != 0)
-    return emitError() << "schedule knob 'vector_width' = " << vw
-                       << " must divide tile_m, tile_n and tile_k (" << tileM
-                       << ", " << tileN << ", " << tileK << ")";
   int64_t splitK = s.getInt("split_k");
   if (splitK * tileK > getK())
     return emitError() << "schedule knob 'split_k' = " << splitK
