@@ -7,6 +7,7 @@
 #include "GPUBuildingBlocks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -118,6 +119,28 @@ Value mlir::hkg::splatLike(OpBuilder &b, Location loc, Value scalar,
     return scalar;
   return vector::BroadcastOp::create(b, loc, vt.clone(scalar.getType()),
                                      scalar);
+}
+
+Value mlir::hkg::expDiffOrZero(OpBuilder &b, Location loc, Value a, Value m) {
+  Value negInf = constF32(b, loc, -std::numeric_limits<double>::infinity());
+  Value isEmpty =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf);
+  Value diff = arith::SubFOp::create(b, loc, a, splatLike(b, loc, m, a));
+  Value e = math::ExpOp::create(b, loc, diff);
+  Value zero = splatLike(b, loc, constF32(b, loc, 0.0), a);
+  return arith::SelectOp::create(b, loc, isEmpty, zero, e);
+}
+
+Combiner mlir::hkg::makeOnlineSoftmaxCombiner() {
+  return [](OpBuilder &b, Location loc, ValueRange x,
+            ValueRange y) -> SmallVector<Value> {
+    Value m = arith::MaxNumFOp::create(b, loc, x[0], y[0]);
+    Value sx =
+        arith::MulFOp::create(b, loc, x[1], expDiffOrZero(b, loc, x[0], m));
+    Value sy =
+        arith::MulFOp::create(b, loc, y[1], expDiffOrZero(b, loc, y[0], m));
+    return {m, arith::AddFOp::create(b, loc, sx, sy)};
+  };
 }
 
 //===----------------------------------------------------------------------===//
@@ -243,6 +266,9 @@ SmallVector<Value> mlir::hkg::groupReduce(KernelContext &kc, ValueRange values,
       next.push_back(memref::LoadOp::create(b, loc, buf, ValueRange{idx}));
     result = combine(b, loc, result, next);
   }
+  // The buffers may be written again (a reduction inside a loop): wait until
+  // every thread has read them.
+  gpu::BarrierOp::create(b, loc);
   return result;
 }
 
@@ -313,5 +339,6 @@ ScanResult mlir::hkg::workgroupScan(KernelContext &kc, Value value,
                                      addAny(b, loc, prefix, t), prefix);
     total = addAny(b, loc, total, t);
   }
+  gpu::BarrierOp::create(b, loc);
   return {addAny(b, loc, prefix, incl), addAny(b, loc, prefix, excl), total};
 }

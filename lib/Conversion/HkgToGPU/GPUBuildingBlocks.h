@@ -93,6 +93,13 @@ Value splatLike(OpBuilder &b, Location loc, Value scalar, Value like);
 using Combiner = std::function<SmallVector<Value>(OpBuilder &, Location,
                                                   ValueRange, ValueRange)>;
 
+/// exp(a - m) (`a` scalar or vector, `m` scalar), or 0 when m is -inf: the
+/// running max of nothing yet (then a is -inf too).
+Value expDiffOrZero(OpBuilder &b, Location loc, Value a, Value m);
+
+/// Combines (max, sum of exp(x - max)) pairs: the online softmax merge.
+Combiner makeOnlineSoftmaxCombiner();
+
 /// Builds the combiner and identity of an associative scalar kind on f32.
 Combiner makeCombiner(ReduceKind kind);
 Value reductionIdentity(OpBuilder &b, Location loc, ReduceKind kind);
@@ -111,7 +118,8 @@ SmallVector<Value> subgroupReduce(OpBuilder &b, Location loc,
 /// threadIdx % groupSize, `numGroups` groups per workgroup). Within a wave it
 /// is a shuffle butterfly; across waves it goes through a small LDS array
 /// (allocated only then) and one barrier. Every thread of the group gets the
-/// result. All threads of the workgroup must reach this call.
+/// result. All threads of the workgroup must reach this call; when LDS is
+/// used a trailing barrier makes the call safe inside loops.
 SmallVector<Value> groupReduce(KernelContext &kc, ValueRange values,
                                const Combiner &combine, int64_t groupSize,
                                int64_t numGroups, Value group,

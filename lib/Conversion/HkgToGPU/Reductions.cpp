@@ -282,19 +282,6 @@ private:
 };
 } // namespace
 
-/// exp(a - m), or 0 when m is -inf (then a is -inf too): the running max of
-/// nothing yet.
-static Value safeExpDiff(OpBuilder &b, Location loc, Value a, Value m) {
-  Value negInf =
-      constF32(b, loc, -std::numeric_limits<double>::infinity());
-  Value isEmpty =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf);
-  Value diff = arith::SubFOp::create(b, loc, a, splatLike(b, loc, m, a));
-  Value e = math::ExpOp::create(b, loc, diff);
-  Value zero = splatLike(b, loc, constF32(b, loc, 0.0), a);
-  return arith::SelectOp::create(b, loc, isEmpty, zero, e);
-}
-
 //===----------------------------------------------------------------------===//
 // hkg.reduce
 //===----------------------------------------------------------------------===//
@@ -346,15 +333,7 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
   Value m, s;
   if (kc.schedule.getInt("online")) {
     // (max, sum of exp(x - max)) pairs, rescaled when the max grows.
-    Combiner pairC = [](OpBuilder &b, Location loc, ValueRange x,
-                        ValueRange y) -> SmallVector<Value> {
-      Value m = arith::MaxNumFOp::create(b, loc, x[0], y[0]);
-      Value sx = arith::MulFOp::create(b, loc, x[1],
-                                       safeExpDiff(b, loc, x[0], m));
-      Value sy = arith::MulFOp::create(b, loc, y[1],
-                                       safeExpDiff(b, loc, y[0], m));
-      return {m, arith::AddFOp::create(b, loc, sx, sy)};
-    };
+    Combiner pairC = makeOnlineSoftmaxCombiner();
     SmallVector<Value> init = {constF32(b, loc, -inf), constF32(b, loc, 0.0)};
     SmallVector<Value> acc = e.pass(
         0, init,
@@ -363,8 +342,8 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
           Value vm = reduceVector(b, loc, x, ReduceKind::Max);
           Value mNew = arith::MaxNumFOp::create(b, loc, a[0], vm);
           Value scaled = arith::MulFOp::create(
-              b, loc, a[1], safeExpDiff(b, loc, a[0], mNew));
-          Value ex = reduceVector(b, loc, safeExpDiff(b, loc, x, mNew),
+              b, loc, a[1], expDiffOrZero(b, loc, a[0], mNew));
+          Value ex = reduceVector(b, loc, expDiffOrZero(b, loc, x, mNew),
                                   ReduceKind::Sum);
           return {mNew, arith::AddFOp::create(b, loc, scaled, ex)};
         },
@@ -387,7 +366,7 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
                      1, constF32(b, loc, 0.0),
                      [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
                        Value x = e.mask(sl, toF32(b, loc, sl.raw), -inf);
-                       Value ex = safeExpDiff(b, loc, x, m);
+                       Value ex = expDiffOrZero(b, loc, x, m);
                        return sumC(b, loc, a,
                                    reduceVector(b, loc, ex, ReduceKind::Sum));
                      },

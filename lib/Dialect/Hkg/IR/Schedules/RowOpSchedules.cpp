@@ -50,6 +50,10 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
   int64_t wave = target.waveSize;
   int64_t vw = std::min<int64_t>(widestVector(g.elemBytes),
                                  clampPow2(g.rowLength, 1, 16));
+  // A vector width that divides the row keeps every row's vectors aligned
+  // (16-byte accesses); rows of odd length fall back to narrower vectors.
+  while (vw > 1 && g.rowLength % vw != 0)
+    vw /= 2;
   // Aim for about 4 vectors per thread over the row.
   int64_t tpr = clampPow2(llvm::divideCeil(g.rowLength, vw * 4), 1,
                           target.maxThreadsPerWorkgroup);
