@@ -22,7 +22,11 @@ Value KernelContext::addLds(ArrayRef<int64_t> shape, Type elementType) {
                                           gpu::AddressSpace::Workgroup);
   auto type = MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(),
                               space);
-  return func.addWorkgroupAttribution(type, loc);
+  BlockArgument buffer = func.addWorkgroupAttribution(type, loc);
+  // 16-byte vector accesses need 16-byte aligned buffers.
+  func.setWorkgroupAttributionAttr(func.getNumWorkgroupAttributions() - 1,
+                                   "llvm.align", b.getI64IntegerAttr(16));
+  return buffer;
 }
 
 //===----------------------------------------------------------------------===//

@@ -162,7 +162,12 @@ CostFeatures ReduceOp::getCostFeatures() {
 ScheduleSpace SoftmaxOp::getScheduleSpace(const TargetInfo &target) {
   ScheduleSpace space =
       buildRowSpace(getGeometry(getInput(), getResult(), 1), target, true);
-  space.addInt("online", {0, 1}, 1,
+  // Fusing the max and sum passes saves a read of the row only when passes
+  // re-read global memory; from registers or LDS the two-pass form is
+  // cheaper (no rescaling exps).
+  const KnobSpec *cache = space.lookup("row_cache");
+  bool reread = std::get<std::string>(cache->defaultValue) == "none";
+  space.addInt("online", {0, 1}, reread ? 1 : 0,
                "1: one pass computes the running max and sum together; 0: "
                "separate max and sum passes");
   return space;
