@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "hkg/Conversion/Passes.h"
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
 #include "hkg/Dialect/Hkg/Transforms/Passes.h"
 
@@ -23,6 +24,7 @@ int main(int argc, char **argv) {
   registry.insert<mlir::hkg::HkgDialect>();
   mlir::registerAllPasses();
   mlir::hkg::registerHkgPasses();
+  mlir::hkg::registerHkgConversionPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "hkg optimizer driver\n", registry));
 }

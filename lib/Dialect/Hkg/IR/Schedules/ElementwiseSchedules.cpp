@@ -85,7 +85,9 @@ CostFeatures ElementwiseOp::getCostFeatures() {
 ScheduleSpace RopeOp::getScheduleSpace(const TargetInfo &target) {
   auto t = getInput().getType();
   int64_t h = t.getDimSize(2), d = t.getDimSize(3);
-  int64_t bytes = widestElementBytes(*this);
+  // Vectors are sized for the streamed input; wider (f32) cos/sin rows take
+  // two accesses.
+  int64_t bytes = elementBytes(t);
   // neox pairs x[i] with x[i + D/2]: a vector must stay within one half.
   int64_t span = getLayout() == RopeLayout::Neox ? d / 2 : d;
   int64_t vw = widestVector(bytes);

@@ -50,6 +50,10 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
   int64_t wave = target.waveSize;
   int64_t vw = std::min<int64_t>(widestVector(g.elemBytes),
                                  clampPow2(g.rowLength, 1, 16));
+  // A vector width that divides the row keeps every row's vectors aligned
+  // (16-byte accesses); rows of odd length fall back to narrower vectors.
+  while (vw > 1 && g.rowLength % vw != 0)
+    vw /= 2;
   // Aim for about 4 vectors per thread over the row.
   int64_t tpr = clampPow2(llvm::divideCeil(g.rowLength, vw * 4), 1,
                           target.maxThreadsPerWorkgroup);
@@ -158,7 +162,12 @@ CostFeatures ReduceOp::getCostFeatures() {
 ScheduleSpace SoftmaxOp::getScheduleSpace(const TargetInfo &target) {
   ScheduleSpace space =
       buildRowSpace(getGeometry(getInput(), getResult(), 1), target, true);
-  space.addInt("online", {0, 1}, 1,
+  // Fusing the max and sum passes saves a read of the row only when passes
+  // re-read global memory; from registers or LDS the two-pass form is
+  // cheaper (no rescaling exps).
+  const KnobSpec *cache = space.lookup("row_cache");
+  bool reread = std::get<std::string>(cache->defaultValue) == "none";
+  space.addInt("online", {0, 1}, reread ? 1 : 0,
                "1: one pass computes the running max and sum together; 0: "
                "separate max and sum passes");
   return space;
