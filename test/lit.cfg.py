@@ -2,6 +2,7 @@
 import os
 
 import lit.formats
+import lit.util
 from lit.llvm import llvm_config
 from lit.llvm.subst import ToolSubst
 
@@ -19,6 +20,10 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.hkg_tools_dir, config.llvm_tools_dir]
-tools = ["hkg-opt", "hkg-run"]
+tools = ["hkg-opt", "hkg-run", "hkg-compile"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%hkg_lib_dir", os.path.join(config.hkg_obj_root, "lib")))
+
+# Tests of cubins and ptxas statistics need ptxas (not a GPU).
+if os.path.exists("/usr/local/cuda/bin/ptxas") or lit.util.which("ptxas"):
+    config.available_features.add("ptxas")

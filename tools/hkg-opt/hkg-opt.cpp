@@ -8,6 +8,8 @@
 #include "hkg/Conversion/Passes.h"
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
 #include "hkg/Dialect/Hkg/Transforms/Passes.h"
+#include "hkg/Pipelines/Pipelines.h"
+#include "hkg/Target/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -25,6 +27,8 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::hkg::registerHkgPasses();
   mlir::hkg::registerHkgConversionPasses();
+  mlir::hkg::registerHkgTargetPasses();
+  mlir::hkg::registerHkgPipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "hkg optimizer driver\n", registry));
 }

@@ -1,0 +1,96 @@
+//===- Bundle.h - compile kernels into a kernel bundle ----------*- C++ -*-===//
+//
+// A kernel bundle is a directory with one binary per kernel and a
+// manifest.json describing how to launch each (docs/ABI.md). compileBundle
+// runs the codegen pipeline kernel by kernel and collects binaries, ISA text
+// and static statistics; writeBundle writes the directory.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_TARGET_BUNDLE_H
+#define HKG_TARGET_BUNDLE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::hkg {
+
+struct BundleOptions {
+  /// Target chip (gfx942, sm_90, ...).
+  std::string chip;
+  /// hsaco (AMD), ptx or cubin (NVIDIA); empty: hsaco for AMD, ptx for
+  /// NVIDIA.
+  std::string format;
+  unsigned optLevel = 3;
+  /// Toolkit directory override (see Toolkit.h); empty: found by hkg.
+  std::string toolkit;
+};
+
+/// An ordered list of JSON members (the manifest keeps a readable order).
+using JSONMembers = std::vector<std::pair<std::string, llvm::json::Value>>;
+
+struct KernelArg {
+  std::string role;  // input | output
+  std::string dtype; // f32, f16, bf16, i32, ...
+  std::vector<int64_t> shape;
+};
+
+struct CompiledKernel {
+  /// The gpu.module's name (hkg_<op>_<n>); the binary is `<name>.<ext>`.
+  std::string name;
+  /// The hkg op the kernel computes (`hkg.softmax`).
+  std::string op;
+  /// The kernel's symbol in the binary.
+  std::string entry;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  std::array<int64_t, 3> block = {1, 1, 1};
+  /// Static LDS (shared memory) the kernel's IR declares.
+  int64_t ldsBytes = 0;
+  JSONMembers schedule;
+  std::vector<KernelArg> args;
+  /// The hkg.source module text (reference semantics).
+  std::string source;
+  /// The code object, PTX or cubin bytes.
+  std::string binary;
+  /// AMD assembly or PTX text.
+  std::string isa;
+  JSONMembers stats;
+  /// gpu dialect to binary, milliseconds.
+  double compileMs = 0;
+};
+
+struct Bundle {
+  std::string target;
+  /// hsaco | ptx | cubin.
+  std::string format;
+  std::vector<CompiledKernel> kernels;
+  /// Time of the hkg-dialect part (verification, lowering to gpu), ms.
+  double frontMs = 0;
+};
+
+/// Compiles every kernel of `module`: hkg ops are verified and lowered to
+/// gpu.module kernels first; each gpu.module is then compiled on its own.
+/// Errors are reported through the context's diagnostics.
+FailureOr<Bundle> compileBundle(ModuleOp module, const BundleOptions &options);
+
+/// Writes manifest.json for `bundle` (the format of docs/ABI.md).
+void writeManifest(const Bundle &bundle, llvm::raw_ostream &os);
+
+/// Writes the bundle directory: binaries, manifest.json and, with `emitIsa`,
+/// the assembly (`<name>.s`) or PTX (`<name>.ptx`) next to each binary.
+llvm::Error writeBundle(const Bundle &bundle, llvm::StringRef dir,
+                        bool emitIsa);
+
+/// Prints one line per kernel: launch dims, registers, LDS, scratch, spills,
+/// occupancy and compile time.
+void printReport(const Bundle &bundle, llvm::raw_ostream &os);
+
+} // namespace mlir::hkg
+
+#endif // HKG_TARGET_BUNDLE_H

@@ -1,0 +1,59 @@
+//===- Passes.td - hkg passes on the gpu dialect -----------*- tablegen -*-===//
+//
+// Passes that prepare gpu-dialect kernels for upstream's ROCDL/NVVM
+// conversions where upstream has patterns but no pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_TARGET_PASSES_TD
+#define HKG_TARGET_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def HkgLowerSubgroupOpsPass
+    : Pass<"hkg-lower-subgroup-ops", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.subgroup_reduce to DPP (AMD) or shuffles, and "
+                "gpu.subgroup_size to the wave size";
+  let description = [{
+    `convert-gpu-to-rocdl` and `convert-gpu-to-nvvm` do not lower
+    `gpu.subgroup_reduce` on floats. This pass wraps upstream's patterns:
+    reductions wider than 32 bits are broken into 32-bit pieces
+    (`populateGpuBreakDownSubgroupReducePatterns`), then lowered to `amdgpu.dpp`
+    and `rocdl.readlane` steps on AMD chips
+    (`populateGpuLowerSubgroupReduceToDPPPatterns`, with the butterfly shuffle
+    lowering as fallback) or to a butterfly of `gpu.shuffle xor` on NVIDIA
+    (`populateGpuLowerSubgroupReduceToShufflePatterns`). The subgroup size is
+    the target's wave (warp) size.
+
+    `gpu.subgroup_size` becomes that wave size as a constant (hkg compiles
+    for one chip, and `convert-gpu-to-nvvm` has no lowering for it).
+
+    Before (`--hkg-lower-subgroup-ops=chip=sm_90`):
+    ```mlir
+    %r = gpu.subgroup_reduce add %x : (f32) -> f32
+    %n = gpu.subgroup_size : index
+    ```
+    After:
+    ```mlir
+    %s0, %v0 = gpu.shuffle xor %x, %c1, %c32 : f32
+    %a0 = arith.addf %x, %s0 : f32
+    ...   // 5 steps for a 32-lane warp
+    %n = arith.constant 32 : index
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip; default: the hkg.target attribute">,
+    Option<"useDpp", "use-dpp", "bool", /*default=*/"true",
+           "On AMD chips, lower with DPP row operations instead of shuffles">,
+  ];
+  let dependentDialects = [
+    "::mlir::amdgpu::AMDGPUDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::ROCDL::ROCDLDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+#endif // HKG_TARGET_PASSES_TD

@@ -1,0 +1,22 @@
+//===- HkgToGPU.cpp - the hkg-dialect part of the codegen pipelines -------===//
+
+#include "hkg/Conversion/Passes.h"
+#include "hkg/Dialect/Hkg/Transforms/Passes.h"
+#include "hkg/Pipelines/Pipelines.h"
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+/// The equivalent hkg-opt command line:
+///
+///   hkg-opt --hkg-verify-schedule='chip=<chip> require-schedule=1'
+///           --hkg-lower-to-gpu='chip=<chip>'
+void mlir::hkg::buildHkgToGPUPipeline(OpPassManager &pm, StringRef chip) {
+  HkgVerifySchedulePassOptions verify;
+  verify.chip = chip.str();
+  verify.requireSchedule = true;
+  pm.addPass(createHkgVerifySchedulePass(verify));
+  HkgLowerToGPUPassOptions lower;
+  lower.chip = chip.str();
+  pm.addPass(createHkgLowerToGPUPass(lower));
+}

@@ -1,0 +1,100 @@
+//===- HkgToNVVM.cpp - gpu dialect to PTX and cubin ------------------------===//
+//
+// The NVIDIA half of hkg's codegen: gpu.module kernels to gpu.binary ops
+// holding PTX (format=isa) or cubin (format=bin, through ptxas).
+//
+//===----------------------------------------------------------------------===//
+
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+#include "hkg/Pipelines/Pipelines.h"
+#include "hkg/Target/Passes.h"
+#include "hkg/Target/Toolkit.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+/// The equivalent hkg-opt command line (sm_90, the CUDA toolkit found by hkg
+/// in place of <toolkit>):
+///
+///   hkg-opt --nvvm-attach-target='chip=sm_90 O=3'
+///     --pass-pipeline='builtin.module(gpu.module(
+///         hkg-lower-subgroup-ops{chip=sm_90},
+///         convert-vector-to-scf, convert-scf-to-cf,
+///         expand-strided-metadata, lower-affine,
+///         convert-nvgpu-to-nvvm,
+///         convert-vector-to-llvm{use-vector-alignment=true},
+///         convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},
+///         canonicalize, cse, reconcile-unrealized-casts))'
+///     --gpu-module-to-binary='format=isa toolkit=<toolkit>'
+llvm::Error
+mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
+                                     const HkgToNVVMPipelineOptions &opts) {
+  const TargetInfo *target = lookupTarget(opts.chip);
+  if (!target || !target->isNVIDIA()) {
+    std::string known;
+    for (const TargetInfo &t : getAllTargets())
+      if (t.isNVIDIA())
+        known += (known.empty() ? "" : ", ") + t.chip.str();
+    return llvm::createStringError("hkg: '%s' is not an NVIDIA chip hkg "
+                                   "knows; expected one of: %s",
+                                   opts.chip.getValue().c_str(), known.c_str());
+  }
+  llvm::Expected<CUDAToolkit> toolkit = getCUDAToolkit(opts.toolkit);
+  if (!toolkit)
+    return toolkit.takeError();
+  StringRef format = opts.format;
+  if (toolkit->ptxas.empty() &&
+      (format == "bin" || format == "binary" || format == "fatbin" ||
+       format == "fatbinary"))
+    return llvm::createStringError(
+        "hkg: format=%s needs ptxas, which was not found; install Debian "
+        "package 'nvidia-cuda-toolkit' or CUDA, or use format=isa (PTX)",
+        format.str().c_str());
+
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = opts.chip;
+  attach.features = opts.features;
+  attach.optLevel = opts.optLevel;
+  attach.cmdOptions = opts.ptxasOptions;
+  pm.addPass(createGpuNVVMAttachTarget(attach));
+
+  OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
+  HkgLowerSubgroupOpsPassOptions reduce;
+  reduce.chip = opts.chip;
+  gpm.addPass(createHkgLowerSubgroupOpsPass(reduce));
+  gpm.addPass(createConvertVectorToSCFPass());
+  gpm.addPass(createSCFToControlFlowPass());
+  gpm.addPass(memref::createExpandStridedMetadataPass());
+  gpm.addPass(createLowerAffinePass());
+  gpm.addPass(createConvertNVGPUToNVVMPass());
+  // hkg kernels access vectors at multiples of their size (docs/ABI.md):
+  // without this, NVPTX splits a vector<8xbf16> load into 8 scalar loads.
+  ConvertVectorToLLVMPassOptions toLLVM;
+  toLLVM.useVectorAlignment = true;
+  gpm.addPass(createConvertVectorToLLVMPass(toLLVM));
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.useBarePtrCallConv = true;
+  gpm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  gpm.addPass(createCanonicalizerPass());
+  gpm.addPass(createCSEPass());
+  gpm.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuModuleToBinaryPassOptions toBinary;
+  toBinary.toolkitPath = toolkit->dir;
+  toBinary.compilationTarget = opts.format;
+  pm.addPass(createGpuModuleToBinaryPass(toBinary));
+  return llvm::Error::success();
+}
+
+llvm::Error
+mlir::hkg::buildHkgToNVVMPipeline(OpPassManager &pm,
+                                  const HkgToNVVMPipelineOptions &opts) {
+  buildHkgToGPUPipeline(pm, opts.chip);
+  return buildHkgGPUToNVVMPipeline(pm, opts);
+}

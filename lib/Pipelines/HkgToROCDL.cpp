@@ -1,0 +1,95 @@
+//===- HkgToROCDL.cpp - gpu dialect to AMD code objects --------------------===//
+//
+// The AMD half of hkg's codegen: gpu.module kernels (as hkg-lower-to-gpu
+// writes them) to gpu.binary ops holding amdgcn code objects.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+#include "hkg/Pipelines/Pipelines.h"
+#include "hkg/Target/Passes.h"
+#include "hkg/Target/Toolkit.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+/// The equivalent hkg-opt command line (gfx942, the default toolkit found by
+/// hkg in place of <toolkit>):
+///
+///   hkg-opt --rocdl-attach-target='chip=gfx942 O=3 wave64=true'
+///     --pass-pipeline='builtin.module(gpu.module(
+///         hkg-lower-subgroup-ops{chip=gfx942 use-dpp=true},
+///         convert-vector-to-scf, convert-scf-to-cf,
+///         expand-strided-metadata, lower-affine,
+///         convert-vector-to-llvm{use-vector-alignment=true},
+///         convert-gpu-to-rocdl{chipset=gfx942 runtime=HIP
+///                              use-bare-ptr-memref-call-conv=true},
+///         canonicalize, cse, reconcile-unrealized-casts))'
+///     --gpu-module-to-binary='format=bin toolkit=<toolkit>'
+///
+/// (wave64=false for the wave32 RDNA chips.)
+llvm::Error
+mlir::hkg::buildHkgGPUToROCDLPipeline(OpPassManager &pm,
+                                      const HkgToROCDLPipelineOptions &opts) {
+  const TargetInfo *target = lookupTarget(opts.chip);
+  if (!target || !target->isAMD()) {
+    std::string known;
+    for (const TargetInfo &t : getAllTargets())
+      if (t.isAMD())
+        known += (known.empty() ? "" : ", ") + t.chip.str();
+    return llvm::createStringError("hkg: '%s' is not an AMD chip hkg knows; "
+                                   "expected one of: %s",
+                                   opts.chip.getValue().c_str(), known.c_str());
+  }
+  llvm::Expected<ROCmToolkit> toolkit = getROCmToolkit(opts.toolkit);
+  if (!toolkit)
+    return toolkit.takeError();
+
+  GpuROCDLAttachTargetOptions attach;
+  attach.chip = opts.chip;
+  attach.optLevel = opts.optLevel;
+  attach.wave64Flag = target->waveSize == 64;
+  pm.addPass(createGpuROCDLAttachTarget(attach));
+
+  OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
+  HkgLowerSubgroupOpsPassOptions reduce;
+  reduce.chip = opts.chip;
+  reduce.useDpp = opts.useDpp;
+  gpm.addPass(createHkgLowerSubgroupOpsPass(reduce));
+  gpm.addPass(createConvertVectorToSCFPass());
+  gpm.addPass(createSCFToControlFlowPass());
+  gpm.addPass(memref::createExpandStridedMetadataPass());
+  gpm.addPass(createLowerAffinePass());
+  // hkg kernels access vectors at multiples of their size (docs/ABI.md):
+  // without this, NVPTX splits a vector<8xbf16> load into 8 scalar loads.
+  ConvertVectorToLLVMPassOptions toLLVM;
+  toLLVM.useVectorAlignment = true;
+  gpm.addPass(createConvertVectorToLLVMPass(toLLVM));
+  ConvertGpuOpsToROCDLOpsOptions toROCDL;
+  toROCDL.chipset = opts.chip;
+  toROCDL.useBarePtrCallConv = true;
+  toROCDL.runtime = gpu::amd::Runtime::HIP;
+  gpm.addPass(createConvertGpuOpsToROCDLOps(toROCDL));
+  gpm.addPass(createCanonicalizerPass());
+  gpm.addPass(createCSEPass());
+  gpm.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuModuleToBinaryPassOptions toBinary;
+  toBinary.toolkitPath = toolkit->dir;
+  toBinary.compilationTarget = opts.format;
+  pm.addPass(createGpuModuleToBinaryPass(toBinary));
+  return llvm::Error::success();
+}
+
+llvm::Error
+mlir::hkg::buildHkgToROCDLPipeline(OpPassManager &pm,
+                                   const HkgToROCDLPipelineOptions &opts) {
+  buildHkgToGPUPipeline(pm, opts.chip);
+  return buildHkgGPUToROCDLPipeline(pm, opts);
+}

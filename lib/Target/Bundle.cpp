@@ -1,0 +1,194 @@
+//===- Bundle.cpp - write kernel bundles and their manifest ---------------===//
+//
+// manifest.json (docs/ABI.md):
+//   { "hkg_version", "target", "format",
+//     "kernels": [ { "name", "op", "binary", "entry", "grid", "block",
+//                    "lds_bytes", "schedule", "args", "source", "stats",
+//                    "compile_ms" } ] }
+//
+//===----------------------------------------------------------------------===//
+
+#include "hkg/Target/Bundle.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+static constexpr llvm::StringLiteral kHkgVersion = "0.1";
+
+static std::string getBinaryName(const Bundle &bundle,
+                                 const CompiledKernel &kernel) {
+  return kernel.name + "." + bundle.format;
+}
+
+static std::string getISAName(const Bundle &bundle,
+                              const CompiledKernel &kernel) {
+  bool amd = bundle.format == "hsaco";
+  return kernel.name + (amd ? ".s" : ".ptx");
+}
+
+static void writeMembers(llvm::json::OStream &json,
+                         const JSONMembers &members) {
+  json.object([&] {
+    for (const auto &[key, value] : members)
+      json.attribute(key, value);
+  });
+}
+
+static void writeDims(llvm::json::OStream &json, llvm::StringRef key,
+                      const std::array<int64_t, 3> &dims) {
+  json.attributeArray(key, [&] {
+    for (int64_t d : dims)
+      json.value(d);
+  });
+}
+
+void mlir::hkg::writeManifest(const Bundle &bundle, llvm::raw_ostream &os) {
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    json.attribute("hkg_version", kHkgVersion);
+    json.attribute("target", bundle.target);
+    json.attribute("format", bundle.format);
+    json.attributeArray("kernels", [&] {
+      for (const CompiledKernel &k : bundle.kernels) {
+        json.object([&] {
+          json.attribute("name", k.name);
+          json.attribute("op", k.op);
+          json.attribute("binary", getBinaryName(bundle, k));
+          json.attribute("entry", k.entry);
+          writeDims(json, "grid", k.grid);
+          writeDims(json, "block", k.block);
+          json.attribute("lds_bytes", k.ldsBytes);
+          json.attributeBegin("schedule");
+          writeMembers(json, k.schedule);
+          json.attributeEnd();
+          json.attributeArray("args", [&] {
+            for (const KernelArg &arg : k.args)
+              json.object([&] {
+                json.attribute("role", arg.role);
+                json.attribute("dtype", arg.dtype);
+                json.attributeArray("shape", [&] {
+                  for (int64_t d : arg.shape)
+                    json.value(d);
+                });
+              });
+          });
+          json.attribute("source", k.source);
+          json.attributeBegin("stats");
+          writeMembers(json, k.stats);
+          json.attributeEnd();
+          // Two decimals: enough for a report, stable to read.
+          json.attribute("compile_ms", std::round(k.compileMs * 100) / 100);
+        });
+      }
+    });
+  });
+  os << "\n";
+}
+
+static llvm::Error writeFile(llvm::StringRef path, llvm::StringRef bytes,
+                             bool text) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec,
+                           text ? llvm::sys::fs::OF_Text
+                                : llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError(ec, "hkg: cannot write '%s': %s",
+                                   path.str().c_str(), ec.message().c_str());
+  out.os() << bytes;
+  out.os().close();
+  if (out.os().has_error())
+    return llvm::createStringError(out.os().error(),
+                                   "hkg: cannot write '%s'",
+                                   path.str().c_str());
+  out.keep();
+  return llvm::Error::success();
+}
+
+llvm::Error mlir::hkg::writeBundle(const Bundle &bundle, llvm::StringRef dir,
+                                   bool emitIsa) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return llvm::createStringError(ec, "hkg: cannot create '%s': %s",
+                                   dir.str().c_str(), ec.message().c_str());
+  auto pathOf = [&](llvm::StringRef name) {
+    llvm::SmallString<256> p(dir);
+    llvm::sys::path::append(p, name);
+    return std::string(p);
+  };
+  for (const CompiledKernel &k : bundle.kernels) {
+    if (llvm::Error err =
+            writeFile(pathOf(getBinaryName(bundle, k)), k.binary,
+                      /*text=*/bundle.format == "ptx"))
+      return err;
+    if (emitIsa && bundle.format != "ptx")
+      if (llvm::Error err =
+              writeFile(pathOf(getISAName(bundle, k)), k.isa, /*text=*/true))
+        return err;
+  }
+  std::string manifest;
+  llvm::raw_string_ostream os(manifest);
+  writeManifest(bundle, os);
+  return writeFile(pathOf("manifest.json"), manifest, /*text=*/true);
+}
+
+static std::string lookup(const JSONMembers &members, llvm::StringRef key) {
+  for (const auto &[k, v] : members)
+    if (k == key) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      if (auto str = v.getAsString())
+        os << *str;
+      else
+        os << v;
+      return s;
+    }
+  return "-";
+}
+
+static std::string formatDims(const std::array<int64_t, 3> &d) {
+  return llvm::formatv("{0}x{1}x{2}", d[0], d[1], d[2]).str();
+}
+
+void mlir::hkg::printReport(const Bundle &bundle, llvm::raw_ostream &os) {
+  bool amd = bundle.format == "hsaco";
+  os << llvm::formatv("hkg-compile: {0} kernel(s) for {1} ({2})\n",
+                      bundle.kernels.size(), bundle.target, bundle.format);
+  const char *header =
+      amd ? "{0,-22} {1,-16} {2,-10} {3,-10} {4,-12} {5,7} {6,7} {7,7} "
+            "{8,-10} {9,10}\n"
+          : "{0,-22} {1,-16} {2,-10} {3,-10} {4,-12} {5,7} {6,7} {7,7} "
+            "{8,-10} {9,10}\n";
+  os << llvm::formatv(header, "kernel", "op", "grid", "block",
+                      amd ? "vgpr/sgpr/agpr" : "registers", "lds", "scratch",
+                      "spills", amd ? "occupancy" : "-", "compile_ms");
+  for (const CompiledKernel &k : bundle.kernels) {
+    const JSONMembers &s = k.stats;
+    std::string regs, scratch, spills, occ;
+    if (amd) {
+      regs = lookup(s, "vgpr") + "/" + lookup(s, "sgpr") + "/" +
+             lookup(s, "agpr");
+      scratch = lookup(s, "scratch_bytes");
+      spills = lookup(s, "vgpr_spill") + "+" + lookup(s, "sgpr_spill");
+      occ = lookup(s, "occupancy_waves_per_simd") + " (" +
+            lookup(s, "occupancy_limiter") + ")";
+    } else {
+      regs = lookup(s, "registers");
+      scratch = lookup(s, "stack_bytes");
+      spills = lookup(s, "spill_bytes");
+      occ = "-";
+    }
+    os << llvm::formatv(header, k.name, k.op.empty() ? "-" : k.op,
+                        formatDims(k.grid), formatDims(k.block), regs,
+                        k.ldsBytes, scratch, spills, occ,
+                        llvm::formatv("{0:F2}", k.compileMs).str());
+  }
+  os << llvm::formatv("hkg ops -> gpu kernels: {0:F2} ms\n", bundle.frontMs);
+}

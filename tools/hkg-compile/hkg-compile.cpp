@@ -1,0 +1,102 @@
+//===- hkg-compile.cpp - compile hkg kernels into a kernel bundle ---------===//
+//
+//   hkg-compile in.mlir --chip=gfx942 -o bundle_dir [--report] [--emit-isa]
+//
+// Parses a module of hkg ops (or of gpu.module kernels as hkg-lower-to-gpu
+// writes them), compiles every kernel for the chip and writes the bundle:
+// one binary per kernel and manifest.json (docs/ABI.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "hkg/Dialect/Hkg/IR/HkgDialect.h"
+#include "hkg/Target/Bundle.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                            llvm::cl::desc("<input .mlir>"),
+                                            llvm::cl::init("-"));
+static llvm::cl::opt<std::string>
+    chip("chip", llvm::cl::desc("Target chip (gfx942, gfx1201, sm_90, ...)"),
+         llvm::cl::Required);
+static llvm::cl::opt<std::string>
+    outputDir("o", llvm::cl::desc("Bundle directory to write"),
+              llvm::cl::value_desc("dir"), llvm::cl::Required);
+static llvm::cl::opt<std::string> format(
+    "format",
+    llvm::cl::desc("hsaco (AMD), ptx or cubin (NVIDIA; cubin needs ptxas); "
+                   "default: hsaco for AMD, ptx for NVIDIA"),
+    llvm::cl::init(""));
+static llvm::cl::opt<unsigned>
+    optLevel("opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
+             llvm::cl::init(3));
+static llvm::cl::opt<std::string> toolkit(
+    "toolkit",
+    llvm::cl::desc("Toolkit directory (ROCm or CUDA layout); default: found "
+                   "by hkg"),
+    llvm::cl::init(""));
+static llvm::cl::opt<bool>
+    report("report", llvm::cl::desc("Print a table of the kernels' stats"));
+static llvm::cl::opt<bool> emitIsa(
+    "emit-isa",
+    llvm::cl::desc("Write the AMD assembly (.s) or PTX (.ptx) next to each "
+                   "binary"));
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::cl::ParseCommandLineOptions(argc, argv,
+                                    "hkg kernel compiler: .mlir to a kernel "
+                                    "bundle\n");
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registry.insert<hkg::HkgDialect>();
+  MLIRContext context(registry);
+  context.disableMultithreading();
+  context.loadAllAvailableDialects();
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFile, &error);
+  if (!input) {
+    llvm::errs() << "hkg-compile: " << error << "\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  hkg::BundleOptions options;
+  options.chip = chip;
+  options.format = format;
+  options.optLevel = optLevel;
+  options.toolkit = toolkit;
+  FailureOr<hkg::Bundle> bundle = hkg::compileBundle(*module, options);
+  if (failed(bundle))
+    return 1;
+  if (llvm::Error err = hkg::writeBundle(*bundle, outputDir, emitIsa)) {
+    llvm::errs() << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
+  if (report)
+    hkg::printReport(*bundle, llvm::outs());
+  return 0;
+}
