@@ -11,6 +11,7 @@
 
 #include "hkg/Dialect/Hkg/IR/HkgAttrs.h"
 #include "hkg/Dialect/Hkg/IR/HkgInterfaces.h"
+#include "hkg/Dialect/Hkg/Transforms/Passes.h"
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 #include "hkg/Pipelines/Pipelines.h"
 #include "hkg/Target/Bundle.h"
@@ -301,6 +302,11 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
                        .wasInterrupted();
   if (hasHkgOps) {
     PassManager pm(module.getContext());
+    if (options.defaultSchedules) {
+      HkgDefaultSchedulePassOptions defaults;
+      defaults.chip = options.chip;
+      pm.addPass(createHkgDefaultSchedulePass(defaults));
+    }
     buildHkgToGPUPipeline(pm, options.chip);
     if (failed(pm.run(module)))
       return failure();

@@ -48,6 +48,11 @@ static llvm::cl::opt<std::string> toolkit(
     llvm::cl::desc("Toolkit directory (ROCm or CUDA layout); default: found "
                    "by hkg"),
     llvm::cl::init(""));
+static llvm::cl::opt<bool> defaultSchedules(
+    "default-schedules",
+    llvm::cl::desc("Attach the target's default schedule to hkg ops that "
+                   "carry none (default on)"),
+    llvm::cl::init(true));
 static llvm::cl::opt<bool>
     report("report", llvm::cl::desc("Print a table of the kernels' stats"));
 static llvm::cl::opt<bool> emitIsa(
@@ -89,6 +94,7 @@ int main(int argc, char **argv) {
   options.format = format;
   options.optLevel = optLevel;
   options.toolkit = toolkit;
+  options.defaultSchedules = defaultSchedules;
   FailureOr<hkg::Bundle> bundle = hkg::compileBundle(*module, options);
   if (failed(bundle))
     return 1;

@@ -30,6 +30,9 @@ struct BundleOptions {
   unsigned optLevel = 3;
   /// Toolkit directory override (see Toolkit.h); empty: found by hkg.
   std::string toolkit;
+  /// Attach the default schedule to hkg ops that carry none (otherwise such
+  /// ops are an error).
+  bool defaultSchedules = true;
 };
 
 /// An ordered list of JSON members (the manifest keeps a readable order).
