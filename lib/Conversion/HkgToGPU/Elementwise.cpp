@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 using namespace mlir::hkg;
@@ -84,6 +85,12 @@ LogicalResult mlir::hkg::lowerElementwise(ElementwiseOp op, KernelContext &kc) {
   int64_t threads = kc.schedule.getInt("threads");
   int64_t unroll = kc.schedule.getInt("unroll");
   int64_t numel = op.getResult().getType().getNumElements();
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op.getBody(), captured);
+  if (!captured.empty())
+    return op.emitOpError("body uses a value defined outside it (")
+           << captured.front()
+           << "); hkg-lower-to-gpu expects a self-contained body";
 
   ElementwiseEmitter e{op, b, loc, {}, {}, Value(), numel};
   for (auto [i, in] : llvm::enumerate(op.getInputs())) {

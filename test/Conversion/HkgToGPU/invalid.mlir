@@ -49,3 +49,16 @@ func.func @softmax_inner_axis(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
   %y = hkg.softmax %x axis(0) {schedule = #hkg.schedule<>} : tensor<64x128xf32> -> tensor<64x128xf32>
   return %y : tensor<64x128xf32>
 }
+
+// -----
+
+func.func @captured_value(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %two = arith.constant 2.0 : f32
+  // expected-error @below {{body uses a value defined outside it}}
+  %y = hkg.elementwise %x {schedule = #hkg.schedule<>} : tensor<1024xf32> -> tensor<1024xf32> {
+  ^bb0(%a: f32):
+    %m = arith.mulf %a, %two : f32
+    hkg.yield %m : f32
+  }
+  return %y : tensor<1024xf32>
+}
