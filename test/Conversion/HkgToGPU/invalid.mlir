@@ -29,7 +29,7 @@ func.func @unknown_knob(%x: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
 // -----
 
 func.func @row_too_long_for_registers(%x: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
-  // expected-error @below {{schedule knob 'row_cache' = registers needs 1024 vectors per thread for rows of 4096 elements (vector_width = 4, 1 threads per row); expected at most 32}}
+  // expected-error @below {{schedule knob 'row_cache' = registers needs 4096 registers per thread for rows of 4096 elements (vector_width = 4, 1 threads per row); expected at most 64}}
   %y = hkg.softmax %x axis(1) {schedule = #hkg.schedule<threads = 64, rows_per_block = 64, row_cache = registers>} : tensor<64x4096xf32> -> tensor<64x4096xf32>
   return %y : tensor<64x4096xf32>
 }
