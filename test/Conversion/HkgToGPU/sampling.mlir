@@ -63,3 +63,19 @@ func.func @top_p_uniform(%x: tensor<8x1001xbf16>, %u: tensor<8xf32>) -> tensor<8
   return %t : tensor<8xi32>
 }
 }
+
+// -----
+
+// p = 1: the nucleus is every token, no threshold search.
+
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+// CHECK-LABEL: func.func @top_p_all
+// CHECK:         gpu.func @hkg_top_p_sample_0
+// CHECK-NOT:       scf.while
+// CHECK:           arith.constant 0x7F800000 : f32
+// CHECK:           memref.store %{{.*}}, %arg1[%block_id_x] : memref<16xi32>
+func.func @top_p_all(%x: tensor<16x512xf32>) -> tensor<16xi32> {
+  %t = hkg.top_p_sample %x p(1.0) temperature(1.0) seed(7) {schedule = #hkg.schedule<threads = 128, thresholds_per_pass = 1, vector_width = 4>} : tensor<16x512xf32> -> tensor<16xi32>
+  return %t : tensor<16xi32>
+}
+}

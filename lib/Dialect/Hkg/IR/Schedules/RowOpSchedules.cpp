@@ -94,10 +94,10 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
   return space;
 }
 
-static LogicalResult verifyRowConstraints(const RowGeometry &g,
-                                          const ResolvedSchedule &s,
-                                          const TargetInfo &target,
-                                          function_ref<InFlightDiagnostic()> emitError) {
+static LogicalResult
+verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
+                     const TargetInfo &target,
+                     function_ref<InFlightDiagnostic()> emitError) {
   int64_t threads = s.getInt("threads");
   int64_t rpb = s.getInt("rows_per_block");
   int64_t vw = s.getInt("vector_width");
@@ -113,12 +113,12 @@ static LogicalResult verifyRowConstraints(const RowGeometry &g,
     int64_t perThread = llvm::divideCeil(g.rowLength, vw * tpr);
     int64_t words = cacheWords(perThread, vw, g.inputElemBytes);
     if (words > kMaxCachedWordsPerThread)
-      return emitError()
-             << "schedule knob 'row_cache' = registers needs " << words
-             << " registers per thread for rows of " << g.rowLength
-             << " elements (vector_width = " << vw << ", " << tpr
-             << " threads per row); expected at most "
-             << kMaxCachedWordsPerThread;
+      return emitError() << "schedule knob 'row_cache' = registers needs "
+                         << words << " registers per thread for rows of "
+                         << g.rowLength << " elements (vector_width = " << vw
+                         << ", " << tpr
+                         << " threads per row); expected at most "
+                         << kMaxCachedWordsPerThread;
   }
   if (cache == "lds") {
     int64_t bytes = rpb * g.rowLength * g.inputElemBytes;
@@ -153,10 +153,9 @@ ScheduleSpace ReduceOp::getScheduleSpace(const TargetInfo &target) {
                        /*cached=*/false);
 }
 
-LogicalResult
-ReduceOp::verifyScheduleConstraints(const ResolvedSchedule &schedule,
-                                    const TargetInfo &target,
-                                    function_ref<InFlightDiagnostic()> emitError) {
+LogicalResult ReduceOp::verifyScheduleConstraints(
+    const ResolvedSchedule &schedule, const TargetInfo &target,
+    function_ref<InFlightDiagnostic()> emitError) {
   return verifyRowConstraints(getGeometry(getInput(), getResult(), getDims()),
                               schedule, target, emitError);
 }
@@ -183,12 +182,11 @@ ScheduleSpace SoftmaxOp::getScheduleSpace(const TargetInfo &target) {
   return space;
 }
 
-LogicalResult
-SoftmaxOp::verifyScheduleConstraints(const ResolvedSchedule &schedule,
-                                     const TargetInfo &target,
-                                     function_ref<InFlightDiagnostic()> emitError) {
-  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1),
-                              schedule, target, emitError);
+LogicalResult SoftmaxOp::verifyScheduleConstraints(
+    const ResolvedSchedule &schedule, const TargetInfo &target,
+    function_ref<InFlightDiagnostic()> emitError) {
+  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1), schedule,
+                              target, emitError);
 }
 
 CostFeatures SoftmaxOp::getCostFeatures() {
@@ -206,8 +204,8 @@ ScheduleSpace LayerNormOp::getScheduleSpace(const TargetInfo &target) {
 LogicalResult LayerNormOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
-  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1),
-                              schedule, target, emitError);
+  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1), schedule,
+                              target, emitError);
 }
 
 CostFeatures LayerNormOp::getCostFeatures() {
@@ -221,8 +219,8 @@ ScheduleSpace RMSNormOp::getScheduleSpace(const TargetInfo &target) {
 LogicalResult RMSNormOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
-  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1),
-                              schedule, target, emitError);
+  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1), schedule,
+                              target, emitError);
 }
 
 CostFeatures RMSNormOp::getCostFeatures() {
