@@ -89,4 +89,39 @@ func.func @f(%x: {t(shape, 'f32')}) -> {t(rshape, 'f32')} {{
   return %y : {t(rshape, 'f32')}
 }}""", {"op": "reduce", "kind": kind, "dims": dims, "args": [["f32", shape]], "out": ["f32", rshape or [1]]})
 
+for layout, dt, shape, tdt, s in [("neox", "bf16", [2, 100, 8, 128], "f32", ""), ("neox", "f16", [1, 33, 4, 64], "f16", "vector_width = 2, threads = 64, tokens_per_block = 4"),
+                                  ("gptj", "f32", [2, 7, 4, 64], "f32", "tokens_per_block = 4, threads = 64, vector_width = 4"), ("gptj", "bf16", [3, 50, 2, 32], "bf16", "")]:
+    S, D = shape[1], shape[3]
+    P = S + 5
+    X, Tb = t(shape, dt), t([P, D // 2], tdt)
+    add("rope_%s_%s_%d" % (layout, dt, len(cases)), f"""
+func.func @f(%x: {X}, %c: {Tb}, %s: {Tb}) -> {X} {{
+  %y = hkg.rope %x, %c, %s {layout} offset(5){sched(s)} : {X}, {Tb}, {Tb} -> {X}
+  return %y : {X}
+}}""", {"op": "rope", "layout": layout, "offset": 5, "args": [[dt, shape], [tdt, [P, D // 2]], [tdt, [P, D // 2]]], "out": [dt, shape]})
+
+for dt, B, V, p, temp, s, seed, same in [("f32", 64, 128256, 0.9, 0.7, "", True, False), ("f32", 4096, 1000, 0.9, 1.0, "", True, True),
+                                          ("bf16", 4096, 1001, 0.5, 1.0, "threads = 64, vector_width = 1, thresholds_per_pass = 3", False, True),
+                                          ("f32", 2048, 300, 0.95, 2.0, "threads = 128, thresholds_per_pass = 1", True, True)]:
+    L = t([B, V], dt)
+    if seed:
+        mlir = f"""
+func.func @f(%x: {L}) -> tensor<{B}xi32> {{
+  %t = hkg.top_p_sample %x p({p}) temperature({temp}) seed(1234){sched(s)} : {L} -> tensor<{B}xi32>
+  return %t : tensor<{B}xi32>
+}}"""
+        args = [[dt, [B, V]]]
+    else:
+        mlir = f"""
+func.func @f(%x: {L}, %u: tensor<{B}xf32>) -> tensor<{B}xi32> {{
+  %t = hkg.top_p_sample %x uniform(%u : tensor<{B}xf32>) p({p}) temperature({temp}){sched(s)} : {L} -> tensor<{B}xi32>
+  return %t : tensor<{B}xi32>
+}}"""
+        args = [[dt, [B, V]], ["f32", [B]]]
+    ref = {"op": "top_p", "p": p, "temperature": temp, "args": args, "out": ["i32", [B]], "scale": 2.0,
+           "same_rows": same, "histogram": same}
+    if not seed:
+        ref["uniform_arg"] = 1
+    add("top_p_%s_%dx%d_%d" % (dt, B, V, len(cases)), mlir, ref)
+
 print(json.dumps(cases, indent=1))

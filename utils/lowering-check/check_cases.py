@@ -78,6 +78,10 @@ def run_case(dirname, case):
         if ref.get("positive"):
             t = t.abs() + 0.5
         ins.append(t.to(DT[dt]))
+    if ref.get("same_rows"):
+        ins[0] = ins[0][:1].expand_as(ins[0]).contiguous()
+    if ref.get("uniform_arg") is not None:
+        ins[ref["uniform_arg"]] = torch.rand(ref["args"][ref["uniform_arg"]][1], device="cuda")
     odt, oshape = ref["out"]
     out = torch.full(oshape, float("nan"), device="cuda", dtype=DT[odt]) if odt != "i32" else torch.full(oshape, -7, device="cuda", dtype=torch.int32)
     if ref["op"] == "top_p":

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 using namespace mlir::hkg;
@@ -63,8 +64,7 @@ struct ElementwiseEmitter {
         map.map(arg, vector::ExtractOp::create(b, loc, v, l));
       for (Operation &inner : body.without_terminator())
         b.clone(inner, map);
-      lanes.push_back(
-          map.lookup(body.getTerminator()->getOperand(0)));
+      lanes.push_back(map.lookup(body.getTerminator()->getOperand(0)));
     }
     auto vt = VectorType::get({width}, lanes.front().getType());
     return vector::FromElementsOp::create(b, loc, vt, lanes);
@@ -84,6 +84,12 @@ LogicalResult mlir::hkg::lowerElementwise(ElementwiseOp op, KernelContext &kc) {
   int64_t threads = kc.schedule.getInt("threads");
   int64_t unroll = kc.schedule.getInt("unroll");
   int64_t numel = op.getResult().getType().getNumElements();
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op.getBody(), captured);
+  if (!captured.empty())
+    return op.emitOpError("body uses a value defined outside it (")
+           << captured.front()
+           << "); hkg-lower-to-gpu expects a self-contained body";
 
   ElementwiseEmitter e{op, b, loc, {}, {}, Value(), numel};
   for (auto [i, in] : llvm::enumerate(op.getInputs())) {
@@ -130,8 +136,8 @@ LogicalResult mlir::hkg::lowerElementwise(ElementwiseOp op, KernelContext &kc) {
     for (int64_t u = 0; u < unroll; ++u) {
       Value idx = stepIndex(u);
       Value end = arith::AddIOp::create(b, loc, idx, constIndex(b, loc, vw));
-      Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                         end, constIndex(b, loc, numel));
+      Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end,
+                                         constIndex(b, loc, numel));
       auto ifOp = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
@@ -141,8 +147,8 @@ LogicalResult mlir::hkg::lowerElementwise(ElementwiseOp op, KernelContext &kc) {
       b.setInsertionPointToStart(ifOp.elseBlock());
       for (int64_t l = 0; l < vw; ++l) {
         Value li = arith::AddIOp::create(b, loc, idx, constIndex(b, loc, l));
-        Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         li, constIndex(b, loc, numel));
+        Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, li,
+                                         constIndex(b, loc, numel));
         auto lane = scf::IfOp::create(b, loc, in, /*withElseRegion=*/false);
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPointToStart(lane.thenBlock());

@@ -18,10 +18,10 @@ using namespace mlir;
 using namespace mlir::hkg;
 
 Value KernelContext::addLds(ArrayRef<int64_t> shape, Type elementType) {
-  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
-                                          gpu::AddressSpace::Workgroup);
-  auto type = MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(),
-                              space);
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  auto type =
+      MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(), space);
   BlockArgument buffer = func.addWorkgroupAttribution(type, loc);
   // 16-byte vector accesses need 16-byte aligned buffers.
   func.setWorkgroupAttributionAttr(func.getNumWorkgroupAttributions() - 1,
@@ -61,9 +61,9 @@ Value mlir::hkg::reshapeView(OpBuilder &b, Location loc, Value m,
   SmallVector<int64_t> strides(shape.size(), 1);
   for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
     strides[i] = strides[i + 1] * shape[i + 1];
-  auto result = MemRefType::get(shape, type.getElementType(),
-                                MemRefLayoutAttrInterface(),
-                                type.getMemorySpace());
+  auto result =
+      MemRefType::get(shape, type.getElementType(), MemRefLayoutAttrInterface(),
+                      type.getMemorySpace());
   return memref::ReinterpretCastOp::create(b, loc, result, m, /*offset=*/0,
                                            shape, strides);
 }
@@ -76,8 +76,8 @@ int64_t mlir::hkg::vectorAlignment(Type elementType, int64_t width) {
 Value mlir::hkg::loadVector(OpBuilder &b, Location loc, Value m,
                             ValueRange indices, int64_t width,
                             int64_t alignment) {
-  auto type = VectorType::get({width},
-                              cast<MemRefType>(m.getType()).getElementType());
+  auto type =
+      VectorType::get({width}, cast<MemRefType>(m.getType()).getElementType());
   return vector::LoadOp::create(b, loc, type, m, indices,
                                 /*nontemporal=*/false,
                                 llvm::MaybeAlign(alignment));
@@ -233,8 +233,8 @@ SmallVector<Value> mlir::hkg::groupReduce(KernelContext &kc, ValueRange values,
   int64_t wave = kc.waveSize();
   if (groupSize == 1)
     return SmallVector<Value>(values);
-  SmallVector<Value> acc = subgroupReduce(
-      b, loc, values, combine, std::min(groupSize, wave), wave);
+  SmallVector<Value> acc =
+      subgroupReduce(b, loc, values, combine, std::min(groupSize, wave), wave);
   if (groupSize <= wave)
     return acc;
 
@@ -244,8 +244,8 @@ SmallVector<Value> mlir::hkg::groupReduce(KernelContext &kc, ValueRange values,
   Value cWave = constIndex(b, loc, wave);
   Value laneInWave = arith::RemUIOp::create(b, loc, laneInGroup, cWave);
   Value waveInGroup = arith::DivUIOp::create(b, loc, laneInGroup, cWave);
-  Value base = arith::MulIOp::create(b, loc, group,
-                                     constIndex(b, loc, wavesPerGroup));
+  Value base =
+      arith::MulIOp::create(b, loc, group, constIndex(b, loc, wavesPerGroup));
   Value slot = arith::AddIOp::create(b, loc, base, waveInGroup);
   SmallVector<Value> buffers;
   for (Value v : acc)
@@ -286,8 +286,7 @@ static Value zeroOf(OpBuilder &b, Location loc, Type t) {
   return arith::ConstantOp::create(b, loc, b.getZeroAttr(t));
 }
 
-ScanResult mlir::hkg::workgroupScan(KernelContext &kc, Value value,
-                                    Value tid) {
+ScanResult mlir::hkg::workgroupScan(KernelContext &kc, Value value, Value tid) {
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   int64_t wave = kc.waveSize();
@@ -299,16 +298,16 @@ ScanResult mlir::hkg::workgroupScan(KernelContext &kc, Value value,
   // Hillis-Steele scan within the wave.
   Value incl = value;
   for (int64_t offset = 1; offset < wave; offset *= 2) {
-    Value up = gpu::ShuffleOp::create(b, loc, incl, offset, wave,
-                                      gpu::ShuffleMode::UP)
-                   .getShuffleResult();
+    Value up =
+        gpu::ShuffleOp::create(b, loc, incl, offset, wave, gpu::ShuffleMode::UP)
+            .getShuffleResult();
     Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
                                       laneInWave, constIndex(b, loc, offset));
     incl = arith::SelectOp::create(b, loc, has, addAny(b, loc, incl, up), incl);
   }
-  Value prev = gpu::ShuffleOp::create(b, loc, incl, 1, wave,
-                                      gpu::ShuffleMode::UP)
-                   .getShuffleResult();
+  Value prev =
+      gpu::ShuffleOp::create(b, loc, incl, 1, wave, gpu::ShuffleMode::UP)
+          .getShuffleResult();
   Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         laneInWave, constIndex(b, loc, 0));
   Value excl = arith::SelectOp::create(b, loc, isFirst, zero, prev);
@@ -323,9 +322,9 @@ ScanResult mlir::hkg::workgroupScan(KernelContext &kc, Value value,
   // Wave totals through LDS; each thread adds the totals of earlier waves.
   Value waveId = arith::DivUIOp::create(b, loc, tid, cWave);
   Value totals = kc.addLds({numWaves}, value.getType());
-  Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                       laneInWave,
-                                       constIndex(b, loc, wave - 1));
+  Value isLast =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneInWave,
+                            constIndex(b, loc, wave - 1));
   auto ifOp = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -337,10 +336,10 @@ ScanResult mlir::hkg::workgroupScan(KernelContext &kc, Value value,
   for (int64_t w = 0; w < numWaves; ++w) {
     Value cw = constIndex(b, loc, w);
     Value t = memref::LoadOp::create(b, loc, totals, ValueRange{cw});
-    Value before = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         cw, waveId);
-    prefix = arith::SelectOp::create(b, loc, before,
-                                     addAny(b, loc, prefix, t), prefix);
+    Value before =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, cw, waveId);
+    prefix = arith::SelectOp::create(b, loc, before, addAny(b, loc, prefix, t),
+                                     prefix);
     total = addAny(b, loc, total, t);
   }
   gpu::BarrierOp::create(b, loc);

@@ -63,8 +63,7 @@ Value blockIdX(OpBuilder &b, Location loc);
 
 /// Reinterprets the contiguous static memref `m` with a new static shape
 /// (same element count), e.g. [B, S, H, D] as [B*S, H*D].
-Value reshapeView(OpBuilder &b, Location loc, Value m,
-                  ArrayRef<int64_t> shape);
+Value reshapeView(OpBuilder &b, Location loc, Value m, ArrayRef<int64_t> shape);
 
 /// Alignment in bytes that a `width`-element access at an index that is a
 /// multiple of `width` has, given 16-byte aligned base pointers.
@@ -109,9 +108,9 @@ Value reduceVector(OpBuilder &b, Location loc, Value v, ReduceKind kind);
 /// Butterfly (gpu.shuffle xor) reduction of `values` across aligned clusters
 /// of `clusterSize` lanes (a power of two <= the wave size); every lane of
 /// the cluster gets the result.
-SmallVector<Value> subgroupReduce(OpBuilder &b, Location loc,
-                                  ValueRange values, const Combiner &combine,
-                                  int64_t clusterSize, int64_t waveSize);
+SmallVector<Value> subgroupReduce(OpBuilder &b, Location loc, ValueRange values,
+                                  const Combiner &combine, int64_t clusterSize,
+                                  int64_t waveSize);
 
 /// Reduces `values` over the `groupSize` consecutive threads of a workgroup
 /// that handle one row (`group` = threadIdx / groupSize, `laneInGroup` =

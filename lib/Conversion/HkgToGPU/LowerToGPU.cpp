@@ -105,8 +105,7 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
 
   // The kernel's name: hkg_<op>_<n>, n counting per op kind.
   StringRef opName = op->getName().stripDialect();
-  std::string name =
-      ("hkg_" + opName + "_" + Twine(counters[opName]++)).str();
+  std::string name = ("hkg_" + opName + "_" + Twine(counters[opName]++)).str();
 
   // Its signature: inputs, then the result.
   SmallVector<Type> argTypes;
@@ -124,8 +123,8 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   b.setInsertionPointToEnd(module.getBody());
   auto gpuModule = gpu::GPUModuleOp::create(b, loc, name);
   b.setInsertionPointToStart(gpuModule.getBody());
-  auto func = gpu::GPUFuncOp::create(b, loc, name,
-                                     b.getFunctionType(argTypes, {}));
+  auto func =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   b.setInsertionPointToStart(&func.getBody().front());
   auto ret = gpu::ReturnOp::create(b, loc);

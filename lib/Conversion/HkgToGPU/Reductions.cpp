@@ -45,10 +45,10 @@ namespace {
 /// Elements of a row one thread visits at once: a vector, or one tail
 /// element.
 struct Slot {
-  Value col;       // column of the first element (index)
-  int64_t width;   // elements
-  Value valid;     // i1, or null when always valid
-  Value raw;       // vector<width x input type>
+  Value col;     // column of the first element (index)
+  int64_t width; // elements
+  Value valid;   // i1, or null when always valid
+  Value raw;     // vector<width x input type>
 };
 
 using SlotFn = function_ref<SmallVector<Value>(const Slot &, ValueRange)>;
@@ -81,17 +81,16 @@ public:
     Value cTpr = constIndex(b, loc, tpr);
     rowInBlock = arith::DivUIOp::create(b, loc, tid, cTpr);
     lane = arith::RemUIOp::create(b, loc, tid, cTpr);
-    row = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, blockIdX(b, loc),
-                              constIndex(b, loc, rpb)),
-        rowInBlock);
+    row = arith::AddIOp::create(b, loc,
+                                arith::MulIOp::create(b, loc, blockIdX(b, loc),
+                                                      constIndex(b, loc, rpb)),
+                                rowInBlock);
     rowClamped = row;
     if (rows % rpb != 0) {
       rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
                                        constIndex(b, loc, rows));
-      rowClamped = arith::MinUIOp::create(b, loc, row,
-                                          constIndex(b, loc, rows - 1));
+      rowClamped =
+          arith::MinUIOp::create(b, loc, row, constIndex(b, loc, rows - 1));
     }
     if (cache == "lds")
       ldsRow = kc.addLds({rpb, len}, inType);
@@ -105,8 +104,8 @@ public:
     SmallVector<SmallVector<Value>> partial(unroll, SmallVector<Value>(init));
     if (cache == "registers") {
       for (int64_t s = 0; s < vecsPerThread; ++s) {
-        Slot slot = vectorSlot(constIndex(b, loc, s),
-                               numVec % tpr != 0, pass, s);
+        Slot slot =
+            vectorSlot(constIndex(b, loc, s), (s + 1) * tpr > numVec, pass, s);
         partial[s % unroll] = fn(slot, partial[s % unroll]);
       }
     } else if (vecsPerThread > 0) {
@@ -236,8 +235,8 @@ private:
     slot.width = vw;
     if (guard) {
       Value last = constIndex(b, loc, numVec - 1);
-      slot.valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                         vi, last);
+      slot.valid =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, vi, last);
       vi = arith::MinUIOp::create(b, loc, vi, last);
     }
     slot.col = arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
@@ -251,8 +250,8 @@ private:
     slot.width = 1;
     if ((j + 1) * tpr > tail) {
       Value last = constIndex(b, loc, tail - 1);
-      slot.valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                         e, last);
+      slot.valid =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, e, last);
       e = arith::MinUIOp::create(b, loc, e, last);
     }
     slot.col =
@@ -297,8 +296,8 @@ LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
   Combiner combine = makeCombiner(kind);
   Value identity = reductionIdentity(b, loc, kind);
   double idValue =
-      cast<FloatAttr>(cast<arith::ConstantOp>(identity.getDefiningOp())
-                          .getValue())
+      cast<FloatAttr>(
+          cast<arith::ConstantOp>(identity.getDefiningOp()).getValue())
           .getValueAsDouble();
   SmallVector<Value> acc = e.pass(
       0, identity,
@@ -352,15 +351,15 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
     m = r[0];
     s = r[1];
   } else {
-    Value acc = e.pass(
-                     0, constF32(b, loc, -inf),
-                     [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
-                       Value x = e.mask(sl, toF32(b, loc, sl.raw), -inf);
-                       return maxC(b, loc, a,
-                                   reduceVector(b, loc, x, ReduceKind::Max));
-                     },
-                     &maxC)
-                    .front();
+    Value acc =
+        e.pass(
+             0, constF32(b, loc, -inf),
+             [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
+               Value x = e.mask(sl, toF32(b, loc, sl.raw), -inf);
+               return maxC(b, loc, a, reduceVector(b, loc, x, ReduceKind::Max));
+             },
+             &maxC)
+            .front();
     m = e.reduceRow(acc, maxC).front();
     Value sum = e.pass(
                      1, constF32(b, loc, 0.0),
@@ -381,8 +380,9 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
       [&](const Slot &sl, ValueRange) -> SmallVector<Value> {
         Value x = toF32(b, loc, sl.raw);
         Value diff = arith::SubFOp::create(b, loc, x, splatLike(b, loc, m, x));
-        Value y = arith::MulFOp::create(b, loc, math::ExpOp::create(b, loc, diff),
-                                        splatLike(b, loc, rcp, x));
+        Value y =
+            arith::MulFOp::create(b, loc, math::ExpOp::create(b, loc, diff),
+                                  splatLike(b, loc, rcp, x));
         e.storeRow(out, sl, y);
         return {};
       },
@@ -395,20 +395,19 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
 //===----------------------------------------------------------------------===//
 
 /// The row's sum of `f(x)` over valid elements, reduced over the row.
-static Value rowSum(RowEmitter &e, int pass,
-                    function_ref<Value(Value)> f) {
+static Value rowSum(RowEmitter &e, int pass, function_ref<Value(Value)> f) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   Combiner sumC = makeCombiner(ReduceKind::Sum);
-  Value acc = e.pass(
-                   pass, constF32(b, loc, 0.0),
-                   [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
-                     Value v = e.mask(sl, f(toF32(b, loc, sl.raw)), 0.0);
-                     return sumC(b, loc, a,
-                                 reduceVector(b, loc, v, ReduceKind::Sum));
-                   },
-                   &sumC)
-                  .front();
+  Value acc =
+      e.pass(
+           pass, constF32(b, loc, 0.0),
+           [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
+             Value v = e.mask(sl, f(toF32(b, loc, sl.raw)), 0.0);
+             return sumC(b, loc, a, reduceVector(b, loc, v, ReduceKind::Sum));
+           },
+           &sumC)
+          .front();
   return e.reduceRow(acc, sumC).front();
 }
 

@@ -52,27 +52,27 @@ LogicalResult mlir::hkg::lowerRope(RopeOp op, KernelContext &kc) {
   int64_t tabAlign = vectorAlignment(tabType, tabWidth);
 
   Value tid = threadIdX(b, loc);
-  Value firstToken = arith::MulIOp::create(b, loc, blockIdX(b, loc),
-                                           constIndex(b, loc, tpb));
+  Value firstToken =
+      arith::MulIOp::create(b, loc, blockIdX(b, loc), constIndex(b, loc, tpb));
   bool guardItems = itemsPerBlock % threads != 0;
   bool guardTokens = tokens % tpb != 0;
 
   auto body = [&](Value iter) {
     Value item = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, iter, constIndex(b, loc, threads)),
-        tid);
-    Value tokenInBlock = arith::DivUIOp::create(
-        b, loc, item, constIndex(b, loc, itemsPerToken));
-    Value rem = arith::RemUIOp::create(b, loc, item,
-                                       constIndex(b, loc, itemsPerToken));
+        b, loc,
+        arith::MulIOp::create(b, loc, iter, constIndex(b, loc, threads)), tid);
+    Value tokenInBlock =
+        arith::DivUIOp::create(b, loc, item, constIndex(b, loc, itemsPerToken));
+    Value rem =
+        arith::RemUIOp::create(b, loc, item, constIndex(b, loc, itemsPerToken));
     Value token = arith::AddIOp::create(b, loc, firstToken, tokenInBlock);
     Value cond;
     if (guardItems)
       cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, item,
                                    constIndex(b, loc, itemsPerBlock));
     if (guardTokens) {
-      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                       token, constIndex(b, loc, tokens));
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, token,
+                                       constIndex(b, loc, tokens));
       cond = cond ? arith::AndIOp::create(b, loc, cond, ok).getResult() : ok;
     }
     auto emit = [&] {
@@ -80,18 +80,18 @@ LogicalResult mlir::hkg::lowerRope(RopeOp op, KernelContext &kc) {
           b, loc,
           arith::RemUIOp::create(b, loc, token, constIndex(b, loc, seq)),
           constIndex(b, loc, op.getOffset()));
-      Value h = arith::DivUIOp::create(b, loc, rem,
-                                       constIndex(b, loc, itemsPerHead));
+      Value h =
+          arith::DivUIOp::create(b, loc, rem, constIndex(b, loc, itemsPerHead));
       Value i = arith::MulIOp::create(
           b, loc,
           arith::RemUIOp::create(b, loc, rem, constIndex(b, loc, itemsPerHead)),
           constIndex(b, loc, vw));
       Value col = arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, h, constIndex(b, loc, d)), i);
-      Value tabCol = neox ? i
-                          : arith::DivUIOp::create(b, loc, i,
-                                                   constIndex(b, loc, 2))
-                                .getResult();
+      Value tabCol =
+          neox ? i
+               : arith::DivUIOp::create(b, loc, i, constIndex(b, loc, 2))
+                     .getResult();
       Value c = toF32(b, loc,
                       loadVector(b, loc, cosT, ValueRange{pos, tabCol},
                                  tabWidth, tabAlign));
@@ -99,21 +99,21 @@ LogicalResult mlir::hkg::lowerRope(RopeOp op, KernelContext &kc) {
                       loadVector(b, loc, sinT, ValueRange{pos, tabCol},
                                  tabWidth, tabAlign));
       auto rotate = [&](Value a, Value bb) -> std::pair<Value, Value> {
-        Value oa = arith::SubFOp::create(b, loc,
-                                         arith::MulFOp::create(b, loc, a, c),
-                                         arith::MulFOp::create(b, loc, bb, s));
-        Value ob = arith::AddFOp::create(b, loc,
-                                         arith::MulFOp::create(b, loc, bb, c),
-                                         arith::MulFOp::create(b, loc, a, s));
+        Value oa =
+            arith::SubFOp::create(b, loc, arith::MulFOp::create(b, loc, a, c),
+                                  arith::MulFOp::create(b, loc, bb, s));
+        Value ob =
+            arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, bb, c),
+                                  arith::MulFOp::create(b, loc, a, s));
         return {oa, ob};
       };
       if (neox) {
         Value colB =
             arith::AddIOp::create(b, loc, col, constIndex(b, loc, halfD));
-        Value a = toF32(b, loc, loadVector(b, loc, x, ValueRange{token, col},
-                                           vw, xAlign));
-        Value bv = toF32(b, loc, loadVector(b, loc, x, ValueRange{token, colB},
-                                            vw, xAlign));
+        Value a = toF32(
+            b, loc, loadVector(b, loc, x, ValueRange{token, col}, vw, xAlign));
+        Value bv = toF32(
+            b, loc, loadVector(b, loc, x, ValueRange{token, colB}, vw, xAlign));
         auto [oa, ob] = rotate(a, bv);
         storeVector(b, loc, fromF32(b, loc, oa, inType), out,
                     ValueRange{token, col}, xAlign);
@@ -122,8 +122,8 @@ LogicalResult mlir::hkg::lowerRope(RopeOp op, KernelContext &kc) {
         return;
       }
       // gptj: deinterleave the pairs, rotate, interleave back.
-      Value v = toF32(b, loc,
-                      loadVector(b, loc, x, ValueRange{token, col}, vw, xAlign));
+      Value v = toF32(
+          b, loc, loadVector(b, loc, x, ValueRange{token, col}, vw, xAlign));
       SmallVector<int64_t> evens, odds, inter;
       for (int64_t k = 0; k < vw / 2; ++k) {
         evens.push_back(2 * k);
@@ -152,9 +152,9 @@ LogicalResult mlir::hkg::lowerRope(RopeOp op, KernelContext &kc) {
     body(constIndex(b, loc, 0));
     return success();
   }
-  auto forOp = scf::ForOp::create(b, loc, constIndex(b, loc, 0),
-                                  constIndex(b, loc, iters),
-                                  constIndex(b, loc, 1));
+  auto forOp =
+      scf::ForOp::create(b, loc, constIndex(b, loc, 0),
+                         constIndex(b, loc, iters), constIndex(b, loc, 1));
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(forOp.getBody()->getTerminator());
   body(forOp.getInductionVar());

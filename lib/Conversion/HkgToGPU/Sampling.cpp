@@ -59,8 +59,7 @@ using ChunkFn = function_ref<SmallVector<Value>(const Chunk &, ValueRange)>;
 
 class Sampler {
 public:
-  Sampler(KernelContext &kc, TopPSampleOp op)
-      : kc(kc), b(kc.b), loc(kc.loc) {
+  Sampler(KernelContext &kc, TopPSampleOp op) : kc(kc), b(kc.b), loc(kc.loc) {
     auto t = op.getLogits().getType();
     rows = t.getDimSize(0);
     vocab = t.getDimSize(1);
@@ -103,7 +102,8 @@ public:
                                             vi, last);
               vi = arith::MinUIOp::create(b, loc, vi, last);
             }
-            Value col = arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
+            Value col =
+                arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
             scf::YieldOp::create(b, loc, fn(chunk(col, vw, valid), args));
           });
       acc = SmallVector<Value>(forOp.getResults());
@@ -114,8 +114,8 @@ public:
       Value valid;
       if ((j + 1) * threads > tail) {
         Value last = constIndex(b, loc, tail - 1);
-        valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, e,
-                                      last);
+        valid =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, e, last);
         e = arith::MinUIOp::create(b, loc, e, last);
       }
       Value col =
@@ -136,8 +136,7 @@ public:
     Type i32 = withI32(z.getType());
     Value bits = arith::BitcastOp::create(b, loc, i32, z);
     Value sign = arith::ShRSIOp::create(b, loc, bits, splat(31, bits));
-    Value mask =
-        arith::AndIOp::create(b, loc, sign, splat(0x7FFFFFFF, bits));
+    Value mask = arith::AndIOp::create(b, loc, sign, splat(0x7FFFFFFF, bits));
     return arith::XOrIOp::create(b, loc, bits, mask);
   }
 
@@ -197,8 +196,8 @@ static Value mix64(OpBuilder &b, Location loc, Value x) {
     return arith::XOrIOp::create(b, loc, z,
                                  arith::ShRUIOp::create(b, loc, z, c(s)));
   };
-  Value z = arith::MulIOp::create(b, loc, xorShift(x, 30),
-                                  c(0xBF58476D1CE4E5B9ULL));
+  Value z =
+      arith::MulIOp::create(b, loc, xorShift(x, 30), c(0xBF58476D1CE4E5B9ULL));
   z = arith::MulIOp::create(b, loc, xorShift(z, 27), c(0x94D049BB133111EBULL));
   return xorShift(z, 31);
 }
@@ -244,8 +243,8 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
         Value m = arith::MaxNumFOp::create(b, loc, a[0], vm);
         Value scaled =
             arith::MulFOp::create(b, loc, a[1], expDiffOrZero(b, loc, a[0], m));
-        Value ex = reduceVector(b, loc, expDiffOrZero(b, loc, z, m),
-                                ReduceKind::Sum);
+        Value ex =
+            reduceVector(b, loc, expDiffOrZero(b, loc, z, m), ReduceKind::Sum);
         return {m, arith::AddFOp::create(b, loc, scaled, ex),
                 minSI(a[2], reduceI(key, vector::CombiningKind::MINSI))};
       });
@@ -263,134 +262,141 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     return s.select(c.valid, e, splatLike(b, loc, constF32(b, loc, 0.0), e));
   };
 
-  // 2. Threshold search: [lo, hi) with F(lo) >= P > F(hi) = fHi.
+  // 2. Threshold search: [lo, hi) with F(lo) >= P > F(hi) = fHi. With
+  // p = 1 the nucleus is every token: no search (f32 sums could otherwise
+  // cut a tail of tokens whose mass is below rounding).
   Value one = constI32(b, loc, 1);
-  SmallVector<Value> init = {minKey, arith::AddIOp::create(b, loc, maxKey, one),
-                             constF32(b, loc, 0.0), constI32(b, loc, 0)};
-  auto whileOp = scf::WhileOp::create(b, loc, TypeRange{i32, i32, f32, i32},
-                                      init);
-  {
-    OpBuilder::InsertionGuard g(b);
-    Block *before = b.createBlock(&whileOp.getBefore(), {},
-                                  {i32, i32, f32, i32}, {loc, loc, loc, loc});
-    Value lo = before->getArgument(0), hi = before->getArgument(1);
-    Value width = arith::SubIOp::create(b, loc, hi, lo);
-    Value open = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                       width, one);
-    Value budget =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                              before->getArgument(3),
-                              constI32(b, loc, kMaxSearchPasses));
-    scf::ConditionOp::create(b, loc,
-                             arith::AndIOp::create(b, loc, open, budget),
-                             before->getArguments());
+  Value cut, kTies, eCut;
+  if (op.getP().convertToDouble() >= 1.0) {
+    cut = minKey;
+    eCut = math::ExpOp::create(
+        b, loc, arith::SubFOp::create(b, loc, s.valueOfKey(cut), maxZ));
+    kTies = constF32(b, loc, inf);
+  } else {
+    SmallVector<Value> init = {minKey,
+                               arith::AddIOp::create(b, loc, maxKey, one),
+                               constF32(b, loc, 0.0), constI32(b, loc, 0)};
+    auto whileOp =
+        scf::WhileOp::create(b, loc, TypeRange{i32, i32, f32, i32}, init);
+    {
+      OpBuilder::InsertionGuard g(b);
+      Block *before = b.createBlock(&whileOp.getBefore(), {},
+                                    {i32, i32, f32, i32}, {loc, loc, loc, loc});
+      Value lo = before->getArgument(0), hi = before->getArgument(1);
+      Value width = arith::SubIOp::create(b, loc, hi, lo);
+      Value open =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, width, one);
+      Value budget = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           before->getArgument(3),
+                                           constI32(b, loc, kMaxSearchPasses));
+      scf::ConditionOp::create(b, loc,
+                               arith::AndIOp::create(b, loc, open, budget),
+                               before->getArguments());
 
-    Block *after = b.createBlock(&whileOp.getAfter(), {},
-                                 {i32, i32, f32, i32}, {loc, loc, loc, loc});
-    lo = after->getArgument(0);
-    hi = after->getArgument(1);
-    Value fHi = after->getArgument(2);
-    // Thresholds lo + (j + 1) (hi - lo) / (K + 1), in i64 (no overflow).
-    Type i64 = b.getI64Type();
-    Value lo64 = arith::ExtSIOp::create(b, loc, i64, lo);
-    Value range = arith::SubIOp::create(
-        b, loc, arith::ExtSIOp::create(b, loc, i64, hi), lo64);
-    SmallVector<Value> thr;
-    for (int64_t j = 0; j < numThresholds; ++j) {
-      Value step = arith::DivSIOp::create(
-          b, loc,
-          arith::MulIOp::create(
-              b, loc, range,
-              arith::ConstantIntOp::create(b, loc, i64, j + 1)),
-          arith::ConstantIntOp::create(b, loc, i64, numThresholds + 1));
-      thr.push_back(arith::TruncIOp::create(
-          b, loc, i32, arith::AddIOp::create(b, loc, lo64, step)));
-    }
-    SmallVector<Value> sInit;
-    for (int64_t j = 0; j < numThresholds; ++j)
-      sInit.push_back(constF32(b, loc, 0.0));
-    sInit.push_back(constI32(b, loc, intMax));
-    sInit.push_back(constI32(b, loc, intMin));
-    SmallVector<Value> acc = s.pass(
-        sInit, [&](const Chunk &c, ValueRange a) -> SmallVector<Value> {
-          Value e = massOf(c);
-          Value zero = splatLike(b, loc, constF32(b, loc, 0.0), e);
-          SmallVector<Value> r;
-          for (int64_t j = 0; j < numThresholds; ++j) {
-            Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                             c.key,
-                                             splatLike(b, loc, thr[j], c.key));
-            Value m = reduceVector(
-                b, loc, arith::SelectOp::create(b, loc, ge, e, zero),
-                ReduceKind::Sum);
-            r.push_back(arith::AddFOp::create(b, loc, a[j], m));
-          }
-          Value in = arith::AndIOp::create(
-              b, loc,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c.key,
-                                    splatLike(b, loc, lo, c.key)),
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c.key,
-                                    splatLike(b, loc, hi, c.key)));
-          if (c.valid)
-            in = arith::AndIOp::create(b, loc, in,
-                                       splatLike(b, loc, c.valid, in));
-          Value kMin = arith::SelectOp::create(b, loc, in, c.key,
-                                               s.splat(intMax, c.key));
-          Value kMax = arith::SelectOp::create(b, loc, in, c.key,
-                                               s.splat(intMin, c.key));
-          r.push_back(
-              minSI(a[numThresholds],
-                    reduceI(kMin, vector::CombiningKind::MINSI)));
-          r.push_back(
-              maxSI(a[numThresholds + 1],
-                    reduceI(kMax, vector::CombiningKind::MAXSI)));
-          return r;
-        });
-    Combiner searchC = [&](OpBuilder &bb, Location l, ValueRange x,
-                           ValueRange y) -> SmallVector<Value> {
-      SmallVector<Value> r;
+      Block *after = b.createBlock(&whileOp.getAfter(), {},
+                                   {i32, i32, f32, i32}, {loc, loc, loc, loc});
+      lo = after->getArgument(0);
+      hi = after->getArgument(1);
+      Value fHi = after->getArgument(2);
+      // Thresholds lo + (j + 1) (hi - lo) / (K + 1), in i64 (no overflow).
+      Type i64 = b.getI64Type();
+      Value lo64 = arith::ExtSIOp::create(b, loc, i64, lo);
+      Value range = arith::SubIOp::create(
+          b, loc, arith::ExtSIOp::create(b, loc, i64, hi), lo64);
+      SmallVector<Value> thr;
+      for (int64_t j = 0; j < numThresholds; ++j) {
+        Value step = arith::DivSIOp::create(
+            b, loc,
+            arith::MulIOp::create(
+                b, loc, range,
+                arith::ConstantIntOp::create(b, loc, i64, j + 1)),
+            arith::ConstantIntOp::create(b, loc, i64, numThresholds + 1));
+        thr.push_back(arith::TruncIOp::create(
+            b, loc, i32, arith::AddIOp::create(b, loc, lo64, step)));
+      }
+      SmallVector<Value> sInit;
       for (int64_t j = 0; j < numThresholds; ++j)
-        r.push_back(arith::AddFOp::create(bb, l, x[j], y[j]));
-      r.push_back(arith::MinSIOp::create(bb, l, x[numThresholds],
-                                         y[numThresholds]));
-      r.push_back(arith::MaxSIOp::create(bb, l, x[numThresholds + 1],
-                                         y[numThresholds + 1]));
-      return r;
-    };
-    acc = s.reduceAll(acc, searchC);
-    // F is non-increasing in the key: the last threshold with F >= P is the
-    // new lo, the first with F < P the new hi.
-    Value newLo = lo, newHi = hi, newFHi = fHi;
-    for (int64_t j = 0; j < numThresholds; ++j) {
-      Value ge = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE,
-                                       acc[j], target);
-      newLo = arith::SelectOp::create(b, loc, ge, thr[j], newLo);
+        sInit.push_back(constF32(b, loc, 0.0));
+      sInit.push_back(constI32(b, loc, intMax));
+      sInit.push_back(constI32(b, loc, intMin));
+      SmallVector<Value> acc = s.pass(
+          sInit, [&](const Chunk &c, ValueRange a) -> SmallVector<Value> {
+            Value e = massOf(c);
+            Value zero = splatLike(b, loc, constF32(b, loc, 0.0), e);
+            SmallVector<Value> r;
+            for (int64_t j = 0; j < numThresholds; ++j) {
+              Value ge = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::sge, c.key,
+                  splatLike(b, loc, thr[j], c.key));
+              Value m = reduceVector(
+                  b, loc, arith::SelectOp::create(b, loc, ge, e, zero),
+                  ReduceKind::Sum);
+              r.push_back(arith::AddFOp::create(b, loc, a[j], m));
+            }
+            Value in = arith::AndIOp::create(
+                b, loc,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c.key,
+                                      splatLike(b, loc, lo, c.key)),
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c.key,
+                                      splatLike(b, loc, hi, c.key)));
+            if (c.valid)
+              in = arith::AndIOp::create(b, loc, in,
+                                         splatLike(b, loc, c.valid, in));
+            Value kMin = arith::SelectOp::create(b, loc, in, c.key,
+                                                 s.splat(intMax, c.key));
+            Value kMax = arith::SelectOp::create(b, loc, in, c.key,
+                                                 s.splat(intMin, c.key));
+            r.push_back(minSI(a[numThresholds],
+                              reduceI(kMin, vector::CombiningKind::MINSI)));
+            r.push_back(maxSI(a[numThresholds + 1],
+                              reduceI(kMax, vector::CombiningKind::MAXSI)));
+            return r;
+          });
+      Combiner searchC = [&](OpBuilder &bb, Location l, ValueRange x,
+                             ValueRange y) -> SmallVector<Value> {
+        SmallVector<Value> r;
+        for (int64_t j = 0; j < numThresholds; ++j)
+          r.push_back(arith::AddFOp::create(bb, l, x[j], y[j]));
+        r.push_back(
+            arith::MinSIOp::create(bb, l, x[numThresholds], y[numThresholds]));
+        r.push_back(arith::MaxSIOp::create(bb, l, x[numThresholds + 1],
+                                           y[numThresholds + 1]));
+        return r;
+      };
+      acc = s.reduceAll(acc, searchC);
+      // F is non-increasing in the key: the last threshold with F >= P is the
+      // new lo, the first with F < P the new hi.
+      Value newLo = lo, newHi = hi, newFHi = fHi;
+      for (int64_t j = 0; j < numThresholds; ++j) {
+        Value ge = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE,
+                                         acc[j], target);
+        newLo = arith::SelectOp::create(b, loc, ge, thr[j], newLo);
+      }
+      for (int64_t j = numThresholds - 1; j >= 0; --j) {
+        Value lt = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                         acc[j], target);
+        newHi = arith::SelectOp::create(b, loc, lt, thr[j], newHi);
+        newFHi = arith::SelectOp::create(b, loc, lt, acc[j], newFHi);
+      }
+      // Shrink to the keys present in [lo, hi): F is unchanged there.
+      newLo = maxSI(newLo, acc[numThresholds]);
+      newHi = minSI(newHi,
+                    arith::AddIOp::create(b, loc, acc[numThresholds + 1], one));
+      Value iter = arith::AddIOp::create(b, loc, after->getArgument(3), one);
+      scf::YieldOp::create(b, loc, ValueRange{newLo, newHi, newFHi, iter});
     }
-    for (int64_t j = numThresholds - 1; j >= 0; --j) {
-      Value lt = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
-                                       acc[j], target);
-      newHi = arith::SelectOp::create(b, loc, lt, thr[j], newHi);
-      newFHi = arith::SelectOp::create(b, loc, lt, acc[j], newFHi);
-    }
-    // Shrink to the keys present in [lo, hi): F is unchanged there.
-    newLo = maxSI(newLo, acc[numThresholds]);
-    newHi = minSI(newHi,
-                  arith::AddIOp::create(b, loc, acc[numThresholds + 1], one));
-    Value iter = arith::AddIOp::create(b, loc, after->getArgument(3), one);
-    scf::YieldOp::create(b, loc, ValueRange{newLo, newHi, newFHi, iter});
+    cut = whileOp.getResult(0);
+    Value fAbove = whileOp.getResult(2);
+    eCut = math::ExpOp::create(
+        b, loc, arith::SubFOp::create(b, loc, s.valueOfKey(cut), maxZ));
+    // Tied tokens at the cut that the nucleus needs: ceil((P - F(c+1)) / e_c),
+    // at least 1.
+    kTies = math::CeilOp::create(
+        b, loc,
+        arith::DivFOp::create(
+            b, loc, arith::SubFOp::create(b, loc, target, fAbove), eCut));
+    kTies = arith::MaximumFOp::create(b, loc, kTies, constF32(b, loc, 1.0));
   }
-  Value cut = whileOp.getResult(0);
-  Value fAbove = whileOp.getResult(2);
-  Value eCut = math::ExpOp::create(
-      b, loc, arith::SubFOp::create(b, loc, s.valueOfKey(cut), maxZ));
-  // Tied tokens at the cut that the nucleus needs: ceil((P - F(c+1)) / e_c),
-  // at least 1.
-  Value kTies = math::CeilOp::create(
-      b, loc,
-      arith::DivFOp::create(b, loc,
-                            arith::SubFOp::create(b, loc, target, fAbove),
-                            eCut));
-  kTies = arith::MaximumFOp::create(b, loc, kTies, constF32(b, loc, 1.0));
 
   // 3. Each thread's nucleus mass, its slice of the total, the draw.
   SmallVector<Value> own = s.pass(
@@ -402,16 +408,16 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
         Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                          c.key, splatLike(b, loc, cut, c.key));
         if (c.valid)
-          eq = arith::AndIOp::create(b, loc, eq,
-                                     splatLike(b, loc, c.valid, eq));
+          eq =
+              arith::AndIOp::create(b, loc, eq, splatLike(b, loc, c.valid, eq));
         Value above = reduceVector(
             b, loc,
             arith::SelectOp::create(
                 b, loc, gt, e, splatLike(b, loc, constF32(b, loc, 0.0), e)),
             ReduceKind::Sum);
-        Value ties = reduceI(
-            arith::ExtUIOp::create(b, loc, c.key.getType(), eq),
-            vector::CombiningKind::ADD);
+        Value ties =
+            reduceI(arith::ExtUIOp::create(b, loc, c.key.getType(), eq),
+                    vector::CombiningKind::ADD);
         return {arith::AddFOp::create(b, loc, a[0], above),
                 arith::AddIOp::create(b, loc, a[1], ties)};
       });
@@ -420,10 +426,9 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
   Value myTies = arith::SIToFPOp::create(b, loc, f32, own[1]);
   Value takenTies = arith::MinimumFOp::create(
       b, loc,
-      arith::MaximumFOp::create(b, loc,
-                                arith::SubFOp::create(b, loc, kTies,
-                                                      tiesBefore),
-                                constF32(b, loc, 0.0)),
+      arith::MaximumFOp::create(
+          b, loc, arith::SubFOp::create(b, loc, kTies, tiesBefore),
+          constF32(b, loc, 0.0)),
       myTies);
   Value partial = arith::AddFOp::create(
       b, loc, own[0], arith::MulFOp::create(b, loc, takenTies, eCut));
@@ -445,10 +450,11 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
                                   arith::ConstantIntOp::create(b, loc, i64, 1)),
             arith::ConstantIntOp::create(
                 b, loc, i64, static_cast<int64_t>(0x9E3779B97F4A7C15ULL))));
-    Value bits = arith::ShRUIOp::create(
-        b, loc, mix64(b, loc, counter),
-        arith::ConstantIntOp::create(b, loc, i64, 40));
-    u = arith::MulFOp::create(b, loc, arith::UIToFPOp::create(b, loc, f32, bits),
+    Value bits =
+        arith::ShRUIOp::create(b, loc, mix64(b, loc, counter),
+                               arith::ConstantIntOp::create(b, loc, i64, 40));
+    u = arith::MulFOp::create(b, loc,
+                              arith::UIToFPOp::create(b, loc, f32, bits),
                               constF32(b, loc, 1.0 / 16777216.0));
   }
   Value drawAt = arith::MulFOp::create(b, loc, u, massScan.total);
@@ -464,8 +470,8 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
                             massScan.inclusive, drawAt));
   Value first = arith::SelectOp::create(b, loc, past, tidI32,
                                         constI32(b, loc, s.threads));
-  Value last = arith::SelectOp::create(b, loc, hasMass, tidI32,
-                                       constI32(b, loc, -1));
+  Value last =
+      arith::SelectOp::create(b, loc, hasMass, tidI32, constI32(b, loc, -1));
   Combiner pickC = [&](OpBuilder &bb, Location l, ValueRange x,
                        ValueRange y) -> SmallVector<Value> {
     return {arith::MinSIOp::create(bb, l, x[0], y[0]),
@@ -473,11 +479,10 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
   };
   SmallVector<Value> picked = s.reduceAll({first, last}, pickC);
   Value found = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                      picked[0],
-                                      constI32(b, loc, s.threads));
+                                      picked[0], constI32(b, loc, s.threads));
   Value chosen = arith::SelectOp::create(b, loc, found, picked[0], picked[1]);
-  Value isChosen = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         tidI32, chosen);
+  Value isChosen =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tidI32, chosen);
   auto ifOp = scf::IfOp::create(b, loc, isChosen, /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard g(b);
@@ -488,7 +493,8 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
         {massScan.exclusive, tiesBefore, fls, constI32(b, loc, -1),
          constI32(b, loc, -1)},
         [&](const Chunk &c, ValueRange a) -> SmallVector<Value> {
-          Value acc = a[0], seen = a[1], done = a[2], tok = a[3], lastTok = a[4];
+          Value acc = a[0], seen = a[1], done = a[2], tok = a[3],
+                lastTok = a[4];
           Value e = massOf(c);
           for (int64_t l = 0; l < c.width; ++l) {
             Value el = vector::ExtractOp::create(b, loc, e, l);

@@ -29,7 +29,7 @@ func.func @unknown_knob(%x: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
 // -----
 
 func.func @row_too_long_for_registers(%x: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
-  // expected-error @below {{schedule knob 'row_cache' = registers needs 1024 vectors per thread for rows of 4096 elements (vector_width = 4, 1 threads per row); expected at most 32}}
+  // expected-error @below {{schedule knob 'row_cache' = registers needs 4096 registers per thread for rows of 4096 elements (vector_width = 4, 1 threads per row); expected at most 64}}
   %y = hkg.softmax %x axis(1) {schedule = #hkg.schedule<threads = 64, rows_per_block = 64, row_cache = registers>} : tensor<64x4096xf32> -> tensor<64x4096xf32>
   return %y : tensor<64x4096xf32>
 }
@@ -48,4 +48,17 @@ func.func @softmax_inner_axis(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
   // expected-error @below {{softmax along axis 0 is not yet supported by hkg-lower-to-gpu; expected the last axis 1}}
   %y = hkg.softmax %x axis(0) {schedule = #hkg.schedule<>} : tensor<64x128xf32> -> tensor<64x128xf32>
   return %y : tensor<64x128xf32>
+}
+
+// -----
+
+func.func @captured_value(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %two = arith.constant 2.0 : f32
+  // expected-error @below {{body uses a value defined outside it}}
+  %y = hkg.elementwise %x {schedule = #hkg.schedule<>} : tensor<1024xf32> -> tensor<1024xf32> {
+  ^bb0(%a: f32):
+    %m = arith.mulf %a, %two : f32
+    hkg.yield %m : f32
+  }
+  return %y : tensor<1024xf32>
 }

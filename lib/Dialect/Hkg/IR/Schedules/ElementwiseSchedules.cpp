@@ -34,8 +34,7 @@ ScheduleSpace ElementwiseOp::getScheduleSpace(const TargetInfo &target) {
   int64_t vw = widestVector(bytes);
   // The widest vector that every broadcast input's extent is a multiple of.
   for (Value in : getInputs())
-    while (vw > 1 &&
-           cast<ShapedType>(in.getType()).getNumElements() % vw != 0)
+    while (vw > 1 && cast<ShapedType>(in.getType()).getNumElements() % vw != 0)
       vw /= 2;
   ScheduleSpace space;
   space.addInt("vector_width", vectorWidths(bytes), vw,
@@ -107,10 +106,9 @@ ScheduleSpace RopeOp::getScheduleSpace(const TargetInfo &target) {
   return space;
 }
 
-LogicalResult
-RopeOp::verifyScheduleConstraints(const ResolvedSchedule &schedule,
-                                  const TargetInfo &target,
-                                  function_ref<InFlightDiagnostic()> emitError) {
+LogicalResult RopeOp::verifyScheduleConstraints(
+    const ResolvedSchedule &schedule, const TargetInfo &target,
+    function_ref<InFlightDiagnostic()> emitError) {
   int64_t vw = schedule.getInt("vector_width");
   int64_t d = getInput().getType().getDimSize(3);
   if (getLayout() == RopeLayout::Neox && (d / 2) % vw != 0)

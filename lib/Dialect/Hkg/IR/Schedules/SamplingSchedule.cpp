@@ -27,10 +27,10 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
   ScheduleSpace space;
   space.addInt("vector_width", vectorWidths(bytes), vw,
                "logits per global access (16 bytes at most)");
-  space.addInt("threads", threadCounts(target),
-               clampPow2(v / vw, target.waveSize,
-                         target.maxThreadsPerWorkgroup),
-               "threads per workgroup; one workgroup per row");
+  space.addInt(
+      "threads", threadCounts(target),
+      clampPow2(v / vw, target.waveSize, target.maxThreadsPerWorkgroup),
+      "threads per workgroup; one workgroup per row");
   space.addInt("thresholds_per_pass", {1, 3, 7, 15}, 7,
                "probability thresholds one search pass evaluates; the "
                "boundary interval shrinks by thresholds + 1 per pass");
