@@ -224,6 +224,9 @@ def run(args):
                 row[impl] = dict(error=f"{type(e).__name__}: {e}")
             print(name, impl, row[impl], flush=True)
         rows.append(row)
+        if args.out:  # partial results survive a time-out
+            with open(os.path.join(args.out, "bench.partial.json"), "w") as f:
+                json.dump(rows, f, indent=1)
     return dict(device=dev, date=time.strftime("%Y-%m-%d"), torch=torch.__version__,
                 triton=triton.__version__, host=platform.node(), copy_tbs=copy_tbs,
                 gemm_tflops=gemm_tflops, rows=rows)

@@ -31,7 +31,7 @@ GRIDS = {
     "rmsnorm": ROW,
     "gelu": dict(vector_width=[2, 4, 8], threads=[128, 256, 512, 1024], unroll=[1, 2, 4, 8]),
     "rope": dict(vector_width=[2, 4, 8], threads=[64, 128, 256, 512], tokens_per_block=[1, 2, 4, 8]),
-    "top_p": dict(vector_width=[1, 2, 4], threads=[256, 512, 1024], search_iters=[8, 12, 16, 24, 32]),
+    "top_p": dict(vector_width=[1, 2, 4], threads=[256, 512, 1024], thresholds_per_pass=[1, 3, 7, 15]),
 }
 GRIDS["bias_gelu"] = GRIDS["gelu"]
 GRIDS["swiglu"] = GRIDS["gelu"]
@@ -40,9 +40,12 @@ GRIDS["swiglu"] = GRIDS["gelu"]
 def with_schedule(src, sched):
     """Adds {schedule = ...} to the (single) hkg op of an example."""
     m = re.search(r"= hkg\.[a-z_]+", src)
-    colon = re.compile(r"\s:\s").search(src, m.end())
+    depth, i = 0, m.end()
+    while not (depth == 0 and src[i] == ":" and src[i - 1].isspace()):
+        depth += {"(": 1, ")": -1}.get(src[i], 0)
+        i += 1
     body = ", ".join(f"{k} = {v}" for k, v in sorted(sched.items()))
-    return src[:colon.start()] + f" {{schedule = #hkg.schedule<{body}>}}" + src[colon.start():]
+    return src[:i].rstrip() + f" {{schedule = #hkg.schedule<{body}>}} " + src[i:]
 
 
 def compile_one(src, outdir):
