@@ -65,10 +65,10 @@ TEST_F(ScheduleSpaceTest, SoftmaxDefaultsAreLegalOnEveryTarget) {
     ScheduleAttr def = iface.getDefaultSchedule(t);
     EXPECT_TRUE(succeeded(verifySchedule(iface, def, t, [&] {
       return op.emitOpError();
-    }))) << t.chip;
+    }))) << t.chip.str();
     ResolvedSchedule r(iface.getScheduleSpace(t), def);
-    EXPECT_EQ(r.getInt("vector_width"), 8) << t.chip; // 16 bytes of bf16
-    EXPECT_EQ(r.getInt("threads") % t.waveSize, 0) << t.chip;
+    EXPECT_EQ(r.getInt("vector_width"), 8) << t.chip.str(); // 16 bytes of bf16
+    EXPECT_EQ(r.getInt("threads") % t.waveSize, 0) << t.chip.str();
   }
 }
 

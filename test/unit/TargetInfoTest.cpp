@@ -25,16 +25,16 @@ TEST(TargetInfo, WaveSizesByFamily) {
 
 TEST(TargetInfo, MatrixCoresMatchVendor) {
   for (const TargetInfo &t : getAllTargets()) {
-    EXPECT_FALSE(t.mmaIntrinsics.empty()) << t.chip;
-    EXPECT_FALSE(t.source.empty()) << t.chip;
-    EXPECT_GT(t.ldsBytesPerWorkgroup, 0u) << t.chip;
+    EXPECT_FALSE(t.mmaIntrinsics.empty()) << t.chip.str();
+    EXPECT_FALSE(t.source.empty()) << t.chip.str();
+    EXPECT_GT(t.ldsBytesPerWorkgroup, 0u) << t.chip.str();
     for (llvm::StringRef m : t.mmaIntrinsics) {
       if (t.matrixCore == MatrixCoreKind::MFMA)
-        EXPECT_TRUE(m.starts_with("mfma_")) << t.chip << " " << m;
+        EXPECT_TRUE(m.starts_with("mfma_")) << t.chip.str() << " " << m.str();
       if (t.matrixCore == MatrixCoreKind::WMMA)
-        EXPECT_TRUE(m.starts_with("wmma_")) << t.chip << " " << m;
+        EXPECT_TRUE(m.starts_with("wmma_")) << t.chip.str() << " " << m.str();
       if (t.matrixCore == MatrixCoreKind::MmaSync)
-        EXPECT_TRUE(m.starts_with("mma_")) << t.chip << " " << m;
+        EXPECT_TRUE(m.starts_with("mma_")) << t.chip.str() << " " << m.str();
     }
   }
   EXPECT_EQ(lookupTarget("gfx950")->ldsBytesPerWorkgroup, 160u * 1024u);
@@ -45,4 +45,21 @@ TEST(TargetInfo, KnownChipsStringListsAll) {
   std::string s = getKnownChipsString();
   EXPECT_NE(s.find("gfx942"), std::string::npos);
   EXPECT_NE(s.find("sm_90"), std::string::npos);
+}
+
+TEST(TargetInfo, Gfx1250WmmaStepsKBy32) {
+  // LLVM 22 has only the 16x16x32 f16/bf16 WMMA forms for gfx1250.
+  const TargetInfo *t = lookupTarget("gfx1250");
+  ASSERT_EQ(t->mmaIntrinsics.size(), 1u);
+  EXPECT_EQ(t->mmaIntrinsics.front(), "wmma_16x16x32");
+  EXPECT_EQ(t->ldsBytesPerWorkgroup, 327680u);
+  EXPECT_EQ(t->computeUnits, 0u); // not published
+}
+
+TEST(TargetInfo, Sm90MatchesAnH200) {
+  // Read back from cudaGetDeviceProperties on an H200.
+  const TargetInfo *t = lookupTarget("sm_90");
+  EXPECT_EQ(t->computeUnits, 132u);
+  EXPECT_EQ(t->ldsBytesPerWorkgroup, 232448u);
+  EXPECT_EQ(t->maxWavesPerCU, 64u); // 2048 threads per SM
 }
