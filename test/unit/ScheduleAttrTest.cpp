@@ -1,4 +1,4 @@
-//===- ScheduleAttrTest.cpp - #hkg.schedule verification -------------------===//
+//===- ScheduleAttrTest.cpp - #hkg.schedule verification ------------------===//
 //
 // The rules of ScheduleAttr::verify that the textual parser cannot reach (it
 // only builds i64 integers and strings): attributes built in C++.

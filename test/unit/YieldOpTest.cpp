@@ -1,4 +1,4 @@
-//===- YieldOpTest.cpp - hkg.yield's own verifier --------------------------===//
+//===- YieldOpTest.cpp - hkg.yield's own verifier -------------------------===//
 //
 // hkg.yield's operand-count rule cannot fire from textual IR: its parent op
 // verifies first and already rejects a body that does not yield exactly one
