@@ -37,7 +37,8 @@ TEST(YieldOp, VerifiesItsOperandCount) {
 
   auto two = YieldOp::create(b, UnknownLoc::get(&ctx), ValueRange{v, v});
   EXPECT_TRUE(failed(two.verify()));
-  EXPECT_EQ(message, "'hkg.yield' op expected exactly one yielded value, got 2");
+  EXPECT_EQ(message,
+            "'hkg.yield' op expected exactly one yielded value, got 2");
   two->erase();
   one->erase();
 }
