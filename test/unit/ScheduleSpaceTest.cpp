@@ -128,3 +128,22 @@ TEST_F(ScheduleSpaceTest, IllegalKnobIsReportedWithLegalRange) {
   EXPECT_NE(message.find("'vector_width' = 8"), std::string::npos) << message;
   EXPECT_NE(message.find("1, 2, 4"), std::string::npos) << message;
 }
+
+TEST(ResolvedSchedule, IgnoresValuesOfTheWrongKind) {
+  // An unverified schedule with a keyword for an integer knob and an integer
+  // for a keyword knob resolves to the defaults instead of handing getInt a
+  // keyword.
+  MLIRContext ctx;
+  ctx.loadDialect<HkgDialect>();
+  Builder b(&ctx);
+  ScheduleSpace space;
+  space.addInt("vector_width", {1, 2, 4, 8}, 8, "");
+  space.addKeyword("row_cache", {"none", "registers"}, "none", "");
+  auto attr = ScheduleAttr::get(
+      &ctx, b.getDictionaryAttr(
+                {b.getNamedAttr("vector_width", b.getStringAttr("foo")),
+                 b.getNamedAttr("row_cache", b.getI64IntegerAttr(1))}));
+  ResolvedSchedule r(space, attr);
+  EXPECT_EQ(r.getInt("vector_width"), 8);
+  EXPECT_EQ(r.getKeyword("row_cache"), "none");
+}

@@ -46,3 +46,20 @@ TEST(TargetInfo, KnownChipsStringListsAll) {
   EXPECT_NE(s.find("gfx942"), std::string::npos);
   EXPECT_NE(s.find("sm_90"), std::string::npos);
 }
+
+TEST(TargetInfo, Gfx1250WmmaStepsKBy32) {
+  // LLVM 22 has only the 16x16x32 f16/bf16 WMMA forms for gfx1250.
+  const TargetInfo *t = lookupTarget("gfx1250");
+  ASSERT_EQ(t->mmaIntrinsics.size(), 1u);
+  EXPECT_EQ(t->mmaIntrinsics.front(), "wmma_16x16x32");
+  EXPECT_EQ(t->ldsBytesPerWorkgroup, 327680u);
+  EXPECT_EQ(t->computeUnits, 0u); // not published
+}
+
+TEST(TargetInfo, Sm90MatchesAnH200) {
+  // Read back from cudaGetDeviceProperties on an H200.
+  const TargetInfo *t = lookupTarget("sm_90");
+  EXPECT_EQ(t->computeUnits, 132u);
+  EXPECT_EQ(t->ldsBytesPerWorkgroup, 232448u);
+  EXPECT_EQ(t->maxWavesPerCU, 64u); // 2048 threads per SM
+}

@@ -83,10 +83,14 @@ ResolvedSchedule::ResolvedSchedule(const ScheduleSpace &space,
     values[k.name] = k.defaultValue;
     if (!schedule)
       continue;
+    // A value of the wrong kind (`vector_width = foo`) keeps the default, so
+    // getInt/getKeyword never see the other kind even on an unverified
+    // schedule.
     Attribute v = schedule.getKnobs().get(k.name);
-    if (auto i = dyn_cast_or_null<IntegerAttr>(v))
+    bool wantsInt = std::holds_alternative<int64_t>(k.defaultValue);
+    if (auto i = dyn_cast_or_null<IntegerAttr>(v); i && wantsInt)
       values[k.name] = i.getInt();
-    else if (auto s = dyn_cast_or_null<StringAttr>(v))
+    else if (auto s = dyn_cast_or_null<StringAttr>(v); s && !wantsInt)
       values[k.name] = s.getValue().str();
   }
 }

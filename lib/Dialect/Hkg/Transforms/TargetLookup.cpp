@@ -23,7 +23,13 @@ FailureOr<const TargetInfo *> mlir::hkg::getTargetFor(Operation *op,
       return cur->emitError("expected 'hkg.target' to be an "
                             "#hkg.target<chip = ...> attribute, got ")
              << attr;
-    return lookupTarget(target.getChip());
+    // TargetAttr's verifier rejects unknown chips, but an attribute built
+    // with TargetAttr::get in C++ skips it: never hand out a null target.
+    if (const TargetInfo *t = lookupTarget(target.getChip()))
+      return t;
+    return cur->emitError("unknown chip '")
+           << target.getChip()
+           << "' in 'hkg.target'; expected one of: " << getKnownChipsString();
   }
   return op->emitError("no target: pass the 'chip' option or set an "
                        "'hkg.target = #hkg.target<chip = ...>' attribute");

@@ -1,12 +1,18 @@
 //===- TargetInfo.cpp - hkg's table of GPU targets ------------------------===//
 //
-// Each row cites its public sources. Peak rates are the vendors' dense
-// (no-sparsity) datasheet figures for the named product; they are leads for
-// roofline reports, not measurements. A value of 0 means "not published".
+// Each row cites its public sources; docs/Targets.md has the table with
+// links, how derived numbers were computed, and what is uncertain. Peak rates
+// are the vendors' dense (no-sparsity) figures for the named product; they
+// are leads for roofline reports, not measurements. A value of 0 means "not
+// published".
 //
 // Sources:
 //  [LLVM]     LLVM AMDGPUUsage (processor table: wavefront size, LDS size,
-//             VGPR/AGPR files), llvm.org/docs/AMDGPUUsage.html.
+//             VGPR/AGPR files), llvm.org/docs/AMDGPUUsage.html; LLVM 22's
+//             AMDGPU backend (max 8 waves/SIMD with AGPRs, 16 on gfx11+).
+//  [ROCM]     ROCm "GPU hardware specifications" table (CUs, wavefront size,
+//             LDS, VGPR file), rocm.docs.amd.com/en/latest/reference/
+//             gpu-arch-specs.html.
 //  [MI250X]   AMD Instinct MI250X data sheet (220 CUs over 2 GCDs, 3.2 TB/s,
 //             47.9 TF FP32 vector, 383 TF bf16); one GCD is one HIP device.
 //  [MI300X]   AMD Instinct MI300X data sheet (304 CUs, 5.3 TB/s, 163.4 TF
@@ -16,17 +22,23 @@
 //  [RX7900]   AMD Radeon RX 7900 XTX specifications (96 CUs, 960 GB/s,
 //             61.4 TF FP32, 122.8 TF FP16/bf16 via WMMA).
 //  [STRIX]    AMD Ryzen AI Max+ 395 / Radeon 8060S specifications (40 CUs,
-//             256-bit LPDDR5X-8000 = 256 GB/s, 2.9 GHz).
+//             256-bit LPDDR5X-8000 = 256 GB/s, 2.9 GHz). AMD publishes no
+//             TFLOP/s figure: FP32 and bf16 are derived like the RX 7900
+//             XTX's (40 CUs x 2.9 GHz x 256 FP32 and 512 WMMA FLOP/clk/CU).
 //  [R9700]    AMD Radeon AI PRO R9700 specifications (64 CUs, 644.6 GB/s,
 //             47.8 TF FP32, 191 TF FP16 dense).
-//  [GFX1250]  LLVM AMDGPUUsage (gfx1250: wave32, WMMA, 320 KiB LDS); no
-//             product data sheet was public when this table was written.
+//  [GFX1250]  LLVM 22 (gfx1250: wave32, 327680 bytes addressable LDS,
+//             f16/bf16 WMMA is v_wmma_f32_16x16x32_*; s_set_vgpr_msb makes
+//             1024 VGPRs addressable, llvm/llvm-project#156524); no product
+//             data sheet was public when this table was written.
 //  [A100]     NVIDIA A100 data sheet (SXM4 80GB: 2039 GB/s, 19.5 TF FP32,
 //             312 TF bf16 dense) and CUDA C Programming Guide, compute
 //             capability 8.0 (108 SMs, 163 KiB shared memory per block).
 //  [H200]     NVIDIA H200 data sheet (SXM: 4.8 TB/s, 67 TF FP32, 989 TF bf16
 //             dense) and CUDA C Programming Guide, compute capability 9.0
-//             (132 SMs, 227 KiB shared memory per block).
+//             (132 SMs, 227 KiB shared memory per block; both read back on an
+//             H200 with cudaGetDeviceProperties: 132 SMs, 232448 bytes
+//             opt-in shared memory per block, 2048 threads per SM).
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +56,8 @@ static constexpr llvm::StringLiteral kMfmaCdna3[] = {"mfma_16x16x16",
 static constexpr llvm::StringLiteral kMfmaCdna4[] = {
     "mfma_16x16x16", "mfma_32x32x8", "mfma_16x16x32", "mfma_32x32x16"};
 static constexpr llvm::StringLiteral kWmma[] = {"wmma_16x16x16"};
+// gfx1250 has no 16x16x16 f16/bf16 WMMA; its f16/bf16 forms step K by 32.
+static constexpr llvm::StringLiteral kWmmaGfx1250[] = {"wmma_16x16x32"};
 static constexpr llvm::StringLiteral kMmaSync[] = {"mma_16x8x16"};
 
 // clang-format off
@@ -53,25 +67,25 @@ static const TargetInfo kTargets[] = {
   //   matrix core, mma intrinsics, GB/s, FP32 TF, bf16 TF, source
   {"gfx90a", Vendor::AMD, "cdna2", "Instinct MI250X (one GCD)",
    64, 65536, 110, 512, 1024, 32,
-   MatrixCoreKind::MFMA, kMfmaCdna2, 1638.4, 23.95, 191.5, "[LLVM] [MI250X]"},
+   MatrixCoreKind::MFMA, kMfmaCdna2, 1638.4, 23.95, 191.5, "[LLVM] [ROCM] [MI250X]"},
   {"gfx942", Vendor::AMD, "cdna3", "Instinct MI300X",
    64, 65536, 304, 512, 1024, 32,
-   MatrixCoreKind::MFMA, kMfmaCdna3, 5300.0, 163.4, 1307.4, "[LLVM] [MI300X]"},
+   MatrixCoreKind::MFMA, kMfmaCdna3, 5300.0, 163.4, 1307.4, "[LLVM] [ROCM] [MI300X]"},
   {"gfx950", Vendor::AMD, "cdna4", "Instinct MI355X",
    64, 163840, 256, 512, 1024, 32,
-   MatrixCoreKind::MFMA, kMfmaCdna4, 8000.0, 157.3, 2500.0, "[LLVM] [MI355X]"},
+   MatrixCoreKind::MFMA, kMfmaCdna4, 8000.0, 157.3, 2500.0, "[LLVM] [ROCM] [MI355X]"},
   {"gfx1100", Vendor::AMD, "rdna3", "Radeon RX 7900 XTX",
    32, 65536, 96, 256, 1024, 32,
-   MatrixCoreKind::WMMA, kWmma, 960.0, 61.4, 122.8, "[LLVM] [RX7900]"},
+   MatrixCoreKind::WMMA, kWmma, 960.0, 61.4, 122.8, "[LLVM] [ROCM] [RX7900]"},
   {"gfx1151", Vendor::AMD, "rdna3.5", "Radeon 8060S (Ryzen AI Max+ 395)",
    32, 65536, 40, 256, 1024, 32,
-   MatrixCoreKind::WMMA, kWmma, 256.0, 29.7, 59.4, "[LLVM] [STRIX]"},
+   MatrixCoreKind::WMMA, kWmma, 256.0, 29.7, 59.4, "[LLVM] [ROCM] [STRIX]"},
   {"gfx1201", Vendor::AMD, "rdna4", "Radeon AI PRO R9700",
    32, 65536, 64, 256, 1024, 32,
-   MatrixCoreKind::WMMA, kWmma, 644.6, 47.8, 191.0, "[LLVM] [R9700]"},
+   MatrixCoreKind::WMMA, kWmma, 644.6, 47.8, 191.0, "[LLVM] [ROCM] [R9700]"},
   {"gfx1250", Vendor::AMD, "gfx12.5", "(no public product data)",
-   32, 327680, 0, 256, 1024, 32,
-   MatrixCoreKind::WMMA, kWmma, 0.0, 0.0, 0.0, "[GFX1250]"},
+   32, 327680, 0, 1024, 1024, 32,
+   MatrixCoreKind::WMMA, kWmmaGfx1250, 0.0, 0.0, 0.0, "[GFX1250]"},
   {"sm_80", Vendor::NVIDIA, "ampere", "A100 SXM4 80GB",
    32, 166912, 108, 255, 1024, 64,
    MatrixCoreKind::MmaSync, kMmaSync, 2039.0, 19.5, 312.0, "[A100]"},

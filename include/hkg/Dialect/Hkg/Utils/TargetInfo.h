@@ -34,8 +34,9 @@ struct TargetInfo {
   unsigned ldsBytesPerWorkgroup;
   /// Compute units (AMD) or streaming multiprocessors (NVIDIA).
   unsigned computeUnits;
-  /// Most vector registers one lane can address (architected VGPRs on AMD,
-  /// registers per thread on NVIDIA).
+  /// Most vector registers one lane can address (on AMD: VGPRs, plus AGPRs
+  /// where the file is unified as on gfx90a/gfx942/gfx950; registers per
+  /// thread on NVIDIA).
   unsigned maxRegistersPerThread;
   /// Largest workgroup the runtime accepts.
   unsigned maxThreadsPerWorkgroup;

@@ -43,8 +43,7 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   }
   ScheduleSpace space;
   space.addInt("tile_q", {16, 32, 64, 128}, tileQ, "query rows per workgroup");
-  space.addInt("tile_kv", {16, 32, 64, 128}, tileKv,
-               "key/value rows per step");
+  space.addInt("tile_kv", {16, 32, 64, 128}, tileKv, "key/value rows per step");
   space.addInt("waves", {1, 2, 4, 8}, 4, "waves per workgroup");
   space.addKeyword("mma", mmas, mma,
                    "matrix-core instruction, or none for FMAs");

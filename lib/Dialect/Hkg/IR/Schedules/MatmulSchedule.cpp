@@ -50,7 +50,10 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   SmallVector<StringRef> mmas = {"none"};
   for (StringRef m : target.mmaIntrinsics)
     mmas.push_back(m);
-  bool useMma = isHalfType(elem) && !target.mmaIntrinsics.empty();
+  // A K shorter than one instruction's K step (gfx1250's WMMA steps by 32)
+  // cannot use matrix cores.
+  bool useMma = isHalfType(elem) && !target.mmaIntrinsics.empty() &&
+                getK() >= getMmaShape(target.mmaIntrinsics.front()).k;
   StringRef mma = useMma ? StringRef(target.mmaIntrinsics.front()) : "none";
   int64_t m = getM();
   bool decode = m <= 16;

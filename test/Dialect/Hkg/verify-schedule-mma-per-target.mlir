@@ -1,0 +1,51 @@
+// RUN: hkg-opt %s --split-input-file --hkg-verify-schedule --verify-diagnostics
+
+// Each target accepts only its own matrix-core instructions.
+
+// gfx950 (CDNA4) adds the K = 32 MFMA forms.
+module attributes {hkg.target = #hkg.target<chip = "gfx950">} {
+  func.func @cdna4_mfma(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mfma_32x32x16, tile_k = 32>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+    return %0 : tensor<256x256xbf16>
+  }
+}
+
+// -----
+
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @cdna4_mfma_on_cdna3(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+    // expected-error @below {{schedule knob 'mma' = mfma_32x32x16 is not legal for hkg.matmul on gfx942; expected one of: none, mfma_16x16x16, mfma_32x32x8}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mfma_32x32x16, tile_k = 32>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+    return %0 : tensor<256x256xbf16>
+  }
+}
+
+// -----
+
+module attributes {hkg.target = #hkg.target<chip = "gfx1250">} {
+  func.func @rdna_wmma_on_gfx1250(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+    // expected-error @below {{schedule knob 'mma' = wmma_16x16x16 is not legal for hkg.matmul on gfx1250; expected one of: none, wmma_16x16x32}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = wmma_16x16x16>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+    return %0 : tensor<256x256xbf16>
+  }
+}
+
+// -----
+
+module attributes {hkg.target = #hkg.target<chip = "gfx1201">} {
+  func.func @mfma_on_rdna4(%q: tensor<1x2x64x32xf16>) -> tensor<1x2x64x32xf16> {
+    // expected-error @below {{schedule knob 'mma' = mfma_16x16x16 is not legal for hkg.attention on gfx1201; expected one of: none, wmma_16x16x16}}
+    %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = mfma_16x16x16>} : tensor<1x2x64x32xf16>, tensor<1x2x64x32xf16>, tensor<1x2x64x32xf16> -> tensor<1x2x64x32xf16>
+    return %0 : tensor<1x2x64x32xf16>
+  }
+}
+
+// -----
+
+module attributes {hkg.target = #hkg.target<chip = "sm_80">} {
+  func.func @wmma_on_ampere(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>) -> tensor<256x256xf16> {
+    // expected-error @below {{schedule knob 'mma' = wmma_16x16x16 is not legal for hkg.matmul on sm_80; expected one of: none, mma_16x8x16}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = wmma_16x16x16>} : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
+    return %0 : tensor<256x256xf16>
+  }
+}
