@@ -74,6 +74,13 @@ public:
   uint64_t getBits(int64_t i) const;
   void setBits(int64_t i, uint64_t bits);
 
+  /// Converts every element to double into `out` (getNumElements() long),
+  /// in parallel: the bulk form of get().
+  void toDoubles(double *out) const;
+  /// The elements of an f64 tensor, for bulk writes.
+  double *getF64Data();
+  const double *getF64Data() const;
+
   /// Fills every element with the same bit pattern.
   void fillBits(uint64_t bits);
 
