@@ -70,15 +70,24 @@ llvm::Expected<std::vector<float>>
 Device::timeLaunches(KernelHandle kernel, Dim3 grid, Dim3 block,
                      unsigned dynamicSharedBytes,
                      llvm::ArrayRef<DevicePtr> args, unsigned warmup,
-                     unsigned reps) {
+                     unsigned reps, size_t flushBytes) {
   for (unsigned i = 0; i < warmup; ++i)
     if (llvm::Error e = launch(kernel, grid, block, dynamicSharedBytes, args))
       return std::move(e);
   std::vector<EventHandle> events;
+  DevicePtr flush = 0;
+  if (flushBytes) {
+    llvm::Expected<DevicePtr> buf = allocate(flushBytes);
+    if (!buf)
+      return buf.takeError();
+    flush = *buf;
+  }
   auto cleanup = [&]() -> llvm::Error {
     llvm::Error all = llvm::Error::success();
     for (EventHandle e : events)
       all = llvm::joinErrors(std::move(all), destroyEvent(e));
+    if (flush)
+      all = llvm::joinErrors(std::move(all), deallocate(flush));
     return all;
   };
   std::vector<float> times;
@@ -89,6 +98,9 @@ Device::timeLaunches(KernelHandle kernel, Dim3 grid, Dim3 block,
     events.push_back(*e);
   }
   for (unsigned i = 0; i < reps; ++i) {
+    if (flush)
+      if (llvm::Error e = fill(flush, static_cast<uint8_t>(i), flushBytes))
+        return llvm::joinErrors(std::move(e), cleanup());
     if (llvm::Error e = recordEvent(events[2 * i]))
       return llvm::joinErrors(std::move(e), cleanup());
     if (llvm::Error e = launch(kernel, grid, block, dynamicSharedBytes, args))

@@ -40,6 +40,7 @@ struct HipApi {
   hipError_t (*hipMalloc)(void **, size_t);
   hipError_t (*hipFree)(void *);
   hipError_t (*hipMemcpy)(void *, const void *, size_t, int);
+  hipError_t (*hipMemsetAsync)(void *, int, size_t, hipStream_t);
   hipError_t (*hipDeviceSynchronize)();
   hipError_t (*hipEventCreate)(hipEvent_t *);
   hipError_t (*hipEventRecord)(hipEvent_t, hipStream_t);
@@ -64,6 +65,7 @@ struct HipApi {
     RESOLVE(hipMalloc);
     RESOLVE(hipFree);
     RESOLVE(hipMemcpy);
+    RESOLVE(hipMemsetAsync);
     RESOLVE(hipDeviceSynchronize);
     RESOLVE(hipEventCreate);
     RESOLVE(hipEventRecord);
@@ -127,6 +129,11 @@ public:
     return check(api.hipMemcpy(dst, reinterpret_cast<const void *>(src), bytes,
                                kHipMemcpyDeviceToHost),
                  "hipMemcpy(DeviceToHost)");
+  }
+  llvm::Error fill(DevicePtr dst, uint8_t value, size_t bytes) override {
+    return check(api.hipMemsetAsync(reinterpret_cast<void *>(dst), value,
+                                    bytes, nullptr),
+                 "hipMemsetAsync");
   }
   llvm::Expected<ModuleHandle> loadModule(llvm::ArrayRef<char> image) override {
     hipModule_t module = nullptr;

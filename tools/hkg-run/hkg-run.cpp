@@ -93,6 +93,11 @@ static cl::opt<double>
                   cl::desc("Measured compute ceiling in TFLOP/s (default: the "
                            "target table's peak)"),
                   cl::init(0), cl::cat(category));
+static cl::opt<unsigned> flushMiB(
+    "flush-l2-mib",
+    cl::desc("MiB overwritten before each timed launch so it starts with a "
+             "cold L2 (0: no flush)"),
+    cl::init(256), cl::cat(category));
 static cl::opt<bool>
     noIsolation("no-isolation",
                 cl::desc("Run kernels in this process (no fault isolation)"),
@@ -278,7 +283,8 @@ static llvm::Expected<KernelOutcome> runKernel(const Bundle &bundle,
 
   if (check.passed && repsOpt > 0) {
     auto times = device.timeLaunches(*kernel, spec.grid, spec.block, 0, ptrs,
-                                     warmupOpt, repsOpt);
+                                     warmupOpt, repsOpt,
+                                     size_t(flushMiB) << 20);
     if (!times)
       return freeAll(), times.takeError();
     std::vector<float> sorted = *times;
@@ -365,9 +371,10 @@ static json::Object runIsolated(const char *argv0, const KernelSpec &spec) {
       "--seed=" + std::to_string(seedOpt),
       "--warmup=" + std::to_string(warmupOpt),
       "--reps=" + std::to_string(repsOpt),
-      llvm::formatv("--max-ref-madds={0}", maxRefWork.getValue()).str(),
-      llvm::formatv("--ceiling-bw={0}", ceilingBw.getValue()).str(),
-      llvm::formatv("--ceiling-tflops={0}", ceilingTflops.getValue()).str()};
+      "--flush-l2-mib=" + std::to_string(flushMiB),
+      llvm::formatv("--max-ref-madds={0:e9}", maxRefWork.getValue()).str(),
+      llvm::formatv("--ceiling-bw={0:e9}", ceilingBw.getValue()).str(),
+      llvm::formatv("--ceiling-tflops={0:e9}", ceilingTflops.getValue()).str()};
   for (const std::string &f : testFaults)
     args.push_back("--test-fault=" + f);
   WorkerResult w = runWorker(self, args, timeoutOpt * 1000);
@@ -376,10 +383,20 @@ static json::Object runIsolated(const char *argv0, const KernelSpec &spec) {
   llvm::StringRef out = llvm::StringRef(w.output).rtrim();
   llvm::StringRef last = out.rsplit('\n').second.empty() ? out
                                                          : out.rsplit('\n').second;
-  if (w.status == WorkerStatus::Exited) {
+  // A worker that printed its result and then died in teardown still
+  // produced a result; say how it ended.
+  if (!last.empty()) {
     llvm::Expected<json::Value> parsed = json::parse(last);
-    if (parsed && parsed->getAsObject())
-      return std::move(*parsed->getAsObject());
+    if (parsed && parsed->getAsObject()) {
+      json::Object result = std::move(*parsed->getAsObject());
+      if (w.status != WorkerStatus::Exited) {
+        std::string message =
+            result.getString("message").value_or("").str();
+        result["message"] = message + (message.empty() ? "" : "; ") +
+                            "worker " + w.message + " after reporting";
+      }
+      return result;
+    }
     llvm::consumeError(parsed.takeError());
   }
   json::Object result{{"name", spec.name}, {"op", spec.op}};

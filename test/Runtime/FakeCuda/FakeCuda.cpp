@@ -156,6 +156,11 @@ int cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t bytes) {
   std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
   return 0;
 }
+int cuMemsetD8Async(unsigned long long dst, unsigned char value, size_t bytes,
+                    void *) {
+  std::memset(reinterpret_cast<void *>(dst), value, bytes);
+  return 0;
+}
 int cuEventCreate(void **event, unsigned) {
   *event = new Clock::time_point();
   return 0;
