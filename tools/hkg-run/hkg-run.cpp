@@ -16,28 +16,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "hkg/Dialect/Hkg/IR/HkgOps.h"
-#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 #include "hkg/Runtime/Bundle.h"
-#include "hkg/Runtime/Check.h"
 #include "hkg/Runtime/Device.h"
-#include "hkg/Runtime/RandomInputs.h"
-#include "hkg/Runtime/Reference.h"
+#include "hkg/Runtime/KernelRunner.h"
 #include "hkg/Runtime/Worker.h"
 
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
 #include <csignal>
 #include <thread>
 
@@ -116,199 +108,39 @@ static cl::list<std::string> testFaults(
 // The worker: one kernel, result as one JSON object on stdout
 //===----------------------------------------------------------------------===//
 
-namespace {
-struct KernelOutcome {
-  std::string status = "error"; // pass, fail, error, no-device
-  std::string message;
-  json::Object check;
-  json::Object timing;
-};
-} // namespace
-
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(message);
+static RunOptions getRunOptions() {
+  RunOptions options;
+  options.seed = seedOpt;
+  options.warmup = warmupOpt;
+  options.reps = repsOpt;
+  options.flushBytes = size_t(flushMiB) << 20;
+  options.maxReferenceMultiplyAdds = maxRefWork;
+  options.ceilingBandwidthGBs = ceilingBw;
+  options.ceilingTflops = ceilingTflops;
+  return options;
 }
 
-/// Checks that the manifest's args agree with the source op's operands and
-/// result.
-static llvm::Error validateArgs(const KernelSpec &spec, mlir::Operation *op) {
-  unsigned numInputs = 0;
-  for (const ArgSpec &a : spec.args)
-    numInputs += !a.isOutput;
-  if (numInputs != op->getNumOperands() ||
-      spec.args.size() != numInputs + op->getNumResults())
-    return makeError(llvm::formatv(
-        "manifest args ({0} input(s), {1} output(s)) do not match '{2}' "
-        "({3} operand(s), {4} result(s))",
-        numInputs, spec.args.size() - numInputs, op->getName(),
-        op->getNumOperands(), op->getNumResults()));
-  for (auto [i, a] : llvm::enumerate(spec.args)) {
-    mlir::Value v = i < numInputs ? op->getOperand(i)
-                                  : op->getResult(i - numInputs);
-    auto type = llvm::cast<mlir::ShapedType>(v.getType());
-    std::optional<DType> dt = getDTypeFor(type.getElementType());
-    if (a.isOutput != (i >= numInputs) || !dt || *dt != a.dtype ||
-        llvm::ArrayRef<int64_t>(a.shape) != type.getShape())
-      return makeError(llvm::formatv(
-          "manifest arg #{0} ({1} {2}[{3}]) does not match the source op's "
-          "{4}",
-          i, a.isOutput ? "output" : "input", getDTypeName(a.dtype),
-          llvm::join(llvm::map_range(a.shape,
-                                     [](int64_t d) { return std::to_string(d); }),
-                     "x"),
-          type));
-  }
-  return llvm::Error::success();
+/// The record of a kernel that could not be run to a verdict.
+static json::Object errorRecord(const KernelSpec &spec, llvm::StringRef status,
+                                llvm::Error error) {
+  return json::Object{{"name", spec.name},
+                      {"op", spec.op},
+                      {"status", status},
+                      {"message", llvm::toString(std::move(error))}};
 }
 
-/// The op's floor on `target`: the time its bytes take at peak bandwidth or
-/// its flops at peak compute, whichever is longer.
-static std::optional<double> floorSeconds(const Bundle &bundle,
-                                          const Device &device,
-                                          mlir::Operation *op, double bytes,
-                                          double flops) {
-  const mlir::hkg::TargetInfo *target =
-      mlir::hkg::lookupTarget(bundle.target);
-  if (!target && !device.getArch().empty())
-    target = mlir::hkg::lookupTarget(device.getArch());
-  double bw = ceilingBw > 0 ? ceilingBw : (target ? target->peakBandwidthGBs : 0);
-  bool matrix = llvm::isa<mlir::hkg::MatmulOp, mlir::hkg::AttentionOp>(op) &&
-                !llvm::cast<mlir::ShapedType>(op->getOperand(0).getType())
-                     .getElementType()
-                     .isF32();
-  double tflops =
-      ceilingTflops > 0
-          ? ceilingTflops
-          : (target ? (matrix ? target->peakBf16Tflops : target->peakFp32Tflops)
-                    : 0);
-  if (bw <= 0 && tflops <= 0)
-    return std::nullopt;
-  double t = 0;
-  if (bw > 0)
-    t = std::max(t, bytes / (bw * 1e9));
-  if (tflops > 0)
-    t = std::max(t, flops / (tflops * 1e12));
-  return t;
-}
-
-static llvm::Expected<KernelOutcome> runKernel(const Bundle &bundle,
-                                               const KernelSpec &spec,
-                                               Device &device) {
-  KernelOutcome outcome;
-  mlir::DialectRegistry registry;
-  registerReferenceDialects(registry);
-  mlir::MLIRContext context(registry);
-  auto module = parseSourceModule(spec.source, context);
-  if (!module)
-    return module.takeError();
-  llvm::Expected<mlir::Operation *> op = findKernelOp(module->get());
-  if (!op)
-    return op.takeError();
-  if (llvm::Error e = validateArgs(spec, *op))
-    return std::move(e);
-
-  auto inputs = makeRandomInputs(*op, seedOpt);
-  if (!inputs)
-    return inputs.takeError();
-  const ArgSpec &outSpec = spec.args.back();
-  HostTensor output(outSpec.dtype, outSpec.shape);
-  poison(output);
-
-  auto file = llvm::MemoryBuffer::getFile(bundle.getBinaryPath(spec),
-                                          /*IsText=*/false,
-                                          /*RequiresNullTerminator=*/false);
-  if (!file)
-    return makeError("cannot read " + bundle.getBinaryPath(spec) + ": " +
-                     file.getError().message());
-  llvm::StringRef image = (*file)->getBuffer();
-  auto mod = device.loadModule(llvm::ArrayRef<char>(image.data(), image.size()));
-  if (!mod)
-    return mod.takeError();
-  auto kernel = device.getKernel(*mod, spec.entry);
-  if (!kernel)
-    return kernel.takeError();
-
-  // Device buffers: inputs, then the (poisoned) output.
-  llvm::SmallVector<DevicePtr> ptrs;
-  auto freeAll = [&] {
-    for (DevicePtr p : ptrs)
-      llvm::consumeError(device.deallocate(p));
-  };
-  double bytes = 0;
-  for (const HostTensor &t : *inputs) {
-    auto p = device.allocate(std::max<size_t>(t.getNumBytes(), 1));
-    if (!p)
-      return freeAll(), p.takeError();
-    ptrs.push_back(*p);
-    bytes += t.getNumBytes();
-    if (llvm::Error e = device.copyToDevice(*p, t.data(), t.getNumBytes()))
-      return freeAll(), std::move(e);
-  }
-  auto outPtr = device.allocate(std::max<size_t>(output.getNumBytes(), 1));
-  if (!outPtr)
-    return freeAll(), outPtr.takeError();
-  ptrs.push_back(*outPtr);
-  bytes += output.getNumBytes();
-  if (llvm::Error e =
-          device.copyToDevice(*outPtr, output.data(), output.getNumBytes()))
-    return freeAll(), std::move(e);
-
-  if (llvm::Error e = device.launch(*kernel, spec.grid, spec.block, 0, ptrs))
-    return freeAll(), std::move(e);
-  if (llvm::Error e = device.synchronize())
-    return freeAll(), std::move(e);
-  if (llvm::Error e =
-          device.copyToHost(output.data(), *outPtr, output.getNumBytes()))
-    return freeAll(), std::move(e);
-
-  CheckResult check;
-  if (llvm::isa<mlir::hkg::TopPSampleOp>(*op)) {
-    check = checkTopPSample(*op, *inputs, output);
-  } else {
-    ReferenceOptions options;
-    options.maxMultiplyAdds = maxRefWork;
-    auto ref = evaluateReference(*op, *inputs, options);
-    if (!ref)
-      return freeAll(), ref.takeError();
-    check = compareTensors(output, *ref, getDefaultTolerance(outSpec.dtype));
-  }
-  outcome.status = check.passed ? "pass" : "fail";
-  outcome.message = check.message;
-  outcome.check = json::Object{{"checked", check.checked},
-                               {"unwritten", check.unwritten},
-                               {"nans", check.nans},
-                               {"mismatched", check.mismatched},
-                               {"norm_rel_error", check.normRelError},
-                               {"max_abs_error", check.maxAbsError}};
-
-  if (check.passed && repsOpt > 0) {
-    auto times = device.timeLaunches(*kernel, spec.grid, spec.block, 0, ptrs,
-                                     warmupOpt, repsOpt,
-                                     size_t(flushMiB) << 20);
-    if (!times)
-      return freeAll(), times.takeError();
-    std::vector<float> sorted = *times;
-    std::sort(sorted.begin(), sorted.end());
-    double medianS = sorted[sorted.size() / 2] * 1e-3;
-    double minS = sorted.front() * 1e-3;
-    double flops =
-        llvm::cast<mlir::hkg::HkgKernelOpInterface>(*op).getCostFeatures().flops;
-    outcome.timing = json::Object{{"median_us", medianS * 1e6},
-                                  {"min_us", minS * 1e6},
-                                  {"reps", static_cast<int64_t>(sorted.size())},
-                                  {"bytes", bytes},
-                                  {"flops", flops},
-                                  {"gbps", bytes / medianS / 1e9},
-                                  {"tflops", flops / medianS / 1e12}};
-    if (std::optional<double> floor =
-            floorSeconds(bundle, device, *op, bytes, flops)) {
-      outcome.timing["floor_us"] = *floor * 1e6;
-      outcome.timing["fraction_of_floor"] = *floor / medianS;
-    }
-  }
-  freeAll();
-  llvm::consumeError(device.unloadModule(*mod));
-  return outcome;
+/// Runs one kernel in this process and returns its record.
+static json::Object runHere(const Bundle &bundle, const KernelSpec &spec,
+                            DeviceKind kind) {
+  auto device = Device::open(kind, ordinalOpt);
+  if (!device)
+    return errorRecord(spec, "no-device", device.takeError());
+  auto record = runKernel(bundle, spec, **device, getRunOptions());
+  if (!record)
+    return errorRecord(spec, "error", record.takeError());
+  record->try_emplace("name", spec.name);
+  record->try_emplace("op", spec.op);
+  return std::move(*record);
 }
 
 static void applyTestFault(llvm::StringRef kernel) {
@@ -324,31 +156,13 @@ static void applyTestFault(llvm::StringRef kernel) {
   }
 }
 
-/// Runs one kernel and prints its outcome as JSON; returns the exit code.
+/// Runs one kernel and prints its record as JSON; returns the exit code.
 static int workerMain(const Bundle &bundle, const KernelSpec &spec,
                       DeviceKind kind) {
   applyTestFault(spec.name);
-  json::Object result{{"name", spec.name}, {"op", spec.op}};
-  int code = 0;
-  auto device = Device::open(kind, ordinalOpt);
-  if (!device) {
-    result["status"] = "no-device";
-    result["message"] = llvm::toString(device.takeError());
-    code = ExitNoDevice;
-  } else {
-    auto outcome = runKernel(bundle, spec, **device);
-    if (!outcome) {
-      result["status"] = "error";
-      result["message"] = llvm::toString(outcome.takeError());
-    } else {
-      result["status"] = outcome->status;
-      result["message"] = outcome->message;
-      result["check"] = std::move(outcome->check);
-      if (!outcome->timing.empty())
-        result["timing"] = std::move(outcome->timing);
-    }
-  }
-  llvm::outs() << json::Value(std::move(result)) << "\n";
+  json::Object record = runHere(bundle, spec, kind);
+  int code = record.getString("status") == "no-device" ? ExitNoDevice : 0;
+  llvm::outs() << json::Value(std::move(record)) << "\n";
   llvm::outs().flush();
   return code;
 }
@@ -534,22 +348,7 @@ int main(int argc, char **argv) {
   for (const KernelSpec *k : selected) {
     if (noIsolation) {
       // Debugging aid: run in-process (a faulting kernel ends hkg-run).
-      auto device = Device::open(*kind, ordinalOpt);
-      json::Object r{{"name", k->name}, {"op", k->op}};
-      if (!device) {
-        r["status"] = "no-device";
-        r["message"] = llvm::toString(device.takeError());
-      } else if (auto o = runKernel(*bundle, *k, **device)) {
-        r["status"] = o->status;
-        r["message"] = o->message;
-        r["check"] = std::move(o->check);
-        if (!o->timing.empty())
-          r["timing"] = std::move(o->timing);
-      } else {
-        r["status"] = "error";
-        r["message"] = llvm::toString(o.takeError());
-      }
-      results.push_back(std::move(r));
+      results.push_back(runHere(*bundle, *k, *kind));
       continue;
     }
     results.push_back(runIsolated(argv[0], *k));
