@@ -55,6 +55,7 @@ struct CudaApi {
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
   CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventRecord)(CUevent, CUstream);
@@ -86,6 +87,7 @@ struct CudaApi {
     RESOLVE(cuMemFree, "cuMemFree_v2", "cuMemFree");
     RESOLVE(cuMemcpyHtoD, "cuMemcpyHtoD_v2", "cuMemcpyHtoD");
     RESOLVE(cuMemcpyDtoH, "cuMemcpyDtoH_v2", "cuMemcpyDtoH");
+    RESOLVE(cuMemcpyDtoD, "cuMemcpyDtoD_v2", "cuMemcpyDtoD");
     RESOLVE(cuMemsetD8Async, "cuMemsetD8Async");
     RESOLVE(cuEventCreate, "cuEventCreate");
     RESOLVE(cuEventRecord, "cuEventRecord");
@@ -168,6 +170,10 @@ public:
     return check(api.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
   }
 
+  llvm::Error copyOnDevice(DevicePtr dst, DevicePtr src,
+                           size_t bytes) override {
+    return check(api.cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD");
+  }
   llvm::Error fill(DevicePtr dst, uint8_t value, size_t bytes) override {
     return check(api.cuMemsetD8Async(dst, value, bytes, nullptr),
                  "cuMemsetD8Async");

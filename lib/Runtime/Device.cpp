@@ -6,6 +6,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+
 using namespace hkg::rt;
 
 Device::~Device() = default;
@@ -117,4 +119,50 @@ Device::timeLaunches(KernelHandle kernel, Dim3 grid, Dim3 block,
   if (llvm::Error e = cleanup())
     return std::move(e);
   return times;
+}
+
+llvm::Expected<double> Device::measureCopyBandwidth(size_t bytes,
+                                                    unsigned reps) {
+  llvm::Expected<DevicePtr> src = allocate(bytes);
+  if (!src)
+    return src.takeError();
+  llvm::Expected<DevicePtr> dst = allocate(bytes);
+  if (!dst)
+    return llvm::joinErrors(dst.takeError(), deallocate(*src));
+  llvm::Expected<EventHandle> start = createEvent();
+  llvm::Expected<EventHandle> end = createEvent();
+  std::vector<float> times;
+  llvm::Error error = llvm::Error::success();
+  if (!start || !end) {
+    error = llvm::joinErrors(start.takeError(), end.takeError());
+  } else {
+    error = copyOnDevice(*dst, *src, bytes); // warm-up
+    for (unsigned i = 0; i < reps && !error; ++i) {
+      if ((error = recordEvent(*start)))
+        break;
+      if ((error = copyOnDevice(*dst, *src, bytes)))
+        break;
+      if ((error = recordEvent(*end)))
+        break;
+      llvm::Expected<float> ms = elapsedMs(*start, *end);
+      if (!ms) {
+        error = ms.takeError();
+        break;
+      }
+      times.push_back(*ms);
+    }
+  }
+  if (start)
+    error = llvm::joinErrors(std::move(error), destroyEvent(*start));
+  if (end)
+    error = llvm::joinErrors(std::move(error), destroyEvent(*end));
+  error = llvm::joinErrors(std::move(error), deallocate(*src));
+  error = llvm::joinErrors(std::move(error), deallocate(*dst));
+  if (error)
+    return std::move(error);
+  if (times.empty())
+    return llvm::createStringError("no copy was timed");
+  std::sort(times.begin(), times.end());
+  double seconds = times[times.size() / 2] * 1e-3;
+  return 2.0 * bytes / seconds / 1e9;
 }

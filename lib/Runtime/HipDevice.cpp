@@ -24,6 +24,7 @@ using hipStream_t = void *;
 constexpr hipError_t kHipSuccess = 0;
 constexpr int kHipMemcpyHostToDevice = 1;
 constexpr int kHipMemcpyDeviceToHost = 2;
+constexpr int kHipMemcpyDeviceToDevice = 3;
 
 struct HipApi {
   hipError_t (*hipInit)(unsigned);
@@ -129,6 +130,13 @@ public:
     return check(api.hipMemcpy(dst, reinterpret_cast<const void *>(src), bytes,
                                kHipMemcpyDeviceToHost),
                  "hipMemcpy(DeviceToHost)");
+  }
+  llvm::Error copyOnDevice(DevicePtr dst, DevicePtr src,
+                           size_t bytes) override {
+    return check(api.hipMemcpy(reinterpret_cast<void *>(dst),
+                               reinterpret_cast<const void *>(src), bytes,
+                               kHipMemcpyDeviceToDevice),
+                 "hipMemcpy(DeviceToDevice)");
   }
   llvm::Error fill(DevicePtr dst, uint8_t value, size_t bytes) override {
     return check(api.hipMemsetAsync(reinterpret_cast<void *>(dst), value,

@@ -85,6 +85,12 @@ static cl::opt<double>
                   cl::desc("Measured compute ceiling in TFLOP/s (default: the "
                            "target table's peak)"),
                   cl::init(0), cl::cat(category));
+static cl::opt<unsigned> copyCeilingMiB(
+    "measure-copy-mib",
+    cl::desc("Measure the bandwidth ceiling first with device-to-device "
+             "copies of this many MiB (PERF.md's method; 0: use the target "
+             "table or --ceiling-bw)"),
+    cl::init(1024), cl::cat(category));
 static cl::opt<unsigned> flushMiB(
     "flush-l2-mib",
     cl::desc("MiB overwritten before each timed launch so it starts with a "
@@ -339,6 +345,21 @@ int main(int argc, char **argv) {
                                   getDeviceKindName((*device)->getKind()),
                                   (*device)->getArch(),
                                   (*device)->getNumComputeUnits());
+    if (ceilingBw == 0 && copyCeilingMiB > 0) {
+      auto gbps =
+          (*device)->measureCopyBandwidth(size_t(copyCeilingMiB) << 20, 10);
+      if (!gbps) {
+        llvm::errs() << "hkg-run: error: measuring the copy ceiling: "
+                     << llvm::toString(gbps.takeError()) << "\n";
+        return ExitFail;
+      }
+      ceilingBw = *gbps;
+      deviceInfo["copy_gbps"] = *gbps;
+      llvm::outs() << llvm::formatv(
+          "copy ceiling: {0:f0} GB/s ({1} MiB device-to-device, read + "
+          "write; the floors below use it)\n",
+          *gbps, copyCeilingMiB.getValue());
+    }
   }
   llvm::outs() << llvm::formatv("bundle: {0} (target {1}, {2}, {3} kernel(s))\n",
                                 bundle->directory, bundle->target,

@@ -68,6 +68,9 @@ public:
   virtual llvm::Error copyToDevice(DevicePtr dst, const void *src,
                                    size_t bytes) = 0;
   virtual llvm::Error copyToHost(void *dst, DevicePtr src, size_t bytes) = 0;
+  /// Copies `bytes` bytes between two device buffers (default stream).
+  virtual llvm::Error copyOnDevice(DevicePtr dst, DevicePtr src,
+                                   size_t bytes) = 0;
   /// Sets `bytes` bytes at `dst` to `value` (asynchronous, default stream).
   virtual llvm::Error fill(DevicePtr dst, uint8_t value, size_t bytes) = 0;
 
@@ -101,6 +104,10 @@ public:
   timeLaunches(KernelHandle kernel, Dim3 grid, Dim3 block,
                unsigned dynamicSharedBytes, llvm::ArrayRef<DevicePtr> args,
                unsigned warmup, unsigned reps, size_t flushBytes = 0);
+
+  /// The copy ceiling of PERF.md: the median over `reps` device-to-device
+  /// copies of `bytes`, counting bytes read + written, in GB/s.
+  llvm::Expected<double> measureCopyBandwidth(size_t bytes, unsigned reps);
 
 protected:
   explicit Device(DeviceKind kind) : kind(kind) {}

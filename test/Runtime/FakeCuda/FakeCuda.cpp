@@ -156,6 +156,12 @@ int cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t bytes) {
   std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
   return 0;
 }
+int cuMemcpyDtoD_v2(unsigned long long dst, unsigned long long src,
+                    size_t bytes) {
+  std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src),
+              bytes);
+  return 0;
+}
 int cuMemsetD8Async(unsigned long long dst, unsigned char value, size_t bytes,
                     void *) {
   std::memset(reinterpret_cast<void *>(dst), value, bytes);
