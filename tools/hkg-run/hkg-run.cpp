@@ -21,6 +21,7 @@
 #include "hkg/Runtime/KernelRunner.h"
 #include "hkg/Runtime/Worker.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -43,12 +44,17 @@ enum ExitCode { ExitPass = 0, ExitFail = 1, ExitNoDevice = 2, ExitUsage = 3 };
 
 static cl::OptionCategory category("hkg-run options");
 static cl::opt<std::string> inputPath(cl::Positional, cl::Required,
-                                      cl::desc("<bundle directory or "
-                                               "manifest.json>"),
+                                      cl::desc("<bundle directory, "
+                                               "manifest.json, or .mlir>"),
                                       cl::cat(category));
 static cl::opt<std::string>
     deviceOpt("device", cl::desc("GPU runtime: auto, cuda or hip"),
               cl::init("auto"), cl::cat(category));
+static cl::opt<std::string>
+    chipOpt("chip",
+            cl::desc("Chip to compile an .mlir input for (default: the "
+                     "device's, e.g. sm_90)"),
+            cl::cat(category));
 static cl::opt<int> ordinalOpt("device-index", cl::desc("GPU ordinal"),
                                cl::init(0), cl::cat(category));
 static cl::list<std::string>
@@ -178,12 +184,13 @@ static int workerMain(const Bundle &bundle, const KernelSpec &spec,
 //===----------------------------------------------------------------------===//
 
 /// Runs `spec` in a worker process and returns its result object.
-static json::Object runIsolated(const char *argv0, const KernelSpec &spec) {
+static json::Object runIsolated(const char *argv0, llvm::StringRef bundlePath,
+                                const KernelSpec &spec) {
   std::string self = llvm::sys::fs::getMainExecutable(
       argv0, reinterpret_cast<void *>(&runIsolated));
   std::vector<std::string> args = {
       self,
-      inputPath,
+      bundlePath.str(),
       "--worker",
       "--kernel=" + spec.name,
       "--device=" + deviceOpt,
@@ -231,6 +238,47 @@ static json::Object runIsolated(const char *argv0, const KernelSpec &spec) {
     message += ": " + err.split('\n').first.str();
   result["message"] = message;
   return result;
+}
+
+/// Compiles `input` (an .mlir file of hkg ops) for `chip` into a fresh
+/// bundle directory with hkg-compile ($HKG_COMPILE, else next to hkg-run,
+/// else on PATH), in a worker like any other step that may fail.
+static llvm::Expected<std::string> compileToBundle(const char *argv0,
+                                                   llvm::StringRef input,
+                                                   llvm::StringRef chip) {
+  std::string compiler;
+  if (const char *env = std::getenv("HKG_COMPILE"); env && *env) {
+    compiler = env;
+  } else {
+    std::string self = llvm::sys::fs::getMainExecutable(
+        argv0, reinterpret_cast<void *>(&compileToBundle));
+    llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(
+        "hkg-compile", {llvm::sys::path::parent_path(self)});
+    if (!found)
+      found = llvm::sys::findProgramByName("hkg-compile");
+    if (!found)
+      return llvm::createStringError(
+          "running an .mlir input needs hkg-compile next to hkg-run or on "
+          "PATH (or HKG_COMPILE)");
+    compiler = *found;
+  }
+  llvm::SmallString<128> dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("hkg-run-bundle", dir))
+    return llvm::createStringError("cannot create a bundle directory: " +
+                                   ec.message());
+  WorkerResult w = runWorker(
+      compiler,
+      {compiler, input.str(), "--chip=" + chip.str(), "-o", dir.str().str()},
+      /*timeoutMs=*/600 * 1000);
+  if (!w.succeeded()) {
+    llvm::sys::fs::remove_directories(dir);
+    llvm::StringRef err = llvm::StringRef(w.errors).trim();
+    return llvm::createStringError(
+        llvm::formatv("{0} {1}{2}{3}", compiler, w.message,
+                      err.empty() ? "" : ": ", err.split('\n').first));
+  }
+  return dir.str().str();
 }
 
 static std::string formatNumber(const json::Object &obj, llvm::StringRef key,
@@ -287,37 +335,40 @@ int main(int argc, char **argv) {
                  << deviceOpt << "'\n";
     return ExitUsage;
   }
-  if (llvm::StringRef(inputPath).ends_with(".mlir")) {
-    llvm::errs() << "hkg-run: error: running an .mlir input needs the "
-                    "hkg-compile pipeline, which this build does not link "
-                    "yet; compile it to a bundle first\n";
-    return ExitUsage;
-  }
-  llvm::Expected<Bundle> bundle = loadBundle(inputPath);
-  if (!bundle) {
-    llvm::errs() << "hkg-run: error: " << llvm::toString(bundle.takeError())
-                 << "\n";
-    return ExitUsage;
-  }
+  // Loads the bundle at `path` and picks the kernels to run; prints the
+  // error and returns nullopt on failure.
+  std::optional<Bundle> bundle;
   std::vector<const KernelSpec *> selected;
-  for (const std::string &name : kernelNames) {
-    const KernelSpec *k = bundle->lookup(name);
-    if (!k) {
-      llvm::errs() << "hkg-run: error: no kernel '" << name
-                   << "' in the bundle\n";
-      return ExitUsage;
+  auto loadSelected = [&](llvm::StringRef path) -> bool {
+    llvm::Expected<Bundle> loaded = loadBundle(path);
+    if (!loaded) {
+      llvm::errs() << "hkg-run: error: " << llvm::toString(loaded.takeError())
+                   << "\n";
+      return false;
     }
-    selected.push_back(k);
-  }
-  if (kernelNames.empty())
-    for (const KernelSpec &k : bundle->kernels)
-      selected.push_back(&k);
+    bundle = std::move(*loaded);
+    for (const std::string &name : kernelNames) {
+      const KernelSpec *k = bundle->lookup(name);
+      if (!k) {
+        llvm::errs() << "hkg-run: error: no kernel '" << name
+                     << "' in the bundle\n";
+        return false;
+      }
+      selected.push_back(k);
+    }
+    if (kernelNames.empty())
+      for (const KernelSpec &k : bundle->kernels)
+        selected.push_back(&k);
+    return true;
+  };
 
   if (workerMode) {
     // A worker that crashes should die at once with the signal, not spend
     // its deadline printing a symbolized stack trace.
     for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
       std::signal(sig, SIG_DFL);
+    if (!loadSelected(inputPath))
+      return ExitUsage;
     if (selected.size() != 1) {
       llvm::errs() << "hkg-run: error: --worker needs exactly one --kernel\n";
       return ExitUsage;
@@ -325,9 +376,14 @@ int main(int argc, char **argv) {
     return workerMain(*bundle, *selected.front(), *kind);
   }
 
+  bool isMlir = llvm::StringRef(inputPath).ends_with(".mlir");
+  if (!isMlir && !loadSelected(inputPath))
+    return ExitUsage;
+
   // Probe the GPU once, so that a machine without one gets one clear line.
   // The probe's device is closed before any worker starts.
   json::Object deviceInfo;
+  std::string deviceArch;
   if (testFaults.empty()) {
     auto device = Device::open(*kind, ordinalOpt);
     if (!device) {
@@ -335,6 +391,7 @@ int main(int argc, char **argv) {
                    << "\n";
       return ExitNoDevice;
     }
+    deviceArch = (*device)->getArch();
     deviceInfo = json::Object{
         {"name", (*device)->getName()},
         {"runtime", getDeviceKindName((*device)->getKind())},
@@ -361,6 +418,33 @@ int main(int argc, char **argv) {
           *gbps, copyCeilingMiB.getValue());
     }
   }
+
+  // An .mlir input is compiled to a temporary bundle first.
+  std::string bundlePath = inputPath;
+  std::optional<std::string> tempBundle;
+  llvm::scope_exit cleanupTemp([&] {
+    if (tempBundle)
+      llvm::sys::fs::remove_directories(*tempBundle);
+  });
+  if (isMlir) {
+    std::string chip = chipOpt.empty() ? deviceArch : chipOpt.getValue();
+    if (chip.empty()) {
+      llvm::errs() << "hkg-run: error: pass --chip to compile " << inputPath
+                   << " (the device does not report its chip)\n";
+      return ExitUsage;
+    }
+    auto dir = compileToBundle(argv[0], inputPath, chip);
+    if (!dir) {
+      llvm::errs() << "hkg-run: error: compiling " << inputPath << ": "
+                   << llvm::toString(dir.takeError()) << "\n";
+      return ExitUsage;
+    }
+    tempBundle = *dir;
+    bundlePath = *dir;
+    llvm::outs() << "compiled " << inputPath << " for " << chip << "\n";
+    if (!loadSelected(bundlePath))
+      return ExitUsage;
+  }
   llvm::outs() << llvm::formatv("bundle: {0} (target {1}, {2}, {3} kernel(s))\n",
                                 bundle->directory, bundle->target,
                                 bundle->format, bundle->kernels.size());
@@ -372,7 +456,7 @@ int main(int argc, char **argv) {
       results.push_back(runHere(*bundle, *k, *kind));
       continue;
     }
-    results.push_back(runIsolated(argv[0], *k));
+    results.push_back(runIsolated(argv[0], bundlePath, *k));
   }
   // Carry the manifest's schedule and binary stats into the records.
   for (auto [r, k] : llvm::zip(results, selected)) {
