@@ -46,8 +46,7 @@ void hkg::rt::poison(HostTensor &tensor) {
   tensor.fillBits(getPoisonBits(tensor.getDType()));
 }
 
-std::string hkg::rt::formatIndex(llvm::ArrayRef<int64_t> shape,
-                                 int64_t index) {
+std::string hkg::rt::formatIndex(llvm::ArrayRef<int64_t> shape, int64_t index) {
   llvm::SmallVector<int64_t> idx(shape.size());
   for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
     idx[d] = index % shape[d];

@@ -55,10 +55,12 @@ llvm::Expected<std::unique_ptr<Device>> Device::open(DeviceKind kind,
     return hip;
   std::string hipError = llvm::toString(hip.takeError());
   if (cudaMissing && hipMissing)
-    return llvm::createStringError(llvm::formatv(
-        "no GPU runtime found: {0} and {1} not loadable",
-        detail::getRuntimeLibraryName(detail::kCudaLibrary, detail::kCudaLibraryEnv),
-        detail::getRuntimeLibraryName(detail::kHipLibrary, detail::kHipLibraryEnv)));
+    return llvm::createStringError(
+        llvm::formatv("no GPU runtime found: {0} and {1} not loadable",
+                      detail::getRuntimeLibraryName(detail::kCudaLibrary,
+                                                    detail::kCudaLibraryEnv),
+                      detail::getRuntimeLibraryName(detail::kHipLibrary,
+                                                    detail::kHipLibraryEnv)));
   // At least one runtime is installed but could not open a device: say why.
   if (!cudaMissing && hipMissing)
     return llvm::createStringError(cudaError);

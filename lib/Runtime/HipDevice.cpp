@@ -1,4 +1,5 @@
-//===- HipDevice.cpp - the HIP backend, loaded with dlopen -----------------===//
+//===- HipDevice.cpp - the HIP backend, loaded with dlopen
+//-----------------===//
 //
 // Declares the few HIP types and entry points hkg uses (no hip_runtime.h at
 // build time) and resolves them from libamdhip64.so at run time.
@@ -103,9 +104,9 @@ public:
     if (llvm::Error e = check(api.hipSetDevice(ordinal), "hipSetDevice"))
       return e;
     char buf[256] = {0};
-    if (llvm::Error e = check(api.hipDeviceGetName(buf, sizeof(buf) - 1,
-                                                   ordinal),
-                              "hipDeviceGetName"))
+    if (llvm::Error e =
+            check(api.hipDeviceGetName(buf, sizeof(buf) - 1, ordinal),
+                  "hipDeviceGetName"))
       return e;
     name = buf;
     return llvm::Error::success();
@@ -139,8 +140,8 @@ public:
                  "hipMemcpy(DeviceToDevice)");
   }
   llvm::Error fill(DevicePtr dst, uint8_t value, size_t bytes) override {
-    return check(api.hipMemsetAsync(reinterpret_cast<void *>(dst), value,
-                                    bytes, nullptr),
+    return check(api.hipMemsetAsync(reinterpret_cast<void *>(dst), value, bytes,
+                                    nullptr),
                  "hipMemsetAsync");
   }
   llvm::Expected<ModuleHandle> loadModule(llvm::ArrayRef<char> image) override {
@@ -208,8 +209,8 @@ private:
   llvm::Error check(hipError_t status, const llvm::Twine &call) {
     if (status == kHipSuccess)
       return llvm::Error::success();
-    const char *errName = api.hipGetErrorName ? api.hipGetErrorName(status)
-                                              : nullptr;
+    const char *errName =
+        api.hipGetErrorName ? api.hipGetErrorName(status) : nullptr;
     const char *errString =
         api.hipGetErrorString ? api.hipGetErrorString(status) : nullptr;
     return llvm::createStringError(llvm::formatv(

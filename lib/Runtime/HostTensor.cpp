@@ -101,7 +101,8 @@ uint16_t hkg::rt::floatToHalfBits(float value) {
     return sign | 0x7c00;
   uint32_t biasedExp = absx >> 23;
   if (absx >= 0x38800000u) { // Normal half (>= 2^-14).
-    uint32_t halfExpMant = ((biasedExp - 127 + 15) << 10) | ((absx >> 13) & 0x3ff);
+    uint32_t halfExpMant =
+        ((biasedExp - 127 + 15) << 10) | ((absx >> 13) & 0x3ff);
     uint32_t rem = absx & 0x1fff;
     if (rem > 0x1000 || (rem == 0x1000 && (halfExpMant & 1)))
       ++halfExpMant; // May carry into the exponent, up to infinity: correct.

@@ -36,8 +36,8 @@ static llvm::Error validateArgs(const KernelSpec &spec, mlir::Operation *op) {
         numInputs, spec.args.size() - numInputs, op->getName(),
         op->getNumOperands(), op->getNumResults()));
   for (auto [i, a] : llvm::enumerate(spec.args)) {
-    mlir::Value v = i < numInputs ? op->getOperand(i)
-                                  : op->getResult(i - numInputs);
+    mlir::Value v =
+        i < numInputs ? op->getOperand(i) : op->getResult(i - numInputs);
     auto type = llvm::cast<mlir::ShapedType>(v.getType());
     std::optional<DType> dt = getDTypeFor(type.getElementType());
     if (a.isOutput != (i >= numInputs) || !dt || *dt != a.dtype ||
@@ -46,8 +46,8 @@ static llvm::Error validateArgs(const KernelSpec &spec, mlir::Operation *op) {
           "manifest arg #{0} ({1} {2}[{3}]) does not match the source op's "
           "{4}",
           i, a.isOutput ? "output" : "input", getDTypeName(a.dtype),
-          llvm::join(llvm::map_range(a.shape,
-                                     [](int64_t d) { return std::to_string(d); }),
+          llvm::join(llvm::map_range(
+                         a.shape, [](int64_t d) { return std::to_string(d); }),
                      "x"),
           type));
   }
@@ -56,17 +56,15 @@ static llvm::Error validateArgs(const KernelSpec &spec, mlir::Operation *op) {
 
 /// The op's floor on `target`: the time its bytes take at peak bandwidth or
 /// its flops at peak compute, whichever is longer.
-static std::optional<double> floorSeconds(const Bundle &bundle,
-                                          const Device &device,
-                                          mlir::Operation *op, double bytes,
-                                          double flops,
-                                          const RunOptions &options) {
-  const mlir::hkg::TargetInfo *target =
-      mlir::hkg::lookupTarget(bundle.target);
+static std::optional<double>
+floorSeconds(const Bundle &bundle, const Device &device, mlir::Operation *op,
+             double bytes, double flops, const RunOptions &options) {
+  const mlir::hkg::TargetInfo *target = mlir::hkg::lookupTarget(bundle.target);
   if (!target && !device.getArch().empty())
     target = mlir::hkg::lookupTarget(device.getArch());
-  double bw = options.ceilingBandwidthGBs > 0 ? options.ceilingBandwidthGBs
-                                              : (target ? target->peakBandwidthGBs : 0);
+  double bw = options.ceilingBandwidthGBs > 0
+                  ? options.ceilingBandwidthGBs
+                  : (target ? target->peakBandwidthGBs : 0);
   bool matrix = llvm::isa<mlir::hkg::MatmulOp, mlir::hkg::AttentionOp>(op) &&
                 !llvm::cast<mlir::ShapedType>(op->getOperand(0).getType())
                      .getElementType()
@@ -117,7 +115,8 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
     return makeError("cannot read " + bundle.getBinaryPath(spec) + ": " +
                      file.getError().message());
   llvm::StringRef image = (*file)->getBuffer();
-  auto mod = device.loadModule(llvm::ArrayRef<char>(image.data(), image.size()));
+  auto mod =
+      device.loadModule(llvm::ArrayRef<char>(image.data(), image.size()));
   if (!mod)
     return mod.takeError();
   auto kernel = device.getKernel(*mod, spec.entry);
@@ -171,31 +170,32 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
   outcome["status"] = check.passed ? "pass" : "fail";
   outcome["message"] = check.message;
   outcome["check"] = json::Object{{"checked", check.checked},
-                               {"unwritten", check.unwritten},
-                               {"nans", check.nans},
-                               {"mismatched", check.mismatched},
-                               {"norm_rel_error", check.normRelError},
-                               {"max_abs_error", check.maxAbsError}};
+                                  {"unwritten", check.unwritten},
+                                  {"nans", check.nans},
+                                  {"mismatched", check.mismatched},
+                                  {"norm_rel_error", check.normRelError},
+                                  {"max_abs_error", check.maxAbsError}};
 
   if (check.passed && options.reps > 0) {
-    auto times = device.timeLaunches(*kernel, spec.grid, spec.block, 0, ptrs,
-                                     options.warmup, options.reps,
-                                     options.flushBytes);
+    auto times =
+        device.timeLaunches(*kernel, spec.grid, spec.block, 0, ptrs,
+                            options.warmup, options.reps, options.flushBytes);
     if (!times)
       return freeAll(), times.takeError();
     std::vector<float> sorted = *times;
     std::sort(sorted.begin(), sorted.end());
     double medianS = sorted[sorted.size() / 2] * 1e-3;
     double minS = sorted.front() * 1e-3;
-    double flops =
-        llvm::cast<mlir::hkg::HkgKernelOpInterface>(*op).getCostFeatures().flops;
+    double flops = llvm::cast<mlir::hkg::HkgKernelOpInterface>(*op)
+                       .getCostFeatures()
+                       .flops;
     json::Object timing{{"median_us", medianS * 1e6},
-                                  {"min_us", minS * 1e6},
-                                  {"reps", static_cast<int64_t>(sorted.size())},
-                                  {"bytes", bytes},
-                                  {"flops", flops},
-                                  {"gbps", bytes / medianS / 1e9},
-                                  {"tflops", flops / medianS / 1e12}};
+                        {"min_us", minS * 1e6},
+                        {"reps", static_cast<int64_t>(sorted.size())},
+                        {"bytes", bytes},
+                        {"flops", flops},
+                        {"gbps", bytes / medianS / 1e9},
+                        {"tflops", flops / medianS / 1e12}};
     if (std::optional<double> floor =
             floorSeconds(bundle, device, *op, bytes, flops, options)) {
       timing["floor_us"] = *floor * 1e6;

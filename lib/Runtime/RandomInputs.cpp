@@ -62,15 +62,17 @@ hkg::rt::makeRandomInputs(Operation *op, uint64_t seed) {
           error = program.takeError();
           return;
         }
-        Range r = program->needsPositiveInputs() ? Range{0.1, 4.0}
-                                                 : Range{-3.0, 3.0};
+        Range r =
+            program->needsPositiveInputs() ? Range{0.1, 4.0} : Range{-3.0, 3.0};
         std::fill(ranges.begin(), ranges.end(), r);
       })
       .Case([&](mlir::hkg::ReduceOp r) {
         if (r.getKind() == mlir::hkg::ReduceKind::Prod)
           ranges[0] = {0.99, 1.01};
       })
-      .Case([&](mlir::hkg::SoftmaxOp) { ranges[0] = {-6.0, 6.0}; })
+      .Case([&](mlir::hkg::SoftmaxOp) {
+        ranges[0] = {-6.0, 6.0};
+      })
       .Case([&](mlir::hkg::LayerNormOp l) {
         ranges[0] = {-1.5, 2.5};
         unsigned next = 1;
@@ -97,8 +99,8 @@ hkg::rt::makeRandomInputs(Operation *op, uint64_t seed) {
     auto type = mlir::dyn_cast<mlir::RankedTensorType>(operand.getType());
     if (!type || !type.hasStaticShape())
       return llvm::createStringError(
-          llvm::formatv("operand #{0} of '{1}' is not a static-shape tensor",
-                        i, op->getName()));
+          llvm::formatv("operand #{0} of '{1}' is not a static-shape tensor", i,
+                        op->getName()));
     std::optional<DType> dtype = getDTypeFor(type.getElementType());
     if (!dtype)
       return llvm::createStringError(llvm::formatv(

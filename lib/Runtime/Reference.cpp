@@ -48,8 +48,8 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 void hkg::rt::registerReferenceDialects(DialectRegistry &registry) {
-  registry.insert<mlir::hkg::HkgDialect, func::FuncDialect,
-                  arith::ArithDialect, math::MathDialect>();
+  registry.insert<mlir::hkg::HkgDialect, func::FuncDialect, arith::ArithDialect,
+                  math::MathDialect>();
 }
 
 Expected<OwningOpRef<ModuleOp>>
@@ -58,8 +58,8 @@ hkg::rt::parseSourceModule(llvm::StringRef source, MLIRContext &context) {
   llvm::raw_string_ostream os(diagnostics);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
-  OwningOpRef<ModuleOp> module =
-      mlir::parseSourceString<ModuleOp>(source, mlir::ParserConfig(&context), "source");
+  OwningOpRef<ModuleOp> module = mlir::parseSourceString<ModuleOp>(
+      source, mlir::ParserConfig(&context), "source");
   if (!module)
     return makeError("cannot parse the kernel's source module: " +
                      llvm::StringRef(diagnostics).trim());
@@ -204,7 +204,8 @@ matmulReference(mlir::hkg::MatmulOp op, ArrayRef<HostTensor> inputs,
 
 static Expected<ReferenceResult>
 elementwiseReference(mlir::hkg::ElementwiseOp op, ArrayRef<HostTensor> inputs) {
-  Expected<ScalarProgram> program = ScalarProgram::compile(op.getBody().front());
+  Expected<ScalarProgram> program =
+      ScalarProgram::compile(op.getBody().front());
   if (!program)
     return program.takeError();
   SmallVector<std::vector<double>> values;
@@ -226,8 +227,8 @@ elementwiseReference(mlir::hkg::ElementwiseOp op, ArrayRef<HostTensor> inputs) {
   return result;
 }
 
-static Expected<ReferenceResult>
-reduceReference(mlir::hkg::ReduceOp op, ArrayRef<HostTensor> inputs) {
+static Expected<ReferenceResult> reduceReference(mlir::hkg::ReduceOp op,
+                                                 ArrayRef<HostTensor> inputs) {
   ArrayRef<int64_t> shape = inputs[0].getShape();
   int64_t inner = product(shape.take_back(op.getDims()));
   std::vector<double> x = toDoubles(inputs[0]);
@@ -256,8 +257,8 @@ reduceReference(mlir::hkg::ReduceOp op, ArrayRef<HostTensor> inputs) {
   return result;
 }
 
-static Expected<ReferenceResult>
-softmaxReference(mlir::hkg::SoftmaxOp op, ArrayRef<HostTensor> inputs) {
+static Expected<ReferenceResult> softmaxReference(mlir::hkg::SoftmaxOp op,
+                                                  ArrayRef<HostTensor> inputs) {
   ArrayRef<int64_t> shape = inputs[0].getShape();
   int64_t axis = op.getAxis();
   int64_t outer = product(shape.take_front(axis)), len = shape[axis],
@@ -316,8 +317,8 @@ layerNormReference(mlir::hkg::LayerNormOp op, ArrayRef<HostTensor> inputs) {
   return result;
 }
 
-static Expected<ReferenceResult>
-rmsNormReference(mlir::hkg::RMSNormOp op, ArrayRef<HostTensor> inputs) {
+static Expected<ReferenceResult> rmsNormReference(mlir::hkg::RMSNormOp op,
+                                                  ArrayRef<HostTensor> inputs) {
   ArrayRef<int64_t> shape = inputs[0].getShape();
   int64_t d = shape.back(), rows = product(shape) / d;
   double eps = op.getEps().convertToFloat();
@@ -336,8 +337,8 @@ rmsNormReference(mlir::hkg::RMSNormOp op, ArrayRef<HostTensor> inputs) {
   return result;
 }
 
-static Expected<ReferenceResult>
-ropeReference(mlir::hkg::RopeOp op, ArrayRef<HostTensor> inputs) {
+static Expected<ReferenceResult> ropeReference(mlir::hkg::RopeOp op,
+                                               ArrayRef<HostTensor> inputs) {
   ArrayRef<int64_t> shape = inputs[0].getShape();
   if (shape.size() != 4)
     return makeError("expected a rank-4 'input' for hkg.rope");
@@ -507,8 +508,8 @@ hkg::rt::evaluateReference(Operation *op, ArrayRef<HostTensor> inputs,
   for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
     if (shapeOf(operand) != inputs[i].getShape())
       return makeError(llvm::formatv(
-          "input #{0} of '{1}' has shape {2}, expected the operand's shape",
-          i, op->getName(), inputs[i].getTypeString()));
+          "input #{0} of '{1}' has shape {2}, expected the operand's shape", i,
+          op->getName(), inputs[i].getTypeString()));
   }
   using Result = Expected<ReferenceResult>;
   return llvm::TypeSwitch<Operation *, Result>(op)
@@ -519,13 +520,11 @@ hkg::rt::evaluateReference(Operation *op, ArrayRef<HostTensor> inputs,
         return elementwiseReference(o, inputs);
       })
       .Case([&](mlir::hkg::ReduceOp o) { return reduceReference(o, inputs); })
-      .Case(
-          [&](mlir::hkg::SoftmaxOp o) { return softmaxReference(o, inputs); })
+      .Case([&](mlir::hkg::SoftmaxOp o) { return softmaxReference(o, inputs); })
       .Case([&](mlir::hkg::LayerNormOp o) {
         return layerNormReference(o, inputs);
       })
-      .Case(
-          [&](mlir::hkg::RMSNormOp o) { return rmsNormReference(o, inputs); })
+      .Case([&](mlir::hkg::RMSNormOp o) { return rmsNormReference(o, inputs); })
       .Case([&](mlir::hkg::RopeOp o) { return ropeReference(o, inputs); })
       .Case([&](mlir::hkg::AttentionOp o) {
         return attentionReference(o, inputs, options);

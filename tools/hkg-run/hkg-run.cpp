@@ -208,8 +208,8 @@ static json::Object runIsolated(const char *argv0, llvm::StringRef bundlePath,
 
   // The worker's last stdout line is its result.
   llvm::StringRef out = llvm::StringRef(w.output).rtrim();
-  llvm::StringRef last = out.rsplit('\n').second.empty() ? out
-                                                         : out.rsplit('\n').second;
+  llvm::StringRef last =
+      out.rsplit('\n').second.empty() ? out : out.rsplit('\n').second;
   // A worker that printed its result and then died in teardown still
   // produced a result; say how it ended.
   if (!last.empty()) {
@@ -217,8 +217,7 @@ static json::Object runIsolated(const char *argv0, llvm::StringRef bundlePath,
     if (parsed && parsed->getAsObject()) {
       json::Object result = std::move(*parsed->getAsObject());
       if (w.status != WorkerStatus::Exited) {
-        std::string message =
-            result.getString("message").value_or("").str();
+        std::string message = result.getString("message").value_or("").str();
         result["message"] = message + (message.empty() ? "" : "; ") +
                             "worker " + w.message + " after reporting";
       }
@@ -227,7 +226,7 @@ static json::Object runIsolated(const char *argv0, llvm::StringRef bundlePath,
     llvm::consumeError(parsed.takeError());
   }
   json::Object result{{"name", spec.name}, {"op", spec.op}};
-  result["status"] = w.status == WorkerStatus::TimedOut ? "timeout"
+  result["status"] = w.status == WorkerStatus::TimedOut  ? "timeout"
                      : w.status == WorkerStatus::Crashed ? "crash"
                                                          : "error";
   std::string message = "worker " + w.message;
@@ -293,8 +292,8 @@ static void printTable(llvm::raw_ostream &os,
                        llvm::ArrayRef<json::Object> results) {
   os << llvm::formatv("{0,-24} {1,-18} {2,-8} {3,10} {4,11} {5,9} {6,9} "
                       "{7,10} {8,7}\n",
-                      "kernel", "op", "status", "rel_err", "median_us",
-                      "GB/s", "TFLOP/s", "floor_us", "%floor");
+                      "kernel", "op", "status", "rel_err", "median_us", "GB/s",
+                      "TFLOP/s", "floor_us", "%floor");
   for (const json::Object &r : results) {
     llvm::StringRef status = r.getString("status").value_or("?");
     const json::Object *check = r.getObject("check");
@@ -305,15 +304,14 @@ static void printTable(llvm::raw_ostream &os,
     std::string pct = "-";
     if (std::optional<double> f = t.getNumber("fraction_of_floor"))
       pct = llvm::formatv("{0:f0}%", *f * 100).str();
-    os << llvm::formatv("{0,-24} {1,-18} {2,-8} {3,10} {4,11} {5,9} {6,9} "
-                        "{7,10} {8,7}\n",
-                        r.getString("name").value_or("?"),
-                        r.getString("op").value_or("?"), status.upper(),
-                        formatNumber(c, "norm_rel_error", "{0:e1}"),
-                        formatNumber(t, "median_us", "{0:f1}"),
-                        formatNumber(t, "gbps", "{0:f0}"),
-                        formatNumber(t, "tflops", "{0:f2}"),
-                        formatNumber(t, "floor_us", "{0:f1}"), pct);
+    os << llvm::formatv(
+        "{0,-24} {1,-18} {2,-8} {3,10} {4,11} {5,9} {6,9} "
+        "{7,10} {8,7}\n",
+        r.getString("name").value_or("?"), r.getString("op").value_or("?"),
+        status.upper(), formatNumber(c, "norm_rel_error", "{0:e1}"),
+        formatNumber(t, "median_us", "{0:f1}"),
+        formatNumber(t, "gbps", "{0:f0}"), formatNumber(t, "tflops", "{0:f2}"),
+        formatNumber(t, "floor_us", "{0:f1}"), pct);
     llvm::StringRef message = r.getString("message").value_or("");
     if (!message.empty())
       os << "    " << message << "\n";
@@ -392,16 +390,15 @@ int main(int argc, char **argv) {
       return ExitNoDevice;
     }
     deviceArch = (*device)->getArch();
-    deviceInfo = json::Object{
-        {"name", (*device)->getName()},
-        {"runtime", getDeviceKindName((*device)->getKind())},
-        {"arch", (*device)->getArch()},
-        {"compute_units", (*device)->getNumComputeUnits()}};
-    llvm::outs() << llvm::formatv("device: {0} ({1}, {2}, {3} CUs)\n",
-                                  (*device)->getName(),
-                                  getDeviceKindName((*device)->getKind()),
-                                  (*device)->getArch(),
-                                  (*device)->getNumComputeUnits());
+    deviceInfo =
+        json::Object{{"name", (*device)->getName()},
+                     {"runtime", getDeviceKindName((*device)->getKind())},
+                     {"arch", (*device)->getArch()},
+                     {"compute_units", (*device)->getNumComputeUnits()}};
+    llvm::outs() << llvm::formatv(
+        "device: {0} ({1}, {2}, {3} CUs)\n", (*device)->getName(),
+        getDeviceKindName((*device)->getKind()), (*device)->getArch(),
+        (*device)->getNumComputeUnits());
     if (ceilingBw == 0 && copyCeilingMiB > 0) {
       auto gbps =
           (*device)->measureCopyBandwidth(size_t(copyCeilingMiB) << 20, 10);
@@ -445,9 +442,9 @@ int main(int argc, char **argv) {
     if (!loadSelected(bundlePath))
       return ExitUsage;
   }
-  llvm::outs() << llvm::formatv("bundle: {0} (target {1}, {2}, {3} kernel(s))\n",
-                                bundle->directory, bundle->target,
-                                bundle->format, bundle->kernels.size());
+  llvm::outs() << llvm::formatv(
+      "bundle: {0} (target {1}, {2}, {3} kernel(s))\n", bundle->directory,
+      bundle->target, bundle->format, bundle->kernels.size());
 
   std::vector<json::Object> results;
   for (const KernelSpec *k : selected) {

@@ -1,4 +1,5 @@
-//===- Device.h - a GPU loaded at run time (CUDA driver or HIP) --*- C++ -*-===//
+//===- Device.h - a GPU loaded at run time (CUDA driver or HIP) --*- C++
+//-*-===//
 //
 // hkg::rt::Device is the runtime's view of one GPU: memory, code objects,
 // launches and events. Two backends implement it, each loading its vendor

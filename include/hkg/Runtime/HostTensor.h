@@ -1,4 +1,5 @@
-//===- HostTensor.h - host-side tensors for references and checks -*- C++ -*-===//
+//===- HostTensor.h - host-side tensors for references and checks -*- C++
+//-*-===//
 //
 // A dense, row-major tensor in host memory: a shape, an element type and the
 // raw bytes, laid out exactly as the kernel ABI expects them on the device.

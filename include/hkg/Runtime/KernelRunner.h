@@ -1,4 +1,5 @@
-//===- KernelRunner.h - run, check and time one bundle kernel ----*- C++ -*-===//
+//===- KernelRunner.h - run, check and time one bundle kernel ----*- C++
+//-*-===//
 //
 // The measurement step shared by hkg-run and the tuner: for one kernel of a
 // bundle, make seeded random inputs, poison the output, launch, compare

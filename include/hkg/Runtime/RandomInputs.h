@@ -1,4 +1,5 @@
-//===- RandomInputs.h - seeded random inputs for kernel checks ---*- C++ -*-===//
+//===- RandomInputs.h - seeded random inputs for kernel checks ---*- C++
+//-*-===//
 //
 // Fresh, seeded, never-zero inputs for each operand of an hkg op, in ranges
 // that suit the op (logits for softmax and sampling, positive values for

@@ -188,13 +188,13 @@ int cuEventDestroy_v2(void *event) {
   return 0;
 }
 int cuGetErrorString(int status, const char **s) {
-  *s = status == 218 ? "a PTX JIT compilation failed"
+  *s = status == 218   ? "a PTX JIT compilation failed"
        : status == 500 ? "named symbol not found"
                        : "fake CUDA error";
   return 0;
 }
 int cuGetErrorName(int status, const char **s) {
-  *s = status == 218 ? "CUDA_ERROR_INVALID_PTX"
+  *s = status == 218   ? "CUDA_ERROR_INVALID_PTX"
        : status == 500 ? "CUDA_ERROR_NOT_FOUND"
                        : "CUDA_ERROR_UNKNOWN";
   return 0;
