@@ -7,7 +7,9 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Parallel.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace hkg::rt;
@@ -27,8 +29,16 @@ double RandomStream::uniform(double lo, double hi) {
 
 void hkg::rt::fillUniform(HostTensor &tensor, RandomStream &stream, double lo,
                           double hi) {
-  for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i)
-    tensor.set(i, stream.uniform(lo, hi));
+  // Chunks of 64K elements, each with its own stream derived from one draw
+  // of `stream`: the same numbers whatever the number of threads.
+  constexpr int64_t chunk = 1 << 16;
+  int64_t n = tensor.getNumElements();
+  uint64_t base = stream.next();
+  llvm::parallelFor(0, (n + chunk - 1) / chunk, [&](size_t c) {
+    RandomStream local(base + c * 0xd1b54a32d192ed03ull);
+    for (int64_t i = c * chunk, e = std::min(n, i + chunk); i < e; ++i)
+      tensor.set(i, local.uniform(lo, hi));
+  });
 }
 
 namespace {

@@ -77,7 +77,7 @@ static cl::opt<double> maxRefWork(
     "max-ref-madds",
     cl::desc("Bound on the multiply-adds of a matmul/attention reference; "
              "beyond it a spread of output rows is checked"),
-    cl::init(2e9), cl::cat(category));
+    cl::init(8e9), cl::cat(category));
 static cl::opt<std::string> jsonOut("json",
                                     cl::desc("Also write the results as JSON"),
                                     cl::value_desc("file"), cl::cat(category));

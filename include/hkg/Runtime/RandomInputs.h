@@ -34,7 +34,8 @@ private:
   uint64_t state;
 };
 
-/// Fills `tensor` with values uniform in [lo, hi), rounded to its dtype.
+/// Fills `tensor` with values uniform in [lo, hi), rounded to its dtype
+/// (in parallel; the values depend only on `stream`'s state).
 void fillUniform(HostTensor &tensor, RandomStream &stream, double lo,
                  double hi);
 
