@@ -57,8 +57,8 @@ static llvm::Error readDim3(const json::Object &obj, llvm::StringRef key,
     std::optional<int64_t> v = (*arr)[i].getAsInteger();
     if (!v || *v < 1)
       return fieldError(where + "." + key,
-                        "expected positive integers, entry " +
-                            llvm::Twine(i) + " is not");
+                        "expected positive integers, entry " + llvm::Twine(i) +
+                            " is not");
     out[i] = *v;
   }
   return llvm::Error::success();
@@ -153,14 +153,14 @@ llvm::Expected<Bundle> hkg::rt::parseManifest(llvm::StringRef text,
   if (bundle.format != "hsaco" && bundle.format != "ptx" &&
       bundle.format != "cubin")
     return fieldError(".format", "expected \"hsaco\", \"ptx\" or \"cubin\", "
-                                 "got \"" + bundle.format + "\"");
+                                 "got \"" +
+                                     bundle.format + "\"");
   const json::Array *kernels = obj->getArray("kernels");
   if (!kernels)
     return fieldError(".kernels", "expected an array");
   for (auto [i, k] : llvm::enumerate(*kernels)) {
     KernelSpec spec;
-    if (llvm::Error e =
-            readKernel(k, "kernels[" + llvm::Twine(i) + "]", spec))
+    if (llvm::Error e = readKernel(k, "kernels[" + llvm::Twine(i) + "]", spec))
       return std::move(e);
     bundle.kernels.push_back(std::move(spec));
   }

@@ -48,13 +48,15 @@ struct CudaApi {
                                  void **);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
+  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuEventSynchronize)(CUevent);
@@ -85,6 +87,8 @@ struct CudaApi {
     RESOLVE(cuMemFree, "cuMemFree_v2", "cuMemFree");
     RESOLVE(cuMemcpyHtoD, "cuMemcpyHtoD_v2", "cuMemcpyHtoD");
     RESOLVE(cuMemcpyDtoH, "cuMemcpyDtoH_v2", "cuMemcpyDtoH");
+    RESOLVE(cuMemcpyDtoD, "cuMemcpyDtoD_v2", "cuMemcpyDtoD");
+    RESOLVE(cuMemsetD8Async, "cuMemsetD8Async");
     RESOLVE(cuEventCreate, "cuEventCreate");
     RESOLVE(cuEventRecord, "cuEventRecord");
     RESOLVE(cuEventSynchronize, "cuEventSynchronize");
@@ -137,9 +141,9 @@ public:
                                   &minor, kAttrComputeCapabilityMinor, device),
                               "cuDeviceGetAttribute"))
       return e;
-    if (llvm::Error e = check(api.cuDeviceGetAttribute(
-                                  &sms, kAttrMultiprocessorCount, device),
-                              "cuDeviceGetAttribute"))
+    if (llvm::Error e = check(
+            api.cuDeviceGetAttribute(&sms, kAttrMultiprocessorCount, device),
+            "cuDeviceGetAttribute"))
       return e;
     arch = llvm::formatv("sm_{0}{1}", major, minor).str();
     computeUnits = sms;
@@ -166,6 +170,15 @@ public:
     return check(api.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
   }
 
+  llvm::Error copyOnDevice(DevicePtr dst, DevicePtr src,
+                           size_t bytes) override {
+    return check(api.cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD");
+  }
+  llvm::Error fill(DevicePtr dst, uint8_t value, size_t bytes) override {
+    return check(api.cuMemsetD8Async(dst, value, bytes, nullptr),
+                 "cuMemsetD8Async");
+  }
+
   llvm::Expected<ModuleHandle> loadModule(llvm::ArrayRef<char> image) override {
     // PTX must be NUL-terminated; a cubin does not mind the extra byte.
     std::string data(image.begin(), image.end());
@@ -178,9 +191,9 @@ public:
     if (status != kCudaSuccess) {
       llvm::Error e = check(status, "cuModuleLoadDataEx");
       if (log[0])
-        return llvm::createStringError(llvm::toString(std::move(e)) +
-                                       "; JIT log: " +
-                                       llvm::StringRef(log).trim());
+        return llvm::createStringError(
+            llvm::toString(std::move(e)) +
+            "; JIT log: " + llvm::StringRef(log).trim());
       return std::move(e);
     }
     return static_cast<ModuleHandle>(module);
@@ -205,10 +218,9 @@ public:
     std::vector<void *> params;
     for (CUdeviceptr &v : values)
       params.push_back(&v);
-    return check(api.cuLaunchKernel(kernel, grid[0], grid[1], grid[2],
-                                    block[0], block[1], block[2],
-                                    dynamicSharedBytes, nullptr,
-                                    params.data(), nullptr),
+    return check(api.cuLaunchKernel(kernel, grid[0], grid[1], grid[2], block[0],
+                                    block[1], block[2], dynamicSharedBytes,
+                                    nullptr, params.data(), nullptr),
                  "cuLaunchKernel");
   }
   llvm::Error synchronize() override {
@@ -224,7 +236,8 @@ public:
     return check(api.cuEventRecord(event, nullptr), "cuEventRecord");
   }
   llvm::Expected<float> elapsedMs(EventHandle start, EventHandle end) override {
-    if (llvm::Error e = check(api.cuEventSynchronize(end), "cuEventSynchronize"))
+    if (llvm::Error e =
+            check(api.cuEventSynchronize(end), "cuEventSynchronize"))
       return std::move(e);
     float ms = 0;
     if (llvm::Error e = check(api.cuEventElapsedTime(&ms, start, end),

@@ -6,6 +6,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+
 using namespace hkg::rt;
 
 Device::~Device() = default;
@@ -53,10 +55,12 @@ llvm::Expected<std::unique_ptr<Device>> Device::open(DeviceKind kind,
     return hip;
   std::string hipError = llvm::toString(hip.takeError());
   if (cudaMissing && hipMissing)
-    return llvm::createStringError(llvm::formatv(
-        "no GPU runtime found: {0} and {1} not loadable",
-        detail::getRuntimeLibraryName(detail::kCudaLibrary, detail::kCudaLibraryEnv),
-        detail::getRuntimeLibraryName(detail::kHipLibrary, detail::kHipLibraryEnv)));
+    return llvm::createStringError(
+        llvm::formatv("no GPU runtime found: {0} and {1} not loadable",
+                      detail::getRuntimeLibraryName(detail::kCudaLibrary,
+                                                    detail::kCudaLibraryEnv),
+                      detail::getRuntimeLibraryName(detail::kHipLibrary,
+                                                    detail::kHipLibraryEnv)));
   // At least one runtime is installed but could not open a device: say why.
   if (!cudaMissing && hipMissing)
     return llvm::createStringError(cudaError);
@@ -70,15 +74,24 @@ llvm::Expected<std::vector<float>>
 Device::timeLaunches(KernelHandle kernel, Dim3 grid, Dim3 block,
                      unsigned dynamicSharedBytes,
                      llvm::ArrayRef<DevicePtr> args, unsigned warmup,
-                     unsigned reps) {
+                     unsigned reps, size_t flushBytes) {
   for (unsigned i = 0; i < warmup; ++i)
     if (llvm::Error e = launch(kernel, grid, block, dynamicSharedBytes, args))
       return std::move(e);
   std::vector<EventHandle> events;
+  DevicePtr flush = 0;
+  if (flushBytes) {
+    llvm::Expected<DevicePtr> buf = allocate(flushBytes);
+    if (!buf)
+      return buf.takeError();
+    flush = *buf;
+  }
   auto cleanup = [&]() -> llvm::Error {
     llvm::Error all = llvm::Error::success();
     for (EventHandle e : events)
       all = llvm::joinErrors(std::move(all), destroyEvent(e));
+    if (flush)
+      all = llvm::joinErrors(std::move(all), deallocate(flush));
     return all;
   };
   std::vector<float> times;
@@ -89,6 +102,9 @@ Device::timeLaunches(KernelHandle kernel, Dim3 grid, Dim3 block,
     events.push_back(*e);
   }
   for (unsigned i = 0; i < reps; ++i) {
+    if (flush)
+      if (llvm::Error e = fill(flush, static_cast<uint8_t>(i), flushBytes))
+        return llvm::joinErrors(std::move(e), cleanup());
     if (llvm::Error e = recordEvent(events[2 * i]))
       return llvm::joinErrors(std::move(e), cleanup());
     if (llvm::Error e = launch(kernel, grid, block, dynamicSharedBytes, args))
@@ -105,4 +121,50 @@ Device::timeLaunches(KernelHandle kernel, Dim3 grid, Dim3 block,
   if (llvm::Error e = cleanup())
     return std::move(e);
   return times;
+}
+
+llvm::Expected<double> Device::measureCopyBandwidth(size_t bytes,
+                                                    unsigned reps) {
+  llvm::Expected<DevicePtr> src = allocate(bytes);
+  if (!src)
+    return src.takeError();
+  llvm::Expected<DevicePtr> dst = allocate(bytes);
+  if (!dst)
+    return llvm::joinErrors(dst.takeError(), deallocate(*src));
+  llvm::Expected<EventHandle> start = createEvent();
+  llvm::Expected<EventHandle> end = createEvent();
+  std::vector<float> times;
+  llvm::Error error = llvm::Error::success();
+  if (!start || !end) {
+    error = llvm::joinErrors(start.takeError(), end.takeError());
+  } else {
+    error = copyOnDevice(*dst, *src, bytes); // warm-up
+    for (unsigned i = 0; i < reps && !error; ++i) {
+      if ((error = recordEvent(*start)))
+        break;
+      if ((error = copyOnDevice(*dst, *src, bytes)))
+        break;
+      if ((error = recordEvent(*end)))
+        break;
+      llvm::Expected<float> ms = elapsedMs(*start, *end);
+      if (!ms) {
+        error = ms.takeError();
+        break;
+      }
+      times.push_back(*ms);
+    }
+  }
+  if (start)
+    error = llvm::joinErrors(std::move(error), destroyEvent(*start));
+  if (end)
+    error = llvm::joinErrors(std::move(error), destroyEvent(*end));
+  error = llvm::joinErrors(std::move(error), deallocate(*src));
+  error = llvm::joinErrors(std::move(error), deallocate(*dst));
+  if (error)
+    return std::move(error);
+  if (times.empty())
+    return llvm::createStringError("no copy was timed");
+  std::sort(times.begin(), times.end());
+  double seconds = times[times.size() / 2] * 1e-3;
+  return 2.0 * bytes / seconds / 1e9;
 }

@@ -1,4 +1,5 @@
-//===- DynamicApi.h - loading a vendor library's entry points -----*- C++ -*-===//
+//===- DynamicApi.h - loading a vendor library's entry points -----*- C++
+//-*-===//
 //
 // Shared by the CUDA and HIP backends: opens a library with dlopen (through
 // llvm::sys::DynamicLibrary) and resolves named entry points, trying
@@ -27,7 +28,7 @@ inline constexpr const char *kHipLibraryEnv = "HKG_HIP_LIBRARY";
 
 /// The library `open` will try: `$envOverride` when set, else `defaultName`.
 inline std::string getRuntimeLibraryName(llvm::StringRef defaultName,
-                                  const char *envOverride) {
+                                         const char *envOverride) {
   const char *env = std::getenv(envOverride);
   return env && *env ? env : defaultName.str();
 }
@@ -56,9 +57,9 @@ public:
         return llvm::Error::success();
       }
     }
-    return llvm::createStringError(llvm::formatv(
-        "{0} does not export {1}: not a usable GPU runtime", libraryName,
-        names.front()));
+    return llvm::createStringError(
+        llvm::formatv("{0} does not export {1}: not a usable GPU runtime",
+                      libraryName, names.front()));
   }
 
   const std::string &getLibraryName() const { return libraryName; }

@@ -1,4 +1,5 @@
-//===- HipDevice.cpp - the HIP backend, loaded with dlopen -----------------===//
+//===- HipDevice.cpp - the HIP backend, loaded with dlopen
+//-----------------===//
 //
 // Declares the few HIP types and entry points hkg uses (no hip_runtime.h at
 // build time) and resolves them from libamdhip64.so at run time.
@@ -24,6 +25,7 @@ using hipStream_t = void *;
 constexpr hipError_t kHipSuccess = 0;
 constexpr int kHipMemcpyHostToDevice = 1;
 constexpr int kHipMemcpyDeviceToHost = 2;
+constexpr int kHipMemcpyDeviceToDevice = 3;
 
 struct HipApi {
   hipError_t (*hipInit)(unsigned);
@@ -40,6 +42,7 @@ struct HipApi {
   hipError_t (*hipMalloc)(void **, size_t);
   hipError_t (*hipFree)(void *);
   hipError_t (*hipMemcpy)(void *, const void *, size_t, int);
+  hipError_t (*hipMemsetAsync)(void *, int, size_t, hipStream_t);
   hipError_t (*hipDeviceSynchronize)();
   hipError_t (*hipEventCreate)(hipEvent_t *);
   hipError_t (*hipEventRecord)(hipEvent_t, hipStream_t);
@@ -64,6 +67,7 @@ struct HipApi {
     RESOLVE(hipMalloc);
     RESOLVE(hipFree);
     RESOLVE(hipMemcpy);
+    RESOLVE(hipMemsetAsync);
     RESOLVE(hipDeviceSynchronize);
     RESOLVE(hipEventCreate);
     RESOLVE(hipEventRecord);
@@ -100,9 +104,9 @@ public:
     if (llvm::Error e = check(api.hipSetDevice(ordinal), "hipSetDevice"))
       return e;
     char buf[256] = {0};
-    if (llvm::Error e = check(api.hipDeviceGetName(buf, sizeof(buf) - 1,
-                                                   ordinal),
-                              "hipDeviceGetName"))
+    if (llvm::Error e =
+            check(api.hipDeviceGetName(buf, sizeof(buf) - 1, ordinal),
+                  "hipDeviceGetName"))
       return e;
     name = buf;
     return llvm::Error::success();
@@ -127,6 +131,18 @@ public:
     return check(api.hipMemcpy(dst, reinterpret_cast<const void *>(src), bytes,
                                kHipMemcpyDeviceToHost),
                  "hipMemcpy(DeviceToHost)");
+  }
+  llvm::Error copyOnDevice(DevicePtr dst, DevicePtr src,
+                           size_t bytes) override {
+    return check(api.hipMemcpy(reinterpret_cast<void *>(dst),
+                               reinterpret_cast<const void *>(src), bytes,
+                               kHipMemcpyDeviceToDevice),
+                 "hipMemcpy(DeviceToDevice)");
+  }
+  llvm::Error fill(DevicePtr dst, uint8_t value, size_t bytes) override {
+    return check(api.hipMemsetAsync(reinterpret_cast<void *>(dst), value, bytes,
+                                    nullptr),
+                 "hipMemsetAsync");
   }
   llvm::Expected<ModuleHandle> loadModule(llvm::ArrayRef<char> image) override {
     hipModule_t module = nullptr;
@@ -193,8 +209,8 @@ private:
   llvm::Error check(hipError_t status, const llvm::Twine &call) {
     if (status == kHipSuccess)
       return llvm::Error::success();
-    const char *errName = api.hipGetErrorName ? api.hipGetErrorName(status)
-                                              : nullptr;
+    const char *errName =
+        api.hipGetErrorName ? api.hipGetErrorName(status) : nullptr;
     const char *errString =
         api.hipGetErrorString ? api.hipGetErrorString(status) : nullptr;
     return llvm::createStringError(llvm::formatv(

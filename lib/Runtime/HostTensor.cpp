@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/Parallel.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -100,7 +101,8 @@ uint16_t hkg::rt::floatToHalfBits(float value) {
     return sign | 0x7c00;
   uint32_t biasedExp = absx >> 23;
   if (absx >= 0x38800000u) { // Normal half (>= 2^-14).
-    uint32_t halfExpMant = ((biasedExp - 127 + 15) << 10) | ((absx >> 13) & 0x3ff);
+    uint32_t halfExpMant =
+        ((biasedExp - 127 + 15) << 10) | ((absx >> 13) & 0x3ff);
     uint32_t rem = absx & 0x1fff;
     if (rem > 0x1000 || (rem == 0x1000 && (halfExpMant & 1)))
       ++halfExpMant; // May carry into the exponent, up to infinity: correct.
@@ -243,6 +245,52 @@ void HostTensor::set(int64_t i, double value) {
   case DType::F64:
     return setBits(i, llvm::bit_cast<uint64_t>(value));
   }
+}
+
+void HostTensor::toDoubles(double *out) const {
+  int64_t n = getNumElements();
+  constexpr int64_t chunk = 1 << 16;
+  const uint8_t *raw = bytes.data();
+  DType t = type;
+  llvm::parallelFor(0, (n + chunk - 1) / chunk, [&](size_t c) {
+    int64_t begin = c * chunk, end = std::min<int64_t>(n, begin + chunk);
+    for (int64_t i = begin; i < end; ++i) {
+      switch (t) {
+      case DType::F32: {
+        float v;
+        std::memcpy(&v, raw + 4 * i, 4);
+        out[i] = v;
+        break;
+      }
+      case DType::F16:
+      case DType::BF16: {
+        uint16_t v;
+        std::memcpy(&v, raw + 2 * i, 2);
+        out[i] = t == DType::F16 ? halfBitsToFloat(v) : bfloatBitsToFloat(v);
+        break;
+      }
+      case DType::I32: {
+        int32_t v;
+        std::memcpy(&v, raw + 4 * i, 4);
+        out[i] = v;
+        break;
+      }
+      case DType::F64:
+        std::memcpy(&out[i], raw + 8 * i, 8);
+        break;
+      }
+    }
+  });
+}
+
+double *HostTensor::getF64Data() {
+  assert(type == DType::F64 && "expected an f64 tensor");
+  return reinterpret_cast<double *>(bytes.data());
+}
+
+const double *HostTensor::getF64Data() const {
+  assert(type == DType::F64 && "expected an f64 tensor");
+  return reinterpret_cast<const double *>(bytes.data());
 }
 
 void HostTensor::fillBits(uint64_t bits) {

@@ -7,7 +7,9 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Parallel.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace hkg::rt;
@@ -27,8 +29,16 @@ double RandomStream::uniform(double lo, double hi) {
 
 void hkg::rt::fillUniform(HostTensor &tensor, RandomStream &stream, double lo,
                           double hi) {
-  for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i)
-    tensor.set(i, stream.uniform(lo, hi));
+  // Chunks of 64K elements, each with its own stream derived from one draw
+  // of `stream`: the same numbers whatever the number of threads.
+  constexpr int64_t chunk = 1 << 16;
+  int64_t n = tensor.getNumElements();
+  uint64_t base = stream.next();
+  llvm::parallelFor(0, (n + chunk - 1) / chunk, [&](size_t c) {
+    RandomStream local(base + c * 0xd1b54a32d192ed03ull);
+    for (int64_t i = c * chunk, e = std::min(n, i + chunk); i < e; ++i)
+      tensor.set(i, local.uniform(lo, hi));
+  });
 }
 
 namespace {
@@ -62,15 +72,17 @@ hkg::rt::makeRandomInputs(Operation *op, uint64_t seed) {
           error = program.takeError();
           return;
         }
-        Range r = program->needsPositiveInputs() ? Range{0.1, 4.0}
-                                                 : Range{-3.0, 3.0};
+        Range r =
+            program->needsPositiveInputs() ? Range{0.1, 4.0} : Range{-3.0, 3.0};
         std::fill(ranges.begin(), ranges.end(), r);
       })
       .Case([&](mlir::hkg::ReduceOp r) {
         if (r.getKind() == mlir::hkg::ReduceKind::Prod)
           ranges[0] = {0.99, 1.01};
       })
-      .Case([&](mlir::hkg::SoftmaxOp) { ranges[0] = {-6.0, 6.0}; })
+      .Case([&](mlir::hkg::SoftmaxOp) {
+        ranges[0] = {-6.0, 6.0};
+      })
       .Case([&](mlir::hkg::LayerNormOp l) {
         ranges[0] = {-1.5, 2.5};
         unsigned next = 1;
@@ -97,8 +109,8 @@ hkg::rt::makeRandomInputs(Operation *op, uint64_t seed) {
     auto type = mlir::dyn_cast<mlir::RankedTensorType>(operand.getType());
     if (!type || !type.hasStaticShape())
       return llvm::createStringError(
-          llvm::formatv("operand #{0} of '{1}' is not a static-shape tensor",
-                        i, op->getName()));
+          llvm::formatv("operand #{0} of '{1}' is not a static-shape tensor", i,
+                        op->getName()));
     std::optional<DType> dtype = getDTypeFor(type.getElementType());
     if (!dtype)
       return llvm::createStringError(llvm::formatv(

@@ -20,6 +20,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Parallel.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
@@ -47,8 +48,8 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 void hkg::rt::registerReferenceDialects(DialectRegistry &registry) {
-  registry.insert<mlir::hkg::HkgDialect, func::FuncDialect,
-                  arith::ArithDialect, math::MathDialect>();
+  registry.insert<mlir::hkg::HkgDialect, func::FuncDialect, arith::ArithDialect,
+                  math::MathDialect>();
 }
 
 Expected<OwningOpRef<ModuleOp>>
@@ -57,8 +58,8 @@ hkg::rt::parseSourceModule(llvm::StringRef source, MLIRContext &context) {
   llvm::raw_string_ostream os(diagnostics);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
-  OwningOpRef<ModuleOp> module =
-      mlir::parseSourceString<ModuleOp>(source, mlir::ParserConfig(&context), "source");
+  OwningOpRef<ModuleOp> module = mlir::parseSourceString<ModuleOp>(
+      source, mlir::ParserConfig(&context), "source");
   if (!module)
     return makeError("cannot parse the kernel's source module: " +
                      llvm::StringRef(diagnostics).trim());
@@ -83,9 +84,14 @@ Expected<Operation *> hkg::rt::findKernelOp(ModuleOp module) {
 
 static std::vector<double> toDoubles(const HostTensor &t) {
   std::vector<double> v(t.getNumElements());
-  for (int64_t i = 0, e = v.size(); i < e; ++i)
-    v[i] = t.get(i);
+  t.toDoubles(v.data());
   return v;
+}
+
+/// Runs `fn(i)` for i in [0, n) on LLVM's thread pool. References split
+/// their work into independent rows, so they parallelize trivially.
+static void forEach(int64_t n, llvm::function_ref<void(int64_t)> fn) {
+  llvm::parallelFor(0, n, [&](size_t i) { fn(static_cast<int64_t>(i)); });
 }
 
 static int64_t product(ArrayRef<int64_t> dims) {
@@ -160,9 +166,12 @@ matmulReference(mlir::hkg::MatmulOp op, ArrayRef<HostTensor> inputs,
   std::vector<int64_t> rows =
       pickRows(batch * m, static_cast<double>(n) * k, options);
   markRows(result, rows, batch * m, n);
-  SmallVector<double> args(1 + epilogue.size());
-  std::vector<double> acc(n);
-  for (int64_t row : rows) {
+  double *out = result.output.getF64Data();
+  forEach(rows.size(), [&](int64_t r) {
+    int64_t row = rows[r];
+    std::optional<ScalarProgram> local = program; // evaluate() is stateful
+    SmallVector<double> args(1 + epilogue.size());
+    std::vector<double> acc(n);
     int64_t b = row / m, i = row % m;
     const double *a = lhs.data() + b * m * k;
     const double *w = rhs.data() + b * k * n;
@@ -181,44 +190,52 @@ matmulReference(mlir::hkg::MatmulOp op, ArrayRef<HostTensor> inputs,
     for (int64_t j = 0; j < n; ++j) {
       int64_t flat = row * n + j;
       double v = acc[j];
-      if (program) {
+      if (local) {
         args[0] = v;
         for (auto [e, values] : llvm::enumerate(epilogue))
           args[1 + e] = values[flat % values.size()];
-        v = program->evaluate(args);
+        v = local->evaluate(args);
       }
-      result.output.set(flat, v);
+      out[flat] = v;
     }
-  }
+  });
   return result;
 }
 
 static Expected<ReferenceResult>
 elementwiseReference(mlir::hkg::ElementwiseOp op, ArrayRef<HostTensor> inputs) {
-  Expected<ScalarProgram> program = ScalarProgram::compile(op.getBody().front());
+  Expected<ScalarProgram> program =
+      ScalarProgram::compile(op.getBody().front());
   if (!program)
     return program.takeError();
   SmallVector<std::vector<double>> values;
   for (const HostTensor &t : inputs)
     values.push_back(toDoubles(t));
   ReferenceResult result = makeResult(shapeOf(op.getResult()));
-  SmallVector<double> args(values.size());
-  for (int64_t i = 0, e = result.output.getNumElements(); i < e; ++i) {
-    for (auto [j, v] : llvm::enumerate(values))
-      args[j] = v[i % v.size()];
-    result.output.set(i, program->evaluate(args));
-  }
+  double *out = result.output.getF64Data();
+  int64_t n = result.output.getNumElements();
+  constexpr int64_t chunk = 1 << 14;
+  forEach((n + chunk - 1) / chunk, [&](int64_t c) {
+    ScalarProgram local = *program; // evaluate() is stateful
+    SmallVector<double> args(values.size());
+    for (int64_t i = c * chunk, e = std::min(n, i + chunk); i < e; ++i) {
+      for (auto [j, v] : llvm::enumerate(values))
+        args[j] = v[i % v.size()];
+      out[i] = local.evaluate(args);
+    }
+  });
   return result;
 }
 
-static Expected<ReferenceResult>
-reduceReference(mlir::hkg::ReduceOp op, ArrayRef<HostTensor> inputs) {
+static Expected<ReferenceResult> reduceReference(mlir::hkg::ReduceOp op,
+                                                 ArrayRef<HostTensor> inputs) {
   ArrayRef<int64_t> shape = inputs[0].getShape();
   int64_t inner = product(shape.take_back(op.getDims()));
   std::vector<double> x = toDoubles(inputs[0]);
   ReferenceResult result = makeResult(shapeOf(op.getResult()));
   int64_t outer = result.output.getNumElements();
-  for (int64_t o = 0; o < outer; ++o) {
+  double *out = result.output.getF64Data();
+  forEach(outer, [&](int64_t o) {
     const double *row = x.data() + o * inner;
     double acc;
     switch (op.getKind()) {
@@ -235,33 +252,33 @@ reduceReference(mlir::hkg::ReduceOp op, ArrayRef<HostTensor> inputs) {
       acc = *std::min_element(row, row + inner);
       break;
     }
-    result.output.set(o, acc);
-  }
+    out[o] = acc;
+  });
   return result;
 }
 
-static Expected<ReferenceResult>
-softmaxReference(mlir::hkg::SoftmaxOp op, ArrayRef<HostTensor> inputs) {
+static Expected<ReferenceResult> softmaxReference(mlir::hkg::SoftmaxOp op,
+                                                  ArrayRef<HostTensor> inputs) {
   ArrayRef<int64_t> shape = inputs[0].getShape();
   int64_t axis = op.getAxis();
   int64_t outer = product(shape.take_front(axis)), len = shape[axis],
           inner = product(shape.drop_front(axis + 1));
   std::vector<double> x = toDoubles(inputs[0]);
   ReferenceResult result = makeResult(shape);
-  for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t in = 0; in < inner; ++in) {
-      int64_t base = o * len * inner + in;
-      double mx = -INFINITY;
-      for (int64_t i = 0; i < len; ++i)
-        mx = std::max(mx, x[base + i * inner]);
-      double sum = 0;
-      for (int64_t i = 0; i < len; ++i)
-        sum += std::exp(x[base + i * inner] - mx);
-      for (int64_t i = 0; i < len; ++i)
-        result.output.set(base + i * inner,
-                          std::exp(x[base + i * inner] - mx) / sum);
-    }
-  }
+  double *out = result.output.getF64Data();
+  // One line per (outer, inner) pair, strided by `inner` along the axis.
+  forEach(outer * inner, [&](int64_t line) {
+    int64_t o = line / inner, in = line % inner;
+    int64_t base = o * len * inner + in;
+    double mx = -INFINITY;
+    for (int64_t i = 0; i < len; ++i)
+      mx = std::max(mx, x[base + i * inner]);
+    double sum = 0;
+    for (int64_t i = 0; i < len; ++i)
+      sum += std::exp(x[base + i * inner] - mx);
+    for (int64_t i = 0; i < len; ++i)
+      out[base + i * inner] = std::exp(x[base + i * inner] - mx) / sum;
+  });
   return result;
 }
 
@@ -279,7 +296,8 @@ layerNormReference(mlir::hkg::LayerNormOp op, ArrayRef<HostTensor> inputs) {
   if (op.getBias())
     bias = toDoubles(inputs[next++]);
   ReferenceResult result = makeResult(shape);
-  for (int64_t r = 0; r < rows; ++r) {
+  double *out = result.output.getF64Data();
+  forEach(rows, [&](int64_t r) {
     const double *row = x.data() + r * d;
     double mean = std::accumulate(row, row + d, 0.0) / d;
     double var = 0;
@@ -293,33 +311,34 @@ layerNormReference(mlir::hkg::LayerNormOp op, ArrayRef<HostTensor> inputs) {
         y *= weight[i];
       if (!bias.empty())
         y += bias[i];
-      result.output.set(r * d + i, y);
+      out[r * d + i] = y;
     }
-  }
+  });
   return result;
 }
 
-static Expected<ReferenceResult>
-rmsNormReference(mlir::hkg::RMSNormOp op, ArrayRef<HostTensor> inputs) {
+static Expected<ReferenceResult> rmsNormReference(mlir::hkg::RMSNormOp op,
+                                                  ArrayRef<HostTensor> inputs) {
   ArrayRef<int64_t> shape = inputs[0].getShape();
   int64_t d = shape.back(), rows = product(shape) / d;
   double eps = op.getEps().convertToFloat();
   std::vector<double> x = toDoubles(inputs[0]), w = toDoubles(inputs[1]);
   ReferenceResult result = makeResult(shape);
-  for (int64_t r = 0; r < rows; ++r) {
+  double *out = result.output.getF64Data();
+  forEach(rows, [&](int64_t r) {
     const double *row = x.data() + r * d;
     double ms = 0;
     for (int64_t i = 0; i < d; ++i)
       ms += row[i] * row[i];
     double inv = 1.0 / std::sqrt(ms / d + eps);
     for (int64_t i = 0; i < d; ++i)
-      result.output.set(r * d + i, row[i] * inv * w[i]);
-  }
+      out[r * d + i] = row[i] * inv * w[i];
+  });
   return result;
 }
 
-static Expected<ReferenceResult>
-ropeReference(mlir::hkg::RopeOp op, ArrayRef<HostTensor> inputs) {
+static Expected<ReferenceResult> ropeReference(mlir::hkg::RopeOp op,
+                                               ArrayRef<HostTensor> inputs) {
   ArrayRef<int64_t> shape = inputs[0].getShape();
   if (shape.size() != 4)
     return makeError("expected a rank-4 'input' for hkg.rope");
@@ -334,19 +353,20 @@ ropeReference(mlir::hkg::RopeOp op, ArrayRef<HostTensor> inputs) {
         "hkg.rope needs {0} table rows (S + offset), the tables have {1}",
         s + offset, tableRows));
   ReferenceResult result = makeResult(shape);
-  for (int64_t bi = 0; bi < b; ++bi)
-    for (int64_t si = 0; si < s; ++si)
-      for (int64_t hi = 0; hi < h; ++hi) {
-        int64_t base = ((bi * s + si) * h + hi) * d;
-        int64_t tableRow = (si + offset) * half;
-        for (int64_t i = 0; i < half; ++i) {
-          int64_t ia = neox ? i : 2 * i, ib = neox ? i + half : 2 * i + 1;
-          double a = x[base + ia], bb = x[base + ib];
-          double c = cosT[tableRow + i], sn = sinT[tableRow + i];
-          result.output.set(base + ia, a * c - bb * sn);
-          result.output.set(base + ib, bb * c + a * sn);
-        }
-      }
+  double *out = result.output.getF64Data();
+  // One feature vector per (batch, token, head).
+  forEach(b * s * h, [&](int64_t vec) {
+    int64_t si = (vec / h) % s;
+    int64_t base = vec * d;
+    int64_t tableRow = (si + offset) * half;
+    for (int64_t i = 0; i < half; ++i) {
+      int64_t ia = neox ? i : 2 * i, ib = neox ? i + half : 2 * i + 1;
+      double a = x[base + ia], bb = x[base + ib];
+      double c = cosT[tableRow + i], sn = sinT[tableRow + i];
+      out[base + ia] = a * c - bb * sn;
+      out[base + ib] = bb * c + a * sn;
+    }
+  });
   return result;
 }
 
@@ -367,8 +387,10 @@ attentionReference(mlir::hkg::AttentionOp op, ArrayRef<HostTensor> inputs,
   std::vector<int64_t> rows =
       pickRows(numRows, static_cast<double>(skv) * (d + dv), options);
   markRows(result, rows, numRows, dv);
-  std::vector<double> scores(skv), out(dv);
-  for (int64_t row : rows) {
+  double *outData = result.output.getF64Data();
+  forEach(rows.size(), [&](int64_t r) {
+    int64_t row = rows[r];
+    std::vector<double> scores(skv), out(dv);
     int64_t i = row % sq, h = (row / sq) % hq, bi = row / (sq * hq);
     int64_t kh = h / group;
     const double *qr = q.data() + row * d;
@@ -397,8 +419,8 @@ attentionReference(mlir::hkg::AttentionOp op, ArrayRef<HostTensor> inputs,
       }
     }
     for (int64_t c = 0; c < dv; ++c)
-      result.output.set(row * dv + c, out[c]);
-  }
+      outData[row * dv + c] = out[c];
+  });
   return result;
 }
 
@@ -462,11 +484,14 @@ topPSampleReference(mlir::hkg::TopPSampleOp op, ArrayRef<HostTensor> inputs) {
   result.output = HostTensor(DType::I32, {rows});
   double p = op.getP().convertToFloat(),
          t = op.getTemperature().convertToFloat();
-  for (int64_t r = 0; r < rows; ++r) {
+  std::vector<int64_t> tokens(rows);
+  forEach(rows, [&](int64_t r) {
     std::vector<double> nucleus = computeNucleusProbabilities(
         ArrayRef<double>(logits).slice(r * v, v), p, t);
-    result.output.set(r, sampleFromNucleus(nucleus, inputs[1].get(r)));
-  }
+    tokens[r] = sampleFromNucleus(nucleus, inputs[1].get(r));
+  });
+  for (int64_t r = 0; r < rows; ++r)
+    result.output.set(r, tokens[r]);
   return result;
 }
 
@@ -483,8 +508,8 @@ hkg::rt::evaluateReference(Operation *op, ArrayRef<HostTensor> inputs,
   for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
     if (shapeOf(operand) != inputs[i].getShape())
       return makeError(llvm::formatv(
-          "input #{0} of '{1}' has shape {2}, expected the operand's shape",
-          i, op->getName(), inputs[i].getTypeString()));
+          "input #{0} of '{1}' has shape {2}, expected the operand's shape", i,
+          op->getName(), inputs[i].getTypeString()));
   }
   using Result = Expected<ReferenceResult>;
   return llvm::TypeSwitch<Operation *, Result>(op)
@@ -495,13 +520,11 @@ hkg::rt::evaluateReference(Operation *op, ArrayRef<HostTensor> inputs,
         return elementwiseReference(o, inputs);
       })
       .Case([&](mlir::hkg::ReduceOp o) { return reduceReference(o, inputs); })
-      .Case(
-          [&](mlir::hkg::SoftmaxOp o) { return softmaxReference(o, inputs); })
+      .Case([&](mlir::hkg::SoftmaxOp o) { return softmaxReference(o, inputs); })
       .Case([&](mlir::hkg::LayerNormOp o) {
         return layerNormReference(o, inputs);
       })
-      .Case(
-          [&](mlir::hkg::RMSNormOp o) { return rmsNormReference(o, inputs); })
+      .Case([&](mlir::hkg::RMSNormOp o) { return rmsNormReference(o, inputs); })
       .Case([&](mlir::hkg::RopeOp o) { return ropeReference(o, inputs); })
       .Case([&](mlir::hkg::AttentionOp o) {
         return attentionReference(o, inputs, options);

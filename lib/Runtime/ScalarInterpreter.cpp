@@ -16,19 +16,19 @@ using namespace hkg::rt;
 using Opcode = ScalarProgram::Opcode;
 
 static constexpr llvm::StringLiteral supportedOps[] = {
-    "arith.addf",     "arith.subf",     "arith.mulf",    "arith.divf",
-    "arith.remf",     "arith.negf",     "arith.maximumf", "arith.minimumf",
-    "arith.maxnumf",  "arith.minnumf",  "arith.extf",    "arith.truncf",
-    "arith.constant", "arith.select",   "arith.cmpf",    "arith.sitofp",
-    "arith.uitofp",   "arith.fptosi",   "arith.fptoui",  "arith.andi",
-    "arith.ori",      "arith.xori",     "math.exp",      "math.exp2",
-    "math.expm1",     "math.log",       "math.log2",     "math.log10",
-    "math.log1p",     "math.tanh",      "math.sinh",     "math.cosh",
-    "math.erf",       "math.erfc",      "math.sqrt",     "math.rsqrt",
-    "math.cbrt",      "math.powf",      "math.absf",     "math.fma",
-    "math.sin",       "math.cos",       "math.tan",      "math.atan",
-    "math.atan2",     "math.floor",     "math.ceil",     "math.round",
-    "math.roundeven", "math.trunc",     "math.copysign"};
+    "arith.addf",     "arith.subf",    "arith.mulf",     "arith.divf",
+    "arith.remf",     "arith.negf",    "arith.maximumf", "arith.minimumf",
+    "arith.maxnumf",  "arith.minnumf", "arith.extf",     "arith.truncf",
+    "arith.constant", "arith.select",  "arith.cmpf",     "arith.sitofp",
+    "arith.uitofp",   "arith.fptosi",  "arith.fptoui",   "arith.andi",
+    "arith.ori",      "arith.xori",    "math.exp",       "math.exp2",
+    "math.expm1",     "math.log",      "math.log2",      "math.log10",
+    "math.log1p",     "math.tanh",     "math.sinh",      "math.cosh",
+    "math.erf",       "math.erfc",     "math.sqrt",      "math.rsqrt",
+    "math.cbrt",      "math.powf",     "math.absf",      "math.fma",
+    "math.sin",       "math.cos",      "math.tan",       "math.atan",
+    "math.atan2",     "math.floor",    "math.ceil",      "math.round",
+    "math.roundeven", "math.trunc",    "math.copysign"};
 
 llvm::ArrayRef<llvm::StringLiteral> ScalarProgram::getSupportedOps() {
   return supportedOps;
@@ -127,9 +127,9 @@ llvm::Expected<ScalarProgram> ScalarProgram::compile(mlir::Block &block) {
     llvm::StringRef name = op.getName().getStringRef();
     if (op.hasTrait<mlir::OpTrait::IsTerminator>()) {
       if (op.getNumOperands() != 1)
-        return makeError(llvm::formatv(
-            "expected '{0}' to yield one value, got {1}", name,
-            op.getNumOperands()));
+        return makeError(
+            llvm::formatv("expected '{0}' to yield one value, got {1}", name,
+                          op.getNumOperands()));
       program.resultSlot = slotOf.lookup(op.getOperand(0));
       break;
     }
@@ -315,13 +315,16 @@ double ScalarProgram::evaluate(llvm::ArrayRef<double> args) {
       r = compare(inst.predicate, a, b) ? 1 : 0;
       break;
     case Opcode::AndI:
-      r = static_cast<double>(static_cast<int64_t>(a) & static_cast<int64_t>(b));
+      r = static_cast<double>(static_cast<int64_t>(a) &
+                              static_cast<int64_t>(b));
       break;
     case Opcode::OrI:
-      r = static_cast<double>(static_cast<int64_t>(a) | static_cast<int64_t>(b));
+      r = static_cast<double>(static_cast<int64_t>(a) |
+                              static_cast<int64_t>(b));
       break;
     case Opcode::XOrI:
-      r = static_cast<double>(static_cast<int64_t>(a) ^ static_cast<int64_t>(b));
+      r = static_cast<double>(static_cast<int64_t>(a) ^
+                              static_cast<int64_t>(b));
       break;
     case Opcode::Exp:
       r = std::exp(a);

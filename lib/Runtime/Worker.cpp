@@ -58,9 +58,9 @@ WorkerResult hkg::rt::runWorker(llvm::StringRef program,
     return result;
   }
   llvm::SmallVector<llvm::StringRef> argv(args.begin(), args.end());
-  std::optional<llvm::StringRef> redirects[] = {
-      llvm::StringRef(""), llvm::StringRef(out.path),
-      llvm::StringRef(err.path)};
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                llvm::StringRef(out.path),
+                                                llvm::StringRef(err.path)};
   std::string errMsg;
   bool executionFailed = false;
   auto start = std::chrono::steady_clock::now();
@@ -99,8 +99,8 @@ WorkerResult hkg::rt::runWorker(llvm::StringRef program,
   result.exitCode = done.ReturnCode;
   if (timedOut) {
     result.status = WorkerStatus::TimedOut;
-    result.message = llvm::formatv("timed out after {0:f1} s (killed)",
-                                   timeoutMs / 1000.0);
+    result.message =
+        llvm::formatv("timed out after {0:f1} s (killed)", timeoutMs / 1000.0);
   } else if (done.ReturnCode == -2) {
     result.status = WorkerStatus::Crashed;
     result.message = "crashed: " + (errMsg.empty() ? "signal" : errMsg);

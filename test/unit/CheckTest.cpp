@@ -50,8 +50,9 @@ TEST(CheckTest, UnwrittenElementFails) {
     for (int64_t i = 0; i < 6; ++i)
       if (i != 4)
         out.set(i, i);
-    CheckResult r = compareTensors(out, makeExpected({3, 2}, {0, 1, 2, 3, 4, 5}),
-                                   getDefaultTolerance(type));
+    CheckResult r =
+        compareTensors(out, makeExpected({3, 2}, {0, 1, 2, 3, 4, 5}),
+                       getDefaultTolerance(type));
     EXPECT_FALSE(r.passed) << getDTypeName(type).str();
     EXPECT_EQ(r.unwritten, 1) << getDTypeName(type).str();
     EXPECT_NE(r.message.find("1 element(s) never written (first at [2, 0])"),
@@ -71,16 +72,17 @@ TEST(CheckTest, PoisonIsNaNForFloats) {
 TEST(CheckTest, ToleranceDependsOnDType) {
   // A 0.5% error everywhere: fine for bf16, not for f16 or f32.
   std::initializer_list<double> ref = {1, -2, 3, -4};
-  for (auto [type, passes] : {std::pair{DType::BF16, true},
-                              std::pair{DType::F16, false},
-                              std::pair{DType::F32, false}}) {
+  for (auto [type, passes] :
+       {std::pair{DType::BF16, true}, std::pair{DType::F16, false},
+        std::pair{DType::F32, false}}) {
     HostTensor out(type, {4});
     int64_t i = 0;
     for (double v : ref)
       out.set(i++, v * 1.005);
-    CheckResult r = compareTensors(out, makeExpected({4}, ref),
-                                   getDefaultTolerance(type));
-    EXPECT_EQ(r.passed, passes) << getDTypeName(type).str() << ": " << r.message;
+    CheckResult r =
+        compareTensors(out, makeExpected({4}, ref), getDefaultTolerance(type));
+    EXPECT_EQ(r.passed, passes)
+        << getDTypeName(type).str() << ": " << r.message;
   }
   // Within f32 tolerance: a relative error of 1e-6.
   HostTensor out = makeTensor(DType::F32, {4}, {1.000001, -2.000002, 3, -4});

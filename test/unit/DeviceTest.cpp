@@ -32,8 +32,8 @@ public:
 private:
   void save(const char *name, const char *value) {
     const char *old = getenv(name);
-    saved.emplace_back(name, old ? std::optional<std::string>(old)
-                                 : std::nullopt);
+    saved.emplace_back(name,
+                       old ? std::optional<std::string>(old) : std::nullopt);
     setenv(name, value, 1);
   }
   std::vector<std::pair<std::string, std::optional<std::string>>> saved;

@@ -60,7 +60,7 @@ TEST(HostTensorTest, BFloatDecodeMatchesAPFloatForEveryPattern) {
 /// above/below ties, zero) and every exponent: covers rounding in the normal,
 /// subnormal and overflow ranges of both formats.
 TEST(HostTensorTest, EncodeMatchesAPFloatRoundToNearestEven) {
-  const uint32_t lows[] = {0x000, 0x001, 0x7ff, 0x800, 0x801, 0xfff,
+  const uint32_t lows[] = {0x000,  0x001,  0x7ff,  0x800,  0x801,  0xfff,
                            0x1000, 0x0fff, 0x1001, 0x8000, 0x7fff, 0x8001};
   int compared = 0;
   for (uint32_t sign = 0; sign < 2; ++sign)
@@ -84,7 +84,7 @@ TEST(HostTensorTest, KnownValues) {
   EXPECT_EQ(floatToHalfBits(1.0f), 0x3c00);
   EXPECT_EQ(floatToHalfBits(-2.0f), 0xc000);
   EXPECT_EQ(floatToHalfBits(65504.0f), 0x7bff);
-  EXPECT_EQ(floatToHalfBits(65520.0f), 0x7c00); // Rounds to infinity.
+  EXPECT_EQ(floatToHalfBits(65520.0f), 0x7c00);   // Rounds to infinity.
   EXPECT_EQ(floatToHalfBits(0x1.0p-24f), 0x0001); // Smallest subnormal.
   EXPECT_EQ(floatToHalfBits(0x1.0p-25f), 0x0000); // Tie: to even (zero).
   EXPECT_EQ(floatToBFloatBits(1.0f), 0x3f80);

@@ -6,10 +6,10 @@
 
 using namespace hkg::rt;
 using namespace hkg::rt::testing;
+using ::testing::DoubleNear;
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::Pointwise;
-using ::testing::DoubleNear;
 
 static auto near(std::vector<double> expected, double tol = 1e-12) {
   return Pointwise(DoubleNear(tol), expected);
@@ -115,8 +115,7 @@ TEST(ReferenceTest, SoftmaxAnyAxis) {
     })");
   double ln2 = std::log(2.0);
   // Softmax over [0, ln 2] is [1/3, 2/3]; over equal values, [1/2, 1/2].
-  EXPECT_THAT(evaluate(last, {makeTensor(DType::F32, {2, 2},
-                                         {0, ln2, 5, 5})}),
+  EXPECT_THAT(evaluate(last, {makeTensor(DType::F32, {2, 2}, {0, ln2, 5, 5})}),
               near({1.0 / 3, 2.0 / 3, 0.5, 0.5}, 1e-7));
   ParsedOp first = parseOp(R"(
     func.func @ref(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
@@ -125,10 +124,9 @@ TEST(ReferenceTest, SoftmaxAnyAxis) {
     })");
   // Columns [0, 5] and [ln 2, 5].
   double e5 = std::exp(5.0);
-  EXPECT_THAT(evaluate(first, {makeTensor(DType::F32, {2, 2},
-                                          {0, ln2, 5, 5})}),
-              near({1 / (1 + e5), 2 / (2 + e5), e5 / (1 + e5), e5 / (2 + e5)},
-                   1e-7));
+  EXPECT_THAT(
+      evaluate(first, {makeTensor(DType::F32, {2, 2}, {0, ln2, 5, 5})}),
+      near({1 / (1 + e5), 2 / (2 + e5), e5 / (1 + e5), e5 / (2 + e5)}, 1e-7));
 }
 
 TEST(ReferenceTest, LayerNormWithWeightAndBias) {
@@ -214,9 +212,9 @@ TEST(ReferenceTest, AttentionCausalWithGroupedHeads) {
   HostTensor q = makeTensor(DType::F32, {1, 2, 3, 1}, {0, 0, 0, ln2, 0, 0});
   HostTensor k = makeTensor(DType::F32, {1, 1, 3, 1}, {1, 1, 1});
   HostTensor v = makeTensor(DType::F32, {1, 1, 3, 2}, {1, 10, 2, 20, 6, 60});
-  EXPECT_THAT(evaluate(p, {q, k, v}),
-              near({1, 10, 1.5, 15, 3, 30, /*h1*/ 1, 10, 1.5, 15, 3, 30},
-                   1e-6));
+  EXPECT_THAT(
+      evaluate(p, {q, k, v}),
+      near({1, 10, 1.5, 15, 3, 30, /*h1*/ 1, 10, 1.5, 15, 3, 30}, 1e-6));
 }
 
 TEST(ReferenceTest, AttentionNonCausalScale) {

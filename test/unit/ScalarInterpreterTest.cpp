@@ -17,7 +17,8 @@ static std::string elementwiseModule(llvm::StringRef argType,
   std::string args, operands, types, blockArgs;
   for (unsigned i = 0; i < n; ++i) {
     std::string sep = i ? ", " : "";
-    args += sep + "%a" + std::to_string(i) + ": tensor<4x" + argType.str() + ">";
+    args +=
+        sep + "%a" + std::to_string(i) + ": tensor<4x" + argType.str() + ">";
     operands += sep + "%a" + std::to_string(i);
     types += sep + "tensor<4x" + argType.str() + ">";
     blockArgs += sep + "%x" + std::to_string(i) + ": " + argType.str();
@@ -51,7 +52,8 @@ TEST(ScalarInterpreterTest, GeluTanh) {
     hkg.yield %r : f32)"));
   ASSERT_TRUE(p.op);
   auto program = compileBody(p);
-  ASSERT_TRUE(static_cast<bool>(program)) << llvm::toString(program.takeError());
+  ASSERT_TRUE(static_cast<bool>(program))
+      << llvm::toString(program.takeError());
   EXPECT_FALSE(program->needsPositiveInputs());
   for (double x : {-3.0, -1.0, 0.0, 0.5, 2.0}) {
     double c = 0.7978845608, k = 0.044715;
@@ -67,10 +69,12 @@ TEST(ScalarInterpreterTest, ReluWithCmpfSelectAndMaximumf) {
     %pos = arith.cmpf ogt, %x0, %zero : f32
     %r = arith.select %pos, %x0, %zero : f32
     %m = arith.maximumf %r, %x1 : f32
-    hkg.yield %m : f32)", 2));
+    hkg.yield %m : f32)",
+                                         2));
   ASSERT_TRUE(p.op);
   auto program = compileBody(p);
-  ASSERT_TRUE(static_cast<bool>(program)) << llvm::toString(program.takeError());
+  ASSERT_TRUE(static_cast<bool>(program))
+      << llvm::toString(program.takeError());
   EXPECT_EQ(program->evaluate({-2.0, -5.0}), 0.0);
   EXPECT_EQ(program->evaluate({3.0, -5.0}), 3.0);
   EXPECT_EQ(program->evaluate({3.0, 4.0}), 4.0);
@@ -80,10 +84,12 @@ TEST(ScalarInterpreterTest, ReluWithCmpfSelectAndMaximumf) {
 TEST(ScalarInterpreterTest, MaxnumIgnoresNaN) {
   ParsedOp p = parseOp(elementwiseModule("f32", "f32", R"(
     %m = arith.maxnumf %x0, %x1 : f32
-    hkg.yield %m : f32)", 2));
+    hkg.yield %m : f32)",
+                                         2));
   ASSERT_TRUE(p.op);
   auto program = compileBody(p);
-  ASSERT_TRUE(static_cast<bool>(program)) << llvm::toString(program.takeError());
+  ASSERT_TRUE(static_cast<bool>(program))
+      << llvm::toString(program.takeError());
   EXPECT_EQ(program->evaluate({NAN, 2.0}), 2.0);
 }
 
@@ -96,7 +102,8 @@ TEST(ScalarInterpreterTest, TruncfRoundsToBf16) {
     hkg.yield %r : bf16)"));
   ASSERT_TRUE(p.op);
   auto program = compileBody(p);
-  ASSERT_TRUE(static_cast<bool>(program)) << llvm::toString(program.takeError());
+  ASSERT_TRUE(static_cast<bool>(program))
+      << llvm::toString(program.takeError());
   // 1.001 is not a bf16 value: it rounds back to 1.0 (bf16 spacing 2^-7).
   EXPECT_EQ(program->evaluate({1.0}), 1.0);
   // 1.005 + 0.001: nearest bf16 is 1.0078125.
@@ -110,7 +117,8 @@ TEST(ScalarInterpreterTest, LogMarksPositiveDomain) {
     hkg.yield %s : f32)"));
   ASSERT_TRUE(p.op);
   auto program = compileBody(p);
-  ASSERT_TRUE(static_cast<bool>(program)) << llvm::toString(program.takeError());
+  ASSERT_TRUE(static_cast<bool>(program))
+      << llvm::toString(program.takeError());
   EXPECT_TRUE(program->needsPositiveInputs());
   EXPECT_NEAR(program->evaluate({std::exp(4.0)}), 2.0, 1e-12);
 }

@@ -16,28 +16,21 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "hkg/Dialect/Hkg/IR/HkgOps.h"
-#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 #include "hkg/Runtime/Bundle.h"
-#include "hkg/Runtime/Check.h"
 #include "hkg/Runtime/Device.h"
-#include "hkg/Runtime/RandomInputs.h"
-#include "hkg/Runtime/Reference.h"
+#include "hkg/Runtime/KernelRunner.h"
 #include "hkg/Runtime/Worker.h"
 
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
 #include <csignal>
 #include <thread>
 
@@ -51,12 +44,17 @@ enum ExitCode { ExitPass = 0, ExitFail = 1, ExitNoDevice = 2, ExitUsage = 3 };
 
 static cl::OptionCategory category("hkg-run options");
 static cl::opt<std::string> inputPath(cl::Positional, cl::Required,
-                                      cl::desc("<bundle directory or "
-                                               "manifest.json>"),
+                                      cl::desc("<bundle directory, "
+                                               "manifest.json, or .mlir>"),
                                       cl::cat(category));
 static cl::opt<std::string>
     deviceOpt("device", cl::desc("GPU runtime: auto, cuda or hip"),
               cl::init("auto"), cl::cat(category));
+static cl::opt<std::string>
+    chipOpt("chip",
+            cl::desc("Chip to compile an .mlir input for (default: the "
+                     "device's, e.g. sm_90)"),
+            cl::cat(category));
 static cl::opt<int> ordinalOpt("device-index", cl::desc("GPU ordinal"),
                                cl::init(0), cl::cat(category));
 static cl::list<std::string>
@@ -79,7 +77,7 @@ static cl::opt<double> maxRefWork(
     "max-ref-madds",
     cl::desc("Bound on the multiply-adds of a matmul/attention reference; "
              "beyond it a spread of output rows is checked"),
-    cl::init(2e9), cl::cat(category));
+    cl::init(8e9), cl::cat(category));
 static cl::opt<std::string> jsonOut("json",
                                     cl::desc("Also write the results as JSON"),
                                     cl::value_desc("file"), cl::cat(category));
@@ -93,6 +91,17 @@ static cl::opt<double>
                   cl::desc("Measured compute ceiling in TFLOP/s (default: the "
                            "target table's peak)"),
                   cl::init(0), cl::cat(category));
+static cl::opt<unsigned> copyCeilingMiB(
+    "measure-copy-mib",
+    cl::desc("Measure the bandwidth ceiling first with device-to-device "
+             "copies of this many MiB (PERF.md's method; 0: use the target "
+             "table or --ceiling-bw)"),
+    cl::init(1024), cl::cat(category));
+static cl::opt<unsigned> flushMiB(
+    "flush-l2-mib",
+    cl::desc("MiB overwritten before each timed launch so it starts with a "
+             "cold L2 (0: no flush)"),
+    cl::init(256), cl::cat(category));
 static cl::opt<bool>
     noIsolation("no-isolation",
                 cl::desc("Run kernels in this process (no fault isolation)"),
@@ -111,198 +120,39 @@ static cl::list<std::string> testFaults(
 // The worker: one kernel, result as one JSON object on stdout
 //===----------------------------------------------------------------------===//
 
-namespace {
-struct KernelOutcome {
-  std::string status = "error"; // pass, fail, error, no-device
-  std::string message;
-  json::Object check;
-  json::Object timing;
-};
-} // namespace
-
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(message);
+static RunOptions getRunOptions() {
+  RunOptions options;
+  options.seed = seedOpt;
+  options.warmup = warmupOpt;
+  options.reps = repsOpt;
+  options.flushBytes = size_t(flushMiB) << 20;
+  options.maxReferenceMultiplyAdds = maxRefWork;
+  options.ceilingBandwidthGBs = ceilingBw;
+  options.ceilingTflops = ceilingTflops;
+  return options;
 }
 
-/// Checks that the manifest's args agree with the source op's operands and
-/// result.
-static llvm::Error validateArgs(const KernelSpec &spec, mlir::Operation *op) {
-  unsigned numInputs = 0;
-  for (const ArgSpec &a : spec.args)
-    numInputs += !a.isOutput;
-  if (numInputs != op->getNumOperands() ||
-      spec.args.size() != numInputs + op->getNumResults())
-    return makeError(llvm::formatv(
-        "manifest args ({0} input(s), {1} output(s)) do not match '{2}' "
-        "({3} operand(s), {4} result(s))",
-        numInputs, spec.args.size() - numInputs, op->getName(),
-        op->getNumOperands(), op->getNumResults()));
-  for (auto [i, a] : llvm::enumerate(spec.args)) {
-    mlir::Value v = i < numInputs ? op->getOperand(i)
-                                  : op->getResult(i - numInputs);
-    auto type = llvm::cast<mlir::ShapedType>(v.getType());
-    std::optional<DType> dt = getDTypeFor(type.getElementType());
-    if (a.isOutput != (i >= numInputs) || !dt || *dt != a.dtype ||
-        llvm::ArrayRef<int64_t>(a.shape) != type.getShape())
-      return makeError(llvm::formatv(
-          "manifest arg #{0} ({1} {2}[{3}]) does not match the source op's "
-          "{4}",
-          i, a.isOutput ? "output" : "input", getDTypeName(a.dtype),
-          llvm::join(llvm::map_range(a.shape,
-                                     [](int64_t d) { return std::to_string(d); }),
-                     "x"),
-          type));
-  }
-  return llvm::Error::success();
+/// The record of a kernel that could not be run to a verdict.
+static json::Object errorRecord(const KernelSpec &spec, llvm::StringRef status,
+                                llvm::Error error) {
+  return json::Object{{"name", spec.name},
+                      {"op", spec.op},
+                      {"status", status},
+                      {"message", llvm::toString(std::move(error))}};
 }
 
-/// The op's floor on `target`: the time its bytes take at peak bandwidth or
-/// its flops at peak compute, whichever is longer.
-static std::optional<double> floorSeconds(const Bundle &bundle,
-                                          const Device &device,
-                                          mlir::Operation *op, double bytes,
-                                          double flops) {
-  const mlir::hkg::TargetInfo *target =
-      mlir::hkg::lookupTarget(bundle.target);
-  if (!target && !device.getArch().empty())
-    target = mlir::hkg::lookupTarget(device.getArch());
-  double bw = ceilingBw > 0 ? ceilingBw : (target ? target->peakBandwidthGBs : 0);
-  bool matrix = llvm::isa<mlir::hkg::MatmulOp, mlir::hkg::AttentionOp>(op) &&
-                !llvm::cast<mlir::ShapedType>(op->getOperand(0).getType())
-                     .getElementType()
-                     .isF32();
-  double tflops =
-      ceilingTflops > 0
-          ? ceilingTflops
-          : (target ? (matrix ? target->peakBf16Tflops : target->peakFp32Tflops)
-                    : 0);
-  if (bw <= 0 && tflops <= 0)
-    return std::nullopt;
-  double t = 0;
-  if (bw > 0)
-    t = std::max(t, bytes / (bw * 1e9));
-  if (tflops > 0)
-    t = std::max(t, flops / (tflops * 1e12));
-  return t;
-}
-
-static llvm::Expected<KernelOutcome> runKernel(const Bundle &bundle,
-                                               const KernelSpec &spec,
-                                               Device &device) {
-  KernelOutcome outcome;
-  mlir::DialectRegistry registry;
-  registerReferenceDialects(registry);
-  mlir::MLIRContext context(registry);
-  auto module = parseSourceModule(spec.source, context);
-  if (!module)
-    return module.takeError();
-  llvm::Expected<mlir::Operation *> op = findKernelOp(module->get());
-  if (!op)
-    return op.takeError();
-  if (llvm::Error e = validateArgs(spec, *op))
-    return std::move(e);
-
-  auto inputs = makeRandomInputs(*op, seedOpt);
-  if (!inputs)
-    return inputs.takeError();
-  const ArgSpec &outSpec = spec.args.back();
-  HostTensor output(outSpec.dtype, outSpec.shape);
-  poison(output);
-
-  auto file = llvm::MemoryBuffer::getFile(bundle.getBinaryPath(spec),
-                                          /*IsText=*/false,
-                                          /*RequiresNullTerminator=*/false);
-  if (!file)
-    return makeError("cannot read " + bundle.getBinaryPath(spec) + ": " +
-                     file.getError().message());
-  llvm::StringRef image = (*file)->getBuffer();
-  auto mod = device.loadModule(llvm::ArrayRef<char>(image.data(), image.size()));
-  if (!mod)
-    return mod.takeError();
-  auto kernel = device.getKernel(*mod, spec.entry);
-  if (!kernel)
-    return kernel.takeError();
-
-  // Device buffers: inputs, then the (poisoned) output.
-  llvm::SmallVector<DevicePtr> ptrs;
-  auto freeAll = [&] {
-    for (DevicePtr p : ptrs)
-      llvm::consumeError(device.deallocate(p));
-  };
-  double bytes = 0;
-  for (const HostTensor &t : *inputs) {
-    auto p = device.allocate(std::max<size_t>(t.getNumBytes(), 1));
-    if (!p)
-      return freeAll(), p.takeError();
-    ptrs.push_back(*p);
-    bytes += t.getNumBytes();
-    if (llvm::Error e = device.copyToDevice(*p, t.data(), t.getNumBytes()))
-      return freeAll(), std::move(e);
-  }
-  auto outPtr = device.allocate(std::max<size_t>(output.getNumBytes(), 1));
-  if (!outPtr)
-    return freeAll(), outPtr.takeError();
-  ptrs.push_back(*outPtr);
-  bytes += output.getNumBytes();
-  if (llvm::Error e =
-          device.copyToDevice(*outPtr, output.data(), output.getNumBytes()))
-    return freeAll(), std::move(e);
-
-  if (llvm::Error e = device.launch(*kernel, spec.grid, spec.block, 0, ptrs))
-    return freeAll(), std::move(e);
-  if (llvm::Error e = device.synchronize())
-    return freeAll(), std::move(e);
-  if (llvm::Error e =
-          device.copyToHost(output.data(), *outPtr, output.getNumBytes()))
-    return freeAll(), std::move(e);
-
-  CheckResult check;
-  if (llvm::isa<mlir::hkg::TopPSampleOp>(*op)) {
-    check = checkTopPSample(*op, *inputs, output);
-  } else {
-    ReferenceOptions options;
-    options.maxMultiplyAdds = maxRefWork;
-    auto ref = evaluateReference(*op, *inputs, options);
-    if (!ref)
-      return freeAll(), ref.takeError();
-    check = compareTensors(output, *ref, getDefaultTolerance(outSpec.dtype));
-  }
-  outcome.status = check.passed ? "pass" : "fail";
-  outcome.message = check.message;
-  outcome.check = json::Object{{"checked", check.checked},
-                               {"unwritten", check.unwritten},
-                               {"nans", check.nans},
-                               {"mismatched", check.mismatched},
-                               {"norm_rel_error", check.normRelError},
-                               {"max_abs_error", check.maxAbsError}};
-
-  if (check.passed && repsOpt > 0) {
-    auto times = device.timeLaunches(*kernel, spec.grid, spec.block, 0, ptrs,
-                                     warmupOpt, repsOpt);
-    if (!times)
-      return freeAll(), times.takeError();
-    std::vector<float> sorted = *times;
-    std::sort(sorted.begin(), sorted.end());
-    double medianS = sorted[sorted.size() / 2] * 1e-3;
-    double minS = sorted.front() * 1e-3;
-    double flops =
-        llvm::cast<mlir::hkg::HkgKernelOpInterface>(*op).getCostFeatures().flops;
-    outcome.timing = json::Object{{"median_us", medianS * 1e6},
-                                  {"min_us", minS * 1e6},
-                                  {"reps", static_cast<int64_t>(sorted.size())},
-                                  {"bytes", bytes},
-                                  {"flops", flops},
-                                  {"gbps", bytes / medianS / 1e9},
-                                  {"tflops", flops / medianS / 1e12}};
-    if (std::optional<double> floor =
-            floorSeconds(bundle, device, *op, bytes, flops)) {
-      outcome.timing["floor_us"] = *floor * 1e6;
-      outcome.timing["fraction_of_floor"] = *floor / medianS;
-    }
-  }
-  freeAll();
-  llvm::consumeError(device.unloadModule(*mod));
-  return outcome;
+/// Runs one kernel in this process and returns its record.
+static json::Object runHere(const Bundle &bundle, const KernelSpec &spec,
+                            DeviceKind kind) {
+  auto device = Device::open(kind, ordinalOpt);
+  if (!device)
+    return errorRecord(spec, "no-device", device.takeError());
+  auto record = runKernel(bundle, spec, **device, getRunOptions());
+  if (!record)
+    return errorRecord(spec, "error", record.takeError());
+  record->try_emplace("name", spec.name);
+  record->try_emplace("op", spec.op);
+  return std::move(*record);
 }
 
 static void applyTestFault(llvm::StringRef kernel) {
@@ -318,31 +168,13 @@ static void applyTestFault(llvm::StringRef kernel) {
   }
 }
 
-/// Runs one kernel and prints its outcome as JSON; returns the exit code.
+/// Runs one kernel and prints its record as JSON; returns the exit code.
 static int workerMain(const Bundle &bundle, const KernelSpec &spec,
                       DeviceKind kind) {
   applyTestFault(spec.name);
-  json::Object result{{"name", spec.name}, {"op", spec.op}};
-  int code = 0;
-  auto device = Device::open(kind, ordinalOpt);
-  if (!device) {
-    result["status"] = "no-device";
-    result["message"] = llvm::toString(device.takeError());
-    code = ExitNoDevice;
-  } else {
-    auto outcome = runKernel(bundle, spec, **device);
-    if (!outcome) {
-      result["status"] = "error";
-      result["message"] = llvm::toString(outcome.takeError());
-    } else {
-      result["status"] = outcome->status;
-      result["message"] = outcome->message;
-      result["check"] = std::move(outcome->check);
-      if (!outcome->timing.empty())
-        result["timing"] = std::move(outcome->timing);
-    }
-  }
-  llvm::outs() << json::Value(std::move(result)) << "\n";
+  json::Object record = runHere(bundle, spec, kind);
+  int code = record.getString("status") == "no-device" ? ExitNoDevice : 0;
+  llvm::outs() << json::Value(std::move(record)) << "\n";
   llvm::outs().flush();
   return code;
 }
@@ -352,12 +184,13 @@ static int workerMain(const Bundle &bundle, const KernelSpec &spec,
 //===----------------------------------------------------------------------===//
 
 /// Runs `spec` in a worker process and returns its result object.
-static json::Object runIsolated(const char *argv0, const KernelSpec &spec) {
+static json::Object runIsolated(const char *argv0, llvm::StringRef bundlePath,
+                                const KernelSpec &spec) {
   std::string self = llvm::sys::fs::getMainExecutable(
       argv0, reinterpret_cast<void *>(&runIsolated));
   std::vector<std::string> args = {
       self,
-      inputPath,
+      bundlePath.str(),
       "--worker",
       "--kernel=" + spec.name,
       "--device=" + deviceOpt,
@@ -365,25 +198,35 @@ static json::Object runIsolated(const char *argv0, const KernelSpec &spec) {
       "--seed=" + std::to_string(seedOpt),
       "--warmup=" + std::to_string(warmupOpt),
       "--reps=" + std::to_string(repsOpt),
-      llvm::formatv("--max-ref-madds={0}", maxRefWork.getValue()).str(),
-      llvm::formatv("--ceiling-bw={0}", ceilingBw.getValue()).str(),
-      llvm::formatv("--ceiling-tflops={0}", ceilingTflops.getValue()).str()};
+      "--flush-l2-mib=" + std::to_string(flushMiB),
+      llvm::formatv("--max-ref-madds={0:e9}", maxRefWork.getValue()).str(),
+      llvm::formatv("--ceiling-bw={0:e9}", ceilingBw.getValue()).str(),
+      llvm::formatv("--ceiling-tflops={0:e9}", ceilingTflops.getValue()).str()};
   for (const std::string &f : testFaults)
     args.push_back("--test-fault=" + f);
   WorkerResult w = runWorker(self, args, timeoutOpt * 1000);
 
   // The worker's last stdout line is its result.
   llvm::StringRef out = llvm::StringRef(w.output).rtrim();
-  llvm::StringRef last = out.rsplit('\n').second.empty() ? out
-                                                         : out.rsplit('\n').second;
-  if (w.status == WorkerStatus::Exited) {
+  llvm::StringRef last =
+      out.rsplit('\n').second.empty() ? out : out.rsplit('\n').second;
+  // A worker that printed its result and then died in teardown still
+  // produced a result; say how it ended.
+  if (!last.empty()) {
     llvm::Expected<json::Value> parsed = json::parse(last);
-    if (parsed && parsed->getAsObject())
-      return std::move(*parsed->getAsObject());
+    if (parsed && parsed->getAsObject()) {
+      json::Object result = std::move(*parsed->getAsObject());
+      if (w.status != WorkerStatus::Exited) {
+        std::string message = result.getString("message").value_or("").str();
+        result["message"] = message + (message.empty() ? "" : "; ") +
+                            "worker " + w.message + " after reporting";
+      }
+      return result;
+    }
     llvm::consumeError(parsed.takeError());
   }
   json::Object result{{"name", spec.name}, {"op", spec.op}};
-  result["status"] = w.status == WorkerStatus::TimedOut ? "timeout"
+  result["status"] = w.status == WorkerStatus::TimedOut  ? "timeout"
                      : w.status == WorkerStatus::Crashed ? "crash"
                                                          : "error";
   std::string message = "worker " + w.message;
@@ -394,6 +237,47 @@ static json::Object runIsolated(const char *argv0, const KernelSpec &spec) {
     message += ": " + err.split('\n').first.str();
   result["message"] = message;
   return result;
+}
+
+/// Compiles `input` (an .mlir file of hkg ops) for `chip` into a fresh
+/// bundle directory with hkg-compile ($HKG_COMPILE, else next to hkg-run,
+/// else on PATH), in a worker like any other step that may fail.
+static llvm::Expected<std::string> compileToBundle(const char *argv0,
+                                                   llvm::StringRef input,
+                                                   llvm::StringRef chip) {
+  std::string compiler;
+  if (const char *env = std::getenv("HKG_COMPILE"); env && *env) {
+    compiler = env;
+  } else {
+    std::string self = llvm::sys::fs::getMainExecutable(
+        argv0, reinterpret_cast<void *>(&compileToBundle));
+    llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(
+        "hkg-compile", {llvm::sys::path::parent_path(self)});
+    if (!found)
+      found = llvm::sys::findProgramByName("hkg-compile");
+    if (!found)
+      return llvm::createStringError(
+          "running an .mlir input needs hkg-compile next to hkg-run or on "
+          "PATH (or HKG_COMPILE)");
+    compiler = *found;
+  }
+  llvm::SmallString<128> dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("hkg-run-bundle", dir))
+    return llvm::createStringError("cannot create a bundle directory: " +
+                                   ec.message());
+  WorkerResult w = runWorker(
+      compiler,
+      {compiler, input.str(), "--chip=" + chip.str(), "-o", dir.str().str()},
+      /*timeoutMs=*/600 * 1000);
+  if (!w.succeeded()) {
+    llvm::sys::fs::remove_directories(dir);
+    llvm::StringRef err = llvm::StringRef(w.errors).trim();
+    return llvm::createStringError(
+        llvm::formatv("{0} {1}{2}{3}", compiler, w.message,
+                      err.empty() ? "" : ": ", err.split('\n').first));
+  }
+  return dir.str().str();
 }
 
 static std::string formatNumber(const json::Object &obj, llvm::StringRef key,
@@ -408,8 +292,8 @@ static void printTable(llvm::raw_ostream &os,
                        llvm::ArrayRef<json::Object> results) {
   os << llvm::formatv("{0,-24} {1,-18} {2,-8} {3,10} {4,11} {5,9} {6,9} "
                       "{7,10} {8,7}\n",
-                      "kernel", "op", "status", "rel_err", "median_us",
-                      "GB/s", "TFLOP/s", "floor_us", "%floor");
+                      "kernel", "op", "status", "rel_err", "median_us", "GB/s",
+                      "TFLOP/s", "floor_us", "%floor");
   for (const json::Object &r : results) {
     llvm::StringRef status = r.getString("status").value_or("?");
     const json::Object *check = r.getObject("check");
@@ -420,15 +304,14 @@ static void printTable(llvm::raw_ostream &os,
     std::string pct = "-";
     if (std::optional<double> f = t.getNumber("fraction_of_floor"))
       pct = llvm::formatv("{0:f0}%", *f * 100).str();
-    os << llvm::formatv("{0,-24} {1,-18} {2,-8} {3,10} {4,11} {5,9} {6,9} "
-                        "{7,10} {8,7}\n",
-                        r.getString("name").value_or("?"),
-                        r.getString("op").value_or("?"), status.upper(),
-                        formatNumber(c, "norm_rel_error", "{0:e1}"),
-                        formatNumber(t, "median_us", "{0:f1}"),
-                        formatNumber(t, "gbps", "{0:f0}"),
-                        formatNumber(t, "tflops", "{0:f2}"),
-                        formatNumber(t, "floor_us", "{0:f1}"), pct);
+    os << llvm::formatv(
+        "{0,-24} {1,-18} {2,-8} {3,10} {4,11} {5,9} {6,9} "
+        "{7,10} {8,7}\n",
+        r.getString("name").value_or("?"), r.getString("op").value_or("?"),
+        status.upper(), formatNumber(c, "norm_rel_error", "{0:e1}"),
+        formatNumber(t, "median_us", "{0:f1}"),
+        formatNumber(t, "gbps", "{0:f0}"), formatNumber(t, "tflops", "{0:f2}"),
+        formatNumber(t, "floor_us", "{0:f1}"), pct);
     llvm::StringRef message = r.getString("message").value_or("");
     if (!message.empty())
       os << "    " << message << "\n";
@@ -450,37 +333,40 @@ int main(int argc, char **argv) {
                  << deviceOpt << "'\n";
     return ExitUsage;
   }
-  if (llvm::StringRef(inputPath).ends_with(".mlir")) {
-    llvm::errs() << "hkg-run: error: running an .mlir input needs the "
-                    "hkg-compile pipeline, which this build does not link "
-                    "yet; compile it to a bundle first\n";
-    return ExitUsage;
-  }
-  llvm::Expected<Bundle> bundle = loadBundle(inputPath);
-  if (!bundle) {
-    llvm::errs() << "hkg-run: error: " << llvm::toString(bundle.takeError())
-                 << "\n";
-    return ExitUsage;
-  }
+  // Loads the bundle at `path` and picks the kernels to run; prints the
+  // error and returns nullopt on failure.
+  std::optional<Bundle> bundle;
   std::vector<const KernelSpec *> selected;
-  for (const std::string &name : kernelNames) {
-    const KernelSpec *k = bundle->lookup(name);
-    if (!k) {
-      llvm::errs() << "hkg-run: error: no kernel '" << name
-                   << "' in the bundle\n";
-      return ExitUsage;
+  auto loadSelected = [&](llvm::StringRef path) -> bool {
+    llvm::Expected<Bundle> loaded = loadBundle(path);
+    if (!loaded) {
+      llvm::errs() << "hkg-run: error: " << llvm::toString(loaded.takeError())
+                   << "\n";
+      return false;
     }
-    selected.push_back(k);
-  }
-  if (kernelNames.empty())
-    for (const KernelSpec &k : bundle->kernels)
-      selected.push_back(&k);
+    bundle = std::move(*loaded);
+    for (const std::string &name : kernelNames) {
+      const KernelSpec *k = bundle->lookup(name);
+      if (!k) {
+        llvm::errs() << "hkg-run: error: no kernel '" << name
+                     << "' in the bundle\n";
+        return false;
+      }
+      selected.push_back(k);
+    }
+    if (kernelNames.empty())
+      for (const KernelSpec &k : bundle->kernels)
+        selected.push_back(&k);
+    return true;
+  };
 
   if (workerMode) {
     // A worker that crashes should die at once with the signal, not spend
     // its deadline printing a symbolized stack trace.
     for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
       std::signal(sig, SIG_DFL);
+    if (!loadSelected(inputPath))
+      return ExitUsage;
     if (selected.size() != 1) {
       llvm::errs() << "hkg-run: error: --worker needs exactly one --kernel\n";
       return ExitUsage;
@@ -488,9 +374,14 @@ int main(int argc, char **argv) {
     return workerMain(*bundle, *selected.front(), *kind);
   }
 
+  bool isMlir = llvm::StringRef(inputPath).ends_with(".mlir");
+  if (!isMlir && !loadSelected(inputPath))
+    return ExitUsage;
+
   // Probe the GPU once, so that a machine without one gets one clear line.
   // The probe's device is closed before any worker starts.
   json::Object deviceInfo;
+  std::string deviceArch;
   if (testFaults.empty()) {
     auto device = Device::open(*kind, ordinalOpt);
     if (!device) {
@@ -498,44 +389,71 @@ int main(int argc, char **argv) {
                    << "\n";
       return ExitNoDevice;
     }
-    deviceInfo = json::Object{
-        {"name", (*device)->getName()},
-        {"runtime", getDeviceKindName((*device)->getKind())},
-        {"arch", (*device)->getArch()},
-        {"compute_units", (*device)->getNumComputeUnits()}};
-    llvm::outs() << llvm::formatv("device: {0} ({1}, {2}, {3} CUs)\n",
-                                  (*device)->getName(),
-                                  getDeviceKindName((*device)->getKind()),
-                                  (*device)->getArch(),
-                                  (*device)->getNumComputeUnits());
+    deviceArch = (*device)->getArch();
+    deviceInfo =
+        json::Object{{"name", (*device)->getName()},
+                     {"runtime", getDeviceKindName((*device)->getKind())},
+                     {"arch", (*device)->getArch()},
+                     {"compute_units", (*device)->getNumComputeUnits()}};
+    llvm::outs() << llvm::formatv(
+        "device: {0} ({1}, {2}, {3} CUs)\n", (*device)->getName(),
+        getDeviceKindName((*device)->getKind()), (*device)->getArch(),
+        (*device)->getNumComputeUnits());
+    if (ceilingBw == 0 && copyCeilingMiB > 0) {
+      auto gbps =
+          (*device)->measureCopyBandwidth(size_t(copyCeilingMiB) << 20, 10);
+      if (!gbps) {
+        llvm::errs() << "hkg-run: error: measuring the copy ceiling: "
+                     << llvm::toString(gbps.takeError()) << "\n";
+        return ExitFail;
+      }
+      ceilingBw = *gbps;
+      deviceInfo["copy_gbps"] = *gbps;
+      llvm::outs() << llvm::formatv(
+          "copy ceiling: {0:f0} GB/s ({1} MiB device-to-device, read + "
+          "write; the floors below use it)\n",
+          *gbps, copyCeilingMiB.getValue());
+    }
   }
-  llvm::outs() << llvm::formatv("bundle: {0} (target {1}, {2}, {3} kernel(s))\n",
-                                bundle->directory, bundle->target,
-                                bundle->format, bundle->kernels.size());
+
+  // An .mlir input is compiled to a temporary bundle first.
+  std::string bundlePath = inputPath;
+  std::optional<std::string> tempBundle;
+  llvm::scope_exit cleanupTemp([&] {
+    if (tempBundle)
+      llvm::sys::fs::remove_directories(*tempBundle);
+  });
+  if (isMlir) {
+    std::string chip = chipOpt.empty() ? deviceArch : chipOpt.getValue();
+    if (chip.empty()) {
+      llvm::errs() << "hkg-run: error: pass --chip to compile " << inputPath
+                   << " (the device does not report its chip)\n";
+      return ExitUsage;
+    }
+    auto dir = compileToBundle(argv[0], inputPath, chip);
+    if (!dir) {
+      llvm::errs() << "hkg-run: error: compiling " << inputPath << ": "
+                   << llvm::toString(dir.takeError()) << "\n";
+      return ExitUsage;
+    }
+    tempBundle = *dir;
+    bundlePath = *dir;
+    llvm::outs() << "compiled " << inputPath << " for " << chip << "\n";
+    if (!loadSelected(bundlePath))
+      return ExitUsage;
+  }
+  llvm::outs() << llvm::formatv(
+      "bundle: {0} (target {1}, {2}, {3} kernel(s))\n", bundle->directory,
+      bundle->target, bundle->format, bundle->kernels.size());
 
   std::vector<json::Object> results;
   for (const KernelSpec *k : selected) {
     if (noIsolation) {
       // Debugging aid: run in-process (a faulting kernel ends hkg-run).
-      auto device = Device::open(*kind, ordinalOpt);
-      json::Object r{{"name", k->name}, {"op", k->op}};
-      if (!device) {
-        r["status"] = "no-device";
-        r["message"] = llvm::toString(device.takeError());
-      } else if (auto o = runKernel(*bundle, *k, **device)) {
-        r["status"] = o->status;
-        r["message"] = o->message;
-        r["check"] = std::move(o->check);
-        if (!o->timing.empty())
-          r["timing"] = std::move(o->timing);
-      } else {
-        r["status"] = "error";
-        r["message"] = llvm::toString(o.takeError());
-      }
-      results.push_back(std::move(r));
+      results.push_back(runHere(*bundle, *k, *kind));
       continue;
     }
-    results.push_back(runIsolated(argv[0], *k));
+    results.push_back(runIsolated(argv[0], bundlePath, *k));
   }
   // Carry the manifest's schedule and binary stats into the records.
   for (auto [r, k] : llvm::zip(results, selected)) {

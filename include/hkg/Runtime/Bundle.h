@@ -1,4 +1,5 @@
-//===- Bundle.h - reading a kernel bundle's manifest -------------*- C++ -*-===//
+//===- Bundle.h - reading a kernel bundle's manifest -------------*- C++
+//-*-===//
 //
 // A kernel bundle is a directory holding one binary per kernel and
 // `manifest.json` (written by hkg-compile; the format is described in

@@ -1,4 +1,5 @@
-//===- Check.h - comparing kernel outputs against references -----*- C++ -*-===//
+//===- Check.h - comparing kernel outputs against references -----*- C++
+//-*-===//
 //
 // How a kernel's output is judged (docs/Runtime.md has the rationale):
 //  - outputs are poisoned with a NaN bit pattern before the launch; an

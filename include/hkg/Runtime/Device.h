@@ -1,4 +1,5 @@
-//===- Device.h - a GPU loaded at run time (CUDA driver or HIP) --*- C++ -*-===//
+//===- Device.h - a GPU loaded at run time (CUDA driver or HIP) --*- C++
+//-*-===//
 //
 // hkg::rt::Device is the runtime's view of one GPU: memory, code objects,
 // launches and events. Two backends implement it, each loading its vendor
@@ -68,6 +69,11 @@ public:
   virtual llvm::Error copyToDevice(DevicePtr dst, const void *src,
                                    size_t bytes) = 0;
   virtual llvm::Error copyToHost(void *dst, DevicePtr src, size_t bytes) = 0;
+  /// Copies `bytes` bytes between two device buffers (default stream).
+  virtual llvm::Error copyOnDevice(DevicePtr dst, DevicePtr src,
+                                   size_t bytes) = 0;
+  /// Sets `bytes` bytes at `dst` to `value` (asynchronous, default stream).
+  virtual llvm::Error fill(DevicePtr dst, uint8_t value, size_t bytes) = 0;
 
   /// Loads a code object (hsaco on HIP; PTX or cubin on CUDA). PTX is
   /// JIT-compiled by the driver; its error log is part of a failure.
@@ -92,10 +98,17 @@ public:
 
   /// Times `launch`: `warmup` untimed launches, then `reps` launches each
   /// bracketed by events; returns the per-launch times in milliseconds.
+  /// When `flushBytes` > 0, a buffer that large is overwritten before each
+  /// timed launch (outside the events) so the kernel starts with a cold L2,
+  /// as triton.testing.do_bench does.
   llvm::Expected<std::vector<float>>
   timeLaunches(KernelHandle kernel, Dim3 grid, Dim3 block,
                unsigned dynamicSharedBytes, llvm::ArrayRef<DevicePtr> args,
-               unsigned warmup, unsigned reps);
+               unsigned warmup, unsigned reps, size_t flushBytes = 0);
+
+  /// The copy ceiling of PERF.md: the median over `reps` device-to-device
+  /// copies of `bytes`, counting bytes read + written, in GB/s.
+  llvm::Expected<double> measureCopyBandwidth(size_t bytes, unsigned reps);
 
 protected:
   explicit Device(DeviceKind kind) : kind(kind) {}

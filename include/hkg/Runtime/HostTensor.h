@@ -1,4 +1,5 @@
-//===- HostTensor.h - host-side tensors for references and checks -*- C++ -*-===//
+//===- HostTensor.h - host-side tensors for references and checks -*- C++
+//-*-===//
 //
 // A dense, row-major tensor in host memory: a shape, an element type and the
 // raw bytes, laid out exactly as the kernel ABI expects them on the device.
@@ -73,6 +74,13 @@ public:
   /// Raw bits of element `i` (zero-extended to 64 bits).
   uint64_t getBits(int64_t i) const;
   void setBits(int64_t i, uint64_t bits);
+
+  /// Converts every element to double into `out` (getNumElements() long),
+  /// in parallel: the bulk form of get().
+  void toDoubles(double *out) const;
+  /// The elements of an f64 tensor, for bulk writes.
+  double *getF64Data();
+  const double *getF64Data() const;
 
   /// Fills every element with the same bit pattern.
   void fillBits(uint64_t bits);

@@ -1,4 +1,5 @@
-//===- RandomInputs.h - seeded random inputs for kernel checks ---*- C++ -*-===//
+//===- RandomInputs.h - seeded random inputs for kernel checks ---*- C++
+//-*-===//
 //
 // Fresh, seeded, never-zero inputs for each operand of an hkg op, in ranges
 // that suit the op (logits for softmax and sampling, positive values for
@@ -33,7 +34,8 @@ private:
   uint64_t state;
 };
 
-/// Fills `tensor` with values uniform in [lo, hi), rounded to its dtype.
+/// Fills `tensor` with values uniform in [lo, hi), rounded to its dtype
+/// (in parallel; the values depend only on `stream`'s state).
 void fillUniform(HostTensor &tensor, RandomStream &stream, double lo,
                  double hi);
 

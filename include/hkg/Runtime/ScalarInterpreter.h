@@ -1,4 +1,5 @@
-//===- ScalarInterpreter.h - evaluates element bodies on the host -*- C++ -*-===//
+//===- ScalarInterpreter.h - evaluates element bodies on the host -*- C++
+//-*-===//
 //
 // `hkg.elementwise` bodies and `hkg.matmul` epilogues are single blocks of
 // scalar arith/math ops ending in `hkg.yield`. A ScalarProgram compiles such
@@ -43,11 +44,53 @@ public:
   static llvm::ArrayRef<llvm::StringLiteral> getSupportedOps();
 
   enum class Opcode : uint8_t {
-    Constant, AddF, SubF, MulF, DivF, RemF, NegF, MaximumF, MinimumF,
-    MaxNumF, MinNumF, Convert, Select, CmpF, ToInt, AndI, OrI, XOrI,
-    Exp, Exp2, ExpM1, Log, Log2, Log10, Log1p, Tanh, Sinh, Cosh, Erf, Erfc,
-    Sqrt, Rsqrt, Cbrt, PowF, AbsF, Fma, Sin, Cos, Tan, Atan, Atan2, Floor,
-    Ceil, Round, RoundEven, Trunc, CopySign
+    Constant,
+    AddF,
+    SubF,
+    MulF,
+    DivF,
+    RemF,
+    NegF,
+    MaximumF,
+    MinimumF,
+    MaxNumF,
+    MinNumF,
+    Convert,
+    Select,
+    CmpF,
+    ToInt,
+    AndI,
+    OrI,
+    XOrI,
+    Exp,
+    Exp2,
+    ExpM1,
+    Log,
+    Log2,
+    Log10,
+    Log1p,
+    Tanh,
+    Sinh,
+    Cosh,
+    Erf,
+    Erfc,
+    Sqrt,
+    Rsqrt,
+    Cbrt,
+    PowF,
+    AbsF,
+    Fma,
+    Sin,
+    Cos,
+    Tan,
+    Atan,
+    Atan2,
+    Floor,
+    Ceil,
+    Round,
+    RoundEven,
+    Trunc,
+    CopySign
   };
   /// One op: `slots[numArguments + index] = op(slots[a], slots[b], slots[c])`
   /// then, for f16/bf16 results, rounded to `roundTo`.

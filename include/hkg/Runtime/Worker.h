@@ -1,4 +1,5 @@
-//===- Worker.h - running a kernel in an isolated worker process -*- C++ -*-===//
+//===- Worker.h - running a kernel in an isolated worker process -*- C++
+//-*-===//
 //
 // A faulting kernel can take its whole process down (an illegal address is
 // sticky for a CUDA context) and a hanging one never returns. So each kernel

@@ -156,6 +156,17 @@ int cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t bytes) {
   std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
   return 0;
 }
+int cuMemcpyDtoD_v2(unsigned long long dst, unsigned long long src,
+                    size_t bytes) {
+  std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src),
+              bytes);
+  return 0;
+}
+int cuMemsetD8Async(unsigned long long dst, unsigned char value, size_t bytes,
+                    void *) {
+  std::memset(reinterpret_cast<void *>(dst), value, bytes);
+  return 0;
+}
 int cuEventCreate(void **event, unsigned) {
   *event = new Clock::time_point();
   return 0;
@@ -177,13 +188,13 @@ int cuEventDestroy_v2(void *event) {
   return 0;
 }
 int cuGetErrorString(int status, const char **s) {
-  *s = status == 218 ? "a PTX JIT compilation failed"
+  *s = status == 218   ? "a PTX JIT compilation failed"
        : status == 500 ? "named symbol not found"
                        : "fake CUDA error";
   return 0;
 }
 int cuGetErrorName(int status, const char **s) {
-  *s = status == 218 ? "CUDA_ERROR_INVALID_PTX"
+  *s = status == 218   ? "CUDA_ERROR_INVALID_PTX"
        : status == 500 ? "CUDA_ERROR_NOT_FOUND"
                        : "CUDA_ERROR_UNKNOWN";
   return 0;

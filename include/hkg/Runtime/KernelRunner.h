@@ -1,0 +1,54 @@
+//===- KernelRunner.h - run, check and time one bundle kernel ----*- C++
+//-*-===//
+//
+// The measurement step shared by hkg-run and the tuner: for one kernel of a
+// bundle, make seeded random inputs, poison the output, launch, compare
+// against the host reference of the manifest's `source`, then time with
+// device events on a cold L2. Run it inside a worker process (Worker.h,
+// `hkg-run --worker`) when the kernel may fault or hang.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_RUNTIME_KERNELRUNNER_H
+#define HKG_RUNTIME_KERNELRUNNER_H
+
+#include "hkg/Runtime/Bundle.h"
+#include "hkg/Runtime/Device.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+namespace hkg::rt {
+
+struct RunOptions {
+  /// Seed of the random inputs.
+  uint64_t seed = 1;
+  /// Untimed and timed launches; reps == 0 checks without timing.
+  unsigned warmup = 10;
+  unsigned reps = 100;
+  /// Bytes overwritten before each timed launch (0: no L2 flush).
+  size_t flushBytes = size_t(256) << 20;
+  /// See ReferenceOptions::maxMultiplyAdds.
+  double maxReferenceMultiplyAdds = 8e9;
+  /// Measured ceilings; 0 takes the target table's peaks.
+  double ceilingBandwidthGBs = 0;
+  double ceilingTflops = 0;
+};
+
+/// Runs `kernel` of `bundle` on `device`. The result is a record:
+///   {"status": "pass"|"fail", "message": "...",
+///    "check": {"checked", "unwritten", "nans", "mismatched",
+///              "norm_rel_error", "max_abs_error"},
+///    "timing": {"median_us", "min_us", "reps", "bytes", "flops", "gbps",
+///               "tflops", "floor_us", "fraction_of_floor"}}
+/// ("timing" only when the check passed and reps > 0). Anything that stops
+/// the run (bad source, manifest/op mismatch, a failing driver call) is an
+/// error.
+llvm::Expected<llvm::json::Object> runKernel(const Bundle &bundle,
+                                             const KernelSpec &kernel,
+                                             Device &device,
+                                             const RunOptions &options);
+
+} // namespace hkg::rt
+
+#endif // HKG_RUNTIME_KERNELRUNNER_H
