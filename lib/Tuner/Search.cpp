@@ -310,7 +310,8 @@ std::optional<KnobMap> SearchState::greedy() {
 SearchResult SearchState::run() {
   if (options.budget == 0)
     return result;
-  tryMeasure(space.getDefault(), "default");
+  if (options.startWithDefault)
+    tryMeasure(space.getDefault(), "default");
   double greedyWeight = scorer ? options.greedyWeight : 0.0;
   double total =
       options.evolutionaryWeight + greedyWeight + options.explorerWeight;

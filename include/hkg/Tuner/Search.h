@@ -116,6 +116,8 @@ struct SearchOptions {
   /// Relative weights of the agents (evolutionary, model-greedy, explorer).
   /// Without a scorer, model-greedy's share goes to the others.
   double evolutionaryWeight = 0.4, greedyWeight = 0.4, explorerWeight = 0.2;
+  /// Measure the default schedule first.
+  bool startWithDefault = true;
 };
 
 struct SearchResult {
