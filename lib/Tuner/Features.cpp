@@ -80,6 +80,31 @@ void mlir::hkg::tuner::addStatFeatures(FeatureMap &f, const StatMap &stats) {
     f["stat." + name] = value;
 }
 
+/// Generic interactions a tree model cannot form from log2 values alone:
+/// sums and differences of integer knobs (products and ratios: threads per
+/// row, tile per wave...) and each integer knob against each op dim
+/// (elements per thread, tiles per dim). Op-agnostic on purpose.
+static void addInteractionFeatures(FeatureMap &f, const ScheduleSpace &space,
+                                   const CostFeatures &cost) {
+  llvm::SmallVector<std::pair<std::string, double>> ints;
+  for (const KnobSpec &spec : space.knobs) {
+    auto it = f.find("knob." + spec.name);
+    if (it != f.end())
+      ints.push_back({spec.name, it->second});
+  }
+  for (size_t i = 0; i < ints.size(); ++i) {
+    for (size_t j = i + 1; j < ints.size(); ++j) {
+      f["mix." + ints[i].first + "+" + ints[j].first] =
+          ints[i].second + ints[j].second;
+      f["mix." + ints[i].first + "-" + ints[j].first] =
+          ints[i].second - ints[j].second;
+    }
+    for (auto [d, dim] : llvm::enumerate(cost.shape))
+      f["mix.dim" + std::to_string(d) + "-" + ints[i].first] =
+          log2OrZero(static_cast<double>(dim)) - ints[i].second;
+  }
+}
+
 OpContext OpContext::get(HkgKernelOpInterface op, const TargetInfo &target) {
   OpContext c;
   c.opName = op->getName().getStringRef().str();
@@ -95,6 +120,7 @@ FeatureMap OpContext::getFeatures(const KnobMap &knobs,
   addOpFeatures(f, opName, cost);
   addTargetFeatures(f, *target);
   addScheduleFeatures(f, space, knobs);
+  addInteractionFeatures(f, space, cost);
   if (stats)
     addStatFeatures(f, *stats);
   return f;
