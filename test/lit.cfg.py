@@ -17,7 +17,8 @@ config.substitutions.append(("%hkg_obj_root", config.hkg_obj_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.hkg_tools_dir, config.llvm_tools_dir]
-tools = ["hkg-opt"]
+tools = ["hkg-opt", "hkg-tune", "hkg-tune-eval"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
