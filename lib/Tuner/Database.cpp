@@ -415,6 +415,13 @@ TuningDatabase::getOkRecordsByTime(StringRef signature, StringRef target) {
                {signature.str(), target.str()});
 }
 
+Expected<std::vector<TuningRecord>>
+TuningDatabase::getRecords(StringRef signature, StringRef target) {
+  return query(std::string(kColumns) +
+                   "WHERE signature = ?1 AND target = ?2 ORDER BY id ASC",
+               {signature.str(), target.str()});
+}
+
 Expected<std::vector<TuningRecord>> TuningDatabase::getAllRecords() {
   return query(std::string(kColumns) + "ORDER BY id ASC", {});
 }

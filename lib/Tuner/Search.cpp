@@ -166,6 +166,7 @@ private:
     return !measured.count(formatKnobs(k));
   }
   bool tryMeasure(const KnobMap &k, llvm::StringRef agent);
+  void record(Trial t);
   std::optional<KnobMap> explore();
   std::optional<KnobMap> evolve();
   std::optional<KnobMap> greedy();
@@ -187,8 +188,15 @@ private:
 bool SearchState::tryMeasure(const KnobMap &k, llvm::StringRef agent) {
   if (!isNew(k) || !space.isLegal(k))
     return false;
-  measured.insert(formatKnobs(k));
-  Trial t{k, measure(k), agent.str()};
+  record(Trial{k, measure(k), agent.str()});
+  if (scorer && options.retrainEvery &&
+      result.trials.size() % options.retrainEvery == 0)
+    scorer->update(result.trials);
+  return true;
+}
+
+void SearchState::record(Trial t) {
+  measured.insert(formatKnobs(t.schedule));
   result.trials.push_back(std::move(t));
   size_t index = result.trials.size() - 1;
   const Measurement &m = result.trials.back().measurement;
@@ -204,10 +212,6 @@ bool SearchState::tryMeasure(const KnobMap &k, llvm::StringRef agent) {
     if (elites.size() > options.eliteSize)
       elites.pop_back();
   }
-  if (scorer && options.retrainEvery &&
-      result.trials.size() % options.retrainEvery == 0)
-    scorer->update(result.trials);
-  return true;
 }
 
 std::optional<KnobMap> SearchState::explore() {
@@ -310,7 +314,16 @@ std::optional<KnobMap> SearchState::greedy() {
 SearchResult SearchState::run() {
   if (options.budget == 0)
     return result;
-  if (options.startWithDefault)
+  for (const Trial &t : options.history) {
+    if (result.trials.size() >= options.budget)
+      break;
+    if (!isNew(t.schedule) || !space.isLegal(t.schedule))
+      continue;
+    record(t);
+  }
+  if (scorer && !result.trials.empty())
+    scorer->update(result.trials);
+  if (options.startWithDefault && result.trials.size() < options.budget)
     tryMeasure(space.getDefault(), "default");
   double greedyWeight = scorer ? options.greedyWeight : 0.0;
   double total =

@@ -1,10 +1,12 @@
 //===- TunerTest.cpp - signatures, database, policy and search ------------===//
 
+#include "hkg/Dialect/Hkg/Transforms/Passes.h"
 #include "hkg/Tuner/Database.h"
 #include "hkg/Tuner/Policy.h"
 #include "hkg/Tuner/Search.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -338,5 +340,91 @@ TEST(MeasurerFactory, NoFactoryMeansNoDeviceAndAFactoryIsCalled) {
   why.clear();
   EXPECT_EQ(createDeviceMeasurer(*t, why), nullptr);
   EXPECT_EQ(why, "no HIP device");
+  setMeasurerFactory(nullptr);
+}
+
+namespace {
+/// Times softmax candidates from their knobs; counts calls across instances.
+class CountingDevice final : public Measurer {
+public:
+  explicit CountingDevice(unsigned &calls) : calls(calls) {}
+  Measurement measure(const MeasureRequest &request) override {
+    ++calls;
+    EXPECT_TRUE(request.op);
+    EXPECT_TRUE(isLegalSchedule(request.op, *request.schedule,
+                                *request.target));
+    const KnobMap &k = *request.schedule;
+    Measurement m;
+    m.status = MeasureStatus::Ok;
+    m.medianUs = 1000.0 / std::get<int64_t>(k.at("threads")) +
+                 10.0 / std::get<int64_t>(k.at("vector_width"));
+    m.stats["registers"] = 32;
+    return m;
+  }
+  llvm::StringRef getName() const override { return "fake-device"; }
+
+private:
+  unsigned &calls;
+};
+} // namespace
+
+TEST_F(TunerTest, AutotunePassMeasuresThroughTheFactoryAndResumes) {
+  unsigned calls = 0;
+  setMeasurerFactory([&](const TargetInfo &, std::string &) {
+    return std::make_unique<CountingDevice>(calls);
+  });
+  std::string db = tempPath("pass.sqlite");
+  auto runPass = [&](unsigned budget) -> std::string {
+    OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(R"mlir(
+      func.func @g(%y: tensor<64x8192xf32>) -> tensor<64x8192xf32> {
+        %0 = hkg.softmax %y axis(1) : tensor<64x8192xf32> -> tensor<64x8192xf32>
+        return %0 : tensor<64x8192xf32>
+      })mlir", &ctx);
+    EXPECT_TRUE(m);
+    PassManager pm(&ctx);
+    HkgAutotunePassOptions options;
+    options.chip = "sm_90";
+    options.budget = budget;
+    options.db = db;
+    options.seed = 5;
+    pm.addPass(createHkgAutotunePass(options));
+    std::string remarks;
+    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+      remarks += d.str() + "\n";
+      return success();
+    });
+    EXPECT_TRUE(succeeded(pm.run(*m)));
+    std::string schedule;
+    m->walk([&](HkgKernelOpInterface op) {
+      llvm::raw_string_ostream os(schedule);
+      os << op.getScheduleAttrOrNull();
+    });
+    return schedule + "\n" + remarks;
+  };
+  std::string first = runPass(12);
+  EXPECT_EQ(calls, 12u);
+  EXPECT_NE(first.find("hkg-autotune: measured 12 candidates on fake-device "
+                       "and reused 0 from the database"),
+            std::string::npos)
+      << first;
+  EXPECT_NE(first.find("#hkg.schedule<"), std::string::npos);
+  // The same run again is answered by the database: nothing is re-measured
+  // and the same schedule wins.
+  std::string again = runPass(12);
+  EXPECT_EQ(calls, 12u);
+  EXPECT_NE(again.find("measured 0 candidates on fake-device and reused 12 "
+                       "from the database"),
+            std::string::npos)
+      << again;
+  EXPECT_EQ(StringRef(first).split('\n').first,
+            StringRef(again).split('\n').first);
+  auto opened = TuningDatabase::open(db, false);
+  ASSERT_TRUE(bool(opened));
+  auto all = (*opened)->getAllRecords();
+  ASSERT_TRUE(bool(all));
+  EXPECT_EQ(all->size(), 12u);
+  // A bigger budget measures only the difference.
+  runPass(20);
+  EXPECT_EQ(calls, 20u);
   setMeasurerFactory(nullptr);
 }

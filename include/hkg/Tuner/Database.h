@@ -73,6 +73,9 @@ public:
   /// Ok records of (signature, target), fastest first (ties: oldest first).
   llvm::Expected<std::vector<TuningRecord>>
   getOkRecordsByTime(llvm::StringRef signature, llvm::StringRef target);
+  /// Records of (signature, target), in insertion order.
+  llvm::Expected<std::vector<TuningRecord>>
+  getRecords(llvm::StringRef signature, llvm::StringRef target);
   /// Every record, in insertion order.
   llvm::Expected<std::vector<TuningRecord>> getAllRecords();
 

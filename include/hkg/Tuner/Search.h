@@ -76,7 +76,8 @@ private:
 struct Trial {
   KnobMap schedule;
   Measurement measurement;
-  /// "default", "evolutionary", "model-greedy", "explorer".
+  /// "default", "evolutionary", "model-greedy", "explorer", or "database"
+  /// for a trial from SearchOptions::history.
   std::string agent;
 };
 
@@ -118,6 +119,10 @@ struct SearchOptions {
   double evolutionaryWeight = 0.4, greedyWeight = 0.4, explorerWeight = 0.2;
   /// Measure the default schedule first.
   bool startWithDefault = true;
+  /// Trials measured before (e.g. by a killed run, from the database): they
+  /// seed the elites and the model and count against the budget, so a
+  /// resumed run only measures what is left.
+  std::vector<Trial> history;
 };
 
 struct SearchResult {

@@ -110,7 +110,23 @@ LogicalResult HkgAutotunePass::tuneOnDevice(HkgKernelOpInterface op,
   SearchOptions options;
   options.budget = budget;
   options.seed = seed;
+  // Resume: what the database already holds for this op counts against the
+  // budget and seeds the search.
+  if (database) {
+    llvm::Expected<std::vector<TuningRecord>> records =
+        database->getRecords(signature, target.chip);
+    if (!records) {
+      op.emitError("hkg-autotune: ") << llvm::toString(records.takeError());
+      return failure();
+    }
+    for (const TuningRecord &r : *records)
+      options.history.push_back(
+          {resolveKnobs(space.getSpace(), r.schedule), r.measurement,
+           "database"});
+  }
   SearchResult result = runSearch(space, measure, &scorer, options);
+  size_t reused = llvm::count_if(
+      result.trials, [](const Trial &t) { return t.agent == "database"; });
   if (recording && !recording->getError().empty())
     op.emitWarning("hkg-autotune: measurements were not all stored: ")
         << recording->getError();
@@ -122,19 +138,20 @@ LogicalResult HkgAutotunePass::tuneOnDevice(HkgKernelOpInterface op,
             .str());
   const Trial &best = result.trials[*result.best];
   op.setScheduleAttrTo(knobsToAttr(op->getContext(), best.schedule));
-  const Measurement &first = result.trials.front().measurement;
-  InFlightDiagnostic remark = op.emitRemark()
-                              << "hkg-autotune: measured "
-                              << result.trials.size() << " candidates on "
-                              << measurer.getName();
-  if (recording)
-    remark << " (" << recording->getNumReused()
-           << " answered by the database)";
+  InFlightDiagnostic remark =
+      op.emitRemark() << "hkg-autotune: measured "
+                      << result.trials.size() - reused << " candidates on "
+                      << measurer.getName() << " and reused " << reused
+                      << " from the database";
   remark << "; best " << llvm::formatv("{0:f2}", best.measurement.medianUs)
          << " us by the " << best.agent << " agent";
-  if (first.isOk() && result.trials.front().agent == "default")
+  auto defaultTrial = llvm::find_if(result.trials, [&](const Trial &t) {
+    return t.schedule == space.getDefault();
+  });
+  if (defaultTrial != result.trials.end() && defaultTrial->measurement.isOk())
     remark << llvm::formatv(", {0:f2}x the default schedule",
-                            first.medianUs / best.measurement.medianUs)
+                            defaultTrial->measurement.medianUs /
+                                best.measurement.medianUs)
                   .str();
   return success();
 }
