@@ -100,8 +100,7 @@ mlir::hkg::tuner::recordFromJson(const llvm::json::Value &value) {
     }
     if (!required)
       return Error::success();
-    return llvm::createStringError("expected string field '" + key.str() +
-                                   "'");
+    return llvm::createStringError("expected string field '" + key.str() + "'");
   };
   if (Error e = getString("signature", r.signature, true))
     return std::move(e);
@@ -113,8 +112,8 @@ mlir::hkg::tuner::recordFromJson(const llvm::json::Value &value) {
     // The op name follows the first `"` of the signature's op.
     size_t pos = r.signature.find("\"hkg.");
     if (pos != std::string::npos)
-      r.op = r.signature.substr(pos + 1,
-                                r.signature.find('"', pos + 1) - pos - 1);
+      r.op =
+          r.signature.substr(pos + 1, r.signature.find('"', pos + 1) - pos - 1);
   }
   std::string status;
   if (Error e = getString("status", status, true))
@@ -211,8 +210,8 @@ Error TuningDatabase::exec(StringRef sql) {
   return llvm::createStringError("tuning database '" + path + "': " + text);
 }
 
-Expected<std::unique_ptr<TuningDatabase>>
-TuningDatabase::open(StringRef path, bool create) {
+Expected<std::unique_ptr<TuningDatabase>> TuningDatabase::open(StringRef path,
+                                                               bool create) {
   if (!create && !llvm::sys::fs::exists(path))
     return llvm::createStringError("tuning database '" + path.str() +
                                    "' does not exist");
@@ -287,9 +286,9 @@ Error TuningDatabase::insertOne(const TuningRecord &r) {
   bindText(s.stmt, 2, r.signature);
   bindText(s.stmt, 3, r.target);
   bindText(s.stmt, 4, formatKnobs(r.schedule));
-  bindText(s.stmt, 5,
-           llvm::formatv("{0}", llvm::json::Value(knobsToJson(r.schedule)))
-               .str());
+  bindText(
+      s.stmt, 5,
+      llvm::formatv("{0}", llvm::json::Value(knobsToJson(r.schedule))).str());
   bindText(s.stmt, 6, stringifyMeasureStatus(r.measurement.status).str());
   bindNumber(s.stmt, 7, r.measurement.medianUs);
   bindNumber(s.stmt, 8, r.measurement.spread);
@@ -354,9 +353,9 @@ TuningDatabase::query(StringRef sql, llvm::ArrayRef<std::string> args) {
     Expected<llvm::json::Value> knobs =
         llvm::json::parse(columnText(s.stmt, 3));
     if (!knobs)
-      return llvm::createStringError("tuning database '" + path +
-                                     "': bad schedule: " +
-                                     llvm::toString(knobs.takeError()));
+      return llvm::createStringError(
+          "tuning database '" + path +
+          "': bad schedule: " + llvm::toString(knobs.takeError()));
     Expected<KnobMap> schedule = knobsFromJson(*knobs);
     if (!schedule)
       return schedule.takeError();
@@ -365,8 +364,8 @@ TuningDatabase::query(StringRef sql, llvm::ArrayRef<std::string> args) {
         parseMeasureStatus(columnText(s.stmt, 4));
     if (!status)
       return llvm::createStringError("tuning database '" + path +
-                                     "': bad status '" +
-                                     columnText(s.stmt, 4) + "'");
+                                     "': bad status '" + columnText(s.stmt, 4) +
+                                     "'");
     r.measurement.status = *status;
     r.measurement.medianUs = columnNumber(s.stmt, 5);
     r.measurement.spread = columnNumber(s.stmt, 6);
@@ -374,9 +373,9 @@ TuningDatabase::query(StringRef sql, llvm::ArrayRef<std::string> args) {
     Expected<llvm::json::Value> stats =
         llvm::json::parse(columnText(s.stmt, 8));
     if (!stats)
-      return llvm::createStringError("tuning database '" + path +
-                                     "': bad stats: " +
-                                     llvm::toString(stats.takeError()));
+      return llvm::createStringError(
+          "tuning database '" + path +
+          "': bad stats: " + llvm::toString(stats.takeError()));
     Expected<StatMap> statMap = statsFromJson(&*stats);
     if (!statMap)
       return statMap.takeError();

@@ -34,15 +34,13 @@ void mlir::hkg::tuner::addOpFeatures(FeatureMap &f, StringRef opName,
   }
   f["op.log2_elements"] = log2OrZero(elements);
   if (!cost.shape.empty())
-    f["op.log2_last_dim"] =
-        log2OrZero(static_cast<double>(cost.shape.back()));
+    f["op.log2_last_dim"] = log2OrZero(static_cast<double>(cost.shape.back()));
   f["op.dtype=" + typeName(cost.elementType)] = 1;
   if (cost.elementType && cost.elementType.isIntOrFloat())
     f["op.dtype_bits"] = cost.elementType.getIntOrFloatBitWidth();
 }
 
-void mlir::hkg::tuner::addTargetFeatures(FeatureMap &f,
-                                         const TargetInfo &t) {
+void mlir::hkg::tuner::addTargetFeatures(FeatureMap &f, const TargetInfo &t) {
   f["target.amd"] = t.isAMD() ? 1 : 0;
   f["target.wave_size"] = t.waveSize;
   f["target.log2_lds_bytes"] = log2OrZero(t.ldsBytesPerWorkgroup);
@@ -61,8 +59,7 @@ void mlir::hkg::tuner::addScheduleFeatures(FeatureMap &f,
                                            const KnobMap &knobs) {
   for (const KnobSpec &spec : space.knobs) {
     auto it = knobs.find(spec.name);
-    const KnobValue &value =
-        it == knobs.end() ? spec.defaultValue : it->second;
+    const KnobValue &value = it == knobs.end() ? spec.defaultValue : it->second;
     if (const int64_t *i = std::get_if<int64_t>(&value)) {
       f["knob." + spec.name] = *i > 0 ? std::log2(static_cast<double>(*i)) : -1;
       continue;

@@ -148,16 +148,15 @@ Expected<std::unique_ptr<Policy>> Policy::load(StringRef path) {
                                    "': " + XGBGetLastError());
   const char *names = nullptr;
   int success = 0;
-  if (XGBoosterGetAttr(booster, kNamesAttr, &names, &success) != 0 ||
-      !success)
+  if (XGBoosterGetAttr(booster, kNamesAttr, &names, &success) != 0 || !success)
     return llvm::createStringError("policy model '" + path.str() +
                                    "' has no '" + kNamesAttr +
                                    "' attribute; it was not saved by hkg");
   Expected<llvm::json::Value> parsed = llvm::json::parse(names);
   if (!parsed)
-    return llvm::createStringError("policy model '" + path.str() +
-                                   "': bad feature names: " +
-                                   llvm::toString(parsed.takeError()));
+    return llvm::createStringError(
+        "policy model '" + path.str() +
+        "': bad feature names: " + llvm::toString(parsed.takeError()));
   std::vector<std::string> list;
   if (const llvm::json::Array *array = parsed->getAsArray())
     for (const llvm::json::Value &v : *array)

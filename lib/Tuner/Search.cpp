@@ -36,8 +36,8 @@ std::optional<KnobMap> CandidateSpace::sample(Rng &rng) const {
 OpCandidateSpace::OpCandidateSpace(HkgKernelOpInterface op,
                                    const TargetInfo &target)
     : op(op), target(target), space(op.getScheduleSpace(target)) {
-  defaultKnobs = resolveKnobs(
-      space, knobsFromAttr(op.getDefaultSchedule(target)));
+  defaultKnobs =
+      resolveKnobs(space, knobsFromAttr(op.getDefaultSchedule(target)));
 }
 
 bool OpCandidateSpace::isLegal(const KnobMap &knobs) const {
@@ -162,9 +162,7 @@ public:
   SearchResult run();
 
 private:
-  bool isNew(const KnobMap &k) const {
-    return !measured.count(formatKnobs(k));
-  }
+  bool isNew(const KnobMap &k) const { return !measured.count(formatKnobs(k)); }
   bool tryMeasure(const KnobMap &k, llvm::StringRef agent);
   void record(Trial t);
   std::optional<KnobMap> explore();

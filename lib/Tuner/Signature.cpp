@@ -76,7 +76,8 @@ HkgKernelOpInterface OpCatalog::get(StringRef signature) {
   auto it = modules.find(signature);
   if (it == modules.end()) {
     // Parse quietly: a bad signature is reported by the caller.
-    ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
+    ScopedDiagnosticHandler silence(&ctx,
+                                    [](Diagnostic &) { return success(); });
     FailureOr<OwningOpRef<ModuleOp>> parsed = parseOpSignature(signature, &ctx);
     OwningOpRef<ModuleOp> module;
     if (succeeded(parsed))
@@ -161,9 +162,9 @@ mlir::hkg::tuner::knobsFromJson(const llvm::json::Value &value) {
     else if (std::optional<StringRef> s = entry.second.getAsString())
       knobs[entry.first.str()] = s->str();
     else
-      return llvm::createStringError(
-          "expected schedule knob '" + entry.first.str() +
-          "' to be an integer or a string");
+      return llvm::createStringError("expected schedule knob '" +
+                                     entry.first.str() +
+                                     "' to be an integer or a string");
   }
   return knobs;
 }
@@ -174,6 +175,6 @@ bool mlir::hkg::tuner::isLegalSchedule(HkgKernelOpInterface op,
   MLIRContext *ctx = op->getContext();
   ScheduleAttr attr = knobsToAttr(ctx, knobs);
   ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
-  return succeeded(verifySchedule(op, attr, target,
-                                  [&] { return op->emitOpError(); }));
+  return succeeded(
+      verifySchedule(op, attr, target, [&] { return op->emitOpError(); }));
 }

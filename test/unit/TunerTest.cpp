@@ -6,8 +6,8 @@
 #include "hkg/Tuner/Search.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -134,10 +134,10 @@ TEST_F(TunerTest, DatabaseStoresLooksUpAndRoundTripsJsonl) {
     return r;
   };
   ASSERT_FALSE(bool((*db)->insert(record(256, MeasureStatus::Ok, 20))));
-  ASSERT_FALSE(bool((*db)->insertAll(
-      {record(512, MeasureStatus::Ok, 10),
-       record(1024, MeasureStatus::Wrong,
-              std::numeric_limits<double>::quiet_NaN())})));
+  ASSERT_FALSE(bool(
+      (*db)->insertAll({record(512, MeasureStatus::Ok, 10),
+                        record(1024, MeasureStatus::Wrong,
+                               std::numeric_limits<double>::quiet_NaN())})));
   auto best = (*db)->getOkRecordsByTime(sig, "sm_90");
   ASSERT_TRUE(bool(best));
   ASSERT_EQ(best->size(), 2u);
@@ -292,8 +292,8 @@ TEST_F(TunerTest, PolicyLearnsARankingAndSurvivesSaveLoad) {
     rows.push_back(context.getFeatures(k));
   auto scores = (*policy)->score(rows);
   ASSERT_TRUE(bool(scores));
-  size_t top = std::max_element(scores->begin(), scores->end()) -
-               scores->begin();
+  size_t top =
+      std::max_element(scores->begin(), scores->end()) - scores->begin();
   double best = std::numeric_limits<double>::infinity();
   for (const TuningRecord &r : records)
     if (r.measurement.isOk())
@@ -351,8 +351,8 @@ public:
   Measurement measure(const MeasureRequest &request) override {
     ++calls;
     EXPECT_TRUE(request.op);
-    EXPECT_TRUE(isLegalSchedule(request.op, *request.schedule,
-                                *request.target));
+    EXPECT_TRUE(
+        isLegalSchedule(request.op, *request.schedule, *request.target));
     const KnobMap &k = *request.schedule;
     Measurement m;
     m.status = MeasureStatus::Ok;
@@ -379,7 +379,8 @@ TEST_F(TunerTest, AutotunePassMeasuresThroughTheFactoryAndResumes) {
       func.func @g(%y: tensor<64x8192xf32>) -> tensor<64x8192xf32> {
         %0 = hkg.softmax %y axis(1) : tensor<64x8192xf32> -> tensor<64x8192xf32>
         return %0 : tensor<64x8192xf32>
-      })mlir", &ctx);
+      })mlir",
+                                                          &ctx);
     EXPECT_TRUE(m);
     PassManager pm(&ctx);
     HkgAutotunePassOptions options;

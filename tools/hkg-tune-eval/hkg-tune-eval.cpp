@@ -248,8 +248,7 @@ int main(int argc, char **argv) {
       ReplayMeasurer replay;
       for (size_t i = 0; i < g.candidates.size(); ++i)
         replay.add(g.signature, g.target, g.candidates[i], g.measurements[i]);
-      ListCandidateSpace space(g.context.space, g.candidates,
-                               g.defaultKnobs);
+      ListCandidateSpace space(g.context.space, g.candidates, g.defaultKnobs);
       MeasureFn measure = [&](const KnobMap &k) {
         MeasureRequest request{nullptr, g.signature, g.context.target, &k};
         return replay.measure(request);
@@ -281,8 +280,8 @@ int main(int argc, char **argv) {
         llvm::outs() << llvm::formatv(
             "  {0,-32} fold {1}: {2,4} candidates, zero-shot {3:f3} of best "
             "{4}, trials to 95%: guided {5}, random {6}\n",
-            g.shortName, fold, g.candidates.size(),
-            zeroShotRatios.back(), hit ? "(hit)" : "(miss)", gm, rm);
+            g.shortName, fold, g.candidates.size(), zeroShotRatios.back(),
+            hit ? "(hit)" : "(miss)", gm, rm);
     }
   }
 

@@ -70,7 +70,7 @@ static std::vector<OpCase> getCases() {
     for (const char *type : {"bf16", "f32"})
       for (const auto &s : rowShapes)
         cases.push_back({kind, type, {s[0], s[1]}});
-  const int64_t mmShapes[][3] = {{4096, 4096, 4096}, {16, 4096, 4096},
+  const int64_t mmShapes[][3] = {{4096, 4096, 4096},  {16, 4096, 4096},
                                  {8192, 12288, 4096}, {1024, 1024, 1024},
                                  {2048, 512, 8192},   {128, 11008, 4096}};
   for (const auto &s : mmShapes)
@@ -113,7 +113,7 @@ static void rowModel(const OpCase &c, const CostFeatures &cost,
   double tpr = threads / rpb;
   // Input passes: re-read from DRAM when not cached (half price when a row
   // fits in L2-friendly sizes).
-  double passes = cache != "none" ? 1
+  double passes = cache != "none"       ? 1
                   : c.kind == "softmax" ? (online ? 2 : 3)
                                         : 2;
   double reread = len * e <= 65536 ? 0.5 : 1.0;
@@ -139,8 +139,7 @@ static void rowModel(const OpCase &c, const CostFeatures &cost,
   double occupancy = blocksPerCU * wavesPerBlock / t.maxWavesPerCU;
   // Bytes in flight per CU against what DRAM latency needs.
   double activeFraction = std::min(1.0, len / (vw * tpr));
-  double inflight =
-      blocksPerCU * threads * activeFraction * unroll * vw * e;
+  double inflight = blocksPerCU * threads * activeFraction * unroll * vw * e;
   double mlpEff = std::pow(std::min(1.0, inflight / 40000.0), 0.6);
   // Wave quantization of the grid.
   double blocks = std::ceil(rows / rpb);
@@ -152,10 +151,10 @@ static void rowModel(const OpCase &c, const CostFeatures &cost,
                                           (t.computeUnits * 1024.0)));
   double memUs = bytes / (bytesPerUs(t) * 0.92 * vectorEff * mlpEff *
                           std::max(util, 0.02));
-  double computeUs = cost.flops / (t.peakFp32Tflops * 1e6 *
-                                   std::max(occupancy, 0.1) * util);
+  double computeUs =
+      cost.flops / (t.peakFp32Tflops * 1e6 * std::max(occupancy, 0.1) * util);
   // Block reductions: one or two per row, cross-wave ones cost a barrier.
-  double reductions = c.kind == "rmsnorm" ? 1
+  double reductions = c.kind == "rmsnorm"   ? 1
                       : c.kind == "softmax" ? (online ? 1 : 2)
                                             : 2;
   double perRow = tpr > t.waveSize ? 0.35 : 0.06 * std::log2(tpr + 1);
@@ -173,8 +172,7 @@ static void rowModel(const OpCase &c, const CostFeatures &cost,
 }
 
 static void matmulModel(const OpCase &c, const CostFeatures &cost,
-                        const TargetInfo &t, const KnobMap &k,
-                        Measurement &m) {
+                        const TargetInfo &t, const KnobMap &k, Measurement &m) {
   double batch = cost.shape[0], mm = cost.shape[1], nn = cost.shape[2],
          kk = cost.shape[3];
   double e = 2;
@@ -190,10 +188,10 @@ static void matmulModel(const OpCase &c, const CostFeatures &cost,
   double regs = 40 + tm * tn / threads + (tm + tn) * tk * e / 4 / threads;
   bool spills = regs > t.maxRegistersPerThread;
   regs = std::min<double>(regs, t.maxRegistersPerThread);
-  double blocksPerCU = std::floor(std::min(
-      {registerFile(t) / (regs * threads),
-       lds > 0 ? t.ldsBytesPerWorkgroup / lds : 32.0,
-       t.maxWavesPerCU / (wm * wn), 8.0}));
+  double blocksPerCU =
+      std::floor(std::min({registerFile(t) / (regs * threads),
+                           lds > 0 ? t.ldsBytesPerWorkgroup / lds : 32.0,
+                           t.maxWavesPerCU / (wm * wn), 8.0}));
   if (blocksPerCU < 1 || lds > t.ldsBytesPerWorkgroup) {
     m.status = MeasureStatus::CompileError;
     m.message = "synthetic: LDS or registers exceed a CU";
@@ -213,12 +211,12 @@ static void matmulModel(const OpCase &c, const CostFeatures &cost,
   double bankEff = pad == 0 ? (t.isAMD() ? 0.82 : 0.9) : pad == 4 ? 0.97 : 0.99;
   double vectorEff = std::pow(vw * e / 16, 0.3);
   double occEff = std::min(1.0, 0.6 + 0.2 * blocksPerCU);
-  double computeUs = cost.flops * padded /
-                     (peak * util * warpEff * kEff * pipeEff * bankEff *
-                      vectorEff * occEff);
-  double traffic = batch * (mm * kk * e * tilesN + kk * nn * e * tilesM) *
-                       0.25 +
-                   batch * mm * nn * (splitK > 1 ? 4 * splitK * 2 : e);
+  double computeUs =
+      cost.flops * padded /
+      (peak * util * warpEff * kEff * pipeEff * bankEff * vectorEff * occEff);
+  double traffic =
+      batch * (mm * kk * e * tilesN + kk * nn * e * tilesM) * 0.25 +
+      batch * mm * nn * (splitK > 1 ? 4 * splitK * 2 : e);
   double memUs = traffic / (bytesPerUs(t) * 0.85 * vectorEff);
   double us = std::max(computeUs, memUs) + (splitK > 1 ? 3.0 : 0) + 3.0;
   if (spills)

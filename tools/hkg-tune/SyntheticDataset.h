@@ -1,4 +1,5 @@
-//===- SyntheticDataset.h - an analytic stand-in for measurements -*- C++ -*-===//
+//===- SyntheticDataset.h - an analytic stand-in for measurements -*- C++
+//-*-===//
 //
 // SYNTHETIC DATA, FOR TESTS ONLY. Until real device measurements exist, the
 // tuner's offline evaluation runs on records whose "time" comes from a small

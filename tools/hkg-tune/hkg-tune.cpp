@@ -28,34 +28,40 @@ using namespace mlir::hkg;
 using namespace mlir::hkg::tuner;
 namespace cl = llvm::cl;
 
-static cl::SubCommand importCmd("import", "Import JSON-lines records into a database");
+static cl::SubCommand importCmd("import",
+                                "Import JSON-lines records into a database");
 static cl::SubCommand exportCmd("export", "Export a database as JSON lines");
 static cl::SubCommand trainCmd("train", "Train the policy model");
-static cl::SubCommand signatureCmd("signature", "Print the signature of each hkg op");
-static cl::SubCommand synthCmd("synth", "Write SYNTHETIC records from the analytic test model");
+static cl::SubCommand signatureCmd("signature",
+                                   "Print the signature of each hkg op");
+static cl::SubCommand
+    synthCmd("synth", "Write SYNTHETIC records from the analytic test model");
 
 static cl::opt<std::string> dbPath("db", cl::desc("Tuning database (SQLite)"),
                                    cl::sub(importCmd), cl::sub(exportCmd),
                                    cl::sub(trainCmd));
-static cl::opt<std::string> datasetPath("dataset", cl::desc("Records (JSON lines)"),
-                                        cl::sub(trainCmd));
+static cl::opt<std::string>
+    datasetPath("dataset", cl::desc("Records (JSON lines)"), cl::sub(trainCmd));
 static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
                                        cl::init("-"), cl::sub(exportCmd),
                                        cl::sub(trainCmd), cl::sub(synthCmd));
 static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input>"),
-                                      cl::sub(importCmd), cl::sub(signatureCmd));
+                                      cl::sub(importCmd),
+                                      cl::sub(signatureCmd));
 static cl::opt<std::string> objective("objective",
                                       cl::desc("rank:pairwise or rank:ndcg"),
-                                      cl::init("rank:pairwise"), cl::sub(trainCmd));
+                                      cl::init("rank:pairwise"),
+                                      cl::sub(trainCmd));
 static cl::opt<unsigned> rounds("rounds", cl::desc("Boosting rounds"),
                                 cl::init(40), cl::sub(trainCmd));
 static cl::opt<unsigned> maxDepth("max-depth", cl::desc("Tree depth"),
                                   cl::init(6), cl::sub(trainCmd));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed"), cl::init(1),
                               cl::sub(trainCmd), cl::sub(synthCmd));
-static cl::opt<unsigned> schedulesPerOp(
-    "schedules-per-op", cl::desc("Schedules sampled per op and shape"),
-    cl::init(200), cl::sub(synthCmd));
+static cl::opt<unsigned>
+    schedulesPerOp("schedules-per-op",
+                   cl::desc("Schedules sampled per op and shape"),
+                   cl::init(200), cl::sub(synthCmd));
 static cl::list<std::string> chips("chip", cl::desc("Chips to synthesize for"),
                                    cl::sub(synthCmd));
 
@@ -98,8 +104,8 @@ static int runImport() {
     return fail(llvm::toString(db.takeError()));
   if (llvm::Error e = (*db)->insertAll(*records))
     return fail(llvm::toString(std::move(e)));
-  llvm::errs() << "imported " << records->size() << " records into "
-               << dbPath << "\n";
+  llvm::errs() << "imported " << records->size() << " records into " << dbPath
+               << "\n";
   return 0;
 }
 
@@ -152,9 +158,9 @@ static int runTrain() {
   if (llvm::Error e = (*policy)->save(outputPath))
     return fail(llvm::toString(std::move(e)));
   llvm::errs() << "trained on " << records.size() - skipped << " records in "
-               << groups.size() << " groups (" << skipped
-               << " skipped), " << (*policy)->getFeatureNames().size()
-               << " features -> " << outputPath << "\n";
+               << groups.size() << " groups (" << skipped << " skipped), "
+               << (*policy)->getFeatureNames().size() << " features -> "
+               << outputPath << "\n";
   return 0;
 }
 

@@ -48,7 +48,8 @@ std::string getCurrentDate();
 llvm::json::Value recordToJson(const TuningRecord &record);
 llvm::Expected<TuningRecord> recordFromJson(const llvm::json::Value &value);
 /// Parses JSON lines (blank lines ignored); errors name the line.
-llvm::Expected<std::vector<TuningRecord>> parseRecordsJsonl(llvm::StringRef text);
+llvm::Expected<std::vector<TuningRecord>>
+parseRecordsJsonl(llvm::StringRef text);
 /// One record per line.
 std::string printRecordsJsonl(llvm::ArrayRef<TuningRecord> records);
 
@@ -67,9 +68,9 @@ public:
   llvm::Error insertAll(llvm::ArrayRef<TuningRecord> records);
 
   /// The latest record of (signature, target, schedule), if any.
-  llvm::Expected<std::optional<TuningRecord>>
-  lookup(llvm::StringRef signature, llvm::StringRef target,
-         const KnobMap &schedule);
+  llvm::Expected<std::optional<TuningRecord>> lookup(llvm::StringRef signature,
+                                                     llvm::StringRef target,
+                                                     const KnobMap &schedule);
   /// Ok records of (signature, target), fastest first (ties: oldest first).
   llvm::Expected<std::vector<TuningRecord>>
   getOkRecordsByTime(llvm::StringRef signature, llvm::StringRef target);
@@ -82,9 +83,10 @@ public:
   llvm::StringRef getPath() const { return path; }
 
 private:
-  TuningDatabase(sqlite3 *db, std::string path) : db(db), path(std::move(path)) {}
-  llvm::Expected<std::vector<TuningRecord>> query(llvm::StringRef sql,
-                                                  llvm::ArrayRef<std::string> args);
+  TuningDatabase(sqlite3 *db, std::string path)
+      : db(db), path(std::move(path)) {}
+  llvm::Expected<std::vector<TuningRecord>>
+  query(llvm::StringRef sql, llvm::ArrayRef<std::string> args);
   llvm::Error insertOne(const TuningRecord &record);
   llvm::Error exec(llvm::StringRef sql);
   llvm::Error makeError(llvm::StringRef what) const;

@@ -70,9 +70,9 @@ private:
 /// parse or whose target is unknown are skipped (counted in `numSkipped`).
 /// With `statDropout`, a record with stats also appears without them, so the
 /// model learns to rank candidates that are not compiled yet.
-std::vector<TrainingGroup> buildTrainingGroups(
-    llvm::ArrayRef<TuningRecord> records, OpCatalog &catalog,
-    bool statDropout = true, unsigned *numSkipped = nullptr);
+std::vector<TrainingGroup>
+buildTrainingGroups(llvm::ArrayRef<TuningRecord> records, OpCatalog &catalog,
+                    bool statDropout = true, unsigned *numSkipped = nullptr);
 
 /// Label of a measurement in a group whose best ok time is `bestUs`.
 float rankingLabel(const Measurement &m, double bestUs);

@@ -18,8 +18,8 @@
 #include "hkg/Tuner/Features.h"
 #include "hkg/Tuner/Policy.h"
 
-#include <optional>
 #include <functional>
+#include <optional>
 #include <random>
 #include <set>
 #include <vector>

@@ -38,8 +38,8 @@ private:
   LogicalResult tuneOnDevice(HkgKernelOpInterface op, const TargetInfo &target,
                              StringRef signature, Measurer &measurer);
   LogicalResult pickWithoutDevice(HkgKernelOpInterface op,
-                                  const TargetInfo &target,
-                                  StringRef signature, StringRef why);
+                                  const TargetInfo &target, StringRef signature,
+                                  StringRef why);
   /// The model option's policy, or one trained from the database (once).
   const Policy *getPolicy(std::string &origin);
 
@@ -64,8 +64,7 @@ const Policy *HkgAutotunePass::getPolicy(std::string &origin) {
   if (triedTraining || !database)
     return trainedPolicy.get();
   triedTraining = true;
-  llvm::Expected<std::vector<TuningRecord>> records =
-      database->getAllRecords();
+  llvm::Expected<std::vector<TuningRecord>> records = database->getAllRecords();
   if (!records) {
     llvm::consumeError(records.takeError());
     return nullptr;
@@ -120,9 +119,8 @@ LogicalResult HkgAutotunePass::tuneOnDevice(HkgKernelOpInterface op,
       return failure();
     }
     for (const TuningRecord &r : *records)
-      options.history.push_back(
-          {resolveKnobs(space.getSpace(), r.schedule), r.measurement,
-           "database"});
+      options.history.push_back({resolveKnobs(space.getSpace(), r.schedule),
+                                 r.measurement, "database"});
   }
   SearchResult result = runSearch(space, measure, &scorer, options);
   size_t reused = llvm::count_if(
@@ -170,8 +168,7 @@ LogicalResult HkgAutotunePass::pickWithoutDevice(HkgKernelOpInterface op,
       return failure();
     }
     for (const TuningRecord &r : *records) {
-      KnobMap knobs =
-          resolveKnobs(op.getScheduleSpace(target), r.schedule);
+      KnobMap knobs = resolveKnobs(op.getScheduleSpace(target), r.schedule);
       if (!isLegalSchedule(op, knobs, target))
         continue;
       op.setScheduleAttrTo(knobsToAttr(op->getContext(), knobs));
@@ -188,8 +185,8 @@ LogicalResult HkgAutotunePass::pickWithoutDevice(HkgKernelOpInterface op,
     Rng rng(seed);
     std::vector<KnobMap> candidates = {space.getDefault()};
     std::set<std::string> seen = {formatKnobs(candidates.front())};
-    for (unsigned i = 0; i < 4 * kZeroShotCandidates &&
-                         candidates.size() < kZeroShotCandidates;
+    for (unsigned i = 0;
+         i < 4 * kZeroShotCandidates && candidates.size() < kZeroShotCandidates;
          ++i) {
       std::optional<KnobMap> k = space.sample(rng);
       if (k && seen.insert(formatKnobs(*k)).second)
@@ -209,8 +206,8 @@ LogicalResult HkgAutotunePass::pickWithoutDevice(HkgKernelOpInterface op,
       if ((*scores)[i] > (*scores)[best])
         best = i;
     op.setScheduleAttrTo(knobsToAttr(op->getContext(), candidates[best]));
-    op.emitRemark() << prefix << "picked zero-shot by " << origin
-                    << " among " << candidates.size() << " legal candidates";
+    op.emitRemark() << prefix << "picked zero-shot by " << origin << " among "
+                    << candidates.size() << " legal candidates";
     return success();
   }
   // 3. The default schedule.
