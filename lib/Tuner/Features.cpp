@@ -100,6 +100,20 @@ static void addInteractionFeatures(FeatureMap &f, const ScheduleSpace &space,
       f["mix.dim" + std::to_string(d) + "-" + ints[i].first] =
           log2OrZero(static_cast<double>(dim)) - ints[i].second;
   }
+  // The last dim against pairs of knobs (elements per thread of a row:
+  // row length / (vector width x threads per row)).
+  if (cost.shape.empty())
+    return;
+  double last = log2OrZero(static_cast<double>(cost.shape.back()));
+  for (size_t i = 0; i < ints.size(); ++i)
+    for (size_t j = 0; j < ints.size(); ++j) {
+      if (i == j)
+        continue;
+      f["mix.last-" + ints[i].first + "-" + ints[j].first] =
+          last - ints[i].second - ints[j].second;
+      f["mix.last-" + ints[i].first + "+" + ints[j].first] =
+          last - ints[i].second + ints[j].second;
+    }
 }
 
 OpContext OpContext::get(HkgKernelOpInterface op, const TargetInfo &target) {

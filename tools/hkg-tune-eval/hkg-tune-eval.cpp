@@ -47,7 +47,7 @@ static cl::opt<unsigned> budget("budget", cl::init(64),
                                 cl::desc("Trials per search"));
 static cl::opt<std::string> objective("objective", cl::init("rank:pairwise"),
                                       cl::desc("rank:pairwise or rank:ndcg"));
-static cl::opt<unsigned> rounds("rounds", cl::init(40),
+static cl::opt<unsigned> rounds("rounds", cl::init(100),
                                 cl::desc("Boosting rounds"));
 static cl::opt<bool> verbose("v", cl::desc("Print one line per group"));
 

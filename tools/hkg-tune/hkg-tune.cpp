@@ -53,7 +53,7 @@ static cl::opt<std::string> objective("objective",
                                       cl::init("rank:pairwise"),
                                       cl::sub(trainCmd));
 static cl::opt<unsigned> rounds("rounds", cl::desc("Boosting rounds"),
-                                cl::init(40), cl::sub(trainCmd));
+                                cl::init(100), cl::sub(trainCmd));
 static cl::opt<unsigned> maxDepth("max-depth", cl::desc("Tree depth"),
                                   cl::init(6), cl::sub(trainCmd));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed"), cl::init(1),

@@ -24,7 +24,7 @@ namespace mlir::hkg::tuner {
 struct PolicyOptions {
   /// "rank:pairwise" or "rank:ndcg".
   std::string objective = "rank:pairwise";
-  unsigned rounds = 40;
+  unsigned rounds = 100;
   unsigned maxDepth = 6;
   double eta = 0.3;
   unsigned seed = 0;
