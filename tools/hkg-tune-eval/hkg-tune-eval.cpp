@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::hkg;
@@ -117,7 +118,7 @@ int main(int argc, char **argv) {
   std::vector<Group> groups;
   std::map<std::pair<std::string, std::string>, size_t> groupIndex;
   std::map<std::pair<size_t, std::string>, size_t> candidateIndex;
-  unsigned skipped = 0;
+  unsigned skipped = 0, illegal = 0;
   for (const TuningRecord &r : *records) {
     auto key = std::make_pair(r.signature, r.target);
     auto it = groupIndex.find(key);
@@ -140,6 +141,11 @@ int main(int argc, char **argv) {
     }
     Group &g = groups[it->second];
     KnobMap knobs = resolveKnobs(g.context.space, r.schedule);
+    // Records that are no longer legal are out of the search space.
+    if (!isLegalSchedule(catalog.get(r.signature), knobs, *g.context.target)) {
+      ++illegal;
+      continue;
+    }
     auto [c, inserted] = candidateIndex.try_emplace(
         std::make_pair(it->second, formatKnobs(knobs)), g.candidates.size());
     if (inserted) {
@@ -176,13 +182,14 @@ int main(int argc, char **argv) {
 
   llvm::outs() << llvm::formatv(
       "hkg-tune-eval: {0} records, {1} groups (op signature x target), {2} "
-      "folds over shapes, {3} unparsed records skipped\n",
-      records->size(), groups.size(), folds, skipped);
+      "folds over shapes, {3} unparsed and {4} illegal records skipped\n",
+      records->size(), groups.size(), folds, skipped, illegal);
 
   unsigned zeroShotHits = 0, defaultHits = 0;
   double randomHitSum = 0;
   std::vector<double> zeroShotRatios;
-  std::vector<double> guidedMedians, randomMedians;
+  std::vector<double> guidedMedians, randomMedians, unguidedMedians;
+  unsigned unguidedMissed = 0;
   unsigned guidedWins = 0, ties = 0, guidedMissed = 0, randomMissed = 0;
   std::map<std::string, std::pair<unsigned, unsigned>> perOpHits;
 
@@ -254,7 +261,7 @@ int main(int argc, char **argv) {
         return replay.measure(request);
       };
       double goal = g.bestUs / 0.95;
-      std::vector<double> guided, random;
+      std::vector<double> guided, random, unguided;
       for (unsigned s = 1; s <= numSeeds; ++s) {
         SearchOptions options;
         options.budget = budget;
@@ -262,6 +269,9 @@ int main(int argc, char **argv) {
         PolicyScorer scorer(policy->get(), g.context, policyOptions);
         guided.push_back(
             trialsToReach(runSearch(space, measure, &scorer, options), goal));
+        // The same agents without a model: what the policy adds.
+        unguided.push_back(
+            trialsToReach(runSearch(space, measure, nullptr, options), goal));
         SearchOptions randomOptions = options;
         randomOptions.evolutionaryWeight = 0;
         randomOptions.explorerWeight = 1;
@@ -270,6 +280,9 @@ int main(int argc, char **argv) {
             runSearch(space, measure, nullptr, randomOptions), goal));
       }
       double gm = median(guided), rm = median(random);
+      double um = median(unguided);
+      unguidedMedians.push_back(um);
+      unguidedMissed += um > budget;
       guidedMedians.push_back(gm);
       randomMedians.push_back(rm);
       guidedWins += gm < rm;
@@ -307,6 +320,13 @@ int main(int argc, char **argv) {
       median(guidedMedians),
       std::accumulate(guidedMedians.begin(), guidedMedians.end(), 0.0) / n,
       guidedMissed, n);
+  llvm::outs() << llvm::formatv(
+      "    agents without a model: median {0:f1}, mean {1:f1}, not reached "
+      "in {2}/{3}\n",
+      median(unguidedMedians),
+      std::accumulate(unguidedMedians.begin(), unguidedMedians.end(), 0.0) /
+          n,
+      unguidedMissed, n);
   llvm::outs() << llvm::formatv(
       "    random:        median {0:f1}, mean {1:f1}, not reached in {2}/{3}\n",
       median(randomMedians),
