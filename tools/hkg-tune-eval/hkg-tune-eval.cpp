@@ -292,9 +292,9 @@ int main(int argc, char **argv) {
       if (verbose)
         llvm::outs() << llvm::formatv(
             "  {0,-32} fold {1}: {2,4} candidates, zero-shot {3:f3} of best "
-            "{4}, trials to 95%: guided {5}, random {6}\n",
+            "{4}, trials to 95%: guided {5}, no model {6}, random {7}\n",
             g.shortName, fold, g.candidates.size(), zeroShotRatios.back(),
-            hit ? "(hit)" : "(miss)", gm, rm);
+            hit ? "(hit)" : "(miss)", gm, um, rm);
     }
   }
 
