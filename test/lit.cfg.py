@@ -21,7 +21,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.hkg_tools_dir, config.llvm_tools_dir]
-tools = ["hkg-opt", "hkg-run", "hkg-compile"]
+tools = ["hkg-opt", "hkg-run", "hkg-compile", "hkg-tune", "hkg-tune-eval"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%hkg_lib_dir", os.path.join(config.hkg_obj_root, "lib")))
 

@@ -1,0 +1,143 @@
+//===- Search.h - agents searching a schedule space -------------*- C++ -*-===//
+//
+// Several agents share one pool of elites under one trial budget:
+//   evolutionary  mutation and crossover of elite schedules over the legal
+//                 space;
+//   model-greedy  the policy's top pick among many sampled legal candidates;
+//   explorer      a random legal candidate.
+// The first trial is the op's default schedule. Every `retrainEvery` trials
+// the scorer is told about the trials so far (the policy retrains). Only
+// legal candidates are measured, none twice; everything is deterministic for
+// a given seed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_TUNER_SEARCH_H
+#define HKG_TUNER_SEARCH_H
+
+#include "hkg/Tuner/Features.h"
+#include "hkg/Tuner/Policy.h"
+
+#include <functional>
+#include <optional>
+#include <random>
+#include <set>
+#include <vector>
+
+namespace mlir::hkg::tuner {
+
+using Rng = std::mt19937_64;
+
+/// Where candidates come from.
+class CandidateSpace {
+public:
+  virtual ~CandidateSpace();
+  virtual const ScheduleSpace &getSpace() const = 0;
+  /// The default schedule, fully resolved.
+  virtual KnobMap getDefault() const = 0;
+  virtual bool isLegal(const KnobMap &knobs) const = 0;
+  /// A random legal candidate (rejection sampling over the knobs by
+  /// default); nullopt when none was found.
+  virtual std::optional<KnobMap> sample(Rng &rng) const;
+};
+
+/// The legal space of a live op on a target (verifySchedule).
+class OpCandidateSpace final : public CandidateSpace {
+public:
+  OpCandidateSpace(HkgKernelOpInterface op, const TargetInfo &target);
+  const ScheduleSpace &getSpace() const override { return space; }
+  KnobMap getDefault() const override { return defaultKnobs; }
+  bool isLegal(const KnobMap &knobs) const override;
+
+private:
+  HkgKernelOpInterface op;
+  const TargetInfo &target;
+  ScheduleSpace space;
+  KnobMap defaultKnobs;
+};
+
+/// A fixed list of candidates (the recorded ones, for replayed search).
+class ListCandidateSpace final : public CandidateSpace {
+public:
+  ListCandidateSpace(ScheduleSpace space, std::vector<KnobMap> candidates,
+                     KnobMap defaultKnobs);
+  const ScheduleSpace &getSpace() const override { return space; }
+  KnobMap getDefault() const override { return defaultKnobs; }
+  bool isLegal(const KnobMap &knobs) const override;
+  std::optional<KnobMap> sample(Rng &rng) const override;
+
+private:
+  ScheduleSpace space;
+  std::vector<KnobMap> candidates;
+  std::set<std::string> keys;
+  KnobMap defaultKnobs;
+};
+
+struct Trial {
+  KnobMap schedule;
+  Measurement measurement;
+  /// "default", "evolutionary", "model-greedy", "explorer", or "database"
+  /// for a trial from SearchOptions::history.
+  std::string agent;
+};
+
+/// Ranks candidates for the model-greedy agent.
+class Scorer {
+public:
+  virtual ~Scorer();
+  /// Higher is better; empty when the scorer cannot score yet.
+  virtual std::vector<float> score(llvm::ArrayRef<KnobMap> candidates) = 0;
+  /// Called every `retrainEvery` trials with every trial so far.
+  virtual void update(llvm::ArrayRef<Trial> trials) {}
+};
+
+/// Scores with a prior model (trained on other ops, may be null) plus a
+/// model retrained on this op's own trials; the two are combined by rank.
+class PolicyScorer final : public Scorer {
+public:
+  PolicyScorer(const Policy *prior, OpContext context, PolicyOptions options);
+  std::vector<float> score(llvm::ArrayRef<KnobMap> candidates) override;
+  void update(llvm::ArrayRef<Trial> trials) override;
+
+private:
+  const Policy *prior;
+  OpContext context;
+  PolicyOptions options;
+  std::unique_ptr<Policy> local;
+  size_t numLocalTrials = 0;
+};
+
+struct SearchOptions {
+  unsigned budget = 32;
+  uint64_t seed = 0;
+  unsigned retrainEvery = 8;
+  unsigned eliteSize = 8;
+  /// Candidates the model-greedy agent samples per pick.
+  unsigned greedySamples = 256;
+  /// Relative weights of the agents (evolutionary, model-greedy, explorer).
+  /// Without a scorer, model-greedy's share goes to the others.
+  double evolutionaryWeight = 0.4, greedyWeight = 0.4, explorerWeight = 0.2;
+  /// Measure the default schedule first.
+  bool startWithDefault = true;
+  /// Trials measured before (e.g. by a killed run, from the database): they
+  /// seed the elites and the model and count against the budget, so a
+  /// resumed run only measures what is left.
+  std::vector<Trial> history;
+};
+
+struct SearchResult {
+  std::vector<Trial> trials;
+  /// Index of the fastest ok trial.
+  std::optional<size_t> best;
+};
+
+using MeasureFn = std::function<Measurement(const KnobMap &)>;
+
+/// Runs the agents until `budget` trials were measured or no new legal
+/// candidate can be found. `scorer` may be null (no model).
+SearchResult runSearch(const CandidateSpace &space, const MeasureFn &measure,
+                       Scorer *scorer, const SearchOptions &options);
+
+} // namespace mlir::hkg::tuner
+
+#endif // HKG_TUNER_SEARCH_H

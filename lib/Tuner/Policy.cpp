@@ -1,0 +1,247 @@
+//===- Policy.cpp - XGBoost ranking model over tuner features -------------===//
+
+#include "hkg/Tuner/Policy.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <xgboost/c_api.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::hkg;
+using namespace mlir::hkg::tuner;
+using llvm::Error;
+using llvm::Expected;
+
+/// The booster attribute holding the feature names (a JSON array).
+static constexpr const char *kNamesAttr = "hkg_feature_names";
+
+static Error xgbError(StringRef what) {
+  return llvm::createStringError(what.str() + ": " + XGBGetLastError());
+}
+
+Policy::~Policy() {
+  if (booster)
+    XGBoosterFree(booster);
+}
+
+void Policy::setNames(std::vector<std::string> featureNames) {
+  names = std::move(featureNames);
+  index.clear();
+  for (auto [i, n] : llvm::enumerate(names))
+    index[n] = static_cast<unsigned>(i);
+}
+
+namespace {
+/// A dense float matrix owned by XGBoost, freed on scope exit.
+struct DMatrix {
+  DMatrixHandle handle = nullptr;
+  ~DMatrix() {
+    if (handle)
+      XGDMatrixFree(handle);
+  }
+};
+} // namespace
+
+/// Lays `rows` out densely over `index`; missing values are NaN.
+static std::vector<float> toDense(llvm::ArrayRef<FeatureMap> rows,
+                                  const llvm::StringMap<unsigned> &index,
+                                  size_t numCols) {
+  std::vector<float> data(rows.size() * numCols,
+                          std::numeric_limits<float>::quiet_NaN());
+  for (auto [r, row] : llvm::enumerate(rows))
+    for (const auto &[name, value] : row) {
+      auto it = index.find(name);
+      if (it != index.end())
+        data[r * numCols + it->second] = static_cast<float>(value);
+    }
+  return data;
+}
+
+Expected<std::unique_ptr<Policy>>
+Policy::train(llvm::ArrayRef<TrainingGroup> groups,
+              const PolicyOptions &options) {
+  std::set<std::string> nameSet;
+  std::vector<FeatureMap> rows;
+  std::vector<float> labels;
+  std::vector<unsigned> groupSizes;
+  bool ndcg = options.objective == "rank:ndcg";
+  for (const TrainingGroup &g : groups) {
+    if (g.rows.size() < 2)
+      continue;
+    for (const FeatureMap &row : g.rows)
+      for (const auto &entry : row)
+        nameSet.insert(entry.first);
+    rows.insert(rows.end(), g.rows.begin(), g.rows.end());
+    for (float l : g.labels)
+      // rank:ndcg wants integer relevance grades.
+      labels.push_back(ndcg ? std::round(15.0f * l) : l);
+    groupSizes.push_back(static_cast<unsigned>(g.rows.size()));
+  }
+  if (rows.empty())
+    return llvm::createStringError(
+        "no training data: need a group with at least two records");
+
+  std::unique_ptr<Policy> policy(new Policy());
+  policy->setNames(std::vector<std::string>(nameSet.begin(), nameSet.end()));
+  size_t numCols = policy->names.size();
+  std::vector<float> data = toDense(rows, policy->index, numCols);
+
+  DMatrix dtrain;
+  if (XGDMatrixCreateFromMat(data.data(), rows.size(), numCols,
+                             std::numeric_limits<float>::quiet_NaN(),
+                             &dtrain.handle) != 0)
+    return xgbError("cannot build the training matrix");
+  if (XGDMatrixSetFloatInfo(dtrain.handle, "label", labels.data(),
+                            labels.size()) != 0 ||
+      XGDMatrixSetUIntInfo(dtrain.handle, "group", groupSizes.data(),
+                           groupSizes.size()) != 0)
+    return xgbError("cannot set labels and groups");
+
+  BoosterHandle booster;
+  if (XGBoosterCreate(&dtrain.handle, 1, &booster) != 0)
+    return xgbError("cannot create the booster");
+  policy->booster = booster;
+  std::string depth = std::to_string(options.maxDepth);
+  std::string eta = llvm::formatv("{0}", options.eta).str();
+  std::string seed = std::to_string(options.seed);
+  const std::pair<const char *, const char *> params[] = {
+      {"objective", options.objective.c_str()},
+      {"eval_metric", "ndcg"},
+      {"tree_method", "hist"},
+      {"max_depth", depth.c_str()},
+      {"eta", eta.c_str()},
+      {"seed", seed.c_str()},
+      {"nthread", "1"},
+      {"verbosity", "0"},
+  };
+  for (auto [name, value] : params)
+    if (XGBoosterSetParam(booster, name, value) != 0)
+      return xgbError(std::string("cannot set ") + name);
+  for (unsigned i = 0; i < options.rounds; ++i)
+    if (XGBoosterUpdateOneIter(booster, static_cast<int>(i), dtrain.handle) !=
+        0)
+      return xgbError("training failed");
+
+  llvm::json::Array nameArray;
+  for (const std::string &n : policy->names)
+    nameArray.push_back(n);
+  std::string namesJson =
+      llvm::formatv("{0}", llvm::json::Value(std::move(nameArray))).str();
+  if (XGBoosterSetAttr(booster, kNamesAttr, namesJson.c_str()) != 0)
+    return xgbError("cannot store the feature names");
+  return policy;
+}
+
+Expected<std::unique_ptr<Policy>> Policy::load(StringRef path) {
+  std::unique_ptr<Policy> policy(new Policy());
+  BoosterHandle booster;
+  if (XGBoosterCreate(nullptr, 0, &booster) != 0)
+    return xgbError("cannot create a booster");
+  policy->booster = booster;
+  XGBoosterSetParam(booster, "nthread", "1");
+  if (XGBoosterLoadModel(booster, path.str().c_str()) != 0)
+    return llvm::createStringError("cannot load policy model '" + path.str() +
+                                   "': " + XGBGetLastError());
+  const char *names = nullptr;
+  int success = 0;
+  if (XGBoosterGetAttr(booster, kNamesAttr, &names, &success) != 0 || !success)
+    return llvm::createStringError("policy model '" + path.str() +
+                                   "' has no '" + kNamesAttr +
+                                   "' attribute; it was not saved by hkg");
+  Expected<llvm::json::Value> parsed = llvm::json::parse(names);
+  if (!parsed)
+    return llvm::createStringError(
+        "policy model '" + path.str() +
+        "': bad feature names: " + llvm::toString(parsed.takeError()));
+  std::vector<std::string> list;
+  if (const llvm::json::Array *array = parsed->getAsArray())
+    for (const llvm::json::Value &v : *array)
+      if (std::optional<StringRef> s = v.getAsString())
+        list.push_back(s->str());
+  if (list.empty())
+    return llvm::createStringError("policy model '" + path.str() +
+                                   "' lists no features");
+  policy->setNames(std::move(list));
+  return policy;
+}
+
+Error Policy::save(StringRef path) const {
+  if (XGBoosterSaveModel(booster, path.str().c_str()) != 0)
+    return llvm::createStringError("cannot save policy model '" + path.str() +
+                                   "': " + XGBGetLastError());
+  return Error::success();
+}
+
+Expected<std::vector<float>>
+Policy::score(llvm::ArrayRef<FeatureMap> rows) const {
+  if (rows.empty())
+    return std::vector<float>();
+  std::vector<float> data = toDense(rows, index, names.size());
+  DMatrix dm;
+  if (XGDMatrixCreateFromMat(data.data(), rows.size(), names.size(),
+                             std::numeric_limits<float>::quiet_NaN(),
+                             &dm.handle) != 0)
+    return xgbError("cannot build the prediction matrix");
+  bst_ulong length = 0;
+  const float *out = nullptr;
+  if (XGBoosterPredict(booster, dm.handle, 0, 0, 0, &length, &out) != 0)
+    return xgbError("prediction failed");
+  return std::vector<float>(out, out + length);
+}
+
+float mlir::hkg::tuner::rankingLabel(const Measurement &m, double bestUs) {
+  if (!m.isOk() || !(m.medianUs > 0) || !(bestUs > 0))
+    return 0.0f;
+  return static_cast<float>(bestUs / m.medianUs);
+}
+
+std::vector<TrainingGroup>
+mlir::hkg::tuner::buildTrainingGroups(llvm::ArrayRef<TuningRecord> records,
+                                      OpCatalog &catalog, bool statDropout,
+                                      unsigned *numSkipped) {
+  // (signature, target) -> record indices, in first-seen order.
+  std::map<std::pair<std::string, std::string>, std::vector<size_t>> byKey;
+  std::vector<std::pair<std::string, std::string>> order;
+  for (auto [i, r] : llvm::enumerate(records)) {
+    auto key = std::make_pair(r.signature, r.target);
+    auto [it, inserted] = byKey.try_emplace(key);
+    if (inserted)
+      order.push_back(key);
+    it->second.push_back(i);
+  }
+  unsigned skipped = 0;
+  std::vector<TrainingGroup> groups;
+  for (const auto &key : order) {
+    const std::vector<size_t> &members = byKey[key];
+    HkgKernelOpInterface op = catalog.get(key.first);
+    const TargetInfo *target = lookupTarget(key.second);
+    if (!op || !target) {
+      skipped += members.size();
+      continue;
+    }
+    OpContext context = OpContext::get(op, *target);
+    double best = std::numeric_limits<double>::infinity();
+    for (size_t i : members)
+      if (records[i].measurement.isOk())
+        best = std::min(best, records[i].measurement.medianUs);
+    TrainingGroup g;
+    for (size_t i : members) {
+      const TuningRecord &r = records[i];
+      float label = rankingLabel(r.measurement, best);
+      g.rows.push_back(context.getFeatures(r.schedule, &r.measurement.stats));
+      g.labels.push_back(label);
+      if (statDropout && !r.measurement.stats.empty()) {
+        g.rows.push_back(context.getFeatures(r.schedule));
+        g.labels.push_back(label);
+      }
+    }
+    groups.push_back(std::move(g));
+  }
+  if (numSkipped)
+    *numSkipped = skipped;
+  return groups;
+}

@@ -1,0 +1,431 @@
+//===- TunerTest.cpp - signatures, database, policy and search ------------===//
+
+#include "hkg/Dialect/Hkg/Transforms/Passes.h"
+#include "hkg/Tuner/Database.h"
+#include "hkg/Tuner/Policy.h"
+#include "hkg/Tuner/Search.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::hkg;
+using namespace mlir::hkg::tuner;
+
+namespace {
+constexpr const char *kSoftmax = R"mlir(
+  func.func @f(%x: tensor<64x8192xf32>) -> tensor<64x8192xf32> {
+    %0 = hkg.softmax %x axis(1) {schedule = #hkg.schedule<threads = 256>}
+        : tensor<64x8192xf32> -> tensor<64x8192xf32>
+    return %0 : tensor<64x8192xf32>
+  }
+  func.func @g(%y: tensor<64x8192xf32>) -> tensor<64x8192xf32> {
+    %0 = hkg.softmax %y axis(1) : tensor<64x8192xf32> -> tensor<64x8192xf32>
+    return %0 : tensor<64x8192xf32>
+  }
+)mlir";
+
+class TunerTest : public ::testing::Test {
+protected:
+  TunerTest() {
+    loadTunerDialects(ctx);
+    module = parseSourceString<ModuleOp>(kSoftmax, &ctx);
+    EXPECT_TRUE(module);
+    module->walk([&](HkgKernelOpInterface op) { ops.push_back(op); });
+    target = lookupTarget("sm_90");
+  }
+
+  std::string tempPath(StringRef name) {
+    SmallString<128> dir;
+    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("hkg-tuner", dir));
+    SmallString<128> path(dir);
+    llvm::sys::path::append(path, name);
+    return std::string(path);
+  }
+
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module;
+  SmallVector<HkgKernelOpInterface> ops;
+  const TargetInfo *target;
+};
+
+/// A deterministic fake device: time from the knobs; `threads = 1024` is
+/// "wrong" (and would otherwise be the fastest).
+class FakeMeasurer final : public Measurer {
+public:
+  explicit FakeMeasurer(HkgKernelOpInterface op, const TargetInfo &target)
+      : op(op), target(target) {}
+  Measurement measure(const MeasureRequest &request) override {
+    ++calls;
+    EXPECT_TRUE(isLegalSchedule(op, *request.schedule, target))
+        << formatKnobs(*request.schedule);
+    const KnobMap &k = *request.schedule;
+    Measurement m;
+    int64_t threads = std::get<int64_t>(k.at("threads"));
+    int64_t vw = std::get<int64_t>(k.at("vector_width"));
+    if (threads == 1024) {
+      m.status = MeasureStatus::Wrong;
+      m.maxRelErr = 1;
+      return m;
+    }
+    m.status = MeasureStatus::Ok;
+    m.medianUs = 100.0 / std::log2(2.0 * threads) / vw +
+                 (std::get<std::string>(k.at("row_cache")) == "none" ? 5 : 0);
+    m.spread = 0.01;
+    m.stats["registers"] = 32;
+    return m;
+  }
+  llvm::StringRef getName() const override { return "fake"; }
+  unsigned calls = 0;
+
+private:
+  HkgKernelOpInterface op;
+  const TargetInfo &target;
+};
+} // namespace
+
+TEST_F(TunerTest, SignatureIgnoresScheduleAndNamesAndParsesBack) {
+  ASSERT_EQ(ops.size(), 2u);
+  std::string a = getOpSignature(ops[0]), b = getOpSignature(ops[1]);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a.find("schedule"), std::string::npos);
+  EXPECT_EQ(a.find('\n'), std::string::npos);
+  EXPECT_NE(a.find("\"hkg.softmax\""), std::string::npos);
+  OpCatalog catalog(ctx);
+  HkgKernelOpInterface parsed = catalog.get(a);
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(getOpSignature(parsed), a);
+  EXPECT_FALSE(catalog.get("not mlir"));
+}
+
+TEST_F(TunerTest, KnobsRoundTrip) {
+  KnobMap k = {{"threads", int64_t(256)}, {"row_cache", std::string("lds")}};
+  EXPECT_EQ(formatKnobs(k), "row_cache=lds,threads=256");
+  EXPECT_EQ(knobsFromAttr(knobsToAttr(&ctx, k)), k);
+  auto back = knobsFromJson(llvm::json::Value(knobsToJson(k)));
+  ASSERT_TRUE(bool(back));
+  EXPECT_EQ(*back, k);
+  EXPECT_FALSE(bool(knobsFromJson(llvm::json::Object{{"x", 1.5}})));
+}
+
+TEST_F(TunerTest, DatabaseStoresLooksUpAndRoundTripsJsonl) {
+  std::string path = tempPath("tune.sqlite");
+  auto db = TuningDatabase::open(path, /*create=*/true);
+  ASSERT_TRUE(bool(db)) << llvm::toString(db.takeError());
+  std::string sig = getOpSignature(ops[0]);
+  auto record = [&](int64_t threads, MeasureStatus status, double us) {
+    TuningRecord r;
+    r.op = "hkg.softmax";
+    r.signature = sig;
+    r.target = "sm_90";
+    r.schedule = {{"threads", threads}};
+    r.measurement.status = status;
+    r.measurement.medianUs = us;
+    r.measurement.stats["vgpr"] = 40;
+    r.date = "2026-11-29T20:00:00Z";
+    return r;
+  };
+  ASSERT_FALSE(bool((*db)->insert(record(256, MeasureStatus::Ok, 20))));
+  ASSERT_FALSE(bool(
+      (*db)->insertAll({record(512, MeasureStatus::Ok, 10),
+                        record(1024, MeasureStatus::Wrong,
+                               std::numeric_limits<double>::quiet_NaN())})));
+  auto best = (*db)->getOkRecordsByTime(sig, "sm_90");
+  ASSERT_TRUE(bool(best));
+  ASSERT_EQ(best->size(), 2u);
+  EXPECT_EQ(best->front().schedule.at("threads"), KnobValue(int64_t(512)));
+  EXPECT_EQ(best->front().measurement.stats.at("vgpr"), 40);
+  auto found = (*db)->lookup(sig, "sm_90", {{"threads", int64_t(1024)}});
+  ASSERT_TRUE(bool(found) && found->has_value());
+  EXPECT_EQ((*found)->measurement.status, MeasureStatus::Wrong);
+  EXPECT_TRUE(std::isnan((*found)->measurement.medianUs));
+
+  auto all = (*db)->getAllRecords();
+  ASSERT_TRUE(bool(all));
+  std::string jsonl = printRecordsJsonl(*all);
+  auto parsed = parseRecordsJsonl(jsonl);
+  ASSERT_TRUE(bool(parsed));
+  EXPECT_EQ(printRecordsJsonl(*parsed), jsonl);
+  auto bad = parseRecordsJsonl("{\"signature\": \"x\"}\n");
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("line 1"), std::string::npos);
+}
+
+TEST_F(TunerTest, DatabaseRejectsMissingAndCorruptFiles) {
+  std::string missing = tempPath("missing.sqlite");
+  auto db = TuningDatabase::open(missing, /*create=*/false);
+  ASSERT_FALSE(bool(db));
+  EXPECT_NE(llvm::toString(db.takeError()).find("does not exist"),
+            std::string::npos);
+  std::string corrupt = tempPath("corrupt.sqlite");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(corrupt, ec);
+    os << "this is not a database, just text long enough to be read\n";
+  }
+  auto bad = TuningDatabase::open(corrupt, /*create=*/false);
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("not a database"),
+            std::string::npos);
+}
+
+TEST_F(TunerTest, SearchMeasuresOnlyLegalNewCandidatesAndIsDeterministic) {
+  OpCandidateSpace space(ops[1], *target);
+  FakeMeasurer fake(ops[1], *target);
+  std::string sig = getOpSignature(ops[1]);
+  MeasureFn measure = [&](const KnobMap &k) {
+    return fake.measure({ops[1], sig, target, &k});
+  };
+  SearchOptions options;
+  options.budget = 24;
+  options.seed = 7;
+  SearchResult a = runSearch(space, measure, nullptr, options);
+  SearchResult b = runSearch(space, measure, nullptr, options);
+  ASSERT_EQ(a.trials.size(), 24u);
+  ASSERT_EQ(b.trials.size(), 24u);
+  std::set<std::string> seen;
+  for (size_t i = 0; i < a.trials.size(); ++i) {
+    EXPECT_EQ(a.trials[i].schedule, b.trials[i].schedule);
+    EXPECT_TRUE(seen.insert(formatKnobs(a.trials[i].schedule)).second);
+  }
+  EXPECT_EQ(a.trials.front().agent, "default");
+  EXPECT_EQ(a.trials.front().schedule, space.getDefault());
+  ASSERT_TRUE(a.best.has_value());
+  const Trial &best = a.trials[*a.best];
+  EXPECT_TRUE(best.measurement.isOk());
+  for (const Trial &t : a.trials)
+    if (t.measurement.isOk())
+      EXPECT_LE(best.measurement.medianUs, t.measurement.medianUs);
+}
+
+TEST_F(TunerTest, KilledRunResumesFromTheDatabase) {
+  HkgKernelOpInterface op = ops[1];
+  std::string sig = getOpSignature(op);
+  OpCandidateSpace space(op, *target);
+  SearchOptions options;
+  options.seed = 3;
+  auto run = [&](TuningDatabase &db, FakeMeasurer &fake, unsigned budget) {
+    RecordingMeasurer recording(fake, db);
+    MeasureFn measure = [&](const KnobMap &k) {
+      return recording.measure({op, sig, target, &k});
+    };
+    options.budget = budget;
+    return runSearch(space, measure, nullptr, options);
+  };
+  // Uninterrupted: 16 trials.
+  auto fresh = TuningDatabase::open(tempPath("a.sqlite"), true);
+  ASSERT_TRUE(bool(fresh));
+  FakeMeasurer f1(op, *target);
+  SearchResult whole = run(**fresh, f1, 16);
+  EXPECT_EQ(f1.calls, 16u);
+  // "Killed" after 6, then run again with the full budget.
+  std::string path = tempPath("b.sqlite");
+  {
+    auto db = TuningDatabase::open(path, true);
+    ASSERT_TRUE(bool(db));
+    FakeMeasurer f2(op, *target);
+    run(**db, f2, 6);
+    EXPECT_EQ(f2.calls, 6u);
+  }
+  auto db = TuningDatabase::open(path, false);
+  ASSERT_TRUE(bool(db));
+  FakeMeasurer f3(op, *target);
+  SearchResult resumed = run(**db, f3, 16);
+  EXPECT_EQ(f3.calls, 10u);
+  ASSERT_EQ(resumed.trials.size(), whole.trials.size());
+  for (size_t i = 0; i < whole.trials.size(); ++i)
+    EXPECT_EQ(resumed.trials[i].schedule, whole.trials[i].schedule);
+  auto all = (*db)->getAllRecords();
+  ASSERT_TRUE(bool(all));
+  EXPECT_EQ(all->size(), 16u);
+}
+
+TEST_F(TunerTest, PolicyLearnsARankingAndSurvivesSaveLoad) {
+  HkgKernelOpInterface op = ops[1];
+  OpContext context = OpContext::get(op, *target);
+  OpCandidateSpace space(op, *target);
+  FakeMeasurer fake(op, *target);
+  std::string sig = getOpSignature(op);
+  Rng rng(1);
+  std::vector<KnobMap> candidates;
+  std::set<std::string> seen;
+  while (candidates.size() < 80) {
+    std::optional<KnobMap> k = space.sample(rng);
+    ASSERT_TRUE(k.has_value());
+    if (seen.insert(formatKnobs(*k)).second)
+      candidates.push_back(*k);
+  }
+  std::vector<TuningRecord> records;
+  for (const KnobMap &k : candidates) {
+    TuningRecord r;
+    r.op = "hkg.softmax";
+    r.signature = sig;
+    r.target = "sm_90";
+    r.schedule = k;
+    r.measurement = fake.measure({op, sig, target, &k});
+    records.push_back(r);
+  }
+  OpCatalog catalog(ctx);
+  std::vector<TrainingGroup> groups = buildTrainingGroups(records, catalog);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].rows.size(), 2 * records.size() - 0u -
+                                       static_cast<size_t>(llvm::count_if(
+                                           records, [](const TuningRecord &r) {
+                                             return r.measurement.stats.empty();
+                                           })));
+  PolicyOptions options;
+  auto policy = Policy::train(groups, options);
+  ASSERT_TRUE(bool(policy)) << llvm::toString(policy.takeError());
+
+  // Ranking on the training candidates: the top pick is correct and within
+  // 10% of the best.
+  std::vector<FeatureMap> rows;
+  for (const KnobMap &k : candidates)
+    rows.push_back(context.getFeatures(k));
+  auto scores = (*policy)->score(rows);
+  ASSERT_TRUE(bool(scores));
+  size_t top =
+      std::max_element(scores->begin(), scores->end()) - scores->begin();
+  double best = std::numeric_limits<double>::infinity();
+  for (const TuningRecord &r : records)
+    if (r.measurement.isOk())
+      best = std::min(best, r.measurement.medianUs);
+  ASSERT_TRUE(records[top].measurement.isOk());
+  EXPECT_LE(records[top].measurement.medianUs, 1.1 * best);
+
+  std::string path = tempPath("model.json");
+  ASSERT_FALSE(bool((*policy)->save(path)));
+  auto loaded = Policy::load(path);
+  ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  EXPECT_EQ((*loaded)->getFeatureNames(), (*policy)->getFeatureNames());
+  auto again = (*loaded)->score(rows);
+  ASSERT_TRUE(bool(again));
+  EXPECT_EQ(*again, *scores);
+  EXPECT_FALSE(bool(Policy::load(tempPath("none.json"))));
+}
+
+TEST_F(TunerTest, ReplayMeasurerAnswersOnlyWhatWasRecorded) {
+  ReplayMeasurer replay;
+  KnobMap k = {{"threads", int64_t(256)}};
+  Measurement m;
+  m.status = MeasureStatus::Ok;
+  m.medianUs = 12;
+  replay.add("sig", "sm_90", k, m);
+  EXPECT_TRUE(replay.contains("sig", "sm_90", k));
+  EXPECT_EQ(replay.measure({nullptr, "sig", target, &k}).medianUs, 12);
+  KnobMap other = {{"threads", int64_t(512)}};
+  EXPECT_EQ(replay.measure({nullptr, "sig", target, &other}).status,
+            MeasureStatus::CompileError);
+  EXPECT_EQ(replay.getNumCalls(), 2u);
+}
+
+TEST(MeasurerFactory, NoFactoryMeansNoDeviceAndAFactoryIsCalled) {
+  const TargetInfo *t = lookupTarget("gfx942");
+  std::string why;
+  setMeasurerFactory(nullptr);
+  EXPECT_EQ(createDeviceMeasurer(*t, why), nullptr);
+  EXPECT_FALSE(why.empty());
+  setMeasurerFactory([](const TargetInfo &, std::string &whyNot) {
+    whyNot = "no HIP device";
+    return std::unique_ptr<Measurer>();
+  });
+  why.clear();
+  EXPECT_EQ(createDeviceMeasurer(*t, why), nullptr);
+  EXPECT_EQ(why, "no HIP device");
+  setMeasurerFactory(nullptr);
+}
+
+namespace {
+/// Times softmax candidates from their knobs; counts calls across instances.
+class CountingDevice final : public Measurer {
+public:
+  explicit CountingDevice(unsigned &calls) : calls(calls) {}
+  Measurement measure(const MeasureRequest &request) override {
+    ++calls;
+    EXPECT_TRUE(request.op);
+    EXPECT_TRUE(
+        isLegalSchedule(request.op, *request.schedule, *request.target));
+    const KnobMap &k = *request.schedule;
+    Measurement m;
+    m.status = MeasureStatus::Ok;
+    m.medianUs = 1000.0 / std::get<int64_t>(k.at("threads")) +
+                 10.0 / std::get<int64_t>(k.at("vector_width"));
+    m.stats["registers"] = 32;
+    return m;
+  }
+  llvm::StringRef getName() const override { return "fake-device"; }
+
+private:
+  unsigned &calls;
+};
+} // namespace
+
+TEST_F(TunerTest, AutotunePassMeasuresThroughTheFactoryAndResumes) {
+  unsigned calls = 0;
+  setMeasurerFactory([&](const TargetInfo &, std::string &) {
+    return std::make_unique<CountingDevice>(calls);
+  });
+  std::string db = tempPath("pass.sqlite");
+  auto runPass = [&](unsigned budget) -> std::string {
+    OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(R"mlir(
+      func.func @g(%y: tensor<64x8192xf32>) -> tensor<64x8192xf32> {
+        %0 = hkg.softmax %y axis(1) : tensor<64x8192xf32> -> tensor<64x8192xf32>
+        return %0 : tensor<64x8192xf32>
+      })mlir",
+                                                          &ctx);
+    EXPECT_TRUE(m);
+    PassManager pm(&ctx);
+    HkgAutotunePassOptions options;
+    options.chip = "sm_90";
+    options.budget = budget;
+    options.db = db;
+    options.seed = 5;
+    pm.addPass(createHkgAutotunePass(options));
+    std::string remarks;
+    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+      remarks += d.str() + "\n";
+      return success();
+    });
+    EXPECT_TRUE(succeeded(pm.run(*m)));
+    std::string schedule;
+    m->walk([&](HkgKernelOpInterface op) {
+      llvm::raw_string_ostream os(schedule);
+      os << op.getScheduleAttrOrNull();
+    });
+    return schedule + "\n" + remarks;
+  };
+  std::string first = runPass(12);
+  EXPECT_EQ(calls, 12u);
+  EXPECT_NE(first.find("hkg-autotune: measured 12 candidates on fake-device "
+                       "and reused 0 from the database"),
+            std::string::npos)
+      << first;
+  EXPECT_NE(first.find("#hkg.schedule<"), std::string::npos);
+  // The same run again is answered by the database: nothing is re-measured
+  // and the same schedule wins.
+  std::string again = runPass(12);
+  EXPECT_EQ(calls, 12u);
+  EXPECT_NE(again.find("measured 0 candidates on fake-device and reused 12 "
+                       "from the database"),
+            std::string::npos)
+      << again;
+  EXPECT_EQ(StringRef(first).split('\n').first,
+            StringRef(again).split('\n').first);
+  auto opened = TuningDatabase::open(db, false);
+  ASSERT_TRUE(bool(opened));
+  auto all = (*opened)->getAllRecords();
+  ASSERT_TRUE(bool(all));
+  EXPECT_EQ(all->size(), 12u);
+  // A bigger budget measures only the difference.
+  runPass(20);
+  EXPECT_EQ(calls, 20u);
+  setMeasurerFactory(nullptr);
+}

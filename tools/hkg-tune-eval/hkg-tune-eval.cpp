@@ -1,0 +1,339 @@
+//===- hkg-tune-eval.cpp - offline evaluation of the tuning policy --------===//
+//
+//   hkg-tune-eval --dataset records.jsonl [--folds 4] [--seeds 5]
+//                 [--budget 64] [--objective rank:pairwise] [-v]
+//
+// Groups the records per (op signature, target) and splits the groups into
+// folds over shapes (within each op kind, so every kind is trained on). For
+// each fold a policy is trained on the other folds, then on each held-out
+// group:
+//  (a) zero-shot: is the policy's top-1 among the recorded candidates
+//      within 10% of the best recorded time?
+//  (b) replayed search: how many trials does the policy-guided search
+//      (default first, then the agents, retraining as it goes) need to reach
+//      95% of the best recorded speed, against random search (uniform over
+//      the recorded candidates)? Median over seeds.
+// Searches replay recorded measurements only, so candidates that were never
+// recorded are out of reach (see docs/Tuning.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "hkg/Tuner/Database.h"
+#include "hkg/Tuner/Policy.h"
+#include "hkg/Tuner/Search.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::hkg;
+using namespace mlir::hkg::tuner;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> datasetPath("dataset", cl::Required,
+                                        cl::desc("Records (JSON lines)"));
+static cl::opt<unsigned> numFolds("folds", cl::init(4),
+                                  cl::desc("Folds over shapes"));
+static cl::opt<unsigned> numSeeds("seeds", cl::init(5),
+                                  cl::desc("Search seeds per group"));
+static cl::opt<unsigned> budget("budget", cl::init(64),
+                                cl::desc("Trials per search"));
+static cl::opt<std::string> objective("objective", cl::init("rank:pairwise"),
+                                      cl::desc("rank:pairwise or rank:ndcg"));
+static cl::opt<unsigned> rounds("rounds", cl::init(100),
+                                cl::desc("Boosting rounds"));
+static cl::opt<bool> verbose("v", cl::desc("Print one line per group"));
+
+namespace {
+/// The recorded candidates of one (signature, target).
+struct Group {
+  std::string signature, target, opName;
+  OpContext context;
+  KnobMap defaultKnobs;
+  std::vector<KnobMap> candidates;
+  std::vector<Measurement> measurements;
+  double bestUs = std::numeric_limits<double>::infinity();
+  unsigned fold = 0;
+  std::string shortName;
+};
+} // namespace
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "hkg-tune-eval") << message << "\n";
+  return 1;
+}
+
+static double median(std::vector<double> v) {
+  if (v.empty())
+    return std::numeric_limits<double>::quiet_NaN();
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/// Trials until the best-so-far reaches `target` us; budget + 1 if never.
+static unsigned trialsToReach(const SearchResult &r, double targetUs) {
+  for (size_t i = 0; i < r.trials.size(); ++i) {
+    const Measurement &m = r.trials[i].measurement;
+    if (m.isOk() && m.medianUs <= targetUs)
+      return static_cast<unsigned>(i + 1);
+  }
+  return budget + 1;
+}
+
+/// "softmax 4096x4096xbf16" from the signature's first tensor type.
+static std::string describe(const Group &g) {
+  std::string name = StringRef(g.opName).drop_front(4).str();
+  size_t pos = g.signature.find("tensor<");
+  if (pos == std::string::npos)
+    return name;
+  size_t end = g.signature.find('>', pos);
+  return name + " " + g.signature.substr(pos + 7, end - pos - 7) + " " +
+         g.target;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "hkg tuning policy evaluation\n");
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(datasetPath);
+  if (!buffer)
+    return fail("cannot read '" + datasetPath + "'");
+  auto records = parseRecordsJsonl((*buffer)->getBuffer());
+  if (!records)
+    return fail(datasetPath + ": " + llvm::toString(records.takeError()));
+
+  MLIRContext ctx;
+  loadTunerDialects(ctx);
+  OpCatalog catalog(ctx);
+
+  // Group the records; later records of a schedule replace earlier ones.
+  std::vector<Group> groups;
+  std::map<std::pair<std::string, std::string>, size_t> groupIndex;
+  std::map<std::pair<size_t, std::string>, size_t> candidateIndex;
+  unsigned skipped = 0, illegal = 0;
+  for (const TuningRecord &r : *records) {
+    auto key = std::make_pair(r.signature, r.target);
+    auto it = groupIndex.find(key);
+    if (it == groupIndex.end()) {
+      HkgKernelOpInterface op = catalog.get(r.signature);
+      const TargetInfo *target = lookupTarget(r.target);
+      if (!op || !target) {
+        ++skipped;
+        continue;
+      }
+      Group g;
+      g.signature = r.signature;
+      g.target = r.target;
+      g.opName = op->getName().getStringRef().str();
+      g.context = OpContext::get(op, *target);
+      g.defaultKnobs = resolveKnobs(
+          g.context.space, knobsFromAttr(op.getDefaultSchedule(*target)));
+      it = groupIndex.emplace(key, groups.size()).first;
+      groups.push_back(std::move(g));
+    }
+    Group &g = groups[it->second];
+    KnobMap knobs = resolveKnobs(g.context.space, r.schedule);
+    // Records that are no longer legal are out of the search space.
+    if (!isLegalSchedule(catalog.get(r.signature), knobs, *g.context.target)) {
+      ++illegal;
+      continue;
+    }
+    auto [c, inserted] = candidateIndex.try_emplace(
+        std::make_pair(it->second, formatKnobs(knobs)), g.candidates.size());
+    if (inserted) {
+      g.candidates.push_back(knobs);
+      g.measurements.push_back(r.measurement);
+    } else {
+      g.measurements[c->second] = r.measurement;
+    }
+  }
+  // Keep groups with at least two candidates and one ok.
+  std::vector<Group> kept;
+  for (Group &g : groups) {
+    for (const Measurement &m : g.measurements)
+      if (m.isOk())
+        g.bestUs = std::min(g.bestUs, m.medianUs);
+    if (g.candidates.size() >= 2 && std::isfinite(g.bestUs))
+      kept.push_back(std::move(g));
+  }
+  groups = std::move(kept);
+  if (groups.size() < 2)
+    return fail("need at least two groups with an ok record");
+  // Folds over shapes, round-robin within each op kind.
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const Group &a, const Group &b) {
+                     return std::tie(a.opName, a.target, a.signature) <
+                            std::tie(b.opName, b.target, b.signature);
+                   });
+  unsigned folds = std::max(2u, numFolds.getValue());
+  std::map<std::string, unsigned> perKind;
+  for (Group &g : groups) {
+    g.fold = perKind[g.opName + g.target]++ % folds;
+    g.shortName = describe(g);
+  }
+
+  llvm::outs() << llvm::formatv(
+      "hkg-tune-eval: {0} records, {1} groups (op signature x target), {2} "
+      "folds over shapes, {3} unparsed and {4} illegal records skipped\n",
+      records->size(), groups.size(), folds, skipped, illegal);
+
+  unsigned zeroShotHits = 0, defaultHits = 0;
+  double randomHitSum = 0;
+  std::vector<double> zeroShotRatios;
+  std::vector<double> guidedMedians, randomMedians, unguidedMedians;
+  unsigned unguidedMissed = 0;
+  unsigned guidedWins = 0, ties = 0, guidedMissed = 0, randomMissed = 0;
+  std::map<std::string, std::pair<unsigned, unsigned>> perOpHits;
+
+  PolicyOptions policyOptions;
+  policyOptions.objective = objective;
+  policyOptions.rounds = rounds;
+  for (unsigned fold = 0; fold < folds; ++fold) {
+    std::vector<TrainingGroup> training;
+    for (const Group &g : groups) {
+      if (g.fold == fold)
+        continue;
+      TrainingGroup t;
+      for (size_t i = 0; i < g.candidates.size(); ++i) {
+        const Measurement &m = g.measurements[i];
+        float label = rankingLabel(m, g.bestUs);
+        t.rows.push_back(g.context.getFeatures(g.candidates[i], &m.stats));
+        t.labels.push_back(label);
+        if (!m.stats.empty()) {
+          t.rows.push_back(g.context.getFeatures(g.candidates[i]));
+          t.labels.push_back(label);
+        }
+      }
+      training.push_back(std::move(t));
+    }
+    auto policy = Policy::train(training, policyOptions);
+    if (!policy)
+      return fail(llvm::toString(policy.takeError()));
+
+    for (const Group &g : groups) {
+      if (g.fold != fold)
+        continue;
+      // (a) zero-shot top-1 among the recorded candidates (not compiled yet:
+      // no stats).
+      std::vector<FeatureMap> rows;
+      for (const KnobMap &k : g.candidates)
+        rows.push_back(g.context.getFeatures(k));
+      auto scores = (*policy)->score(rows);
+      if (!scores)
+        return fail(llvm::toString(scores.takeError()));
+      size_t top = 0;
+      for (size_t i = 1; i < scores->size(); ++i)
+        if ((*scores)[i] > (*scores)[top])
+          top = i;
+      const Measurement &picked = g.measurements[top];
+      bool hit = picked.isOk() && picked.medianUs <= 1.1 * g.bestUs;
+      zeroShotHits += hit;
+      perOpHits[g.opName].first += hit;
+      perOpHits[g.opName].second += 1;
+      zeroShotRatios.push_back(picked.isOk() ? g.bestUs / picked.medianUs
+                                             : 0.0);
+      unsigned within = 0;
+      std::optional<double> defaultUs;
+      for (size_t i = 0; i < g.candidates.size(); ++i) {
+        const Measurement &m = g.measurements[i];
+        within += m.isOk() && m.medianUs <= 1.1 * g.bestUs;
+        if (g.candidates[i] == g.defaultKnobs && m.isOk())
+          defaultUs = m.medianUs;
+      }
+      randomHitSum += static_cast<double>(within) / g.candidates.size();
+      defaultHits += defaultUs && *defaultUs <= 1.1 * g.bestUs;
+
+      // (b) replayed search.
+      ReplayMeasurer replay;
+      for (size_t i = 0; i < g.candidates.size(); ++i)
+        replay.add(g.signature, g.target, g.candidates[i], g.measurements[i]);
+      ListCandidateSpace space(g.context.space, g.candidates, g.defaultKnobs);
+      MeasureFn measure = [&](const KnobMap &k) {
+        MeasureRequest request{nullptr, g.signature, g.context.target, &k};
+        return replay.measure(request);
+      };
+      double goal = g.bestUs / 0.95;
+      std::vector<double> guided, random, unguided;
+      for (unsigned s = 1; s <= numSeeds; ++s) {
+        SearchOptions options;
+        options.budget = budget;
+        options.seed = s;
+        PolicyScorer scorer(policy->get(), g.context, policyOptions);
+        guided.push_back(
+            trialsToReach(runSearch(space, measure, &scorer, options), goal));
+        // The same agents without a model: what the policy adds.
+        unguided.push_back(
+            trialsToReach(runSearch(space, measure, nullptr, options), goal));
+        SearchOptions randomOptions = options;
+        randomOptions.evolutionaryWeight = 0;
+        randomOptions.explorerWeight = 1;
+        randomOptions.startWithDefault = false;
+        random.push_back(trialsToReach(
+            runSearch(space, measure, nullptr, randomOptions), goal));
+      }
+      double gm = median(guided), rm = median(random);
+      double um = median(unguided);
+      unguidedMedians.push_back(um);
+      unguidedMissed += um > budget;
+      guidedMedians.push_back(gm);
+      randomMedians.push_back(rm);
+      guidedWins += gm < rm;
+      ties += gm == rm;
+      guidedMissed += gm > budget;
+      randomMissed += rm > budget;
+      if (verbose)
+        llvm::outs() << llvm::formatv(
+            "  {0,-32} fold {1}: {2,4} candidates, zero-shot {3:f3} of best "
+            "{4}, trials to 95%: guided {5}, no model {6}, random {7}\n",
+            g.shortName, fold, g.candidates.size(), zeroShotRatios.back(),
+            hit ? "(hit)" : "(miss)", gm, um, rm);
+    }
+  }
+
+  size_t n = groups.size();
+  llvm::outs() << llvm::formatv(
+      "(a) zero-shot: top-1 within 10% of the best measured schedule in "
+      "{0}/{1} held-out shapes = {2:f1}%\n",
+      zeroShotHits, n, 100.0 * zeroShotHits / n);
+  llvm::outs() << llvm::formatv(
+      "    baselines: default schedule {0:f1}%, a random recorded candidate "
+      "{1:f1}% (expected); median top-1 speed = {2:f3} of best\n",
+      100.0 * defaultHits / n, 100.0 * randomHitSum / n,
+      median(zeroShotRatios));
+  for (const auto &[op, hits] : perOpHits)
+    llvm::outs() << llvm::formatv("    {0}: {1}/{2}\n", op, hits.first,
+                                  hits.second);
+  llvm::outs() << llvm::formatv(
+      "(b) replayed search: trials to reach 95% of the best (median over {0} "
+      "seeds, budget {1}, {2} = not reached)\n",
+      numSeeds, budget, budget + 1);
+  llvm::outs() << llvm::formatv(
+      "    policy-guided: median {0:f1}, mean {1:f1}, not reached in {2}/{3}\n",
+      median(guidedMedians),
+      std::accumulate(guidedMedians.begin(), guidedMedians.end(), 0.0) / n,
+      guidedMissed, n);
+  llvm::outs() << llvm::formatv(
+      "    agents without a model: median {0:f1}, mean {1:f1}, not reached "
+      "in {2}/{3}\n",
+      median(unguidedMedians),
+      std::accumulate(unguidedMedians.begin(), unguidedMedians.end(), 0.0) /
+          n,
+      unguidedMissed, n);
+  llvm::outs() << llvm::formatv(
+      "    random:        median {0:f1}, mean {1:f1}, not reached in {2}/{3}\n",
+      median(randomMedians),
+      std::accumulate(randomMedians.begin(), randomMedians.end(), 0.0) / n,
+      randomMissed, n);
+  llvm::outs() << llvm::formatv(
+      "    policy-guided needed fewer trials in {0}/{1} groups ({2} ties)\n",
+      guidedWins, n, ties);
+  return 0;
+}
