@@ -22,7 +22,13 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.hkg_tools_dir, config.llvm_tools_dir]
 tools = ["hkg-opt", "hkg-compile"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-# Tests of cubins and ptxas statistics need ptxas (not a GPU).
+# NVIDIA codegen tests need CUDA's libdevice; cubins and their stats need
+# ptxas. Neither needs a GPU.
+if any(os.path.exists(p) for p in [
+        "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc",
+        "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"]):
+    config.available_features.add("cuda")
 if os.path.exists("/usr/local/cuda/bin/ptxas") or lit.util.which("ptxas"):
     config.available_features.add("ptxas")

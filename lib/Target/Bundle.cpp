@@ -17,8 +17,6 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cmath>
-
 using namespace mlir;
 using namespace mlir::hkg;
 
@@ -85,8 +83,10 @@ void mlir::hkg::writeManifest(const Bundle &bundle, llvm::raw_ostream &os) {
           json.attributeBegin("stats");
           writeMembers(json, k.stats);
           json.attributeEnd();
-          // Two decimals: enough for a report, stable to read.
-          json.attribute("compile_ms", std::round(k.compileMs * 100) / 100);
+          // Two decimals (json::Value would print 17 significant digits).
+          json.attributeBegin("compile_ms");
+          json.rawValue(llvm::formatv("{0:F2}", k.compileMs).str());
+          json.attributeEnd();
         });
       }
     });
@@ -161,14 +161,11 @@ void mlir::hkg::printReport(const Bundle &bundle, llvm::raw_ostream &os) {
   bool amd = bundle.format == "hsaco";
   os << llvm::formatv("hkg-compile: {0} kernel(s) for {1} ({2})\n",
                       bundle.kernels.size(), bundle.target, bundle.format);
-  const char *header =
-      amd ? "{0,-22} {1,-16} {2,-10} {3,-10} {4,-12} {5,7} {6,7} {7,7} "
-            "{8,-10} {9,10}\n"
-          : "{0,-22} {1,-16} {2,-10} {3,-10} {4,-12} {5,7} {6,7} {7,7} "
-            "{8,-10} {9,10}\n";
+  const char *header = "{0,-22} {1,-16} {2,-10} {3,-10} {4,-14} {5,7} {6,7} "
+                       "{7,7} {8,-10} {9,10}\n";
   os << llvm::formatv(header, "kernel", "op", "grid", "block",
                       amd ? "vgpr/sgpr/agpr" : "registers", "lds", "scratch",
-                      "spills", amd ? "occupancy" : "-", "compile_ms");
+                      "spills", "occupancy", "compile_ms");
   for (const CompiledKernel &k : bundle.kernels) {
     const JSONMembers &s = k.stats;
     std::string regs, scratch, spills, occ;
