@@ -87,6 +87,9 @@ void mlir::hkg::writeManifest(const Bundle &bundle, llvm::raw_ostream &os) {
           json.attributeBegin("compile_ms");
           json.rawValue(llvm::formatv("{0:F2}", k.compileMs).str());
           json.attributeEnd();
+          json.attributeBegin("compile_cpu_ms");
+          json.rawValue(llvm::formatv("{0:F2}", k.compileCpuMs).str());
+          json.attributeEnd();
         });
       }
     });
@@ -162,10 +165,10 @@ void mlir::hkg::printReport(const Bundle &bundle, llvm::raw_ostream &os) {
   os << llvm::formatv("hkg-compile: {0} kernel(s) for {1} ({2})\n",
                       bundle.kernels.size(), bundle.target, bundle.format);
   const char *header = "{0,-22} {1,-16} {2,-10} {3,-10} {4,-14} {5,7} {6,7} "
-                       "{7,7} {8,-10} {9,10}\n";
+                       "{7,7} {8,-10} {9,10} {10,7}\n";
   os << llvm::formatv(header, "kernel", "op", "grid", "block",
                       amd ? "vgpr/sgpr/agpr" : "registers", "lds", "scratch",
-                      "spills", "occupancy", "compile_ms");
+                      "spills", "occupancy", "compile_ms", "cpu_ms");
   for (const CompiledKernel &k : bundle.kernels) {
     const JSONMembers &s = k.stats;
     std::string regs, scratch, spills, occ;
@@ -185,7 +188,8 @@ void mlir::hkg::printReport(const Bundle &bundle, llvm::raw_ostream &os) {
     os << llvm::formatv(header, k.name, k.op.empty() ? "-" : k.op,
                         formatDims(k.grid), formatDims(k.block), regs,
                         k.ldsBytes, scratch, spills, occ,
-                        llvm::formatv("{0:F2}", k.compileMs).str());
+                        llvm::formatv("{0:F2}", k.compileMs).str(),
+                        llvm::formatv("{0:F1}", k.compileCpuMs).str());
   }
   os << llvm::formatv("hkg ops -> gpu kernels: {0:F2} ms\n", bundle.frontMs);
 }
