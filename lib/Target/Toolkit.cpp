@@ -13,10 +13,14 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
 
 #include <mutex>
 
@@ -92,9 +96,11 @@ static llvm::Error ensureLink(StringRef target, StringRef link) {
   return llvm::Error::success();
 }
 
-/// Finds an executable: first in `dirs`, then on PATH under each of `names`.
+/// Finds an executable: first in `dirs`, then (with `searchPath`) on PATH
+/// under each of `names`.
 static std::string findProgram(llvm::ArrayRef<std::string> dirs,
-                               llvm::ArrayRef<StringRef> names) {
+                               llvm::ArrayRef<StringRef> names,
+                               bool searchPath = true) {
   for (const std::string &dir : dirs) {
     if (dir.empty())
       continue;
@@ -102,6 +108,8 @@ static std::string findProgram(llvm::ArrayRef<std::string> dirs,
       if (isExecutable(join(dir, name)))
         return join(dir, name);
   }
+  if (!searchPath)
+    return "";
   for (StringRef name : names)
     if (llvm::ErrorOr<std::string> p = llvm::sys::findProgramByName(name))
       return *p;
@@ -114,6 +122,26 @@ static std::string getExecutableDir() {
   static int anchor;
   std::string exe = fs::getMainExecutable(nullptr, &anchor);
   return exe.empty() ? std::string() : std::string(path::parent_path(exe));
+}
+
+/// The major version `ld.lld --version` reports ("LLD 22.1.8"), or 0.
+static unsigned getLldMajorVersion(StringRef ldLld) {
+  SmallString<128> out;
+  if (fs::createTemporaryFile("hkg-lld", "txt", out))
+    return 0;
+  llvm::FileRemover remover(out);
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(out),
+                                          StringRef(out)};
+  if (llvm::sys::ExecuteAndWait(ldLld, {"ld.lld", "--version"}, std::nullopt,
+                                redirects) != 0)
+    return 0;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+      llvm::MemoryBuffer::getFile(out);
+  llvm::SmallVector<StringRef, 2> m;
+  unsigned major = 0;
+  if (text && llvm::Regex("LLD ([0-9]+)").match((*text)->getBuffer(), &m))
+    m[1].getAsInteger(10, major);
+  return major;
 }
 
 //===----------------------------------------------------------------------===//
@@ -168,13 +196,33 @@ static llvm::Expected<ROCmToolkit> findROCmToolkit(StringRef override) {
         "hkg: AMD device bitcode (ocml.bc, ockl.bc) not found; install Debian "
         "package 'rocm-device-libs' (or set HKG_ROCM_PATH to a ROCm install)");
 
+  // ld.lld of the LLVM hkg is built with (it must understand the code
+  // object version that LLVM writes): from ROCm, LLVM's tools directory, next
+  // to hkg, or `ld.lld-<major>` on PATH; a plain `ld.lld` on PATH only if its
+  // version is recent enough.
+  std::string versioned = "ld.lld-" + std::to_string(LLVM_VERSION_MAJOR);
   std::string ldLld =
       findProgram({rocmPath.empty() ? "" : join(rocmPath, "llvm", "bin"),
                    HKG_LLVM_TOOLS_DIR, getExecutableDir()},
-                  {"ld.lld", "ld.lld-22"});
+                  {"ld.lld"}, /*searchPath=*/false);
+  if (ldLld.empty())
+    ldLld = findProgram({}, {versioned});
+  if (ldLld.empty()) {
+    std::string onPath = findProgram({}, {"ld.lld"});
+    if (!onPath.empty()) {
+      unsigned major = getLldMajorVersion(onPath);
+      if (major < LLVM_VERSION_MAJOR)
+        return llvm::createStringError(
+            "hkg: ld.lld at '%s' is LLD %u, older than hkg's LLVM %u; "
+            "install Debian package 'lld-%u'",
+            onPath.c_str(), major, LLVM_VERSION_MAJOR, LLVM_VERSION_MAJOR);
+      ldLld = onPath;
+    }
+  }
   if (ldLld.empty())
     return llvm::createStringError(
-        "hkg: ld.lld not found; install Debian package 'lld-22' (or 'lld')");
+        "hkg: ld.lld not found; install Debian package 'lld-%u' (or 'lld')",
+        LLVM_VERSION_MAJOR);
 
   std::string dir = getCacheDir("rocm-toolkit");
   if (llvm::Error err = ensureLink(bitcodeDir, join(dir, "amdgcn", "bitcode")))
