@@ -1,4 +1,4 @@
-//===- HkgToNVVM.cpp - gpu dialect to PTX and cubin ------------------------===//
+//===- HkgToNVVM.cpp - gpu dialect to PTX and cubin -----------------------===//
 //
 // The NVIDIA half of hkg's codegen: gpu.module kernels to gpu.binary ops
 // holding PTX (format=isa) or cubin (format=bin, through ptxas).
@@ -49,9 +49,8 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
   if (!toolkit)
     return toolkit.takeError();
   StringRef format = opts.format;
-  if (toolkit->ptxas.empty() &&
-      (format == "bin" || format == "binary" || format == "fatbin" ||
-       format == "fatbinary"))
+  if (toolkit->ptxas.empty() && (format == "bin" || format == "binary" ||
+                                 format == "fatbin" || format == "fatbinary"))
     return llvm::createStringError(
         "hkg: format=%s needs ptxas, which was not found; install Debian "
         "package 'nvidia-cuda-toolkit' or CUDA, or use format=isa (PTX)",

@@ -1,4 +1,4 @@
-//===- HkgToROCDL.cpp - gpu dialect to AMD code objects --------------------===//
+//===- HkgToROCDL.cpp - gpu dialect to AMD code objects -------------------===//
 //
 // The AMD half of hkg's codegen: gpu.module kernels (as hkg-lower-to-gpu
 // writes them) to gpu.binary ops holding amdgcn code objects.

@@ -100,17 +100,15 @@ void mlir::hkg::writeManifest(const Bundle &bundle, llvm::raw_ostream &os) {
 static llvm::Error writeFile(llvm::StringRef path, llvm::StringRef bytes,
                              bool text) {
   std::error_code ec;
-  llvm::ToolOutputFile out(path, ec,
-                           text ? llvm::sys::fs::OF_Text
-                                : llvm::sys::fs::OF_None);
+  llvm::ToolOutputFile out(
+      path, ec, text ? llvm::sys::fs::OF_Text : llvm::sys::fs::OF_None);
   if (ec)
     return llvm::createStringError(ec, "hkg: cannot write '%s': %s",
                                    path.str().c_str(), ec.message().c_str());
   out.os() << bytes;
   out.os().close();
   if (out.os().has_error())
-    return llvm::createStringError(out.os().error(),
-                                   "hkg: cannot write '%s'",
+    return llvm::createStringError(out.os().error(), "hkg: cannot write '%s'",
                                    path.str().c_str());
   out.keep();
   return llvm::Error::success();
@@ -127,9 +125,8 @@ llvm::Error mlir::hkg::writeBundle(const Bundle &bundle, llvm::StringRef dir,
     return std::string(p);
   };
   for (const CompiledKernel &k : bundle.kernels) {
-    if (llvm::Error err =
-            writeFile(pathOf(getBinaryName(bundle, k)), k.binary,
-                      /*text=*/bundle.format == "ptx"))
+    if (llvm::Error err = writeFile(pathOf(getBinaryName(bundle, k)), k.binary,
+                                    /*text=*/bundle.format == "ptx"))
       return err;
     if (emitIsa && bundle.format != "ptx")
       if (llvm::Error err =
@@ -173,8 +170,8 @@ void mlir::hkg::printReport(const Bundle &bundle, llvm::raw_ostream &os) {
     const JSONMembers &s = k.stats;
     std::string regs, scratch, spills, occ;
     if (amd) {
-      regs = lookup(s, "vgpr") + "/" + lookup(s, "sgpr") + "/" +
-             lookup(s, "agpr");
+      regs =
+          lookup(s, "vgpr") + "/" + lookup(s, "sgpr") + "/" + lookup(s, "agpr");
       scratch = lookup(s, "scratch_bytes");
       spills = lookup(s, "vgpr_spill") + "+" + lookup(s, "sgpr_spill");
       occ = lookup(s, "occupancy_waves_per_simd") + " (" +

@@ -86,8 +86,7 @@ static bool isWorkgroupMemory(Attribute memorySpace) {
 
 /// Static LDS of `func`: its workgroup attributions plus the workgroup
 /// memref.globals of its module.
-static int64_t getStaticLDSBytes(gpu::GPUModuleOp module,
-                                 gpu::GPUFuncOp func) {
+static int64_t getStaticLDSBytes(gpu::GPUModuleOp module, gpu::GPUFuncOp func) {
   int64_t bytes = 0;
   for (BlockArgument arg : func.getWorkgroupAttributions())
     bytes += getMemRefBytes(cast<MemRefType>(arg.getType()));
@@ -291,14 +290,13 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
   bundle.format = options.format;
   if (bundle.format.empty())
     bundle.format = target->isAMD() ? "hsaco" : "ptx";
-  bool formatOk = target->isAMD() ? bundle.format == "hsaco"
-                                  : (bundle.format == "ptx" ||
-                                     bundle.format == "cubin");
+  bool formatOk = target->isAMD()
+                      ? bundle.format == "hsaco"
+                      : (bundle.format == "ptx" || bundle.format == "cubin");
   if (!formatOk)
     return emitError(module.getLoc(), "format '")
            << bundle.format << "' is not available for " << options.chip
-           << "; expected "
-           << (target->isAMD() ? "hsaco" : "ptx or cubin");
+           << "; expected " << (target->isAMD() ? "hsaco" : "ptx or cubin");
   if (bundle.format == "cubin") {
     llvm::Expected<CUDAToolkit> toolkit = getCUDAToolkit(options.toolkit);
     if (!toolkit)
@@ -311,11 +309,9 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
 
   // The hkg-dialect part: verify schedules, lower hkg ops to gpu kernels.
   auto start = std::chrono::steady_clock::now();
-  bool hasHkgOps = module
-                       .walk([](HkgKernelOpInterface) {
-                         return WalkResult::interrupt();
-                       })
-                       .wasInterrupted();
+  bool hasHkgOps =
+      module.walk([](HkgKernelOpInterface) { return WalkResult::interrupt(); })
+          .wasInterrupted();
   if (hasHkgOps) {
     PassManager pm(module.getContext());
     buildHkgToGPUPipeline(pm, options.chip);

@@ -82,8 +82,8 @@ static llvm::Error ensureLink(StringRef target, StringRef link) {
     return llvm::createStringError(ec, "hkg: cannot create directory '%s': %s",
                                    path::parent_path(link).str().c_str(),
                                    ec.message().c_str());
-  std::string tmp = (link + ".tmp" + llvm::Twine(llvm::sys::Process::getProcessId()))
-                        .str();
+  std::string tmp =
+      (link + ".tmp" + llvm::Twine(llvm::sys::Process::getProcessId())).str();
   (void)fs::remove(tmp);
   if (std::error_code ec = fs::create_link(target, tmp))
     return llvm::createStringError(ec, "hkg: cannot create link '%s': %s",
@@ -271,9 +271,9 @@ static llvm::Expected<CUDAToolkit> findCUDAToolkit(StringRef override) {
           what.str().c_str(), dir.c_str());
     return make(dir);
   }
-  for (std::string dir : {getEnv("CUDA_PATH"), getEnv("CUDA_HOME"),
-                          std::string("/usr/local/cuda"),
-                          std::string("/opt/cuda")})
+  for (std::string dir :
+       {getEnv("CUDA_PATH"), getEnv("CUDA_HOME"),
+        std::string("/usr/local/cuda"), std::string("/opt/cuda")})
     if (!dir.empty() && isFile(libdeviceUnder(dir)))
       return make(dir);
 

@@ -55,7 +55,8 @@ TEST(AMDGPUOccupancy, SGPRLimitOnlyOnGFX9) {
 
 TEST(AMDGPUOccupancy, LDSLimitMatchesLLC) {
   for (auto [lds, gfx942, gfx950, gfx1100, gfx1250] :
-       {std::tuple{40960u, 1u, 4u, 6u, 16u}, std::tuple{16384u, 4u, 8u, 16u, 16u},
+       {std::tuple{40960u, 1u, 4u, 6u, 16u},
+        std::tuple{16384u, 4u, 8u, 16u, 16u},
         std::tuple{8192u, 8u, 8u, 16u, 16u}}) {
     EXPECT_EQ(occupancy("gfx942", 10, 16, lds).wavesPerSIMD, gfx942) << lds;
     EXPECT_EQ(occupancy("gfx950", 10, 16, lds).wavesPerSIMD, gfx950) << lds;

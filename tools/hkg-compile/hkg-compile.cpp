@@ -70,8 +70,7 @@ int main(int argc, char **argv) {
   context.loadAllAvailableDialects();
 
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      openInputFile(inputFile, &error);
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
   if (!input) {
     llvm::errs() << "hkg-compile: " << error << "\n";
     return 1;
@@ -79,8 +78,7 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
 
