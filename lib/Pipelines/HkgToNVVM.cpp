@@ -28,7 +28,6 @@ using namespace mlir::hkg;
 ///         convert-vector-to-scf, convert-scf-to-cf,
 ///         expand-strided-metadata, lower-affine,
 ///         convert-nvgpu-to-nvvm,
-///         convert-vector-to-llvm{use-vector-alignment=true},
 ///         convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},
 ///         canonicalize, cse, reconcile-unrealized-casts))'
 ///     --gpu-module-to-binary='format=isa toolkit=<toolkit>'
@@ -72,11 +71,6 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
   gpm.addPass(memref::createExpandStridedMetadataPass());
   gpm.addPass(createLowerAffinePass());
   gpm.addPass(createConvertNVGPUToNVVMPass());
-  // hkg kernels access vectors at multiples of their size (docs/ABI.md):
-  // without this, NVPTX splits a vector<8xbf16> load into 8 scalar loads.
-  ConvertVectorToLLVMPassOptions toLLVM;
-  toLLVM.useVectorAlignment = true;
-  gpm.addPass(createConvertVectorToLLVMPass(toLLVM));
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = true;
   gpm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));

@@ -27,7 +27,6 @@ using namespace mlir::hkg;
 ///         hkg-lower-subgroup-ops{chip=gfx942 use-dpp=true},
 ///         convert-vector-to-scf, convert-scf-to-cf,
 ///         expand-strided-metadata, lower-affine,
-///         convert-vector-to-llvm{use-vector-alignment=true},
 ///         convert-gpu-to-rocdl{chipset=gfx942 runtime=HIP
 ///                              use-bare-ptr-memref-call-conv=true},
 ///         canonicalize, cse, reconcile-unrealized-casts))'
@@ -66,11 +65,6 @@ mlir::hkg::buildHkgGPUToROCDLPipeline(OpPassManager &pm,
   gpm.addPass(createSCFToControlFlowPass());
   gpm.addPass(memref::createExpandStridedMetadataPass());
   gpm.addPass(createLowerAffinePass());
-  // hkg kernels access vectors at multiples of their size (docs/ABI.md):
-  // without this, NVPTX splits a vector<8xbf16> load into 8 scalar loads.
-  ConvertVectorToLLVMPassOptions toLLVM;
-  toLLVM.useVectorAlignment = true;
-  gpm.addPass(createConvertVectorToLLVMPass(toLLVM));
   ConvertGpuOpsToROCDLOpsOptions toROCDL;
   toROCDL.chipset = opts.chip;
   toROCDL.useBarePtrCallConv = true;
