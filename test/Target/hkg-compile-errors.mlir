@@ -29,3 +29,7 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// Without --chip the module's hkg.target attribute is needed.
+// RUN: not hkg-compile %s -o %t/f 2>&1 | FileCheck %s --check-prefix=NOCHIP
+// NOCHIP: error: no target: pass --chip or set an 'hkg.target = #hkg.target<chip = ...>' attribute on the module
