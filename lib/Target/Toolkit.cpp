@@ -24,6 +24,8 @@
 
 #include <mutex>
 
+#include <unistd.h>
+
 using namespace mlir::hkg;
 using llvm::SmallString;
 using llvm::StringRef;
@@ -51,7 +53,8 @@ static bool isExecutable(const llvm::Twine &p) {
   return fs::can_execute(p) && !fs::is_directory(p);
 }
 
-/// The per-user cache directory holding prepared toolkits.
+/// The per-user cache directory holding prepared toolkits
+/// ($XDG_CACHE_HOME/hkg or ~/.cache/hkg), or "" when there is no home.
 static std::string getCacheDir(StringRef leaf) {
   std::string base = getEnv("XDG_CACHE_HOME");
   if (base.empty()) {
@@ -59,13 +62,15 @@ static std::string getCacheDir(StringRef leaf) {
     if (path::home_directory(home))
       base = join(home, ".cache");
   }
-  if (base.empty()) {
-    SmallString<256> tmp;
-    path::system_temp_directory(/*ErasedOnReboot=*/true, tmp);
-    base = join(tmp, "hkg-cache-" + llvm::Twine(getEnv("USER")));
-    return join(base, leaf);
-  }
-  return join(base, "hkg", leaf);
+  return base.empty() ? std::string() : join(base, "hkg", leaf);
+}
+
+/// The fallback when the cache directory cannot be written: a per-user
+/// directory under the system's temporary directory.
+static std::string getTempToolkitDir(StringRef leaf) {
+  SmallString<256> tmp;
+  path::system_temp_directory(/*ErasedOnReboot=*/true, tmp);
+  return join(tmp, "hkg-" + llvm::Twine(::getuid()), leaf);
 }
 
 /// Makes `link` a symbolic link to `target`, replacing a stale link. Safe
@@ -142,6 +147,31 @@ static unsigned getLldMajorVersion(StringRef ldLld) {
   if (text && llvm::Regex("LLD ([0-9]+)").match((*text)->getBuffer(), &m))
     m[1].getAsInteger(10, major);
   return major;
+}
+
+/// Makes a toolkit directory named `leaf` holding each `{target, relative
+/// link path}` of `links`: in the cache directory, else in the temporary one.
+static llvm::Expected<std::string>
+prepareToolkitDir(StringRef leaf,
+                  llvm::ArrayRef<std::pair<std::string, std::string>> links) {
+  auto prepare = [&](StringRef dir) -> llvm::Error {
+    for (const auto &[target, rel] : links)
+      if (llvm::Error err = ensureLink(target, join(dir, rel)))
+        return err;
+    return llvm::Error::success();
+  };
+  std::string dir = getCacheDir(leaf);
+  llvm::Error err =
+      dir.empty() ? llvm::createStringError("hkg: no home") : prepare(dir);
+  if (!err)
+    return dir;
+  std::string tmp = getTempToolkitDir(leaf);
+  if (llvm::Error tmpErr = prepare(tmp)) {
+    llvm::consumeError(std::move(tmpErr));
+    return std::move(err);
+  }
+  llvm::consumeError(std::move(err));
+  return tmp;
 }
 
 //===----------------------------------------------------------------------===//
@@ -224,12 +254,12 @@ static llvm::Expected<ROCmToolkit> findROCmToolkit(StringRef override) {
         "hkg: ld.lld not found; install Debian package 'lld-%u' (or 'lld')",
         LLVM_VERSION_MAJOR);
 
-  std::string dir = getCacheDir("rocm-toolkit");
-  if (llvm::Error err = ensureLink(bitcodeDir, join(dir, "amdgcn", "bitcode")))
-    return std::move(err);
-  if (llvm::Error err = ensureLink(ldLld, join(dir, "llvm", "bin", "ld.lld")))
-    return std::move(err);
-  return makeROCm(dir);
+  llvm::Expected<std::string> dir =
+      prepareToolkitDir("rocm-toolkit", {{bitcodeDir, "amdgcn/bitcode"},
+                                         {ldLld, "llvm/bin/ld.lld"}});
+  if (!dir)
+    return dir.takeError();
+  return makeROCm(*dir);
 }
 
 llvm::Expected<ROCmToolkit> mlir::hkg::getROCmToolkit(StringRef override) {
@@ -284,14 +314,15 @@ static llvm::Expected<CUDAToolkit> findCUDAToolkit(StringRef override) {
     return llvm::createStringError(
         "hkg: CUDA libdevice (libdevice.10.bc) not found; install Debian "
         "package 'nvidia-cuda-toolkit' or CUDA (or set HKG_CUDA_PATH)");
-  std::string dir = getCacheDir("cuda-toolkit");
-  if (llvm::Error err = ensureLink(libdevice, libdeviceUnder(dir)))
-    return std::move(err);
+  std::vector<std::pair<std::string, std::string>> links = {
+      {libdevice, "nvvm/libdevice/libdevice.10.bc"}};
   std::string ptxas = findProgram({getExecutableDir()}, {"ptxas"});
   if (!ptxas.empty())
-    if (llvm::Error err = ensureLink(ptxas, join(dir, "bin", "ptxas")))
-      return std::move(err);
-  return make(dir);
+    links.push_back({ptxas, "bin/ptxas"});
+  llvm::Expected<std::string> dir = prepareToolkitDir("cuda-toolkit", links);
+  if (!dir)
+    return dir.takeError();
+  return make(*dir);
 }
 
 llvm::Expected<CUDAToolkit> mlir::hkg::getCUDAToolkit(StringRef override) {
