@@ -22,15 +22,16 @@ using namespace mlir::hkg;
 /// The equivalent hkg-opt command line (sm_90, the CUDA toolkit found by hkg
 /// in place of <toolkit>):
 ///
-///   hkg-opt --nvvm-attach-target='chip=sm_90 O=3'
-///     --pass-pipeline='builtin.module(gpu.module(
+///   hkg-opt in.mlir --pass-pipeline='builtin.module(
+///       nvvm-attach-target{chip=sm_90 O=3},
+///       gpu.module(
 ///         hkg-lower-subgroup-ops{chip=sm_90},
 ///         convert-vector-to-scf, convert-scf-to-cf,
 ///         expand-strided-metadata, lower-affine,
 ///         convert-nvgpu-to-nvvm,
 ///         convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},
-///         canonicalize, cse, reconcile-unrealized-casts))'
-///     --gpu-module-to-binary='format=isa toolkit=<toolkit>'
+///         canonicalize, cse, reconcile-unrealized-casts),
+///       gpu-module-to-binary{format=isa toolkit=<toolkit>})'
 llvm::Error
 mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
                                      const HkgToNVVMPipelineOptions &opts) {

@@ -22,15 +22,16 @@ using namespace mlir::hkg;
 /// The equivalent hkg-opt command line (gfx942, the default toolkit found by
 /// hkg in place of <toolkit>):
 ///
-///   hkg-opt --rocdl-attach-target='chip=gfx942 O=3 wave64=true'
-///     --pass-pipeline='builtin.module(gpu.module(
+///   hkg-opt in.mlir --pass-pipeline='builtin.module(
+///       rocdl-attach-target{chip=gfx942 O=3 wave64=true},
+///       gpu.module(
 ///         hkg-lower-subgroup-ops{chip=gfx942 use-dpp=true},
 ///         convert-vector-to-scf, convert-scf-to-cf,
 ///         expand-strided-metadata, lower-affine,
 ///         convert-gpu-to-rocdl{chipset=gfx942 runtime=HIP
 ///                              use-bare-ptr-memref-call-conv=true},
-///         canonicalize, cse, reconcile-unrealized-casts))'
-///     --gpu-module-to-binary='format=bin toolkit=<toolkit>'
+///         canonicalize, cse, reconcile-unrealized-casts),
+///       gpu-module-to-binary{format=bin toolkit=<toolkit>})'
 ///
 /// (wave64=false for the wave32 RDNA chips.)
 llvm::Error
