@@ -24,7 +24,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/ROCDL/Utils.h"
 
-
 #include <chrono>
 
 #include <sys/resource.h>
