@@ -5,20 +5,26 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../../lib/Conversion/HkgToGPU/Matmul.h"
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
 #include "hkg/Dialect/Hkg/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<mlir::hkg::HkgDialect>();
   mlir::registerAllPasses();
   mlir::hkg::registerHkgPasses();
+  mlir::hkg::registerTestMatmulLoweringPass();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "hkg optimizer driver\n", registry));
 }
