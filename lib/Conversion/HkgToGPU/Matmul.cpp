@@ -51,7 +51,13 @@ enum class Core { Fma, MmaSync, Mfma, Wmma };
 /// contiguous in global memory too.
 struct LdsTile {
   Value buf;
+  /// The LDS shape (rows x cols, cols contiguous).
   int64_t rows = 0, cols = 0;
+  /// Whether LDS holds the transpose of the global tile (so that K is
+  /// contiguous for the AMD fragment loads); the copy then scatters.
+  bool transposed = false;
+  int64_t tileRows() const { return transposed ? cols : rows; }
+  int64_t tileCols() const { return transposed ? rows : cols; }
   bool swizzle = false;
   /// Elements per 16-byte chunk (the unit of the XOR swizzle).
   int64_t chunkElems = 8;
@@ -141,7 +147,7 @@ private:
   }
 
   GlobalOperand globalView(Value arg, int64_t rows, int64_t cols);
-  LdsTile allocLds(int64_t rows, int64_t cols);
+  LdsTile allocLds(int64_t rows, int64_t cols, bool transposed);
   Value physCol(const LdsTile &t, Value row, Value col);
 
   /// Calls `fn(valid, globalRow, globalCol, ldsRow, ldsCol)` for each
@@ -232,7 +238,10 @@ GlobalOperand MatmulKernelBuilder::globalView(Value arg, int64_t rows,
   return {v, rows, cols};
 }
 
-LdsTile MatmulKernelBuilder::allocLds(int64_t rows, int64_t cols) {
+LdsTile MatmulKernelBuilder::allocLds(int64_t tileRows, int64_t tileCols,
+                                      bool transposed) {
+  int64_t rows = transposed ? tileCols : tileRows;
+  int64_t cols = transposed ? tileRows : tileCols;
   auto space = gpu::AddressSpaceAttr::get(b.getContext(),
                                           gpu::AddressSpace::Workgroup);
   auto type = MemRefType::get({stages, rows, cols + pad}, elemT,
@@ -241,6 +250,7 @@ LdsTile MatmulKernelBuilder::allocLds(int64_t rows, int64_t cols) {
   t.buf = kernel.addWorkgroupAttribution(type, loc);
   t.rows = rows;
   t.cols = cols;
+  t.transposed = transposed;
   t.chunkElems = 16 / elemBytes;
   t.swizzle = swizzle && cols / t.chunkElems > 1;
   return t;
@@ -282,14 +292,22 @@ Value MatmulKernelBuilder::loadAlongK(const LdsTile &t, bool kContiguous,
     int64_t piece = std::min(len, t.chunkElems);
     if (piece == len)
       return loadLds(t, stage, mn, k0, len);
-    Value v = arith::ConstantOp::create(b, loc, vt, b.getZeroAttr(vt));
-    for (int64_t i = 0; i < len; i += piece) {
-      Value part = loadLds(t, stage, mn, add(k0, i), piece);
-      v = vector::InsertStridedSliceOp::create(b, loc, part, v,
-                                               ArrayRef<int64_t>{i},
-                                               ArrayRef<int64_t>{1});
+    // Concatenate the chunks with shuffles (insert_strided_slice has no
+    // direct LLVM lowering in the GPU conversions).
+    SmallVector<Value> parts;
+    for (int64_t i = 0; i < len; i += piece)
+      parts.push_back(loadLds(t, stage, mn, add(k0, i), piece));
+    while (parts.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t i = 0; i < parts.size(); i += 2) {
+        int64_t w = cast<VectorType>(parts[i].getType()).getNumElements();
+        SmallVector<int64_t> mask = llvm::to_vector(llvm::seq<int64_t>(0, 2 * w));
+        next.push_back(vector::ShuffleOp::create(b, loc, parts[i],
+                                                 parts[i + 1], mask));
+      }
+      parts = std::move(next);
     }
-    return v;
+    return parts.front();
   }
   SmallVector<Value> elems;
   for (int64_t i = 0; i < len; ++i)
@@ -304,10 +322,10 @@ Value MatmulKernelBuilder::loadAlongK(const LdsTile &t, bool kContiguous,
 void MatmulKernelBuilder::forEachChunk(
     const LdsTile &t, const GlobalOperand &g, Value row0, Value col0,
     function_ref<void(Value, Value, Value, Value, Value)> fn) {
-  int64_t chunksPerRow = t.cols / vw;
-  int64_t total = t.rows * chunksPerRow;
-  bool maskRows = g.rows % t.rows != 0;
-  bool maskCols = g.cols % t.cols != 0;
+  int64_t chunksPerRow = t.tileCols() / vw;
+  int64_t total = t.tileRows() * chunksPerRow;
+  bool maskRows = g.rows % t.tileRows() != 0;
+  bool maskCols = g.cols % t.tileCols() != 0;
   for (int64_t first = 0; first < total; first += threads) {
     Value lr, lc;
     if (first + threads > total) {
@@ -398,9 +416,19 @@ void MatmulKernelBuilder::storeRegistersToLds(ArrayRef<Value> regs,
   // Same traversal as loadTileToRegisters; the K offset does not matter.
   forEachTileChunk(c(0), [&](const LdsTile &t, const GlobalOperand &, Value,
                              Value, Value, Value lr, Value lc) {
-    vector::StoreOp::create(b, loc, regs[i++], t.buf,
-                            ValueRange{stage, lr, physCol(t, lr, lc)},
-                            /*nontemporal=*/false, align(vw, elemT));
+    Value v = regs[i++];
+    if (!t.transposed) {
+      vector::StoreOp::create(b, loc, v, t.buf,
+                              ValueRange{stage, lr, physCol(t, lr, lc)},
+                              /*nontemporal=*/false, align(vw, elemT));
+      return;
+    }
+    for (int64_t e = 0; e < vw; ++e) {
+      Value row = add(lc, e);
+      Value x = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{e});
+      memref::StoreOp::create(b, loc, x, t.buf,
+                              ValueRange{stage, row, physCol(t, row, lr)});
+    }
   });
 }
 
@@ -636,11 +664,11 @@ SmallVector<Value> MatmulKernelBuilder::computeAmd(Value stage,
     Value k0 = add(kLane, kk);
     SmallVector<Value> aFrag, bFrag;
     for (int64_t i = 0; i < mt; ++i)
-      aFrag.push_back(loadAlongK(ldsA, !transA, stage,
+      aFrag.push_back(loadAlongK(ldsA, transA == ldsA.transposed, stage,
                                  add(add(waveRow, i * mmaM), rowLane), k0,
                                  kPer));
     for (int64_t jn = 0; jn < nt; ++jn)
-      bFrag.push_back(loadAlongK(ldsB, transB, stage,
+      bFrag.push_back(loadAlongK(ldsB, transB != ldsB.transposed, stage,
                                  add(add(waveCol, jn * mmaN), colLane), k0,
                                  kPer));
     for (int64_t i = 0; i < mt; ++i)
@@ -820,8 +848,11 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
   }
   gOut = globalView(kernel.getArgument(2 + numEpi), m, n);
 
-  ldsA = allocLds(transA ? tk : tm, transA ? tm : tk);
-  ldsB = allocLds(transB ? tn : tk, transB ? tk : tn);
+  // LDS keeps the global layout, except that the AMD matrix-core paths
+  // want K contiguous (vector fragment loads) and transpose at the store.
+  bool amdMma = core == Core::Mfma || core == Core::Wmma;
+  ldsA = allocLds(transA ? tk : tm, transA ? tm : tk, amdMma && transA);
+  ldsB = allocLds(transB ? tn : tk, transB ? tk : tn, amdMma && !transB);
 
   // Thread and tile coordinates. Tiles are visited in groups of 8 rows of
   // tiles so that concurrently running workgroups share A and B in L2.
