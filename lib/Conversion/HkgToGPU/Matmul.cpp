@@ -596,11 +596,21 @@ SmallVector<Value> MatmulKernelBuilder::computeMmaSync(Value stage,
 /// with the fragments as the .b32 registers PTX expects.
 Value MatmulKernelBuilder::mmaSync(Value a, Value bv, Value accV) {
   if (elemT.isF16()) {
+    // vector<4xf32> <-> vector<2x2xf32> by elements (vector.shape_cast has
+    // no direct lowering in convert-gpu-to-nvvm).
     auto c2 = VectorType::get({2, 2}, b.getF32Type());
+    SmallVector<Value> elems;
+    for (int64_t i = 0; i < 4; ++i)
+      elems.push_back(
+          vector::ExtractOp::create(b, loc, accV, ArrayRef<int64_t>{i}));
     Value d = nvgpu::MmaSyncOp::create(
-        b, loc, a, bv, vector::ShapeCastOp::create(b, loc, c2, accV),
+        b, loc, a, bv, vector::FromElementsOp::create(b, loc, c2, elems),
         ArrayRef<int64_t>{16, 8, 16});
-    return vector::ShapeCastOp::create(b, loc, accV.getType(), d);
+    elems.clear();
+    for (int64_t i = 0; i < 4; ++i)
+      elems.push_back(vector::ExtractOp::create(
+          b, loc, d, ArrayRef<int64_t>{i / 2, i % 2}));
+    return vector::FromElementsOp::create(b, loc, accV.getType(), elems);
   }
   auto i32Vec = VectorType::get({1}, b.getI32Type());
   auto regs = [&](Value frag) {
