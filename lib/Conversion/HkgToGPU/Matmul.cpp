@@ -248,6 +248,11 @@ LdsTile MatmulKernelBuilder::allocLds(int64_t tileRows, int64_t tileCols,
                               MemRefLayoutAttrInterface(), space);
   LdsTile t;
   t.buf = kernel.addWorkgroupAttribution(type, loc);
+  // 16-byte chunks (cp.async, ldmatrix rows, ds_read_b128) need 16-byte
+  // aligned buffers.
+  kernel.setWorkgroupAttributionAttr(kernel.getNumWorkgroupAttributions() - 1,
+                                     LLVM::LLVMDialect::getAlignAttrName(),
+                                     b.getI64IntegerAttr(16));
   t.rows = rows;
   t.cols = cols;
   t.transposed = transposed;
