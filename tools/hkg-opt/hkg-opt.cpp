@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../lib/Conversion/HkgToGPU/Matmul.h"
+#include "hkg/Conversion/Passes.h"
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
 #include "hkg/Dialect/Hkg/Transforms/Passes.h"
 
@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
   registry.insert<mlir::hkg::HkgDialect>();
   mlir::registerAllPasses();
   mlir::hkg::registerHkgPasses();
-  mlir::hkg::registerTestMatmulLoweringPass();
+  mlir::hkg::registerHkgConversionPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "hkg optimizer driver\n", registry));
 }

@@ -36,10 +36,6 @@ FailureOr<MatmulLaunch> buildMatmulKernel(OpBuilder &b, gpu::GPUFuncOp kernel,
                                           const ResolvedSchedule &schedule,
                                           const TargetInfo &target);
 
-/// Registers the test-only pass `hkg-test-lower-matmul`, which outlines each
-/// scheduled hkg.matmul of a module into its own kernel.
-void registerTestMatmulLoweringPass();
-
 } // namespace mlir::hkg
 
 #endif // HKG_LIB_CONVERSION_HKGTOGPU_MATMUL_H

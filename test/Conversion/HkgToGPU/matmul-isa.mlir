@@ -1,12 +1,12 @@
 // The default matmul schedules through the upstream GPU backends: matrix-core
 // instructions, LDS staging, no scratch or spills, the fused epilogue.
 // REQUIRES: rocdl-toolkit, libdevice
-// RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-test-lower-matmul=chip=sm_90 | hkg-opt %mm_sm90_ptx | FileCheck %s --check-prefix=SM90
-// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-test-lower-matmul=chip=gfx942 | hkg-opt %mm_gfx942_isa | FileCheck %s --check-prefixes=AMD,GFX942
-// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx950 --hkg-test-lower-matmul=chip=gfx950 | hkg-opt %mm_gfx950_isa | FileCheck %s --check-prefixes=AMD,GFX950
-// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx90a --hkg-test-lower-matmul=chip=gfx90a | hkg-opt %mm_gfx90a_isa | FileCheck %s --check-prefixes=AMD,GFX90A
-// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1100 --hkg-test-lower-matmul=chip=gfx1100 | hkg-opt %mm_gfx1100_isa | FileCheck %s --check-prefixes=AMD,GFX1100
-// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1201 --hkg-test-lower-matmul=chip=gfx1201 | hkg-opt %mm_gfx1201_isa | FileCheck %s --check-prefixes=AMD,GFX1201
+// RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 | hkg-opt %mm_sm90_ptx | FileCheck %s --check-prefix=SM90
+// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-lower-to-gpu=chip=gfx942 | hkg-opt %mm_gfx942_isa | FileCheck %s --check-prefixes=AMD,GFX942
+// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx950 --hkg-lower-to-gpu=chip=gfx950 | hkg-opt %mm_gfx950_isa | FileCheck %s --check-prefixes=AMD,GFX950
+// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx90a --hkg-lower-to-gpu=chip=gfx90a | hkg-opt %mm_gfx90a_isa | FileCheck %s --check-prefixes=AMD,GFX90A
+// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1100 --hkg-lower-to-gpu=chip=gfx1100 | hkg-opt %mm_gfx1100_isa | FileCheck %s --check-prefixes=AMD,GFX1100
+// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1201 --hkg-lower-to-gpu=chip=gfx1201 | hkg-opt %mm_gfx1201_isa | FileCheck %s --check-prefixes=AMD,GFX1201
 
 // A QKV-style projection with a fused bias and GELU (tanh form).
 func.func @proj(%x: tensor<512x1024xbf16>, %w: tensor<768x1024xbf16>, %bias: tensor<768xbf16>) -> tensor<512x768xbf16> {

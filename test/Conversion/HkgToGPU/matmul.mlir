@@ -1,7 +1,7 @@
 // hkg.matmul kernels (IR), one per matrix-core family and the FMA fallback.
-// RUN: hkg-opt %s --split-input-file --hkg-default-schedule=chip=sm_90 --hkg-test-lower-matmul=chip=sm_90 --canonicalize --cse | FileCheck %s --check-prefix=SM90
-// RUN: hkg-opt %s --split-input-file --hkg-default-schedule=chip=gfx942 --hkg-test-lower-matmul=chip=gfx942 --canonicalize --cse | FileCheck %s --check-prefix=GFX942
-// RUN: hkg-opt %s --split-input-file --hkg-default-schedule=chip=gfx1100 --hkg-test-lower-matmul=chip=gfx1100 --canonicalize --cse | FileCheck %s --check-prefix=GFX1100
+// RUN: hkg-opt %s --split-input-file --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 --canonicalize --cse | FileCheck %s --check-prefix=SM90
+// RUN: hkg-opt %s --split-input-file --hkg-default-schedule=chip=gfx942 --hkg-lower-to-gpu=chip=gfx942 --canonicalize --cse | FileCheck %s --check-prefix=GFX942
+// RUN: hkg-opt %s --split-input-file --hkg-default-schedule=chip=gfx1100 --hkg-lower-to-gpu=chip=gfx1100 --canonicalize --cse | FileCheck %s --check-prefix=GFX1100
 
 // The fused bias add of a QKV-style projection (B transposed): one kernel,
 // the epilogue applied to the accumulators right before the store.

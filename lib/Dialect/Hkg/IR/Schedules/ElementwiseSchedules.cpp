@@ -34,8 +34,7 @@ ScheduleSpace ElementwiseOp::getScheduleSpace(const TargetInfo &target) {
   int64_t vw = widestVector(bytes);
   // The widest vector that every broadcast input's extent is a multiple of.
   for (Value in : getInputs())
-    while (vw > 1 &&
-           cast<ShapedType>(in.getType()).getNumElements() % vw != 0)
+    while (vw > 1 && cast<ShapedType>(in.getType()).getNumElements() % vw != 0)
       vw /= 2;
   ScheduleSpace space;
   space.addInt("vector_width", vectorWidths(bytes), vw,
@@ -85,7 +84,9 @@ CostFeatures ElementwiseOp::getCostFeatures() {
 ScheduleSpace RopeOp::getScheduleSpace(const TargetInfo &target) {
   auto t = getInput().getType();
   int64_t h = t.getDimSize(2), d = t.getDimSize(3);
-  int64_t bytes = widestElementBytes(*this);
+  // Vectors are sized for the streamed input; wider (f32) cos/sin rows take
+  // two accesses.
+  int64_t bytes = elementBytes(t);
   // neox pairs x[i] with x[i + D/2]: a vector must stay within one half.
   int64_t span = getLayout() == RopeLayout::Neox ? d / 2 : d;
   int64_t vw = widestVector(bytes);
@@ -105,10 +106,9 @@ ScheduleSpace RopeOp::getScheduleSpace(const TargetInfo &target) {
   return space;
 }
 
-LogicalResult
-RopeOp::verifyScheduleConstraints(const ResolvedSchedule &schedule,
-                                  const TargetInfo &target,
-                                  function_ref<InFlightDiagnostic()> emitError) {
+LogicalResult RopeOp::verifyScheduleConstraints(
+    const ResolvedSchedule &schedule, const TargetInfo &target,
+    function_ref<InFlightDiagnostic()> emitError) {
   int64_t vw = schedule.getInt("vector_width");
   int64_t d = getInput().getType().getDimSize(3);
   if (getLayout() == RopeLayout::Neox && (d / 2) % vw != 0)

@@ -17,8 +17,15 @@ using namespace mlir;
 using namespace mlir::hkg;
 using namespace mlir::hkg::detail;
 
-/// Most vectors a thread may keep in registers for `row_cache = registers`.
-static constexpr int64_t kMaxCachedVectorsPerThread = 32;
+/// Most 32-bit registers a thread may spend on its part of the row for
+/// `row_cache = registers` (at 1024 threads a gfx942 lane has 128 VGPRs, an
+/// sm_90 thread 64: the cache must leave room for the rest of the kernel).
+static constexpr int64_t kMaxCachedWordsPerThread = 64;
+
+/// 32-bit registers holding `vectors` vectors of `width` elements.
+static int64_t cacheWords(int64_t vectors, int64_t width, int64_t elemBytes) {
+  return llvm::divideCeil(vectors * width * elemBytes, 4);
+}
 
 namespace {
 /// The geometry of a row op: rows x row length, element sizes.
@@ -50,6 +57,10 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
   int64_t wave = target.waveSize;
   int64_t vw = std::min<int64_t>(widestVector(g.elemBytes),
                                  clampPow2(g.rowLength, 1, 16));
+  // A vector width that divides the row keeps every row's vectors aligned
+  // (16-byte accesses); rows of odd length fall back to narrower vectors.
+  while (vw > 1 && g.rowLength % vw != 0)
+    vw /= 2;
   // Aim for about 4 vectors per thread over the row.
   int64_t tpr = clampPow2(llvm::divideCeil(g.rowLength, vw * 4), 1,
                           target.maxThreadsPerWorkgroup);
@@ -72,8 +83,10 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
                "vector accesses each thread keeps in flight per step");
   if (cached) {
     int64_t vectorsPerThread = llvm::divideCeil(g.rowLength, vw * tpr);
-    StringRef cache =
-        vectorsPerThread <= kMaxCachedVectorsPerThread ? "registers" : "none";
+    StringRef cache = cacheWords(vectorsPerThread, vw, g.inputElemBytes) <=
+                              kMaxCachedWordsPerThread
+                          ? "registers"
+                          : "none";
     space.addKeyword("row_cache", {"none", "registers", "lds"}, cache,
                      "where a row lives between passes: re-read from global "
                      "memory, registers, or LDS");
@@ -81,10 +94,10 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
   return space;
 }
 
-static LogicalResult verifyRowConstraints(const RowGeometry &g,
-                                          const ResolvedSchedule &s,
-                                          const TargetInfo &target,
-                                          function_ref<InFlightDiagnostic()> emitError) {
+static LogicalResult
+verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
+                     const TargetInfo &target,
+                     function_ref<InFlightDiagnostic()> emitError) {
   int64_t threads = s.getInt("threads");
   int64_t rpb = s.getInt("rows_per_block");
   int64_t vw = s.getInt("vector_width");
@@ -98,13 +111,14 @@ static LogicalResult verifyRowConstraints(const RowGeometry &g,
   StringRef cache = s.getKeyword("row_cache");
   if (cache == "registers") {
     int64_t perThread = llvm::divideCeil(g.rowLength, vw * tpr);
-    if (perThread > kMaxCachedVectorsPerThread)
-      return emitError()
-             << "schedule knob 'row_cache' = registers needs " << perThread
-             << " vectors per thread for rows of " << g.rowLength
-             << " elements (vector_width = " << vw << ", " << tpr
-             << " threads per row); expected at most "
-             << kMaxCachedVectorsPerThread;
+    int64_t words = cacheWords(perThread, vw, g.inputElemBytes);
+    if (words > kMaxCachedWordsPerThread)
+      return emitError() << "schedule knob 'row_cache' = registers needs "
+                         << words << " registers per thread for rows of "
+                         << g.rowLength << " elements (vector_width = " << vw
+                         << ", " << tpr
+                         << " threads per row); expected at most "
+                         << kMaxCachedWordsPerThread;
   }
   if (cache == "lds") {
     int64_t bytes = rpb * g.rowLength * g.inputElemBytes;
@@ -139,10 +153,9 @@ ScheduleSpace ReduceOp::getScheduleSpace(const TargetInfo &target) {
                        /*cached=*/false);
 }
 
-LogicalResult
-ReduceOp::verifyScheduleConstraints(const ResolvedSchedule &schedule,
-                                    const TargetInfo &target,
-                                    function_ref<InFlightDiagnostic()> emitError) {
+LogicalResult ReduceOp::verifyScheduleConstraints(
+    const ResolvedSchedule &schedule, const TargetInfo &target,
+    function_ref<InFlightDiagnostic()> emitError) {
   return verifyRowConstraints(getGeometry(getInput(), getResult(), getDims()),
                               schedule, target, emitError);
 }
@@ -158,18 +171,22 @@ CostFeatures ReduceOp::getCostFeatures() {
 ScheduleSpace SoftmaxOp::getScheduleSpace(const TargetInfo &target) {
   ScheduleSpace space =
       buildRowSpace(getGeometry(getInput(), getResult(), 1), target, true);
-  space.addInt("online", {0, 1}, 1,
+  // Fusing the max and sum passes saves a read of the row only when passes
+  // re-read global memory; from registers or LDS the two-pass form is
+  // cheaper (no rescaling exps).
+  const KnobSpec *cache = space.lookup("row_cache");
+  bool reread = std::get<std::string>(cache->defaultValue) == "none";
+  space.addInt("online", {0, 1}, reread ? 1 : 0,
                "1: one pass computes the running max and sum together; 0: "
                "separate max and sum passes");
   return space;
 }
 
-LogicalResult
-SoftmaxOp::verifyScheduleConstraints(const ResolvedSchedule &schedule,
-                                     const TargetInfo &target,
-                                     function_ref<InFlightDiagnostic()> emitError) {
-  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1),
-                              schedule, target, emitError);
+LogicalResult SoftmaxOp::verifyScheduleConstraints(
+    const ResolvedSchedule &schedule, const TargetInfo &target,
+    function_ref<InFlightDiagnostic()> emitError) {
+  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1), schedule,
+                              target, emitError);
 }
 
 CostFeatures SoftmaxOp::getCostFeatures() {
@@ -187,8 +204,8 @@ ScheduleSpace LayerNormOp::getScheduleSpace(const TargetInfo &target) {
 LogicalResult LayerNormOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
-  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1),
-                              schedule, target, emitError);
+  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1), schedule,
+                              target, emitError);
 }
 
 CostFeatures LayerNormOp::getCostFeatures() {
@@ -202,8 +219,8 @@ ScheduleSpace RMSNormOp::getScheduleSpace(const TargetInfo &target) {
 LogicalResult RMSNormOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
-  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1),
-                              schedule, target, emitError);
+  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1), schedule,
+                              target, emitError);
 }
 
 CostFeatures RMSNormOp::getCostFeatures() {

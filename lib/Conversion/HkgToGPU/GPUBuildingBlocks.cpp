@@ -1,0 +1,347 @@
+//===- GPUBuildingBlocks.cpp - pieces every hkg kernel is built from ------===//
+//
+// Written once, used by every op family: see GPUBuildingBlocks.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUBuildingBlocks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+Value KernelContext::addLds(ArrayRef<int64_t> shape, Type elementType) {
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  auto type =
+      MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(), space);
+  BlockArgument buffer = func.addWorkgroupAttribution(type, loc);
+  // 16-byte vector accesses need 16-byte aligned buffers.
+  func.setWorkgroupAttributionAttr(func.getNumWorkgroupAttributions() - 1,
+                                   "llvm.align", b.getI64IntegerAttr(16));
+  return buffer;
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars, ids, views
+//===----------------------------------------------------------------------===//
+
+Value mlir::hkg::constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value mlir::hkg::constI32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+}
+
+Value mlir::hkg::constF32(OpBuilder &b, Location loc, double v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+}
+
+Value mlir::hkg::threadIdX(OpBuilder &b, Location loc) {
+  return gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+}
+
+Value mlir::hkg::blockIdX(OpBuilder &b, Location loc) {
+  return gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+}
+
+Value mlir::hkg::reshapeView(OpBuilder &b, Location loc, Value m,
+                             ArrayRef<int64_t> shape) {
+  auto type = cast<MemRefType>(m.getType());
+  if (type.getShape() == shape)
+    return m;
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  auto result =
+      MemRefType::get(shape, type.getElementType(), MemRefLayoutAttrInterface(),
+                      type.getMemorySpace());
+  return memref::ReinterpretCastOp::create(b, loc, result, m, /*offset=*/0,
+                                           shape, strides);
+}
+
+int64_t mlir::hkg::vectorAlignment(Type elementType, int64_t width) {
+  int64_t bytes = width * elementType.getIntOrFloatBitWidth() / 8;
+  return std::min<int64_t>(16, std::max<int64_t>(1, bytes));
+}
+
+Value mlir::hkg::loadVector(OpBuilder &b, Location loc, Value m,
+                            ValueRange indices, int64_t width,
+                            int64_t alignment) {
+  auto type =
+      VectorType::get({width}, cast<MemRefType>(m.getType()).getElementType());
+  return vector::LoadOp::create(b, loc, type, m, indices,
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(alignment));
+}
+
+void mlir::hkg::storeVector(OpBuilder &b, Location loc, Value v, Value m,
+                            ValueRange indices, int64_t alignment) {
+  vector::StoreOp::create(b, loc, v, m, indices, /*nontemporal=*/false,
+                          llvm::MaybeAlign(alignment));
+}
+
+static Type withElementType(Type t, Type element) {
+  if (auto v = dyn_cast<VectorType>(t))
+    return v.clone(element);
+  return element;
+}
+
+Value mlir::hkg::toF32(OpBuilder &b, Location loc, Value v) {
+  Type f32 = b.getF32Type();
+  Type et = getElementTypeOrSelf(v.getType());
+  if (et == f32)
+    return v;
+  Type target = withElementType(v.getType(), f32);
+  if (et.getIntOrFloatBitWidth() < 32)
+    return arith::ExtFOp::create(b, loc, target, v);
+  return arith::TruncFOp::create(b, loc, target, v);
+}
+
+Value mlir::hkg::fromF32(OpBuilder &b, Location loc, Value v,
+                         Type elementType) {
+  if (elementType.isF32())
+    return v;
+  Type target = withElementType(v.getType(), elementType);
+  if (elementType.getIntOrFloatBitWidth() < 32)
+    return arith::TruncFOp::create(b, loc, target, v);
+  return arith::ExtFOp::create(b, loc, target, v);
+}
+
+Value mlir::hkg::splatLike(OpBuilder &b, Location loc, Value scalar,
+                           Value like) {
+  auto vt = dyn_cast<VectorType>(like.getType());
+  if (!vt)
+    return scalar;
+  return vector::BroadcastOp::create(b, loc, vt.clone(scalar.getType()),
+                                     scalar);
+}
+
+Value mlir::hkg::expDiffOrZero(OpBuilder &b, Location loc, Value a, Value m) {
+  Value negInf = constF32(b, loc, -std::numeric_limits<double>::infinity());
+  Value isEmpty =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf);
+  Value diff = arith::SubFOp::create(b, loc, a, splatLike(b, loc, m, a));
+  Value e = math::ExpOp::create(b, loc, diff);
+  Value zero = splatLike(b, loc, constF32(b, loc, 0.0), a);
+  return arith::SelectOp::create(b, loc, isEmpty, zero, e);
+}
+
+Combiner mlir::hkg::makeOnlineSoftmaxCombiner() {
+  return [](OpBuilder &b, Location loc, ValueRange x,
+            ValueRange y) -> SmallVector<Value> {
+    Value m = arith::MaxNumFOp::create(b, loc, x[0], y[0]);
+    Value sx =
+        arith::MulFOp::create(b, loc, x[1], expDiffOrZero(b, loc, x[0], m));
+    Value sy =
+        arith::MulFOp::create(b, loc, y[1], expDiffOrZero(b, loc, y[0], m));
+    return {m, arith::AddFOp::create(b, loc, sx, sy)};
+  };
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+Combiner mlir::hkg::makeCombiner(ReduceKind kind) {
+  return [kind](OpBuilder &b, Location loc, ValueRange x,
+                ValueRange y) -> SmallVector<Value> {
+    Value a = x.front(), c = y.front();
+    switch (kind) {
+    case ReduceKind::Sum:
+      return {arith::AddFOp::create(b, loc, a, c)};
+    case ReduceKind::Max:
+      return {arith::MaxNumFOp::create(b, loc, a, c)};
+    case ReduceKind::Min:
+      return {arith::MinNumFOp::create(b, loc, a, c)};
+    case ReduceKind::Prod:
+      return {arith::MulFOp::create(b, loc, a, c)};
+    }
+    llvm_unreachable("unknown reduce kind");
+  };
+}
+
+Value mlir::hkg::reductionIdentity(OpBuilder &b, Location loc,
+                                   ReduceKind kind) {
+  double inf = std::numeric_limits<double>::infinity();
+  switch (kind) {
+  case ReduceKind::Sum:
+    return constF32(b, loc, 0.0);
+  case ReduceKind::Max:
+    return constF32(b, loc, -inf);
+  case ReduceKind::Min:
+    return constF32(b, loc, inf);
+  case ReduceKind::Prod:
+    return constF32(b, loc, 1.0);
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+Value mlir::hkg::reduceVector(OpBuilder &b, Location loc, Value v,
+                              ReduceKind kind) {
+  if (!isa<VectorType>(v.getType()))
+    return v;
+  vector::CombiningKind ck = vector::CombiningKind::ADD;
+  switch (kind) {
+  case ReduceKind::Sum:
+    ck = vector::CombiningKind::ADD;
+    break;
+  case ReduceKind::Max:
+    ck = vector::CombiningKind::MAXNUMF;
+    break;
+  case ReduceKind::Min:
+    ck = vector::CombiningKind::MINNUMF;
+    break;
+  case ReduceKind::Prod:
+    ck = vector::CombiningKind::MUL;
+    break;
+  }
+  return vector::ReductionOp::create(b, loc, ck, v);
+}
+
+SmallVector<Value> mlir::hkg::subgroupReduce(OpBuilder &b, Location loc,
+                                             ValueRange values,
+                                             const Combiner &combine,
+                                             int64_t clusterSize,
+                                             int64_t waveSize) {
+  SmallVector<Value> acc(values);
+  for (int64_t offset = clusterSize / 2; offset >= 1; offset /= 2) {
+    SmallVector<Value> other;
+    for (Value v : acc)
+      other.push_back(gpu::ShuffleOp::create(b, loc, v, offset, waveSize,
+                                             gpu::ShuffleMode::XOR)
+                          .getShuffleResult());
+    acc = combine(b, loc, acc, other);
+  }
+  return acc;
+}
+
+SmallVector<Value> mlir::hkg::groupReduce(KernelContext &kc, ValueRange values,
+                                          const Combiner &combine,
+                                          int64_t groupSize, int64_t numGroups,
+                                          Value group, Value laneInGroup) {
+  OpBuilder &b = kc.b;
+  Location loc = kc.loc;
+  int64_t wave = kc.waveSize();
+  if (groupSize == 1)
+    return SmallVector<Value>(values);
+  SmallVector<Value> acc =
+      subgroupReduce(b, loc, values, combine, std::min(groupSize, wave), wave);
+  if (groupSize <= wave)
+    return acc;
+
+  // Across the waves of a group: lane 0 of each wave parks its partial in
+  // LDS, then every thread folds its group's partials.
+  int64_t wavesPerGroup = groupSize / wave;
+  Value cWave = constIndex(b, loc, wave);
+  Value laneInWave = arith::RemUIOp::create(b, loc, laneInGroup, cWave);
+  Value waveInGroup = arith::DivUIOp::create(b, loc, laneInGroup, cWave);
+  Value base =
+      arith::MulIOp::create(b, loc, group, constIndex(b, loc, wavesPerGroup));
+  Value slot = arith::AddIOp::create(b, loc, base, waveInGroup);
+  SmallVector<Value> buffers;
+  for (Value v : acc)
+    buffers.push_back(kc.addLds({numGroups * wavesPerGroup}, v.getType()));
+  Value isLeader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         laneInWave, constIndex(b, loc, 0));
+  auto ifOp = scf::IfOp::create(b, loc, isLeader, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (auto [v, buf] : llvm::zip(acc, buffers))
+      memref::StoreOp::create(b, loc, v, buf, ValueRange{slot});
+  }
+  gpu::BarrierOp::create(b, loc);
+  SmallVector<Value> result;
+  for (Value buf : buffers)
+    result.push_back(memref::LoadOp::create(b, loc, buf, ValueRange{base}));
+  for (int64_t w = 1; w < wavesPerGroup; ++w) {
+    Value idx = arith::AddIOp::create(b, loc, base, constIndex(b, loc, w));
+    SmallVector<Value> next;
+    for (Value buf : buffers)
+      next.push_back(memref::LoadOp::create(b, loc, buf, ValueRange{idx}));
+    result = combine(b, loc, result, next);
+  }
+  // The buffers may be written again (a reduction inside a loop): wait until
+  // every thread has read them.
+  gpu::BarrierOp::create(b, loc);
+  return result;
+}
+
+static Value addAny(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return arith::AddFOp::create(b, loc, x, y);
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+static Value zeroOf(OpBuilder &b, Location loc, Type t) {
+  return arith::ConstantOp::create(b, loc, b.getZeroAttr(t));
+}
+
+ScanResult mlir::hkg::workgroupScan(KernelContext &kc, Value value, Value tid) {
+  OpBuilder &b = kc.b;
+  Location loc = kc.loc;
+  int64_t wave = kc.waveSize();
+  int64_t numWaves = kc.block[0] / wave;
+  Value cWave = constIndex(b, loc, wave);
+  Value laneInWave = arith::RemUIOp::create(b, loc, tid, cWave);
+  Value zero = zeroOf(b, loc, value.getType());
+
+  // Hillis-Steele scan within the wave.
+  Value incl = value;
+  for (int64_t offset = 1; offset < wave; offset *= 2) {
+    Value up =
+        gpu::ShuffleOp::create(b, loc, incl, offset, wave, gpu::ShuffleMode::UP)
+            .getShuffleResult();
+    Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                      laneInWave, constIndex(b, loc, offset));
+    incl = arith::SelectOp::create(b, loc, has, addAny(b, loc, incl, up), incl);
+  }
+  Value prev =
+      gpu::ShuffleOp::create(b, loc, incl, 1, wave, gpu::ShuffleMode::UP)
+          .getShuffleResult();
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        laneInWave, constIndex(b, loc, 0));
+  Value excl = arith::SelectOp::create(b, loc, isFirst, zero, prev);
+
+  if (numWaves == 1) {
+    Value total = gpu::ShuffleOp::create(b, loc, incl, wave - 1, wave,
+                                         gpu::ShuffleMode::IDX)
+                      .getShuffleResult();
+    return {incl, excl, total};
+  }
+
+  // Wave totals through LDS; each thread adds the totals of earlier waves.
+  Value waveId = arith::DivUIOp::create(b, loc, tid, cWave);
+  Value totals = kc.addLds({numWaves}, value.getType());
+  Value isLast =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneInWave,
+                            constIndex(b, loc, wave - 1));
+  auto ifOp = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    memref::StoreOp::create(b, loc, incl, totals, ValueRange{waveId});
+  }
+  gpu::BarrierOp::create(b, loc);
+  Value prefix = zero, total = zero;
+  for (int64_t w = 0; w < numWaves; ++w) {
+    Value cw = constIndex(b, loc, w);
+    Value t = memref::LoadOp::create(b, loc, totals, ValueRange{cw});
+    Value before =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, cw, waveId);
+    prefix = arith::SelectOp::create(b, loc, before, addAny(b, loc, prefix, t),
+                                     prefix);
+    total = addAny(b, loc, total, t);
+  }
+  gpu::BarrierOp::create(b, loc);
+  return {addAny(b, loc, prefix, incl), addAny(b, loc, prefix, excl), total};
+}

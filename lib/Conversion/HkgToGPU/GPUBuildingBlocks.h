@@ -1,0 +1,137 @@
+//===- GPUBuildingBlocks.h - pieces every hkg kernel is built from -C++ -*-===//
+//
+// The kernel being built (KernelContext) and the building blocks the op
+// families share: constants and thread ids, flat memref views, vectorized
+// global/LDS accesses with explicit alignment, f32 conversions, and subgroup
+// (gpu.shuffle butterfly) and workgroup (subgroup + LDS) reductions and scans.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_LIB_CONVERSION_HKGTOGPU_GPUBUILDINGBLOCKS_H
+#define HKG_LIB_CONVERSION_HKGTOGPU_GPUBUILDINGBLOCKS_H
+
+#include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/IR/ScheduleSpace.h"
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+
+#include <array>
+#include <functional>
+
+namespace mlir::hkg {
+
+/// The kernel being built for one hkg op. The family lowering fills the body
+/// of `func` through `b` (positioned before its gpu.return) and sets the
+/// launch dims.
+struct KernelContext {
+  OpBuilder &b;
+  Location loc;
+  gpu::GPUFuncOp func;
+  const TargetInfo &target;
+  const ResolvedSchedule &schedule;
+  /// The kernel's memref arguments: inputs, then outputs.
+  SmallVector<Value> args;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  std::array<int64_t, 3> block = {1, 1, 1};
+
+  /// Adds a static LDS buffer (a workgroup attribution) and returns it.
+  Value addLds(ArrayRef<int64_t> shape, Type elementType);
+  int64_t waveSize() const { return target.waveSize; }
+};
+
+/// Family entry points: fill the kernel for the op or emit an error on it.
+LogicalResult lowerElementwise(ElementwiseOp op, KernelContext &kc);
+LogicalResult lowerReduce(ReduceOp op, KernelContext &kc);
+LogicalResult lowerSoftmax(SoftmaxOp op, KernelContext &kc);
+LogicalResult lowerLayerNorm(LayerNormOp op, KernelContext &kc);
+LogicalResult lowerRMSNorm(RMSNormOp op, KernelContext &kc);
+LogicalResult lowerRope(RopeOp op, KernelContext &kc);
+LogicalResult lowerTopPSample(TopPSampleOp op, KernelContext &kc);
+
+//===----------------------------------------------------------------------===//
+// Scalars, ids, views
+//===----------------------------------------------------------------------===//
+
+Value constIndex(OpBuilder &b, Location loc, int64_t v);
+Value constI32(OpBuilder &b, Location loc, int64_t v);
+Value constF32(OpBuilder &b, Location loc, double v);
+/// threadIdx.x / blockIdx.x as index.
+Value threadIdX(OpBuilder &b, Location loc);
+Value blockIdX(OpBuilder &b, Location loc);
+
+/// Reinterprets the contiguous static memref `m` with a new static shape
+/// (same element count), e.g. [B, S, H, D] as [B*S, H*D].
+Value reshapeView(OpBuilder &b, Location loc, Value m, ArrayRef<int64_t> shape);
+
+/// Alignment in bytes that a `width`-element access at an index that is a
+/// multiple of `width` has, given 16-byte aligned base pointers.
+int64_t vectorAlignment(Type elementType, int64_t width);
+
+/// Loads vector<width x T> from `m` at `indices` (vector.load with the given
+/// byte alignment, so that it becomes one 16-byte access when possible).
+Value loadVector(OpBuilder &b, Location loc, Value m, ValueRange indices,
+                 int64_t width, int64_t alignment);
+void storeVector(OpBuilder &b, Location loc, Value v, Value m,
+                 ValueRange indices, int64_t alignment);
+
+/// Converts a float scalar or vector to f32 (arith.extf; no-op for f32), and
+/// back to `elementType` (arith.truncf).
+Value toF32(OpBuilder &b, Location loc, Value v);
+Value fromF32(OpBuilder &b, Location loc, Value v, Type elementType);
+
+/// Splats `scalar` to the shape of `like` when `like` is a vector.
+Value splatLike(OpBuilder &b, Location loc, Value scalar, Value like);
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// Combines two tuples of partial results into one.
+using Combiner = std::function<SmallVector<Value>(OpBuilder &, Location,
+                                                  ValueRange, ValueRange)>;
+
+/// exp(a - m) (`a` scalar or vector, `m` scalar), or 0 when m is -inf: the
+/// running max of nothing yet (then a is -inf too).
+Value expDiffOrZero(OpBuilder &b, Location loc, Value a, Value m);
+
+/// Combines (max, sum of exp(x - max)) pairs: the online softmax merge.
+Combiner makeOnlineSoftmaxCombiner();
+
+/// Builds the combiner and identity of an associative scalar kind on f32.
+Combiner makeCombiner(ReduceKind kind);
+Value reductionIdentity(OpBuilder &b, Location loc, ReduceKind kind);
+/// Reduces a vector<N x f32> to a scalar with `kind` (vector.reduction).
+Value reduceVector(OpBuilder &b, Location loc, Value v, ReduceKind kind);
+
+/// Butterfly (gpu.shuffle xor) reduction of `values` across aligned clusters
+/// of `clusterSize` lanes (a power of two <= the wave size); every lane of
+/// the cluster gets the result.
+SmallVector<Value> subgroupReduce(OpBuilder &b, Location loc, ValueRange values,
+                                  const Combiner &combine, int64_t clusterSize,
+                                  int64_t waveSize);
+
+/// Reduces `values` over the `groupSize` consecutive threads of a workgroup
+/// that handle one row (`group` = threadIdx / groupSize, `laneInGroup` =
+/// threadIdx % groupSize, `numGroups` groups per workgroup). Within a wave it
+/// is a shuffle butterfly; across waves it goes through a small LDS array
+/// (allocated only then) and one barrier. Every thread of the group gets the
+/// result. All threads of the workgroup must reach this call; when LDS is
+/// used a trailing barrier makes the call safe inside loops.
+SmallVector<Value> groupReduce(KernelContext &kc, ValueRange values,
+                               const Combiner &combine, int64_t groupSize,
+                               int64_t numGroups, Value group,
+                               Value laneInGroup);
+
+/// Inclusive and exclusive prefix sums of `value` (f32 or i32) over all the
+/// threads of a one-dimensional workgroup, in threadIdx order, plus the
+/// total. Wave scan by gpu.shuffle up, wave totals through LDS.
+struct ScanResult {
+  Value inclusive, exclusive, total;
+};
+ScanResult workgroupScan(KernelContext &kc, Value value, Value tid);
+
+} // namespace mlir::hkg
+
+#endif // HKG_LIB_CONVERSION_HKGTOGPU_GPUBUILDINGBLOCKS_H

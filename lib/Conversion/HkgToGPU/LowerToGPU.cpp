@@ -1,0 +1,208 @@
+//===- LowerToGPU.cpp - hkg ops to gpu.func kernels and launches ----------===//
+//
+// The driver of hkg-lower-to-gpu: for each hkg kernel op it checks the
+// schedule, outlines one gpu.func kernel in its own gpu.module (the body is
+// written by the op family's lowering), and replaces the op by a
+// gpu.launch_func on bufferized operands.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUBuildingBlocks.h"
+#include "Matmul.h"
+
+#include "hkg/Conversion/Passes.h"
+#include "hkg/Dialect/Hkg/IR/HkgInterfaces.h"
+#include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "hkg-lower-to-gpu"
+
+namespace mlir::hkg {
+#define GEN_PASS_DEF_HKGLOWERTOGPUPASS
+#include "hkg/Conversion/Passes.h.inc"
+} // namespace mlir::hkg
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+static MemRefType bufferTypeOf(Type tensorType) {
+  auto t = cast<RankedTensorType>(tensorType);
+  return MemRefType::get(t.getShape(), t.getElementType());
+}
+
+/// A module holding just `op` as `func.func @ref`, printed: the reference a
+/// runtime checks the kernel against.
+static std::string buildSourceModule(Operation *op) {
+  OpBuilder b(op->getContext());
+  Location loc = op->getLoc();
+  auto module = ModuleOp::create(b, loc);
+  b.setInsertionPointToStart(module.getBody());
+  auto fnType = b.getFunctionType(op->getOperandTypes(), op->getResultTypes());
+  auto fn = func::FuncOp::create(b, loc, "ref", fnType);
+  Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  IRMapping map;
+  map.map(op->getOperands(), entry->getArguments());
+  Operation *clone = b.clone(*op, map);
+  func::ReturnOp::create(b, loc, clone->getResults());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  module->erase();
+  return text;
+}
+
+static LogicalResult lowerBody(Operation *op, KernelContext &kc) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<ElementwiseOp>([&](auto o) { return lowerElementwise(o, kc); })
+      .Case<ReduceOp>([&](auto o) { return lowerReduce(o, kc); })
+      .Case<SoftmaxOp>([&](auto o) { return lowerSoftmax(o, kc); })
+      .Case<LayerNormOp>([&](auto o) { return lowerLayerNorm(o, kc); })
+      .Case<RMSNormOp>([&](auto o) { return lowerRMSNorm(o, kc); })
+      .Case<RopeOp>([&](auto o) { return lowerRope(o, kc); })
+      .Case<TopPSampleOp>([&](auto o) { return lowerTopPSample(o, kc); })
+      .Case<MatmulOp>([&](auto o) -> LogicalResult {
+        FailureOr<MatmulLaunch> launch =
+            buildMatmulKernel(kc.b, kc.func, o, kc.schedule, kc.target);
+        if (failed(launch))
+          return failure();
+        kc.grid = launch->grid;
+        kc.block = launch->block;
+        return success();
+      })
+      .Default([&](Operation *o) {
+        return o->emitOpError("is not yet supported by hkg-lower-to-gpu");
+      });
+}
+
+namespace mlir::hkg {
+namespace {
+struct HkgLowerToGPUPass final
+    : impl::HkgLowerToGPUPassBase<HkgLowerToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult lowerOp(HkgKernelOpInterface op, const TargetInfo &target,
+                        llvm::StringMap<int64_t> &counters);
+};
+} // namespace
+} // namespace mlir::hkg
+
+LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
+                                         const TargetInfo &target,
+                                         llvm::StringMap<int64_t> &counters) {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = &getContext();
+  Location loc = op->getLoc();
+  if (isa<AttentionOp>(op))
+    return op->emitOpError("is not yet supported by hkg-lower-to-gpu");
+
+  ScheduleAttr schedule = op.getScheduleAttrOrNull();
+  if (!schedule)
+    return op->emitOpError("has no schedule; run hkg-default-schedule (or "
+                           "hkg-autotune) before hkg-lower-to-gpu");
+  if (failed(verifySchedule(op, schedule, target,
+                            [&] { return op->emitOpError(); })))
+    return failure();
+  ResolvedSchedule resolved = resolveSchedule(op, target);
+
+  // The kernel's name: hkg_<op>_<n>, n counting per op kind.
+  StringRef opName = op->getName().stripDialect();
+  std::string name = ("hkg_" + opName + "_" + Twine(counters[opName]++)).str();
+
+  // Its signature: inputs, then the result.
+  SmallVector<Type> argTypes;
+  SmallVector<Attribute> roles;
+  for (Type t : op->getOperandTypes()) {
+    argTypes.push_back(bufferTypeOf(t));
+    roles.push_back(StringAttr::get(ctx, "input"));
+  }
+  for (Type t : op->getResultTypes()) {
+    argTypes.push_back(bufferTypeOf(t));
+    roles.push_back(StringAttr::get(ctx, "output"));
+  }
+
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module.getBody());
+  auto gpuModule = gpu::GPUModuleOp::create(b, loc, name);
+  b.setInsertionPointToStart(gpuModule.getBody());
+  auto func =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  b.setInsertionPointToStart(&func.getBody().front());
+  auto ret = gpu::ReturnOp::create(b, loc);
+  b.setInsertionPoint(ret);
+
+  KernelContext kc{b, loc, func, target, resolved, {}};
+  for (unsigned i = 0; i < argTypes.size(); ++i)
+    kc.args.push_back(func.getArgument(i));
+  if (failed(lowerBody(op, kc))) {
+    gpuModule->erase();
+    return failure();
+  }
+
+  auto toI32 = [&](ArrayRef<int64_t> dims) {
+    SmallVector<int32_t> v(dims.begin(), dims.end());
+    return b.getDenseI32ArrayAttr(v);
+  };
+  func.setKnownBlockSizeAttr(toI32(kc.block));
+  func.setKnownGridSizeAttr(toI32(kc.grid));
+  func->setAttr("hkg.op", b.getStringAttr(op->getName().getStringRef()));
+  func->setAttr("hkg.schedule", resolved.toAttr(ctx));
+  func->setAttr("hkg.arg_roles", b.getArrayAttr(roles));
+  func->setAttr("hkg.source", b.getStringAttr(buildSourceModule(op)));
+
+  // The host side: bufferize operands, allocate the result, launch.
+  b.setInsertionPoint(op);
+  SmallVector<Value> operands;
+  for (Value v : op->getOperands())
+    operands.push_back(bufferization::ToBufferOp::create(
+        b, loc, bufferTypeOf(v.getType()), v, b.getUnitAttr()));
+  SmallVector<Value> results;
+  for (Type t : op->getResultTypes()) {
+    Value alloc = memref::AllocOp::create(b, loc, bufferTypeOf(t));
+    operands.push_back(alloc);
+    results.push_back(alloc);
+  }
+  auto dim3 = [&](ArrayRef<int64_t> d) {
+    return gpu::KernelDim3{constIndex(b, loc, d[0]), constIndex(b, loc, d[1]),
+                           constIndex(b, loc, d[2])};
+  };
+  gpu::LaunchFuncOp::create(b, loc, func, dim3(kc.grid), dim3(kc.block),
+                            /*dynamicSharedMemorySize=*/Value(), operands);
+  SmallVector<Value> tensors;
+  for (auto [buf, t] : llvm::zip(results, op->getResultTypes()))
+    tensors.push_back(bufferization::ToTensorOp::create(
+        b, loc, t, buf, /*restrict=*/b.getUnitAttr(),
+        /*writable=*/b.getUnitAttr()));
+  op->replaceAllUsesWith(tensors);
+  op->erase();
+  return success();
+}
+
+void HkgLowerToGPUPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SmallVector<HkgKernelOpInterface> ops;
+  module.walk([&](HkgKernelOpInterface op) { ops.push_back(op); });
+  if (ops.empty())
+    return;
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(&getContext()));
+  llvm::StringMap<int64_t> counters;
+  bool failed = false;
+  for (HkgKernelOpInterface op : ops) {
+    FailureOr<const TargetInfo *> target = getTargetFor(op, chip);
+    if (::mlir::failed(target) ||
+        ::mlir::failed(lowerOp(op, **target, counters)))
+      failed = true;
+  }
+  if (failed)
+    signalPassFailure();
+}

@@ -1,0 +1,483 @@
+//===- Reductions.cpp - row ops: reduce, softmax, layernorm, rmsnorm ------===//
+//
+// Each row op views its input as [rows, len] (len = the reduced trailing
+// dims). A workgroup of `threads` threads handles `rows_per_block` rows with
+// tpr = threads / rows_per_block consecutive threads per row. The row is cut
+// into len / vector_width vectors; thread `lane` of a row owns vectors
+// lane, lane + tpr, lane + 2 tpr, ... (coalesced, 16-byte accesses), and the
+// len % vector_width tail elements one at a time. Vectors are aligned when
+// vector_width divides len; otherwise they use element alignment.
+//
+// A pass over the row visits the thread's vectors:
+//  - row_cache = registers: fully unrolled; the first pass loads each vector
+//    once and later passes reuse the values;
+//  - row_cache = none: an scf.for over groups of `unroll` vectors (all loads
+//    of a group issued first), every pass re-reading global memory;
+//  - row_cache = lds: like none, but the first pass also parks the row in an
+//    LDS buffer [rows_per_block, len] that later passes read (each thread
+//    reads back what it wrote, so no barrier is needed).
+// Partial results are kept in `unroll` independent accumulators, folded,
+// then reduced over the row's threads (gpu.shuffle butterfly; across waves
+// through a small LDS array, only when a row spans several waves).
+//
+// Numerics: everything is accumulated in f32. Softmax subtracts the row max
+// (`online = 1`: one pass computing the running max and rescaled sum
+// together; `online = 0`: a max pass, then a sum pass). Layernorm computes
+// the mean, then the variance as the mean of squared deviations (two-pass,
+// exact to rounding, no cancellation).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUBuildingBlocks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+namespace {
+/// Elements of a row one thread visits at once: a vector, or one tail
+/// element.
+struct Slot {
+  Value col;     // column of the first element (index)
+  int64_t width; // elements
+  Value valid;   // i1, or null when always valid
+  Value raw;     // vector<width x input type>
+};
+
+using SlotFn = function_ref<SmallVector<Value>(const Slot &, ValueRange)>;
+
+class RowEmitter {
+public:
+  RowEmitter(KernelContext &kc, Value input, Value output, int64_t rows,
+             int64_t len, bool cacheable)
+      : kc(kc), b(kc.b), loc(kc.loc), rows(rows), len(len) {
+    const ResolvedSchedule &s = kc.schedule;
+    vw = s.getInt("vector_width");
+    threads = s.getInt("threads");
+    rpb = s.getInt("rows_per_block");
+    unroll = s.getInt("unroll");
+    cache = cacheable ? s.getKeyword("row_cache") : "none";
+    tpr = threads / rpb;
+    numVec = len / vw;
+    tail = len % vw;
+    vecsPerThread = llvm::divideCeil(numVec, tpr);
+    tailSlots = llvm::divideCeil(tail, tpr);
+    inType = cast<MemRefType>(input.getType()).getElementType();
+    inAlign = len % vw == 0 ? vectorAlignment(inType, vw)
+                            : vectorAlignment(inType, 1);
+    kc.grid = {static_cast<int64_t>(llvm::divideCeil(rows, rpb)), 1, 1};
+    kc.block = {threads, 1, 1};
+
+    this->input = reshapeView(b, loc, input, {rows, len});
+    this->output = output;
+    tid = threadIdX(b, loc);
+    Value cTpr = constIndex(b, loc, tpr);
+    rowInBlock = arith::DivUIOp::create(b, loc, tid, cTpr);
+    lane = arith::RemUIOp::create(b, loc, tid, cTpr);
+    row = arith::AddIOp::create(b, loc,
+                                arith::MulIOp::create(b, loc, blockIdX(b, loc),
+                                                      constIndex(b, loc, rpb)),
+                                rowInBlock);
+    rowClamped = row;
+    if (rows % rpb != 0) {
+      rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                                       constIndex(b, loc, rows));
+      rowClamped =
+          arith::MinUIOp::create(b, loc, row, constIndex(b, loc, rows - 1));
+    }
+    if (cache == "lds")
+      ldsRow = kc.addLds({rpb, len}, inType);
+  }
+
+  /// Visits the thread's slots of the row in pass `pass`, threading
+  /// accumulators through `fn`; `unroll` independent accumulator sets are
+  /// folded with `combine` at the end. Returns the folded accumulators.
+  SmallVector<Value> pass(int pass, ValueRange init, SlotFn fn,
+                          const Combiner *combine) {
+    SmallVector<SmallVector<Value>> partial(unroll, SmallVector<Value>(init));
+    if (cache == "registers") {
+      for (int64_t s = 0; s < vecsPerThread; ++s) {
+        Slot slot =
+            vectorSlot(constIndex(b, loc, s), numVec % tpr != 0, pass, s);
+        partial[s % unroll] = fn(slot, partial[s % unroll]);
+      }
+    } else if (vecsPerThread > 0) {
+      int64_t groups = llvm::divideCeil(vecsPerThread, unroll);
+      bool guard = numVec % (tpr * unroll) != 0;
+      SmallVector<Value> flat;
+      for (auto &p : partial)
+        flat.append(p.begin(), p.end());
+      auto forOp = scf::ForOp::create(
+          b, loc, constIndex(b, loc, 0), constIndex(b, loc, groups),
+          constIndex(b, loc, 1), flat,
+          [&](OpBuilder &nested, Location, Value g, ValueRange args) {
+            OpBuilder::InsertionGuard ig(b);
+            b.setInsertionPointToEnd(nested.getInsertionBlock());
+            size_t n = init.size();
+            // All the group's loads first, then the accumulations.
+            SmallVector<Slot> slots;
+            for (int64_t u = 0; u < unroll; ++u) {
+              Value s = arith::AddIOp::create(
+                  b, loc,
+                  arith::MulIOp::create(b, loc, g, constIndex(b, loc, unroll)),
+                  constIndex(b, loc, u));
+              slots.push_back(vectorSlot(s, guard, pass, -1));
+            }
+            SmallVector<Value> next;
+            for (int64_t u = 0; u < unroll; ++u) {
+              SmallVector<Value> r = fn(slots[u], args.slice(u * n, n));
+              next.append(r.begin(), r.end());
+            }
+            scf::YieldOp::create(b, loc, next);
+          });
+      for (int64_t u = 0; u < unroll; ++u)
+        partial[u] = SmallVector<Value>(
+            forOp.getResults().slice(u * init.size(), init.size()));
+    }
+    for (int64_t j = 0; j < tailSlots; ++j)
+      partial[0] = fn(tailSlot(j, pass), partial[0]);
+    SmallVector<Value> acc = partial[0];
+    if (combine && !init.empty())
+      for (int64_t u = 1; u < unroll; ++u)
+        acc = (*combine)(b, loc, acc, partial[u]);
+    return acc;
+  }
+
+  /// Reduces per-thread values over the row's threads.
+  SmallVector<Value> reduceRow(ValueRange values, const Combiner &combine) {
+    return groupReduce(kc, values, combine, tpr, rpb, rowInBlock, lane);
+  }
+
+  /// Replaces the invalid lanes of `v` (f32) by `identity`.
+  Value mask(const Slot &slot, Value v, double identity) {
+    if (!slot.valid)
+      return v;
+    Value id = splatLike(b, loc, constF32(b, loc, identity), v);
+    return arith::SelectOp::create(b, loc, slot.valid, v, id);
+  }
+
+  /// Loads `width` elements of a [len] operand (weight, bias) at the slot.
+  Value loadColumn(Value m, const Slot &slot) {
+    Type et = cast<MemRefType>(m.getType()).getElementType();
+    return toF32(b, loc,
+                 loadVector(b, loc, m, slot.col, slot.width,
+                            vectorAlignment(et, slot.width)));
+  }
+
+  /// Stores the f32 values `y` of the slot into the [rows, len] output.
+  void storeRow(Value outView, const Slot &slot, Value y) {
+    Type et = cast<MemRefType>(outView.getType()).getElementType();
+    int64_t align = slot.width == 1 ? vectorAlignment(et, 1)
+                    : len % vw == 0 ? vectorAlignment(et, slot.width)
+                                    : vectorAlignment(et, 1);
+    Value v = fromF32(b, loc, y, et);
+    Value cond = andGuards(slot.valid, rowValid);
+    guarded(cond, [&] {
+      storeVector(b, loc, v, outView, ValueRange{row, slot.col}, align);
+    });
+  }
+
+  /// Stores the scalar f32 `y` of the row into the [rows] output, from lane 0.
+  void storeRowScalar(Value outView, Value y) {
+    Type et = cast<MemRefType>(outView.getType()).getElementType();
+    Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          lane, constIndex(b, loc, 0));
+    guarded(andGuards(isLane0, rowValid), [&] {
+      memref::StoreOp::create(b, loc, fromF32(b, loc, y, et), outView,
+                              ValueRange{row});
+    });
+  }
+
+  Value andGuards(Value x, Value y) {
+    if (!x)
+      return y;
+    if (!y)
+      return x;
+    return arith::AndIOp::create(b, loc, x, y);
+  }
+
+  void guarded(Value cond, function_ref<void()> body) {
+    if (!cond) {
+      body();
+      return;
+    }
+    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    body();
+  }
+
+  KernelContext &kc;
+  OpBuilder &b;
+  Location loc;
+  int64_t rows, len, vw, threads, rpb, unroll, tpr;
+  int64_t numVec, tail, vecsPerThread, tailSlots, inAlign;
+  StringRef cache;
+  Type inType;
+  Value input, output, tid, rowInBlock, lane, row, rowClamped;
+  Value rowValid, ldsRow;
+
+private:
+  /// The slot of the thread's `s`-th vector (`staticIdx` >= 0 when `s` is
+  /// a constant, for the register cache).
+  Slot vectorSlot(Value s, bool guard, int pass, int64_t staticIdx) {
+    Value vi = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, s, constIndex(b, loc, tpr)),
+        lane);
+    Slot slot;
+    slot.width = vw;
+    if (guard) {
+      Value last = constIndex(b, loc, numVec - 1);
+      slot.valid =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, vi, last);
+      vi = arith::MinUIOp::create(b, loc, vi, last);
+    }
+    slot.col = arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
+    slot.raw = loadRaw(slot, pass, staticIdx, cachedVectors);
+    return slot;
+  }
+
+  Slot tailSlot(int64_t j, int pass) {
+    Value e = arith::AddIOp::create(b, loc, constIndex(b, loc, j * tpr), lane);
+    Slot slot;
+    slot.width = 1;
+    if ((j + 1) * tpr > tail) {
+      Value last = constIndex(b, loc, tail - 1);
+      slot.valid =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, e, last);
+      e = arith::MinUIOp::create(b, loc, e, last);
+    }
+    slot.col =
+        arith::AddIOp::create(b, loc, e, constIndex(b, loc, numVec * vw));
+    slot.raw = loadRaw(slot, pass, j, cachedTail);
+    return slot;
+  }
+
+  Value loadRaw(const Slot &slot, int pass, int64_t staticIdx,
+                SmallVector<Value> &regs) {
+    int64_t align = slot.width == 1 ? vectorAlignment(inType, 1) : inAlign;
+    if (cache == "registers" && pass > 0)
+      return regs[staticIdx];
+    if (cache == "lds" && pass > 0)
+      return loadVector(b, loc, ldsRow, ValueRange{rowInBlock, slot.col},
+                        slot.width, align);
+    Value v = loadVector(b, loc, input, ValueRange{rowClamped, slot.col},
+                         slot.width, align);
+    if (cache == "registers")
+      regs.push_back(v);
+    if (cache == "lds")
+      storeVector(b, loc, v, ldsRow, ValueRange{rowInBlock, slot.col}, align);
+    return v;
+  }
+
+  SmallVector<Value> cachedVectors, cachedTail;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// hkg.reduce
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
+  auto in = op.getInput().getType();
+  int64_t rows = op.getResult().getType().getNumElements();
+  int64_t len = in.getNumElements() / rows;
+  ReduceKind kind = op.getKind();
+  RowEmitter e(kc, kc.args[0], kc.args[1], rows, len, /*cacheable=*/false);
+  OpBuilder &b = kc.b;
+  Location loc = kc.loc;
+  Combiner combine = makeCombiner(kind);
+  Value identity = reductionIdentity(b, loc, kind);
+  double idValue =
+      cast<FloatAttr>(
+          cast<arith::ConstantOp>(identity.getDefiningOp()).getValue())
+          .getValueAsDouble();
+  SmallVector<Value> acc = e.pass(
+      0, identity,
+      [&](const Slot &s, ValueRange a) -> SmallVector<Value> {
+        Value x = e.mask(s, toF32(b, loc, s.raw), idValue);
+        return combine(b, loc, a, reduceVector(b, loc, x, kind));
+      },
+      &combine);
+  Value r = e.reduceRow(acc, combine).front();
+  e.storeRowScalar(reshapeView(b, loc, kc.args[1], {rows}), r);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// hkg.softmax
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
+  auto in = op.getInput().getType();
+  if (static_cast<int64_t>(op.getAxis()) != in.getRank() - 1)
+    return op.emitOpError("softmax along axis ")
+           << op.getAxis() << " is not yet supported by hkg-lower-to-gpu; "
+           << "expected the last axis " << in.getRank() - 1;
+  int64_t len = in.getShape().back();
+  int64_t rows = in.getNumElements() / len;
+  RowEmitter e(kc, kc.args[0], kc.args[1], rows, len, /*cacheable=*/true);
+  OpBuilder &b = kc.b;
+  Location loc = kc.loc;
+  double inf = std::numeric_limits<double>::infinity();
+  Combiner maxC = makeCombiner(ReduceKind::Max);
+  Combiner sumC = makeCombiner(ReduceKind::Sum);
+  Value m, s;
+  if (kc.schedule.getInt("online")) {
+    // (max, sum of exp(x - max)) pairs, rescaled when the max grows.
+    Combiner pairC = makeOnlineSoftmaxCombiner();
+    SmallVector<Value> init = {constF32(b, loc, -inf), constF32(b, loc, 0.0)};
+    SmallVector<Value> acc = e.pass(
+        0, init,
+        [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
+          Value x = e.mask(sl, toF32(b, loc, sl.raw), -inf);
+          Value vm = reduceVector(b, loc, x, ReduceKind::Max);
+          Value mNew = arith::MaxNumFOp::create(b, loc, a[0], vm);
+          Value scaled = arith::MulFOp::create(
+              b, loc, a[1], expDiffOrZero(b, loc, a[0], mNew));
+          Value ex = reduceVector(b, loc, expDiffOrZero(b, loc, x, mNew),
+                                  ReduceKind::Sum);
+          return {mNew, arith::AddFOp::create(b, loc, scaled, ex)};
+        },
+        &pairC);
+    SmallVector<Value> r = e.reduceRow(acc, pairC);
+    m = r[0];
+    s = r[1];
+  } else {
+    Value acc =
+        e.pass(
+             0, constF32(b, loc, -inf),
+             [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
+               Value x = e.mask(sl, toF32(b, loc, sl.raw), -inf);
+               return maxC(b, loc, a, reduceVector(b, loc, x, ReduceKind::Max));
+             },
+             &maxC)
+            .front();
+    m = e.reduceRow(acc, maxC).front();
+    Value sum = e.pass(
+                     1, constF32(b, loc, 0.0),
+                     [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
+                       Value x = e.mask(sl, toF32(b, loc, sl.raw), -inf);
+                       Value ex = expDiffOrZero(b, loc, x, m);
+                       return sumC(b, loc, a,
+                                   reduceVector(b, loc, ex, ReduceKind::Sum));
+                     },
+                     &sumC)
+                    .front();
+    s = e.reduceRow(sum, sumC).front();
+  }
+  Value rcp = arith::DivFOp::create(b, loc, constF32(b, loc, 1.0), s);
+  Value out = reshapeView(b, loc, kc.args[1], {rows, len});
+  e.pass(
+      2, {},
+      [&](const Slot &sl, ValueRange) -> SmallVector<Value> {
+        Value x = toF32(b, loc, sl.raw);
+        Value diff = arith::SubFOp::create(b, loc, x, splatLike(b, loc, m, x));
+        Value y =
+            arith::MulFOp::create(b, loc, math::ExpOp::create(b, loc, diff),
+                                  splatLike(b, loc, rcp, x));
+        e.storeRow(out, sl, y);
+        return {};
+      },
+      nullptr);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// hkg.layernorm and hkg.rmsnorm
+//===----------------------------------------------------------------------===//
+
+/// The row's sum of `f(x)` over valid elements, reduced over the row.
+static Value rowSum(RowEmitter &e, int pass, function_ref<Value(Value)> f) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Combiner sumC = makeCombiner(ReduceKind::Sum);
+  Value acc =
+      e.pass(
+           pass, constF32(b, loc, 0.0),
+           [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
+             Value v = e.mask(sl, f(toF32(b, loc, sl.raw)), 0.0);
+             return sumC(b, loc, a, reduceVector(b, loc, v, ReduceKind::Sum));
+           },
+           &sumC)
+          .front();
+  return e.reduceRow(acc, sumC).front();
+}
+
+LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
+  auto in = op.getInput().getType();
+  int64_t len = in.getShape().back();
+  int64_t rows = in.getNumElements() / len;
+  unsigned argIdx = 1;
+  Value weight = op.getWeight() ? kc.args[argIdx++] : Value();
+  Value bias = op.getBias() ? kc.args[argIdx++] : Value();
+  Value outArg = kc.args.back();
+  RowEmitter e(kc, kc.args[0], outArg, rows, len, /*cacheable=*/true);
+  OpBuilder &b = kc.b;
+  Location loc = kc.loc;
+  Value invLen = constF32(b, loc, 1.0 / static_cast<double>(len));
+  Value sum = rowSum(e, 0, [](Value x) { return x; });
+  Value mean = arith::MulFOp::create(b, loc, sum, invLen);
+  Value sq = rowSum(e, 1, [&](Value x) {
+    Value d = arith::SubFOp::create(b, loc, x, splatLike(b, loc, mean, x));
+    return arith::MulFOp::create(b, loc, d, d).getResult();
+  });
+  Value var = arith::MulFOp::create(b, loc, sq, invLen);
+  Value eps = constF32(b, loc, op.getEps().convertToDouble());
+  Value rstd =
+      math::RsqrtOp::create(b, loc, arith::AddFOp::create(b, loc, var, eps));
+  Value out = reshapeView(b, loc, outArg, {rows, len});
+  e.pass(
+      2, {},
+      [&](const Slot &sl, ValueRange) -> SmallVector<Value> {
+        Value x = toF32(b, loc, sl.raw);
+        Value d = arith::SubFOp::create(b, loc, x, splatLike(b, loc, mean, x));
+        Value y = arith::MulFOp::create(b, loc, d, splatLike(b, loc, rstd, x));
+        if (weight)
+          y = arith::MulFOp::create(b, loc, y, e.loadColumn(weight, sl));
+        if (bias)
+          y = arith::AddFOp::create(b, loc, y, e.loadColumn(bias, sl));
+        e.storeRow(out, sl, y);
+        return {};
+      },
+      nullptr);
+  return success();
+}
+
+LogicalResult mlir::hkg::lowerRMSNorm(RMSNormOp op, KernelContext &kc) {
+  auto in = op.getInput().getType();
+  int64_t len = in.getShape().back();
+  int64_t rows = in.getNumElements() / len;
+  Value weight = kc.args[1];
+  Value outArg = kc.args[2];
+  RowEmitter e(kc, kc.args[0], outArg, rows, len, /*cacheable=*/true);
+  OpBuilder &b = kc.b;
+  Location loc = kc.loc;
+  Value sq = rowSum(e, 0, [&](Value x) {
+    return arith::MulFOp::create(b, loc, x, x).getResult();
+  });
+  Value ms = arith::MulFOp::create(
+      b, loc, sq, constF32(b, loc, 1.0 / static_cast<double>(len)));
+  Value eps = constF32(b, loc, op.getEps().convertToDouble());
+  Value rstd =
+      math::RsqrtOp::create(b, loc, arith::AddFOp::create(b, loc, ms, eps));
+  Value out = reshapeView(b, loc, outArg, {rows, len});
+  e.pass(
+      1, {},
+      [&](const Slot &sl, ValueRange) -> SmallVector<Value> {
+        Value x = toF32(b, loc, sl.raw);
+        Value y = arith::MulFOp::create(b, loc, x, splatLike(b, loc, rstd, x));
+        y = arith::MulFOp::create(b, loc, y, e.loadColumn(weight, sl));
+        e.storeRow(out, sl, y);
+        return {};
+      },
+      nullptr);
+  return success();
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""The cases check_cases.py runs: each op family with default and non-default
+schedules, tails, long rows. Prints JSON for make_cases.py."""
+import json
+
+cases = []
+
+
+def add(name, mlir, ref):
+    cases.append({"name": name, "mlir": mlir, "ref": ref})
+
+
+def sched(s):
+    return " {schedule = #hkg.schedule<%s>}" % s if s else ""
+
+
+def t(shape, dt):
+    return "tensor<%sx%s>" % ("x".join(map(str, shape)), dt) if shape else "tensor<%s>" % dt
+
+
+# elementwise: bias + gelu(tanh) with a broadcast bias; swiglu; odd sizes
+for dt, shape, s in [("bf16", [1024, 4096], ""), ("bf16", [1024, 4096], "vector_width = 2, threads = 64, unroll = 1"),
+                     ("f32", [77, 1001], ""), ("f16", [5, 1000], "vector_width = 8, threads = 128, unroll = 8")]:
+    n = shape[-1]
+    T, B = t(shape, dt), t([n], dt)
+    add("ew_bias_gelu_%s_%dx%d_%d" % (dt, shape[0], n, len(cases)), f"""
+func.func @f(%x: {T}, %b: {B}) -> {T} {{
+  %y = hkg.elementwise %x, %b{sched(s)} : {T}, {B} -> {T} {{
+  ^bb0(%a: {dt}, %c: {dt}):
+    %af = {"arith.extf %a : " + dt + " to f32" if dt != "f32" else "arith.addf %a, %a : f32"}
+    %cf = {"arith.extf %c : " + dt + " to f32" if dt != "f32" else "arith.addf %c, %c : f32"}
+    %v = arith.addf %af, %cf : f32
+    %k = arith.constant 0.7978845608 : f32
+    %k2 = arith.constant 0.044715 : f32
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %v3 = arith.mulf %v, %v : f32
+    %v3b = arith.mulf %v3, %v : f32
+    %in0 = arith.mulf %v3b, %k2 : f32
+    %in1 = arith.addf %v, %in0 : f32
+    %in = arith.mulf %in1, %k : f32
+    %th = math.tanh %in : f32
+    %p1 = arith.addf %th, %one : f32
+    %g0 = arith.mulf %v, %p1 : f32
+    %g = arith.mulf %g0, %half : f32
+    %r = {"arith.truncf %g : f32 to " + dt if dt != "f32" else "arith.addf %g, %g : f32"}
+    hkg.yield %r : {dt}
+  }}
+  return %y : {T}
+}}""", {"op": "elementwise", "args": [[dt, shape], [dt, [n]]], "out": [dt, shape],
+        "expr": ("(lambda v: 0.5*v*(1+torch.tanh(0.7978845608*(v+0.044715*v**3))))(x[0]+x[1])" if dt != "f32" else
+                 "2*(lambda v: 0.5*v*(1+torch.tanh(0.7978845608*(v+0.044715*v**3))))(2*x[0]+2*x[1])")})
+
+row_scheds = ["", "row_cache = none, online = 0, unroll = 2", "row_cache = lds, unroll = 1, threads = 512",
+              "row_cache = registers, online = 0, threads = 64, rows_per_block = 2, unroll = 2, vector_width = 4",
+              "row_cache = none, threads = 1024, rows_per_block = 4, unroll = 8, vector_width = 2"]
+for dt, shape in [("bf16", [64, 4096]), ("f32", [33, 1000]), ("f16", [17, 4099]), ("f32", [4, 128256])]:
+    T = t(shape, dt)
+    for s in row_scheds:
+        if shape[1] == 128256 and "registers" in s:
+            continue
+        if shape[1] == 128256 and "lds" in s:
+            continue
+        nm = "%s_%dx%d_%d" % (dt, shape[0], shape[1], len(cases))
+        add("softmax_" + nm, f"""
+func.func @f(%x: {T}) -> {T} {{
+  %y = hkg.softmax %x axis(1){sched(s)} : {T} -> {T}
+  return %y : {T}
+}}""", {"op": "softmax", "args": [[dt, shape]], "out": [dt, shape], "scale": 3.0})
+        s2 = s.replace("online = 0, ", "").replace(", online = 0", "")
+        W = t([shape[1]], dt)
+        add("layernorm_" + nm, f"""
+func.func @f(%x: {T}, %w: {W}, %b: {W}) -> {T} {{
+  %y = hkg.layernorm %x weight(%w : {W}) bias(%b : {W}) eps(1.0e-05){sched(s2)} : {T} -> {T}
+  return %y : {T}
+}}""", {"op": "layernorm", "args": [[dt, shape], [dt, [shape[1]]], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-5})
+        add("rmsnorm_" + nm, f"""
+func.func @f(%x: {T}, %w: {W}) -> {T} {{
+  %y = hkg.rmsnorm %x, %w eps(1.0e-06){sched(s2)} : {T}, {W} -> {T}
+  return %y : {T}
+}}""", {"op": "rmsnorm", "args": [[dt, shape], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-6})
+
+for kind in ["sum", "max", "min"]:
+    for shape, dims, s in [([37, 64, 32], 2, ""), ([128256], 1, ""), ([300, 77], 1, "threads = 64, rows_per_block = 16, vector_width = 1, unroll = 2")]:
+        rshape = shape[: len(shape) - dims]
+        add("reduce_%s_%s_%d" % (kind, "x".join(map(str, shape)), len(cases)), f"""
+func.func @f(%x: {t(shape, 'f32')}) -> {t(rshape, 'f32')} {{
+  %y = hkg.reduce {kind} %x dims({dims}){sched(s)} : {t(shape, 'f32')} -> {t(rshape, 'f32')}
+  return %y : {t(rshape, 'f32')}
+}}""", {"op": "reduce", "kind": kind, "dims": dims, "args": [["f32", shape]], "out": ["f32", rshape or [1]]})
+
+for layout, dt, shape, tdt, s in [("neox", "bf16", [2, 100, 8, 128], "f32", ""), ("neox", "f16", [1, 33, 4, 64], "f16", "vector_width = 2, threads = 64, tokens_per_block = 4"),
+                                  ("gptj", "f32", [2, 7, 4, 64], "f32", "tokens_per_block = 4, threads = 64, vector_width = 4"), ("gptj", "bf16", [3, 50, 2, 32], "bf16", "")]:
+    S, D = shape[1], shape[3]
+    P = S + 5
+    X, Tb = t(shape, dt), t([P, D // 2], tdt)
+    add("rope_%s_%s_%d" % (layout, dt, len(cases)), f"""
+func.func @f(%x: {X}, %c: {Tb}, %s: {Tb}) -> {X} {{
+  %y = hkg.rope %x, %c, %s {layout} offset(5){sched(s)} : {X}, {Tb}, {Tb} -> {X}
+  return %y : {X}
+}}""", {"op": "rope", "layout": layout, "offset": 5, "args": [[dt, shape], [tdt, [P, D // 2]], [tdt, [P, D // 2]]], "out": [dt, shape]})
+
+for dt, B, V, p, temp, s, seed, same in [("f32", 64, 128256, 0.9, 0.7, "", True, False), ("f32", 4096, 1000, 0.9, 1.0, "", True, True),
+                                          ("bf16", 4096, 1001, 0.5, 1.0, "threads = 64, vector_width = 1, thresholds_per_pass = 3", False, True),
+                                          ("f32", 2048, 300, 0.95, 2.0, "threads = 128, thresholds_per_pass = 1", True, True)]:
+    L = t([B, V], dt)
+    if seed:
+        mlir = f"""
+func.func @f(%x: {L}) -> tensor<{B}xi32> {{
+  %t = hkg.top_p_sample %x p({p}) temperature({temp}) seed(1234){sched(s)} : {L} -> tensor<{B}xi32>
+  return %t : tensor<{B}xi32>
+}}"""
+        args = [[dt, [B, V]]]
+    else:
+        mlir = f"""
+func.func @f(%x: {L}, %u: tensor<{B}xf32>) -> tensor<{B}xi32> {{
+  %t = hkg.top_p_sample %x uniform(%u : tensor<{B}xf32>) p({p}) temperature({temp}){sched(s)} : {L} -> tensor<{B}xi32>
+  return %t : tensor<{B}xi32>
+}}"""
+        args = [[dt, [B, V]], ["f32", [B]]]
+    ref = {"op": "top_p", "p": p, "temperature": temp, "args": args, "out": ["i32", [B]], "scale": 2.0,
+           "same_rows": same, "histogram": same}
+    if not seed:
+        ref["uniform_arg"] = 1
+    add("top_p_%s_%dx%d_%d" % (dt, B, V, len(cases)), mlir, ref)
+
+print(json.dumps(cases, indent=1))
