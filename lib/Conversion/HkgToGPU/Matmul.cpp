@@ -582,10 +582,19 @@ SmallVector<Value> MatmulKernelBuilder::computeMmaSync(Value stage,
         bFrag.push_back(v);
         continue;
       }
-      for (int64_t h = 0; h < 2; ++h)
-        bFrag.push_back(vector::ExtractStridedSliceOp::create(
-            b, loc, v, ArrayRef<int64_t>{2 * h, 0}, ArrayRef<int64_t>{2, 2},
-            ArrayRef<int64_t>{1, 1}));
+      // Split rows {0, 1} and {2, 3} (row extracts and inserts: a 2-D
+      // extract_strided_slice does not lower in convert-gpu-to-nvvm).
+      for (int64_t h = 0; h < 2; ++h) {
+        Value frag = arith::ConstantOp::create(b, loc, bType,
+                                               b.getZeroAttr(bType));
+        for (int64_t r = 0; r < 2; ++r) {
+          Value row = vector::ExtractOp::create(b, loc, v,
+                                                ArrayRef<int64_t>{2 * h + r});
+          frag = vector::InsertOp::create(b, loc, row, frag,
+                                          ArrayRef<int64_t>{r});
+        }
+        bFrag.push_back(frag);
+      }
     }
     for (int64_t i = 0; i < mt; ++i)
       for (int64_t jn = 0; jn < nt; ++jn) {
@@ -779,9 +788,15 @@ Value MatmulKernelBuilder::applyEpilogue(Value acc,
   for (auto [arg, v] : llvm::zip(body.getArguments().drop_front(),
                                  epilogueValues))
     map.map(arg, v);
-  for (Operation &o : body.without_terminator())
+  for (Operation &o : body.without_terminator()) {
+    // Constants captured from outside the region are cloned in (the
+    // builder rejects any other capture).
+    for (Value v : o.getOperands())
+      if (!map.contains(v) && v.getParentRegion() != &op.getEpilogue())
+        map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
     b.clone(o, map);
-  return map.lookup(body.getTerminator()->getOperand(0));
+  }
+  return map.lookupOrDefault(body.getTerminator()->getOperand(0));
 }
 
 void MatmulKernelBuilder::storeRun(Value row, Value col,
@@ -993,6 +1008,23 @@ mlir::hkg::buildMatmulKernel(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
     return op.emitOpError("expected a kernel with ")
            << op->getNumOperands() + 1 << " arguments, got "
            << kernel.getNumArguments();
+  if (op.hasEpilogue()) {
+    WalkResult captured = op.getEpilogue().walk([&](Operation *inner) {
+      for (Value v : inner->getOperands()) {
+        if (op.getEpilogue().isAncestor(v.getParentRegion()))
+          continue;
+        Operation *def = v.getDefiningOp();
+        if (!def || !def->hasTrait<OpTrait::ConstantLike>()) {
+          op.emitOpError("epilogue captures a non-constant value defined "
+                         "outside it; expected epilogue operands instead");
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    if (captured.wasInterrupted())
+      return failure();
+  }
   MatmulKernelBuilder builder(b, kernel, op, schedule, target);
   return builder.build();
 }

@@ -30,3 +30,16 @@ func.func @warp_tile(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>) -> tens
   %c = hkg.matmul %a, %b {schedule = #hkg.schedule<tile_n = 32, waves_n = 8, waves_m = 1>} : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xbf16>
   return %c : tensor<128x128xbf16>
 }
+
+// -----
+
+func.func @epilogue_capture(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>, %t: tensor<f32>) -> tensor<128x128xf32> {
+  %s = tensor.extract %t[] : tensor<f32>
+  // expected-error @below {{'hkg.matmul' op epilogue captures a non-constant value defined outside it; expected epilogue operands instead}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<>} : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xf32> {
+  ^bb0(%acc: f32):
+    %r = arith.addf %acc, %s : f32
+    hkg.yield %r : f32
+  }
+  return %c : tensor<128x128xf32>
+}
