@@ -1,10 +1,14 @@
 //===- MatmulSchedule.cpp - schedule of hkg.matmul ------------------------===//
 //
 // A workgroup computes a tile_m x tile_n block of the result, stepping
-// through K by tile_k with operands staged in LDS over `stages` buffers;
-// waves_m x waves_n waves split the tile, each issuing `mma` matrix-core
-// instructions (or plain FMAs with `mma = none`). `split_k` splits K across
-// workgroups.
+// through K by tile_k with operands staged in LDS over `stages` buffers
+// (rows padded by lds_pad elements, 16-byte chunks XOR-swizzled with
+// lds_swizzle); waves_m x waves_n waves split the tile, each issuing `mma`
+// matrix-core instructions (or plain FMAs with `mma = none`); A and B are
+// read from global memory in vector_width-element chunks. `split_k` is
+// fixed to 1 (no cross-workgroup K reduction yet). The kernel is built by
+// lib/Conversion/HkgToGPU/Matmul.cpp; docs/perf/matmul-design.md explains
+// the defaults.
 //
 //===----------------------------------------------------------------------===//
 
