@@ -105,7 +105,7 @@ public:
     if (cache == "registers") {
       for (int64_t s = 0; s < vecsPerThread; ++s) {
         Slot slot =
-            vectorSlot(constIndex(b, loc, s), numVec % tpr != 0, pass, s);
+            vectorSlot(constIndex(b, loc, s), (s + 1) * tpr > numVec, pass, s);
         partial[s % unroll] = fn(slot, partial[s % unroll]);
       }
     } else if (vecsPerThread > 0) {

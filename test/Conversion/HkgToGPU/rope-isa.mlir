@@ -1,8 +1,7 @@
-// The rope kernels go through the upstream GPU backends.
-// REQUIRES: rocdl-toolkit, libdevice
+// The rope kernels go through the upstream ROCDL backend (gfx942, wave32 gfx1100).
+// REQUIRES: rocdl-toolkit
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-lower-to-gpu=chip=gfx942 | hkg-opt %to_gfx942_isa | FileCheck %s --check-prefix=GFX942
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1100 --hkg-lower-to-gpu=chip=gfx1100 | hkg-opt %to_gfx1100_isa | FileCheck %s --check-prefix=GFX1100
-// RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 | hkg-opt %to_sm90_ptx | FileCheck %s --check-prefix=SM90
 
 // GFX942:      gpu.binary @hkg_rope_0
 // GFX942-SAME:   global_load_dwordx4
@@ -13,11 +12,6 @@
 // GFX1100:     gpu.binary @hkg_rope_0
 // GFX1100-SAME:  global_load_b128
 // GFX1100:     gpu.binary @hkg_rope_1
-
-// SM90:        gpu.binary @hkg_rope_0
-// SM90-SAME:     ld.global.v4
-// SM90-SAME:     st.global.v4
-// SM90:        gpu.binary @hkg_rope_1
 
 func.func @neox(%x: tensor<8x512x32x128xbf16>, %c: tensor<4096x64xf32>, %s: tensor<4096x64xf32>) -> tensor<8x512x32x128xbf16> {
   %y = hkg.rope %x, %c, %s neox offset(0) : tensor<8x512x32x128xbf16>, tensor<4096x64xf32>, tensor<4096x64xf32> -> tensor<8x512x32x128xbf16>
