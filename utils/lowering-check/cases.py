@@ -203,7 +203,8 @@ for s in ["stages = 1", "stages = 2", "stages = 2, lds_swizzle = 0, lds_pad = 8"
           "tile_m = 64, tile_n = 64, waves_m = 2, waves_n = 2", "tile_m = 128, tile_n = 64, tile_k = 64, stages = 2",
           "tile_m = 64, tile_n = 128, waves_m = 1, waves_n = 4, tile_k = 16, stages = 4",
           "mma = none, tile_m = 64, tile_n = 64, tile_k = 16, lds_swizzle = 0, lds_pad = 8",
-          "vector_width = 4", "vector_width = 2, stages = 2", "vector_width = 1, stages = 2"]:
+          "vector_width = 4", "vector_width = 2, stages = 2", "vector_width = 1, stages = 2",
+          "unroll = 2", "unroll = 4, stages = 2"]:
     add_matmul("bf16", [], 256, 256, 320, s=s)
     add_matmul("bf16", [], 192, 160, 96, tb=True, s=s)
 

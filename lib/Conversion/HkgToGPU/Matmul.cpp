@@ -37,6 +37,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -83,6 +84,7 @@ public:
     vw = s.getInt("vector_width");
     pad = s.getInt("lds_pad");
     swizzle = s.getInt("lds_swizzle") != 0;
+    unroll = s.getInt("unroll");
     StringRef mma = s.getKeyword("mma");
     if (mma == "none") {
       core = Core::Fma;
@@ -112,6 +114,15 @@ public:
   }
 
   FailureOr<MatmulLaunch> build();
+  /// Unrolls the K loop by the `unroll` knob (the stage indices of
+  /// consecutive steps then fold to constants when unroll divides stages).
+  LogicalResult unrollKLoop(scf::ForOp loop) {
+    if (unroll <= 1)
+      return success();
+    if (failed(loopUnrollByFactor(loop, unroll)))
+      return op.emitOpError("failed to unroll the K loop by ") << unroll;
+    return success();
+  }
 
 private:
   // Arithmetic on index values.
@@ -202,7 +213,7 @@ private:
   MatmulOp op;
   const TargetInfo &target;
 
-  int64_t tm, tn, tk, wm, wn, stages, vw, pad;
+  int64_t tm, tn, tk, wm, wn, stages, vw, pad, unroll;
   bool swizzle;
   Core core = Core::Fma;
   int64_t mmaM = 1, mmaN = 1, mmaK = 1;
@@ -216,6 +227,7 @@ private:
   SmallVector<int64_t> epiBatch;
   LdsTile ldsA, ldsB;
   Value tid, lane, waveRow, waveCol, batchIdx, m0, n0;
+  scf::ForOp kLoop;
 };
 
 } // namespace
@@ -954,6 +966,7 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
       scf::YieldOp::create(b, loc, out);
     }
     acc = SmallVector<Value>(loop.getResults());
+    kLoop = loop;
     if (stages > 1)
       nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(0));
   } else {
@@ -988,11 +1001,16 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
       scf::YieldOp::create(b, loc, out);
     }
     acc = SmallVector<Value>(loop.getResults());
+    kLoop = loop;
   }
 
   forEachResultRun(acc, [&](Value row, Value col, ArrayRef<Value> values) {
     storeRun(row, col, values);
   });
+  // Last, so that the stores read the results of the remainder loop the
+  // unrolling may add.
+  if (failed(unrollKLoop(kLoop)))
+    return failure();
 
   MatmulLaunch launch;
   launch.grid = {tilesM * tilesN, 1, batch};

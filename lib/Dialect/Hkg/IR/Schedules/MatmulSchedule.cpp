@@ -144,6 +144,7 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
                "elements of padding per LDS row against bank conflicts");
   space.addInt("lds_swizzle", {0, 1}, swizzle,
                "XOR-swizzle the 16-byte chunks of LDS rows");
+  space.addInt("unroll", {1, 2, 4}, 1, "unroll factor of the K loop");
   space.addInt("split_k", {1}, 1,
                "workgroups sharing one K range (only 1 is implemented)");
   return space;
