@@ -124,4 +124,88 @@ func.func @f(%x: {L}, %u: tensor<{B}xf32>) -> tensor<{B}xi32> {{
         ref["uniform_arg"] = 1
     add("top_p_%s_%dx%d_%d" % (dt, B, V, len(cases)), mlir, ref)
 
+# matmul: default schedules (mma.sync, decode), transposes, batch, edges,
+# fused epilogues, and non-default schedules (stages, swizzle/pad, FMA).
+GELU = "(lambda v: 0.5*v*(1+torch.tanh(0.7978845608*(v+0.044715*v**3))))"
+GELU_MLIR = """
+    %k = arith.constant 0.7978845608 : f32
+    %k2 = arith.constant 0.044715 : f32
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %v3 = arith.mulf %v, %v : f32
+    %v3b = arith.mulf %v3, %v : f32
+    %in0 = arith.mulf %v3b, %k2 : f32
+    %in1 = arith.addf %v, %in0 : f32
+    %in = arith.mulf %in1, %k : f32
+    %th = math.tanh %in : f32
+    %p1 = arith.addf %th, %one : f32
+    %g0 = arith.mulf %v, %p1 : f32
+    %g = arith.mulf %g0, %half : f32"""
+
+
+def mm_shapes(batch, m, n, k, ta, tb):
+    a = batch + ([k, m] if ta else [m, k])
+    b = batch + ([n, k] if tb else [k, n])
+    return a, b, batch + [m, n]
+
+
+def add_matmul(dt, batch, m, n, k, ta=False, tb=False, s="", epi=None, odt=None):
+    odt = odt or dt
+    a, b, o = mm_shapes(batch, m, n, k, ta, tb)
+    A, B, O = t(a, dt), t(b, dt), t(o, odt)
+    attrs = [x for x in (("transpose_a" if ta else ""), ("transpose_b" if tb else "")) if x]
+    if s:
+        attrs.append("schedule = #hkg.schedule<%s>" % s)
+    attr = " {%s}" % ", ".join(attrs) if attrs else ""
+    args = [[dt, a], [dt, b]]
+    ref = {"op": "matmul", "transpose_a": ta, "transpose_b": tb, "args": args, "out": [odt, o]}
+    trunc = ("arith.truncf %r0 : f32 to " + odt) if odt != "f32" else "arith.addf %r0, %zero : f32"
+    if epi is None:
+        body, epi_in = "", ""
+    elif epi == "bias_gelu":
+        E = t([n], dt)
+        args.append([dt, [n]])
+        epi_in = " epilogue(%e : " + E + ")"
+        body = (" {\n  ^bb0(%acc: f32, %eb: " + dt + "):\n    %ebf = arith.extf %eb : " + dt +
+                " to f32\n    %v = arith.addf %acc, %ebf : f32" + GELU_MLIR +
+                "\n    %r0 = arith.addf %g, %g : f32\n    %zero = arith.constant 0.0 : f32\n    %r = " + trunc +
+                "\n    hkg.yield %r : " + odt + "\n  }")
+        ref["expr"] = "2*" + GELU + "(acc + x[2])"
+    elif epi == "silu_residual":
+        E = t(o, odt)
+        args.append([odt, o])
+        epi_in = " epilogue(%e : " + E + ")"
+        ext = ("arith.extf %eb : " + odt + " to f32") if odt != "f32" else "arith.addf %eb, %eb : f32"
+        body = (" {\n  ^bb0(%acc: f32, %eb: " + odt + "):\n    %n = arith.negf %acc : f32\n    %ex = math.exp %n : f32"
+                "\n    %one = arith.constant 1.0 : f32\n    %d = arith.addf %one, %ex : f32\n    %sl = arith.divf %acc, %d : f32"
+                "\n    %ebf = " + ext + "\n    %r0 = arith.addf %sl, %ebf : f32\n    %zero = arith.constant 0.0 : f32\n    %r = " +
+                trunc + "\n    hkg.yield %r : " + odt + "\n  }")
+        ref["expr"] = "acc*torch.sigmoid(acc) + x[2]" + ("" if odt != "f32" else "*2")
+    ins = "%a: " + A + ", %b: " + B + ((", %e: " + (t([n], dt) if epi == "bias_gelu" else t(o, odt))) if epi else "")
+    mlir = (f"func.func @f({ins}) -> {O} {{\n  %y = hkg.matmul %a, %b{epi_in}{attr} : {A}, {B} -> {O}{body}\n"
+            f"  return %y : {O}\n}}")
+    add("mm_%s_%s%dx%dx%d%s%s_%d" % (dt, "x".join(map(str, batch)) + ("b" if batch else ""), m, n, k,
+                                    "_ta" if ta else "", "_tb" if tb else "", len(cases)), mlir, ref)
+
+
+add_matmul("bf16", [], 512, 512, 512)
+add_matmul("bf16", [], 4096, 4096, 4096)
+add_matmul("bf16", [], 256, 384, 512, tb=True, epi="bias_gelu")
+add_matmul("bf16", [], 1024, 1536, 512, tb=True, epi="bias_gelu")
+add_matmul("bf16", [], 16, 4096, 4096, tb=True)
+add_matmul("f16", [], 1, 4096, 4096, tb=True)
+add_matmul("bf16", [], 13, 200, 328, tb=True)
+add_matmul("f16", [3], 100, 72, 200, ta=True, epi="silu_residual", odt="f32")
+add_matmul("bf16", [2], 200, 136, 96, ta=True, tb=True)
+add_matmul("f32", [], 128, 96, 256, epi="silu_residual")
+add_matmul("f32", [], 77, 45, 33)
+for s in ["stages = 1", "stages = 2", "stages = 2, lds_swizzle = 0, lds_pad = 8", "stages = 2, lds_swizzle = 0, lds_pad = 16",
+          "tile_m = 64, tile_n = 64, waves_m = 2, waves_n = 2", "tile_m = 128, tile_n = 64, tile_k = 64, stages = 2",
+          "tile_m = 64, tile_n = 128, waves_m = 1, waves_n = 4, tile_k = 16, stages = 4",
+          "mma = none, tile_m = 64, tile_n = 64, tile_k = 16, lds_swizzle = 0, lds_pad = 8",
+          "vector_width = 4", "vector_width = 2, stages = 2", "vector_width = 1, stages = 2",
+          "unroll = 2", "unroll = 4, stages = 2"]:
+    add_matmul("bf16", [], 256, 256, 320, s=s)
+    add_matmul("bf16", [], 192, 160, 96, tb=True, s=s)
+
 print(json.dumps(cases, indent=1))

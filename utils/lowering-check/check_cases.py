@@ -65,6 +65,16 @@ def reference(ref, ins):
         out[..., 0::2] = a * c - b * s
         out[..., 1::2] = b * c + a * s
         return out
+    if op == "matmul":
+        a, b = xs[0], xs[1]
+        if ref.get("transpose_a"):
+            a = a.transpose(-1, -2)
+        if ref.get("transpose_b"):
+            b = b.transpose(-1, -2)
+        acc = a @ b
+        if "expr" in ref:
+            return eval(ref["expr"], {"torch": torch, "acc": acc, "x": xs})
+        return acc
     raise ValueError(op)
 
 

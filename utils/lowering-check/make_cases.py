@@ -7,7 +7,7 @@ import json, os, re, subprocess, sys
 HKG_OPT = os.environ.get("HKG_OPT", "build/bin/hkg-opt")
 LIBDEVICE = "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
 NVVM = ("builtin.module(nvvm-attach-target{chip=sm_90 features=+ptx80 l=%s}, "
-        "gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true}, "
+        "gpu.module(convert-nvgpu-to-nvvm, convert-scf-to-cf, convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true}, "
         "reconcile-unrealized-casts), gpu-module-to-binary{format=isa})" % LIBDEVICE)
 
 

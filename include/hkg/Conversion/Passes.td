@@ -47,20 +47,26 @@ def HkgLowerToGPUPass : Pass<"hkg-lower-to-gpu", "::mlir::ModuleOp"> {
     }
     ```
 
-    `hkg.matmul` and `hkg.attention` are not lowered yet: they are reported
-    as errors.
+    `hkg.matmul` becomes an LDS-tiled matrix-core kernel (nvgpu ldmatrix,
+    cp.async and mma.sync on NVIDIA; amdgpu.mfma / amdgpu.wmma on AMD; FMAs
+    with `mma = none`) with its epilogue fused at the store (Matmul.cpp).
+    `hkg.attention` is not lowered yet: it is reported as an error.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "Target chip; default: the hkg.target attribute">
   ];
   let dependentDialects = [
+    "::mlir::amdgpu::AMDGPUDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::func::FuncDialect",
     "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
   ];

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GPUBuildingBlocks.h"
+#include "Matmul.h"
 
 #include "hkg/Conversion/Passes.h"
 #include "hkg/Dialect/Hkg/IR/HkgInterfaces.h"
@@ -65,6 +66,15 @@ static LogicalResult lowerBody(Operation *op, KernelContext &kc) {
       .Case<RMSNormOp>([&](auto o) { return lowerRMSNorm(o, kc); })
       .Case<RopeOp>([&](auto o) { return lowerRope(o, kc); })
       .Case<TopPSampleOp>([&](auto o) { return lowerTopPSample(o, kc); })
+      .Case<MatmulOp>([&](auto o) -> LogicalResult {
+        FailureOr<MatmulLaunch> launch =
+            buildMatmulKernel(kc.b, kc.func, o, kc.schedule, kc.target);
+        if (failed(launch))
+          return failure();
+        kc.grid = launch->grid;
+        kc.block = launch->block;
+        return success();
+      })
       .Default([&](Operation *o) {
         return o->emitOpError("is not yet supported by hkg-lower-to-gpu");
       });
@@ -91,7 +101,7 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
   Location loc = op->getLoc();
-  if (isa<MatmulOp, AttentionOp>(op))
+  if (isa<AttentionOp>(op))
     return op->emitOpError("is not yet supported by hkg-lower-to-gpu");
 
   ScheduleAttr schedule = op.getScheduleAttrOrNull();

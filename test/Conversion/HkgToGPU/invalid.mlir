@@ -36,9 +36,9 @@ func.func @row_too_long_for_registers(%x: tensor<64x4096xf32>) -> tensor<64x4096
 
 // -----
 
-func.func @matmul_not_yet(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xbf16> {
-  // expected-error @below {{'hkg.matmul' op is not yet supported by hkg-lower-to-gpu}}
-  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<>} : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xbf16>
+func.func @matmul_split_k(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'split_k' = 2 is not legal for hkg.matmul on gfx942; expected one of: 1}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<split_k = 2>} : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xbf16>
   return %c : tensor<64x64xbf16>
 }
 

@@ -106,6 +106,42 @@ def HkgAutotunePass : Pass<"hkg-autotune"> {
            "Policy model (XGBoost JSON saved by hkg-tune train)">
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
+
+def HkgFusePass : Pass<"hkg-fuse"> {
+  let summary = "Fold an hkg.elementwise consuming a matmul into its epilogue";
+  let description = [{
+    An `hkg.elementwise` whose input is the only use of an `hkg.matmul`
+    result of the same shape becomes part of that matmul's epilogue: the
+    elementwise body is applied to the value the epilogue yielded (or to the
+    accumulator converted to the matmul's element type), its other inputs
+    become epilogue operands (their shapes are suffixes of the result shape,
+    as the epilogue requires), and the fused matmul produces the
+    elementwise's result type. The matmul's schedule is kept; the
+    elementwise's is dropped.
+
+    Before:
+    ```mlir
+    %m = hkg.matmul %x, %w : tensor<64x128xbf16>, tensor<128x256xbf16>
+        -> tensor<64x256xbf16>
+    %y = hkg.elementwise %m, %bias : tensor<64x256xbf16>, tensor<256xbf16>
+        -> tensor<64x256xbf16> {
+    ^bb0(%a: bf16, %b: bf16):
+      %s = arith.addf %a, %b : bf16
+      hkg.yield %s : bf16
+    }
+    ```
+    After:
+    ```mlir
+    %y = hkg.matmul %x, %w epilogue(%bias : tensor<256xbf16>)
+        : tensor<64x128xbf16>, tensor<128x256xbf16> -> tensor<64x256xbf16> {
+    ^bb0(%acc: f32, %b: bf16):
+      %a = arith.truncf %acc : f32 to bf16
+      %s = arith.addf %a, %b : bf16
+      hkg.yield %s : bf16
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 #endif // HKG_TRANSFORMS_PASSES_TD

@@ -1,10 +1,14 @@
 //===- MatmulSchedule.cpp - schedule of hkg.matmul ------------------------===//
 //
 // A workgroup computes a tile_m x tile_n block of the result, stepping
-// through K by tile_k with operands staged in LDS over `stages` buffers;
-// waves_m x waves_n waves split the tile, each issuing `mma` matrix-core
-// instructions (or plain FMAs with `mma = none`). `split_k` splits K across
-// workgroups.
+// through K by tile_k with operands staged in LDS over `stages` buffers
+// (rows padded by lds_pad elements, 16-byte chunks XOR-swizzled with
+// lds_swizzle); waves_m x waves_n waves split the tile, each issuing `mma`
+// matrix-core instructions (or plain FMAs with `mma = none`); A and B are
+// read from global memory in vector_width-element chunks. `split_k` is
+// fixed to 1 (no cross-workgroup K reduction yet). The kernel is built by
+// lib/Conversion/HkgToGPU/Matmul.cpp; docs/perf/matmul-design.md explains
+// the defaults.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,41 +48,81 @@ static MmaShape getMmaShape(StringRef mma) {
 
 static bool isHalfType(Type t) { return t.isF16() || t.isBF16(); }
 
+/// Whether `mma` lowers on `target` (amdgpu.wmma has no 16x16x16 f16/bf16
+/// form on gfx1250, whose WMMA is 16x16x32 for 16-bit types).
+static bool isUsableMma(StringRef mma, const TargetInfo &target) {
+  return !(mma.starts_with("wmma") && target.chip == "gfx1250");
+}
+
+/// Static shared memory a kernel may declare on NVIDIA (more needs dynamic
+/// shared memory and an opt-in attribute at launch).
+static constexpr int64_t kNvidiaStaticSharedBytes = 48 * 1024;
+
+static int64_t ldsLimit(const TargetInfo &target) {
+  int64_t lds = target.ldsBytesPerWorkgroup;
+  return target.isNVIDIA() ? std::min(lds, kNvidiaStaticSharedBytes) : lds;
+}
+
+/// Lanes of a wave as rows x columns of FMA micro-tiles (mma = none).
+static std::pair<int64_t, int64_t> fmaLaneGrid(int64_t waveSize) {
+  return waveSize == 64 ? std::make_pair<int64_t, int64_t>(8, 8)
+                        : std::make_pair<int64_t, int64_t>(4, 8);
+}
+
+/// The widest power of two <= `vw` dividing the contiguous dims of both
+/// operands in global memory.
+static int64_t widestDividing(MatmulOp op, int64_t vw) {
+  int64_t a = op.getTransposeA() ? op.getM() : op.getK();
+  int64_t b = op.getTransposeB() ? op.getK() : op.getN();
+  while (vw > 1 && (a % vw != 0 || b % vw != 0))
+    vw /= 2;
+  return vw;
+}
+
 ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   Type elem = getLhs().getType().getElementType();
   int64_t bytes = elementBytes(elem);
   SmallVector<StringRef> mmas = {"none"};
   for (StringRef m : target.mmaIntrinsics)
-    mmas.push_back(m);
-  // A K shorter than one instruction's K step (gfx1250's WMMA steps by 32)
-  // cannot use matrix cores.
-  bool useMma = isHalfType(elem) && !target.mmaIntrinsics.empty() &&
-                getK() >= getMmaShape(target.mmaIntrinsics.front()).k;
-  StringRef mma = useMma ? StringRef(target.mmaIntrinsics.front()) : "none";
+    if (isUsableMma(m, target))
+      mmas.push_back(m);
+  bool useMma = isHalfType(elem) && mmas.size() > 1;
+  StringRef mma = "none";
+  if (useMma) {
+    mma = mmas[1];
+    // CDNA4's double-rate 16x16x32 form when there is one.
+    if (llvm::is_contained(mmas, "mfma_16x16x32"))
+      mma = "mfma_16x16x32";
+  }
+  MmaShape shape = getMmaShape(mma);
   int64_t m = getM();
   bool decode = m <= 16;
+  bool nvidia = target.isNVIDIA();
 
-  int64_t tileM = decode ? 16 : (useMma ? 128 : 64);
-  int64_t tileN = decode ? 64 : (useMma ? 128 : 64);
-  int64_t tileK = useMma ? 32 : 16;
-  int64_t wavesM = decode ? 1 : 2, wavesN = decode ? 4 : 2;
-  if (!useMma && target.waveSize == 32) {
-    // 4 waves of 32 lanes: 8 x 16 accumulators per thread at 64x64.
-    wavesM = 2;
-    wavesN = 2;
+  int64_t tileM = 64, tileN = 64, tileK = 16, wavesM = 2, wavesN = 2;
+  int64_t stages = 2, swizzle = 0;
+  int64_t pad = 16 / bytes;
+  if (useMma) {
+    // 128x128 tiles, 64x64 (NVIDIA, CDNA) or 64x32 (RDNA) per wave.
+    tileM = 128;
+    tileN = 128;
+    tileK = 32;
+    wavesN = target.matrixCore == MatrixCoreKind::WMMA ? 4 : 2;
+    swizzle = 1;
+    pad = 0;
+    // 3 x 16 KiB of cp.async stages fit the 48 KiB of static shared memory.
+    stages = nvidia ? 3 : 2;
   }
-  // The default must pass verifyScheduleConstraints: no K step deeper than
-  // K (while staying a multiple of the mma K), and a vector width with which
-  // the workgroup's threads evenly cover the A and B tiles (decode tiles are
-  // small).
-  int64_t mmaK = getMmaShape(mma).k;
-  while (tileK > 16 && tileK / 2 % mmaK == 0 && tileK > getK())
-    tileK /= 2;
-  int64_t threads = wavesM * wavesN * target.waveSize;
-  int64_t vw = widestVector(bytes);
-  while (vw > 1 && ((tileM * tileK) % (threads * vw) != 0 ||
-                    (tileN * tileK) % (threads * vw) != 0))
-    vw /= 2;
+  if (decode) {
+    // GEMV-like: one row of mma tiles, waves spread along N, long K steps
+    // of 16-byte weight loads.
+    tileM = 16;
+    tileN = useMma ? std::max<int64_t>(32, 4 * shape.n) : 64;
+    tileK = useMma ? 128 : 32;
+    wavesM = 1;
+    wavesN = 4;
+    stages = nvidia && useMma ? 4 : 2;
+  }
   ScheduleSpace space;
   space.addInt("tile_m", {16, 32, 64, 128, 256}, tileM,
                "rows of the result per workgroup");
@@ -90,13 +134,19 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   space.addInt("waves_n", {1, 2, 4, 8}, wavesN, "waves along N");
   space.addKeyword("mma", mmas, mma,
                    "matrix-core instruction, or none for FMAs");
-  space.addInt("stages", {1, 2, 3, 4}, 2,
+  space.addInt("stages", {1, 2, 3, 4}, stages,
                "LDS buffers in the K pipeline (2 = double buffering)");
-  space.addInt("vector_width", vectorWidths(bytes), vw,
+  int64_t vw = widestVector(bytes);
+  space.addInt("vector_width", vectorWidths(bytes),
+               widestDividing(*this, vw),
                "elements per global load of A and B");
-  space.addInt("lds_pad", {0, 4, 8}, target.isAMD() ? 8 : 0,
+  space.addInt("lds_pad", {0, 16 / bytes, 32 / bytes}, pad,
                "elements of padding per LDS row against bank conflicts");
-  space.addInt("split_k", {1, 2, 4, 8}, 1, "workgroups sharing one K range");
+  space.addInt("lds_swizzle", {0, 1}, swizzle,
+               "XOR-swizzle the 16-byte chunks of LDS rows");
+  space.addInt("unroll", {1, 2, 4}, 1, "unroll factor of the K loop");
+  space.addInt("split_k", {1}, 1,
+               "workgroups sharing one K range (only 1 is implemented)");
   return space;
 }
 
@@ -116,37 +166,55 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                        << "; expected mma = none";
   int64_t threads = wavesM * wavesN * target.waveSize;
   if (threads > target.maxThreadsPerWorkgroup)
-    return emitError() << "schedule knobs 'waves_m' x 'waves_n' = "
+    return emitError() << "schedules knobs 'waves_m' x 'waves_n' = "
                        << wavesM * wavesN << " waves of " << target.waveSize
                        << " threads exceed the workgroup limit of "
                        << target.maxThreadsPerWorkgroup << " on "
                        << target.chip;
+  if (mma == "none") {
+    auto [ly, lx] = fmaLaneGrid(target.waveSize);
+    shape = {ly, lx, 1};
+  }
   if (tileM % (wavesM * shape.m) != 0)
     return emitError() << "schedule knob 'tile_m' = " << tileM
-                       << " must be a multiple of waves_m x the mma M ("
-                       << wavesM << " x " << shape.m << ")";
+                       << " must be a multiple of waves_m x "
+                       << (mma == "none" ? "the lane rows" : "the mma M")
+                       << " (" << wavesM << " x " << shape.m << ")";
   if (tileN % (wavesN * shape.n) != 0)
     return emitError() << "schedule knob 'tile_n' = " << tileN
-                       << " must be a multiple of waves_n x the mma N ("
-                       << wavesN << " x " << shape.n << ")";
+                       << " must be a multiple of waves_n x "
+                       << (mma == "none" ? "the lane columns" : "the mma N")
+                       << " (" << wavesN << " x " << shape.n << ")";
   if (tileK % shape.k != 0)
     return emitError() << "schedule knob 'tile_k' = " << tileK
                        << " must be a multiple of the mma K (" << shape.k
                        << ")";
   int64_t pad = s.getInt("lds_pad");
   int64_t lds = s.getInt("stages") * (tileM + tileN) * (tileK + pad) * bytes;
-  if (lds > target.ldsBytesPerWorkgroup)
+  if (lds > ldsLimit(target))
     return emitError() << "schedule needs " << lds
                        << " bytes of LDS (stages x (tile_m + tile_n) x "
                           "(tile_k + lds_pad) x "
-                       << bytes << " bytes); " << target.chip << " has "
-                       << target.ldsBytesPerWorkgroup;
+                       << bytes << " bytes); " << target.chip << " allows "
+                       << ldsLimit(target)
+                       << (target.isNVIDIA() ? " of static shared memory"
+                                             : "");
   int64_t acc = tileM * tileN / threads;
   if (acc > kMaxAccumulatorsPerThread)
     return emitError() << "schedule needs " << acc
                        << " f32 accumulators per thread (tile_m x tile_n / "
                        << threads << " threads); expected at most "
                        << kMaxAccumulatorsPerThread;
+  int64_t vw = s.getInt("vector_width");
+  if (tileK % vw != 0 || tileM % vw != 0 || tileN % vw != 0)
+    return emitError() << "schedule knob 'vector_width' = " << vw
+                       << " must divide tile_m, tile_n and tile_k (" << tileM
+                       << ", " << tileN << ", " << tileK << ")";
+  if (widestDividing(*this, vw) != vw)
+    return emitError() << "schedule knob 'vector_width' = " << vw
+                       << " must divide the contiguous dims of lhs and rhs "
+                          "(expected at most "
+                       << widestDividing(*this, vw) << ")";
   int64_t splitK = s.getInt("split_k");
   if (splitK * tileK > getK())
     return emitError() << "schedule knob 'split_k' = " << splitK

@@ -1,0 +1,41 @@
+//===- Matmul.h - hkg.matmul kernel builder ---------------------*- C++ -*-===//
+//
+// Fills the body of a gpu.func with the kernel of one hkg.matmul: LDS-staged
+// workgroup tiles, matrix-core (mma.sync / MFMA / WMMA) or FMA warp tiles,
+// a pipelined K loop and the fused epilogue at the store.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_LIB_CONVERSION_HKGTOGPU_MATMUL_H
+#define HKG_LIB_CONVERSION_HKGTOGPU_MATMUL_H
+
+#include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/IR/ScheduleSpace.h"
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+
+#include <array>
+
+namespace mlir::hkg {
+
+/// Launch dims of a matmul kernel, fixed at compile time.
+struct MatmulLaunch {
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  std::array<int64_t, 3> block = {1, 1, 1};
+};
+
+/// Builds the kernel of `op` into `kernel`, whose arguments are the static
+/// memrefs lhs, rhs, the epilogue inputs, then the result. `b` must be
+/// positioned in the kernel's entry block before its terminator. LDS buffers
+/// are added as workgroup attributions of `kernel`. The schedule must have
+/// been verified against `op` and `target`.
+FailureOr<MatmulLaunch> buildMatmulKernel(OpBuilder &b, gpu::GPUFuncOp kernel,
+                                          MatmulOp op,
+                                          const ResolvedSchedule &schedule,
+                                          const TargetInfo &target);
+
+} // namespace mlir::hkg
+
+#endif // HKG_LIB_CONVERSION_HKGTOGPU_MATMUL_H

@@ -1,0 +1,125 @@
+//===- Fuse.cpp - fold elementwise consumers into matmul epilogues --------===//
+
+#include "hkg/Dialect/Hkg/IR/HkgOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+#include "hkg/Dialect/Hkg/Transforms/Passes.h"
+
+#define DEBUG_TYPE "hkg-fuse"
+
+namespace mlir::hkg {
+#define GEN_PASS_DEF_HKGFUSEPASS
+#include "hkg/Dialect/Hkg/Transforms/Passes.h.inc"
+} // namespace mlir::hkg
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+namespace {
+/// elementwise(matmul(...), e...) -> matmul(...) with the elementwise body
+/// appended to the epilogue and e... as extra epilogue operands.
+struct FoldElementwiseIntoMatmul final : OpRewritePattern<ElementwiseOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ElementwiseOp ew,
+                                PatternRewriter &rewriter) const override {
+    MatmulOp mm;
+    for (Value in : ew.getInputs()) {
+      auto candidate = in.getDefiningOp<MatmulOp>();
+      if (!candidate || candidate->getBlock() != ew->getBlock() ||
+          candidate.getResult().getType().getShape() !=
+              ew.getResult().getType().getShape())
+        continue;
+      if (llvm::any_of(candidate->getUsers(),
+                       [&](Operation *u) { return u != ew.getOperation(); }))
+        continue;
+      mm = candidate;
+      break;
+    }
+    if (!mm)
+      return rewriter.notifyMatchFailure(
+          ew, "no input is a single-use hkg.matmul of the result shape");
+
+    Location loc = ew.getLoc();
+    Value mmResult = mm.getResult();
+    SmallVector<Value> extra;
+    for (Value in : ew.getInputs())
+      if (in != mmResult)
+        extra.push_back(in);
+
+    rewriter.setInsertionPoint(ew);
+    auto fused = MatmulOp::create(rewriter, loc, ew.getResult().getType(),
+                                  mm.getLhs(), mm.getRhs(),
+                                  mm.getTransposeA(), mm.getTransposeB());
+    SmallVector<Value> epilogueInputs(mm.getEpilogueInputs());
+    llvm::append_range(epilogueInputs, extra);
+    fused->insertOperands(2, epilogueInputs);
+    if (ScheduleAttr schedule = mm.getScheduleAttr())
+      fused.setScheduleAttr(schedule);
+
+    // The epilogue block: (acc, old epilogue elements..., new elements...).
+    SmallVector<Type> argTypes = {rewriter.getF32Type()};
+    SmallVector<Location> argLocs = {loc};
+    for (Value v : epilogueInputs) {
+      argTypes.push_back(getElementTypeOrSelf(v.getType()));
+      argLocs.push_back(v.getLoc());
+    }
+    Block *block = rewriter.createBlock(&fused.getEpilogue(), {}, argTypes,
+                                        argLocs);
+    rewriter.setInsertionPointToStart(block);
+
+    // The matmul's own output element.
+    Value produced;
+    unsigned numOld = mm.getEpilogueInputs().size();
+    if (mm.hasEpilogue()) {
+      Block &old = mm.getEpilogue().front();
+      IRMapping map;
+      map.map(old.getArguments(), block->getArguments().take_front(numOld + 1));
+      for (Operation &op : old.without_terminator())
+        rewriter.clone(op, map);
+      produced = map.lookupOrDefault(old.getTerminator()->getOperand(0));
+    } else {
+      Type elem = mm.getResult().getType().getElementType();
+      produced = block->getArgument(0);
+      if (elem != produced.getType())
+        produced = arith::TruncFOp::create(rewriter, loc, elem, produced);
+    }
+
+    // Then the elementwise body on it.
+    Block &body = ew.getBody().front();
+    IRMapping map;
+    unsigned next = numOld + 1;
+    for (auto [arg, in] : llvm::zip(body.getArguments(), ew.getInputs()))
+      map.map(arg, in == mmResult ? produced : block->getArgument(next++));
+    for (Operation &op : body.without_terminator())
+      rewriter.clone(op, map);
+    YieldOp::create(rewriter, loc,
+                    map.lookupOrDefault(body.getTerminator()->getOperand(0)));
+
+    rewriter.replaceOp(ew, fused.getResult());
+    rewriter.eraseOp(mm);
+    return success();
+  }
+};
+} // namespace
+
+namespace mlir::hkg {
+namespace {
+struct HkgFusePass final : impl::HkgFusePassBase<HkgFusePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<FoldElementwiseIntoMatmul>(&getContext());
+    // A walk, not the greedy driver: its folder would hoist the epilogue's
+    // constants out of the region.
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+};
+} // namespace
+} // namespace mlir::hkg

@@ -1,0 +1,45 @@
+// Matmul schedules hkg-lower-to-gpu refuses, with the knob and legal range.
+// RUN: hkg-opt %s --split-input-file --verify-diagnostics --hkg-lower-to-gpu=chip=sm_90
+
+func.func @static_shared_limit(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule needs 65536 bytes of LDS (stages x (tile_m + tile_n) x (tile_k + lds_pad) x 2 bytes); sm_90 allows 49152 of static shared memory}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<stages = 4>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}
+
+// -----
+
+func.func @vector_width_vs_shape(%a: tensor<128x100xbf16>, %b: tensor<100x128xbf16>) -> tensor<128x128xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'vector_width' = 8 must divide the contiguous dims of lhs and rhs (expected at most 4)}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<vector_width = 8>} : tensor<128x100xbf16>, tensor<100x128xbf16> -> tensor<128x128xbf16>
+  return %c : tensor<128x128xbf16>
+}
+
+// -----
+
+func.func @mma_needs_halves(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'mma' = mma_16x8x16 needs f16 or bf16 operands, got 'f32'; expected mma = none}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x16>} : tensor<128x128xf32>, tensor<128x128xf32> -> tensor<128x128xf32>
+  return %c : tensor<128x128xf32>
+}
+
+// -----
+
+func.func @warp_tile(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'tile_n' = 32 must be a multiple of waves_n x the mma N (8 x 8)}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<tile_n = 32, waves_n = 8, waves_m = 1>} : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xbf16>
+  return %c : tensor<128x128xbf16>
+}
+
+// -----
+
+func.func @epilogue_capture(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>, %t: tensor<f32>) -> tensor<128x128xf32> {
+  %s = tensor.extract %t[] : tensor<f32>
+  // expected-error @below {{'hkg.matmul' op epilogue captures a non-constant value defined outside it; expected epilogue operands instead}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<>} : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xf32> {
+  ^bb0(%acc: f32):
+    %r = arith.addf %acc, %s : f32
+    hkg.yield %r : f32
+  }
+  return %c : tensor<128x128xf32>
+}

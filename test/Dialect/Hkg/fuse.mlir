@@ -1,0 +1,95 @@
+// RUN: hkg-opt %s --split-input-file --hkg-fuse | FileCheck %s
+
+// A bias add after a plain matmul: the accumulator is converted to the
+// matmul's element type, then the elementwise body runs on it.
+// CHECK-LABEL: func.func @bias
+// CHECK-SAME: (%[[X:.*]]: tensor<64x128xbf16>, %[[W:.*]]: tensor<128x256xbf16>, %[[B:.*]]: tensor<256xbf16>)
+// CHECK: %[[Y:.*]] = hkg.matmul %[[X]], %[[W]] epilogue(%[[B]] : tensor<256xbf16>) : tensor<64x128xbf16>, tensor<128x256xbf16> -> tensor<64x256xbf16> {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %[[E:.*]]: bf16):
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[ACC]] : f32 to bf16
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[T]], %[[E]] : bf16
+// CHECK-NEXT: hkg.yield %[[S]] : bf16
+// CHECK: return %[[Y]]
+// CHECK-NOT: hkg.elementwise
+func.func @bias(%x: tensor<64x128xbf16>, %w: tensor<128x256xbf16>, %b: tensor<256xbf16>) -> tensor<64x256xbf16> {
+  %m = hkg.matmul %x, %w : tensor<64x128xbf16>, tensor<128x256xbf16> -> tensor<64x256xbf16>
+  %y = hkg.elementwise %m, %b : tensor<64x256xbf16>, tensor<256xbf16> -> tensor<64x256xbf16> {
+  ^bb0(%a: bf16, %c: bf16):
+    %s = arith.addf %a, %c : bf16
+    hkg.yield %s : bf16
+  }
+  return %y : tensor<64x256xbf16>
+}
+
+// -----
+
+// A matmul with an epilogue (bias) followed by SiLU and a residual add:
+// both fold, the epilogue operands accumulate, the schedule and the
+// transposes are kept, and the result type becomes the elementwise's.
+// CHECK-LABEL: func.func @chain
+// CHECK: %[[Y:.*]] = hkg.matmul %{{.*}}, %{{.*}} epilogue(%[[B:.*]], %[[R:.*]] : tensor<256xbf16>, tensor<64x256xf32>) {schedule = #hkg.schedule<tile_m = 64>, transpose_b} : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xf32> {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %[[EB:.*]]: bf16, %[[ER:.*]]: f32):
+// CHECK: arith.extf %[[EB]]
+// CHECK: %[[V:.*]] = arith.truncf {{.*}} : f32 to bf16
+// CHECK: %[[VF:.*]] = arith.extf %[[V]] : bf16 to f32
+// CHECK: math.exp
+// CHECK: %[[SL:.*]] = arith.divf %[[VF]]
+// CHECK: %[[O:.*]] = arith.addf %[[SL]], %[[ER]] : f32
+// CHECK-NEXT: hkg.yield %[[O]] : f32
+// CHECK-NOT: hkg.elementwise
+func.func @chain(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %b: tensor<256xbf16>, %r: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %m = hkg.matmul %x, %w epilogue(%b : tensor<256xbf16>) {transpose_b, schedule = #hkg.schedule<tile_m = 64>} : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16> {
+  ^bb0(%acc: f32, %e: bf16):
+    %ef = arith.extf %e : bf16 to f32
+    %s = arith.addf %acc, %ef : f32
+    %t = arith.truncf %s : f32 to bf16
+    hkg.yield %t : bf16
+  }
+  %y = hkg.elementwise %m, %r : tensor<64x256xbf16>, tensor<64x256xf32> -> tensor<64x256xf32> {
+  ^bb0(%a: bf16, %res: f32):
+    %af = arith.extf %a : bf16 to f32
+    %n = arith.negf %af : f32
+    %ex = math.exp %n : f32
+    %one = arith.constant 1.0 : f32
+    %d = arith.addf %one, %ex : f32
+    %sl = arith.divf %af, %d : f32
+    %o = arith.addf %sl, %res : f32
+    hkg.yield %o : f32
+  }
+  return %y : tensor<64x256xf32>
+}
+
+// -----
+
+// A matmul result used twice is not folded (it would be computed twice).
+// CHECK-LABEL: func.func @two_uses
+// CHECK: hkg.matmul
+// CHECK-NOT: epilogue
+// CHECK: hkg.elementwise
+func.func @two_uses(%x: tensor<64x128xf32>, %w: tensor<128x256xf32>) -> (tensor<64x256xf32>, tensor<64x256xf32>) {
+  %m = hkg.matmul %x, %w : tensor<64x128xf32>, tensor<128x256xf32> -> tensor<64x256xf32>
+  %y = hkg.elementwise %m : tensor<64x256xf32> -> tensor<64x256xf32> {
+  ^bb0(%a: f32):
+    %s = arith.mulf %a, %a : f32
+    hkg.yield %s : f32
+  }
+  return %y, %m : tensor<64x256xf32>, tensor<64x256xf32>
+}
+
+// -----
+
+// x * x of the same matmul result: both body arguments take the product.
+// CHECK-LABEL: func.func @square
+// CHECK: hkg.matmul %{{.*}}, %{{.*}} : tensor<64x128xf32>, tensor<128x256xf32> -> tensor<64x256xf32> {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[S:.*]] = arith.mulf %[[ACC]], %[[ACC]] : f32
+// CHECK-NEXT: hkg.yield %[[S]] : f32
+func.func @square(%x: tensor<64x128xf32>, %w: tensor<128x256xf32>) -> tensor<64x256xf32> {
+  %m = hkg.matmul %x, %w : tensor<64x128xf32>, tensor<128x256xf32> -> tensor<64x256xf32>
+  %y = hkg.elementwise %m, %m : tensor<64x256xf32>, tensor<64x256xf32> -> tensor<64x256xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.mulf %a, %b : f32
+    hkg.yield %s : f32
+  }
+  return %y : tensor<64x256xf32>
+}
