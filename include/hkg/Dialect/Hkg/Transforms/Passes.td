@@ -106,6 +106,7 @@ def HkgAutotunePass : Pass<"hkg-autotune"> {
            "Policy model (XGBoost JSON saved by hkg-tune train)">
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
+}
 
 def HkgFusePass : Pass<"hkg-fuse"> {
   let summary = "Fold an hkg.elementwise consuming a matmul into its epilogue";
