@@ -102,7 +102,7 @@ def nucleus(logits, p, t):
     # A stable sort takes tied tokens by ascending id, as the kernel and the
     # runtime's reference do.
     probs = torch.softmax(logits.double() / t, -1)
-    sp, idx = probs.sort(-1, descending=True, stable=True)
+    sp, idx = torch.sort(probs, dim=-1, descending=True, stable=True)
     cs = sp.cumsum(-1)
     k = (cs < p).sum(-1) + 1  # smallest prefix with mass >= p
     return probs, sp, idx, k
