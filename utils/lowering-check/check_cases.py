@@ -107,8 +107,12 @@ def run_case(dirname, case):
 
 
 def nucleus(logits, p, t):
+    # logits / temperature in float64, as the kernel's z = logits / T (f32,
+    # correctly rounded); "scale" in the ref only scales the random logits.
+    # A stable sort takes tied tokens by ascending id, as the kernel and the
+    # runtime's reference do.
     probs = torch.softmax(logits.double() / t, -1)
-    sp, idx = probs.sort(-1, descending=True)
+    sp, idx = torch.sort(probs, dim=-1, descending=True, stable=True)
     cs = sp.cumsum(-1)
     k = (cs < p).sum(-1) + 1  # smallest prefix with mass >= p
     return probs, sp, idx, k
@@ -133,6 +137,29 @@ def check_top_p(ptx, case, ins, out):
             ok = False
             print("  row %d: token %d not in the nucleus (size %d)" % (r, tok, kr))
             break
+    # with given uniforms: the token of the nucleus CDF walked in token-id
+    # order (the runtime's sampleFromNucleus), up to 1e-4 of CDF mass
+    if ok and ref.get("uniform_arg") is not None:
+        us = ins[ref["uniform_arg"]].double()
+        wrong = 0
+        for r in range(B):
+            kr = k[r].item()
+            w = torch.zeros_like(probs[r])
+            w[idx[r, :kr]] = sp[r, :kr] / sp[r, :kr].sum()
+            cdf = w.cumsum(0)
+            u = us[r].item()
+            tok = toks[r].item()
+            lo = cdf[tok].item() - w[tok].item()
+            hi = cdf[tok].item()
+            if not (u >= lo - 1e-4 and u < hi + 1e-4):
+                if wrong == 0:
+                    want = int(((cdf <= u) & (w > 0)).sum().item())
+                    want = int(torch.nonzero(w > 0)[min(want, int((w > 0).sum().item()) - 1)].item())
+                    print("  row %d: token %d, the nucleus CDF in token order gives %d (u = %.6f, CDF of %d spans [%.6f, %.6f))" % (r, tok, want, u, tok, lo, hi))
+                wrong += 1
+        if wrong:
+            ok = False
+            print("  %d of %d rows differ from the token-order CDF walk" % (wrong, B))
     # determinism: the same launch again gives the same tokens
     out2 = torch.full_like(out, -7)
     launch(ptx, case["entry"], case["grid"], case["block"], ptrs[:-1] + [out2.data_ptr()])

@@ -5,7 +5,11 @@ order), checked against a sort-based float64 nucleus on random rows, rows with
 many ties and rows of equal logits. It checks the algorithm, not the kernel:
 check_cases.py checks the kernel on a GPU. Differences it reports are float64
 vs f32 rounding of the reference's cumulative sum (equal-probability rows,
-where the smallest set is exact in the model)."""
+where the smallest set is exact in the model).
+
+Superseded by topp_emulate.py: this model uses Python ints for the key
+bounds (it could not see the i32 overflow of hi - lo that broke the kernel)
+and the old thread-major draw order (the kernel now draws in token-id order)."""
 import numpy as np
 rng = np.random.default_rng(0)
 

@@ -1,30 +1,41 @@
 //===- Sampling.cpp - hkg.top_p_sample as a fused, sort-free sampler ------===//
 //
-// One workgroup samples one row of V logits; thread t owns the vectors
-// t, t + threads, ... of the row (plus tail elements), and every pass
-// re-reads the row (it stays in L2). With z = logits / temperature,
-// e_i = exp(z_i - max z) and Z = sum e_i, the nucleus is the smallest set of
-// most likely tokens whose mass reaches P = p Z. No sort is needed:
+// One workgroup samples one row of V logits; every pass re-reads the row
+// (it stays in L2). The statistics and search passes are strided (thread t
+// owns the vectors t, t + threads, ... plus tail elements: coalesced); the
+// draw passes are contiguous (thread t owns the vectors [t n, (t + 1) n),
+// n = vectors per thread, and the last thread also the tail), so that tid
+// order is token-id order there. With z = logits / temperature (correctly
+// rounded; a multiply only when 1 / T is a power of two), e_i = exp(z_i -
+// max z) and Z = sum e_i, the nucleus is the smallest set of most likely
+// tokens whose mass reaches P = p Z. No sort is needed:
 //
 // 1. Statistics pass: max z, Z (online max/sum merge) and the smallest key,
-//    where key(z) is the order-preserving i32 image of the f32 bits.
+//    where key(z) is the order-preserving i32 image of the f32 bits
+//    (negative floats: the magnitude bits flipped).
 // 2. Threshold search on keys. F(k) = sum of e_i over key_i >= k is
 //    non-increasing; keep [lo, hi) with F(lo) >= P > F(hi) (start: the
-//    smallest key, the largest key + 1). Each pass evaluates F at
-//    `thresholds_per_pass` keys evenly spread in (lo, hi), plus the min and
-//    max key inside [lo, hi); the interval shrinks to the thresholds that
-//    bracket P and then to the keys actually present. It stops when one key
-//    c remains: c is the key of the least likely nucleus token (exactly).
-//    Tokens with key > c are in; of the tokens tied at key c, the first
-//    kTies = ceil((P - F(c + 1)) / e_c) in thread-major order are in (the
-//    smallest set; any choice among equal tokens is as small).
+//    smallest key, the largest key + 1). lo and hi are i64: keys of negative
+//    and positive logits span more than 2^31, so hi - lo overflows i32 (that
+//    ended the search at once and sampled from the whole vocabulary). Each
+//    pass evaluates F at `thresholds_per_pass` keys evenly spread in
+//    (lo, hi), plus the min and max key inside [lo, hi); the interval shrinks
+//    to the thresholds that bracket P and then to the keys actually present.
+//    It stops when one key c remains: c is the key of the least likely
+//    nucleus token (exactly). Tokens with key > c are in; of the tokens tied
+//    at key c, the first kTies = ceil((P - F(c + 1)) / e_c) in token-id
+//    order are in (the smallest set; ties taken by ascending id, as the
+//    runtime's reference sorts them).
 // 3. Draw: u from `uniform[row]`, or from a counter-based hash of
 //    (seed, row) (splitmix64 finalizer, top 24 bits) so a seed always gives
-//    the same tokens. Each thread sums its nucleus mass; a workgroup scan
-//    gives every thread its slice [E_t, I_t) of the nucleus mass M; the
-//    thread whose slice holds u M walks its elements again in the same order
-//    and returns the token where the running mass passes u M. Tokens are
-//    drawn with probability e_i / M (up to f32 rounding of the sums).
+//    the same tokens. Each thread sums the nucleus mass of its contiguous
+//    slice; a workgroup scan gives every thread its slice [E_t, I_t) of the
+//    nucleus mass M, in token-id order; the thread whose slice holds u M
+//    walks its elements again in id order and returns the token where the
+//    running mass passes u M. This is the runtime's sampleFromNucleus (the
+//    nucleus CDF walked in token-id order): for the same u both pick the same
+//    token, up to f32 vs f64 rounding at the CDF steps. Tokens are drawn with
+//    probability e_i / M.
 // Passes: 1 + (search passes: about log(V) / log(thresholds + 1), fewer when
 // the boundary is sparse) + 1, plus a partial walk by one thread.
 //
@@ -38,6 +49,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -72,7 +84,12 @@ public:
     inType = t.getElementType();
     align = vocab % vw == 0 ? vectorAlignment(inType, vw)
                             : vectorAlignment(inType, 1);
-    invTemp = 1.0 / op.getTemperature().convertToDouble();
+    temperature = op.getTemperature().convertToDouble();
+    invTemp = 1.0 / temperature;
+    int exponent;
+    // x * (1 / T) equals x / T exactly only when 1 / T is a power of two.
+    invTempExact = std::frexp(invTemp, &exponent) == 0.5 &&
+                   static_cast<double>(static_cast<float>(invTemp)) == invTemp;
     kc.grid = {rows, 1, 1};
     kc.block = {threads, 1, 1};
     logits = kc.args[0];
@@ -81,9 +98,18 @@ public:
   }
 
   /// Visits the thread's chunks of the row in order (vectors, then tail
-  /// elements), threading `init` through `fn`.
-  SmallVector<Value> pass(ValueRange init, ChunkFn fn) {
+  /// elements), threading `init` through `fn`. Strided (coalesced): thread t
+  /// owns the vectors t, t + threads, ... and the tail elements t,
+  /// t + threads, ...; the order of the thread's elements is not the token
+  /// order across threads. Contiguous: thread t owns the vectors
+  /// [t * vecsPerThread, (t + 1) * vecsPerThread) and the last thread also
+  /// the tail, so visiting threads in tid order visits the tokens in id
+  /// order (what the draw needs to match a CDF walk in token order).
+  SmallVector<Value> pass(ValueRange init, ChunkFn fn,
+                          bool contiguous = false) {
     SmallVector<Value> acc(init);
+    bool mayOverrun = contiguous ? vecsPerThread * threads > numVec
+                                 : numVec % threads != 0;
     if (vecsPerThread > 0) {
       auto forOp = scf::ForOp::create(
           b, loc, constIndex(b, loc, 0), constIndex(b, loc, vecsPerThread),
@@ -91,12 +117,20 @@ public:
           [&](OpBuilder &nested, Location, Value s, ValueRange args) {
             OpBuilder::InsertionGuard g(b);
             b.setInsertionPointToEnd(nested.getInsertionBlock());
-            Value vi = arith::AddIOp::create(
-                b, loc,
-                arith::MulIOp::create(b, loc, s, constIndex(b, loc, threads)),
-                tid);
+            Value vi =
+                contiguous
+                    ? arith::AddIOp::create(
+                          b, loc,
+                          arith::MulIOp::create(
+                              b, loc, tid, constIndex(b, loc, vecsPerThread)),
+                          s)
+                    : arith::AddIOp::create(
+                          b, loc,
+                          arith::MulIOp::create(b, loc, s,
+                                                constIndex(b, loc, threads)),
+                          tid);
             Value valid;
-            if (numVec % threads != 0) {
+            if (mayOverrun) {
               Value last = constIndex(b, loc, numVec - 1);
               valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
                                             vi, last);
@@ -107,6 +141,15 @@ public:
             scf::YieldOp::create(b, loc, fn(chunk(col, vw, valid), args));
           });
       acc = SmallVector<Value>(forOp.getResults());
+    }
+    if (contiguous) {
+      if (tail == 0)
+        return acc;
+      Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           tid, constIndex(b, loc, threads - 1));
+      for (int64_t j = 0; j < tail; ++j)
+        acc = fn(chunk(constIndex(b, loc, numVec * vw + j), 1, isLast), acc);
+      return acc;
     }
     for (int64_t j = 0; j < tailSlots; ++j) {
       Value e =
@@ -164,7 +207,8 @@ public:
   Location loc;
   int64_t rows, vocab, vw, threads, numVec, tail, vecsPerThread, tailSlots;
   int64_t align;
-  double invTemp;
+  double temperature, invTemp;
+  bool invTempExact;
   Type inType;
   Value logits, tid, row;
 
@@ -179,8 +223,19 @@ private:
     Value raw = loadVector(b, loc, logits, ValueRange{row, col}, width,
                            width == 1 ? vectorAlignment(inType, 1) : align);
     Value x = toF32(b, loc, raw);
-    Value z = arith::MulFOp::create(
-        b, loc, x, splatLike(b, loc, constF32(b, loc, invTemp), x));
+    // z = x / T correctly rounded (the reference's logits / temperature): a
+    // multiply by 1 / T only where that is exact. A rounded z also keeps the
+    // backend from fusing the scaling into exp's argument (x * c - max as one
+    // fma) differently at different places.
+    Value z = invTempExact
+                  ? arith::MulFOp::create(
+                        b, loc, x,
+                        splatLike(b, loc, constF32(b, loc, invTemp), x))
+                        .getResult()
+                  : arith::DivFOp::create(
+                        b, loc, x,
+                        splatLike(b, loc, constF32(b, loc, temperature), x))
+                        .getResult();
     return {z, keyOf(z), valid, col, width};
   }
 };
@@ -273,19 +328,29 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
         b, loc, arith::SubFOp::create(b, loc, s.valueOfKey(cut), maxZ));
     kTies = constF32(b, loc, inf);
   } else {
-    SmallVector<Value> init = {minKey,
-                               arith::AddIOp::create(b, loc, maxKey, one),
+    // lo and hi are i64: the keys span all of i32 (negative and positive
+    // logits), so hi - lo and maxKey + 1 overflow i32.
+    Type i64 = b.getI64Type();
+    auto ext = [&](Value v) -> Value {
+      return arith::ExtSIOp::create(b, loc, i64, v);
+    };
+    auto trunc = [&](Value v) -> Value {
+      return arith::TruncIOp::create(b, loc, i32, v);
+    };
+    Value one64 = arith::ConstantIntOp::create(b, loc, i64, 1);
+    SmallVector<Value> init = {ext(minKey),
+                               arith::AddIOp::create(b, loc, ext(maxKey), one64),
                                constF32(b, loc, 0.0), constI32(b, loc, 0)};
     auto whileOp =
-        scf::WhileOp::create(b, loc, TypeRange{i32, i32, f32, i32}, init);
+        scf::WhileOp::create(b, loc, TypeRange{i64, i64, f32, i32}, init);
     {
       OpBuilder::InsertionGuard g(b);
       Block *before = b.createBlock(&whileOp.getBefore(), {},
-                                    {i32, i32, f32, i32}, {loc, loc, loc, loc});
+                                    {i64, i64, f32, i32}, {loc, loc, loc, loc});
       Value lo = before->getArgument(0), hi = before->getArgument(1);
       Value width = arith::SubIOp::create(b, loc, hi, lo);
-      Value open =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, width, one);
+      Value open = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                         width, one64);
       Value budget = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                            before->getArgument(3),
                                            constI32(b, loc, kMaxSearchPasses));
@@ -294,16 +359,16 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
                                before->getArguments());
 
       Block *after = b.createBlock(&whileOp.getAfter(), {},
-                                   {i32, i32, f32, i32}, {loc, loc, loc, loc});
-      lo = after->getArgument(0);
-      hi = after->getArgument(1);
+                                   {i64, i64, f32, i32}, {loc, loc, loc, loc});
+      Value lo64 = after->getArgument(0);
+      Value hi64 = after->getArgument(1);
       Value fHi = after->getArgument(2);
-      // Thresholds lo + (j + 1) (hi - lo) / (K + 1), in i64 (no overflow).
-      Type i64 = b.getI64Type();
-      Value lo64 = arith::ExtSIOp::create(b, loc, i64, lo);
-      Value range = arith::SubIOp::create(
-          b, loc, arith::ExtSIOp::create(b, loc, i64, hi), lo64);
-      SmallVector<Value> thr;
+      // The keys of [lo, hi) as i32 bounds: lo and hi - 1 are keys.
+      lo = trunc(lo64);
+      Value hiLast = trunc(arith::SubIOp::create(b, loc, hi64, one64));
+      // Thresholds lo + (j + 1) (hi - lo) / (K + 1) lie in [lo, hi): keys.
+      Value range = arith::SubIOp::create(b, loc, hi64, lo64);
+      SmallVector<Value> thr, thr64;
       for (int64_t j = 0; j < numThresholds; ++j) {
         Value step = arith::DivSIOp::create(
             b, loc,
@@ -311,8 +376,8 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
                 b, loc, range,
                 arith::ConstantIntOp::create(b, loc, i64, j + 1)),
             arith::ConstantIntOp::create(b, loc, i64, numThresholds + 1));
-        thr.push_back(arith::TruncIOp::create(
-            b, loc, i32, arith::AddIOp::create(b, loc, lo64, step)));
+        thr64.push_back(arith::AddIOp::create(b, loc, lo64, step));
+        thr.push_back(trunc(thr64.back()));
       }
       SmallVector<Value> sInit;
       for (int64_t j = 0; j < numThresholds; ++j)
@@ -337,8 +402,8 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
                 b, loc,
                 arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c.key,
                                       splatLike(b, loc, lo, c.key)),
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c.key,
-                                      splatLike(b, loc, hi, c.key)));
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, c.key,
+                                      splatLike(b, loc, hiLast, c.key)));
             if (c.valid)
               in = arith::AndIOp::create(b, loc, in,
                                          splatLike(b, loc, c.valid, in));
@@ -366,26 +431,27 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
       acc = s.reduceAll(acc, searchC);
       // F is non-increasing in the key: the last threshold with F >= P is the
       // new lo, the first with F < P the new hi.
-      Value newLo = lo, newHi = hi, newFHi = fHi;
+      Value newLo = lo64, newHi = hi64, newFHi = fHi;
       for (int64_t j = 0; j < numThresholds; ++j) {
         Value ge = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE,
                                          acc[j], target);
-        newLo = arith::SelectOp::create(b, loc, ge, thr[j], newLo);
+        newLo = arith::SelectOp::create(b, loc, ge, thr64[j], newLo);
       }
       for (int64_t j = numThresholds - 1; j >= 0; --j) {
         Value lt = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
                                          acc[j], target);
-        newHi = arith::SelectOp::create(b, loc, lt, thr[j], newHi);
+        newHi = arith::SelectOp::create(b, loc, lt, thr64[j], newHi);
         newFHi = arith::SelectOp::create(b, loc, lt, acc[j], newFHi);
       }
       // Shrink to the keys present in [lo, hi): F is unchanged there.
-      newLo = maxSI(newLo, acc[numThresholds]);
-      newHi = minSI(newHi,
-                    arith::AddIOp::create(b, loc, acc[numThresholds + 1], one));
+      newLo = arith::MaxSIOp::create(b, loc, newLo, ext(acc[numThresholds]));
+      newHi = arith::MinSIOp::create(
+          b, loc, newHi,
+          arith::AddIOp::create(b, loc, ext(acc[numThresholds + 1]), one64));
       Value iter = arith::AddIOp::create(b, loc, after->getArgument(3), one);
       scf::YieldOp::create(b, loc, ValueRange{newLo, newHi, newFHi, iter});
     }
-    cut = whileOp.getResult(0);
+    cut = trunc(whileOp.getResult(0));
     Value fAbove = whileOp.getResult(2);
     eCut = math::ExpOp::create(
         b, loc, arith::SubFOp::create(b, loc, s.valueOfKey(cut), maxZ));
@@ -420,7 +486,8 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
                     vector::CombiningKind::ADD);
         return {arith::AddFOp::create(b, loc, a[0], above),
                 arith::AddIOp::create(b, loc, a[1], ties)};
-      });
+      },
+      /*contiguous=*/true);
   ScanResult tieScan = workgroupScan(kc, own[1], s.tid);
   Value tiesBefore = arith::SIToFPOp::create(b, loc, f32, tieScan.exclusive);
   Value myTies = arith::SIToFPOp::create(b, loc, f32, own[1]);
@@ -487,7 +554,8 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    // Walk the thread's elements in the order of the passes above.
+    // Walk the thread's elements in token order (the thread's slice is
+    // contiguous), as the own pass above counted them.
     Value fls = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
     SmallVector<Value> walk = s.pass(
         {massScan.exclusive, tiesBefore, fls, constI32(b, loc, -1),
@@ -533,7 +601,8 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
             lastTok = arith::SelectOp::create(b, loc, in, idx, lastTok);
           }
           return {acc, seen, done, tok, lastTok};
-        });
+        },
+        /*contiguous=*/true);
     Value token = arith::SelectOp::create(b, loc, walk[2], walk[3], walk[4]);
     memref::StoreOp::create(b, loc, token, kc.args.back(), ValueRange{s.row});
   }
