@@ -119,6 +119,19 @@ def make_ops():
         ref=lambda g, u: F.silu(g.double()) * u.double(),
         shape="8192x8192 bf16")
 
+    ops["gemm"] = dict(
+        inputs=lambda: [_bf(4096, 4096), _bf(4096, 4096)],
+        eager=torch.matmul, ref=lambda a, b: a.double() @ b.double(),
+        flops=2 * 4096**3, inductor=False, shape="4096^3 bf16")
+    ops["gemm_decode"] = dict(
+        inputs=lambda: [_bf(16, 4096), _bf(4096, 4096)],
+        eager=lambda a, w: a @ w.t(), ref=lambda a, w: a.double() @ w.double().t(),
+        flops=2 * 16 * 4096 * 4096, inductor=False, shape="16x4096x4096 bf16 (W as [N,K])")
+    ops["qkv_proj"] = dict(
+        inputs=lambda: [_bf(8192, 4096), _bf(12288, 4096) * 0.02, _bf(12288)],
+        eager=F.linear, ref=lambda x, w, b: F.linear(x.double(), w.double(), b.double()),
+        flops=2 * 8192 * 12288 * 4096, inductor=False, shape="8192x12288x4096 bf16 + bias")
+
     def rope_inputs():
         s, d2 = 4096, 64
         inv = 1.0 / (10000 ** (torch.arange(d2, device="cuda", dtype=torch.float64) / d2))
@@ -175,7 +188,8 @@ def run(args):
             tol = TOL[inputs[0].dtype]
         row = dict(op=name, shape=spec["shape"], bytes=nbytes)
         impls = {"eager": spec["eager"]}
-        impls["inductor"] = torch.compile(spec["eager"], mode="max-autotune-no-cudagraphs")
+        if spec.get("inductor", True):
+            impls["inductor"] = torch.compile(spec["eager"], mode="max-autotune-no-cudagraphs")
         variants = []  # (label, kernel) for the default and each swept schedule
         opdir = os.path.join(args.bundles, name)
         if os.path.isdir(opdir):
@@ -200,6 +214,7 @@ def run(args):
                 row["variants"].append(dict(label=label, error=str(e)))
                 continue
             row["variants"].append(dict(label=label, schedule=k.meta.get("schedule"), us=t * 1e6, err=err, ok=ok,
+                                        tflops=spec.get("flops", 0) / t / 1e12 if ok else 0,
                                         stats=k.meta.get("stats")))
         good = [v for v in row["variants"] if v.get("ok")]
         for key, pick in (("hkg", [v for v in good if v["label"] == "default"]),
@@ -207,6 +222,7 @@ def run(args):
             if pick:
                 v = pick[0]
                 row[key] = dict(us=v["us"], err=v["err"], ok=True, tbs=nbytes / v["us"] * 1e-6,
+                                tflops=spec.get("flops", 0) / (v["us"] * 1e-6) / 1e12,
                                 pct_copy=100 * nbytes / (v["us"] * 1e-6) / 1e12 / copy_tbs,
                                 schedule=v["schedule"], label=v["label"])
         print(name, "hkg variants:", len(row["variants"]), "ok:", len(good),
@@ -219,6 +235,7 @@ def run(args):
                 ok = err <= tol
                 t = bench(lambda: fn(*inputs))
                 row[impl] = dict(us=t * 1e6, err=err, ok=ok, tbs=nbytes / t / 1e12,
+                                 tflops=spec.get("flops", 0) / t / 1e12,
                                  pct_copy=100 * nbytes / t / 1e12 / copy_tbs)
             except Exception as e:  # report, carry on
                 row[impl] = dict(error=f"{type(e).__name__}: {e}")
@@ -239,7 +256,20 @@ def markdown(res):
              "| op | shape | hkg default us (% copy) | hkg best us (% copy) | eager us (% copy) | inductor us (% copy) | best/eager | best/inductor | hkg rel err | schedules ok |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     ratios = []
+    gemm_lines = ["", "| GEMM | shape | hkg default us (TFLOP/s) | hkg best us (TFLOP/s) | cuBLAS (torch.matmul) us (TFLOP/s) | best/cuBLAS | hkg rel err |",
+                  "|---|---|---|---|---|---|---|"]
     for r in res["rows"]:
+        if "gemm" in r["op"] or "qkv" in r["op"]:
+            def gc(k):
+                v = r.get(k, {})
+                return f"{v['us']:.1f} ({v['tflops']:.0f})" if "us" in v else v.get("error", "—")[:60]
+            h, e = r.get("hkg_best", {}), r.get("eager", {})
+            ratio = f"{e['us'] / h['us']:.2f}x" if "us" in h and "us" in e else "—"
+            err = f"{h['err']:.1e}" if "err" in h else "—"
+            gemm_lines.append(f"| {r['op']} | {r['shape']} | {gc('hkg')} | {gc('hkg_best')} | {gc('eager')} | {ratio} | {err} |")
+    for r in res["rows"]:
+        if "gemm" in r["op"] or "qkv" in r["op"]:
+            continue
         def cell(k):
             v = r.get(k, {})
             if "us" not in v:
@@ -259,6 +289,7 @@ def markdown(res):
         g = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
         lines.append("")
         lines.append(f"Geomean speedup of hkg's best swept schedule over Inductor: {g:.2f}x over {len(ratios)} ops.")
+    lines.extend(gemm_lines)
     lines.append("")
     lines.append("Best schedules:")
     for r in res["rows"]:

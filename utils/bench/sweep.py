@@ -33,6 +33,12 @@ GRIDS = {
     "rope": dict(vector_width=[2, 4, 8], threads=[64, 128, 256, 512], tokens_per_block=[1, 2, 4, 8]),
     "top_p": dict(vector_width=[1, 2, 4], threads=[256, 512, 1024], thresholds_per_pass=[1, 3, 7, 15]),
 }
+MM = dict(tile_m=[64, 128, 256], tile_n=[64, 128, 256], tile_k=[32, 64], waves_m=[1, 2, 4], waves_n=[1, 2, 4],
+          stages=[2, 3, 4], lds_swizzle=[0, 1])
+GRIDS["gemm"] = MM
+GRIDS["qkv_proj"] = MM
+GRIDS["gemm_decode"] = dict(tile_m=[16], tile_n=[16, 32, 64, 128], tile_k=[64, 128, 256], waves_m=[1], waves_n=[1, 2, 4],
+                            stages=[2, 3, 4])
 GRIDS["bias_gelu"] = GRIDS["gelu"]
 GRIDS["swiglu"] = GRIDS["gelu"]
 
@@ -45,7 +51,10 @@ def with_schedule(src, sched):
         depth += {"(": 1, ")": -1}.get(src[i], 0)
         i += 1
     body = ", ".join(f"{k} = {v}" for k, v in sorted(sched.items()))
-    return src[:i].rstrip() + f" {{schedule = #hkg.schedule<{body}>}} " + src[i:]
+    head = src[:i].rstrip()
+    if head.endswith("}"):  # the op already has an attribute dictionary
+        return head[:-1] + f", schedule = #hkg.schedule<{body}>}} " + src[i:]
+    return head + f" {{schedule = #hkg.schedule<{body}>}} " + src[i:]
 
 
 def compile_one(src, outdir):

@@ -31,7 +31,7 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   auto ldsBytes = [&] {
     return (tileQ * d + stages * tileKv * (d + dv)) * elementBytes(elem);
   };
-  while (ldsBytes() > target.ldsBytesPerWorkgroup) {
+  while (ldsBytes() > staticLdsBytes(target)) {
     if (stages > 1)
       stages = 1;
     else if (tileKv > 16)
@@ -70,12 +70,12 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
   int64_t lds = (tileQ * d + s.getInt("stages") * s.getInt("tile_kv") *
                                  (d + dv)) *
                 bytes;
-  if (lds > target.ldsBytesPerWorkgroup)
+  if (lds > staticLdsBytes(target))
     return emitError() << "schedule needs " << lds
                        << " bytes of LDS (tile_q x D + stages x tile_kv x "
                           "(D + Dv) elements); "
                        << target.chip << " has "
-                       << target.ldsBytesPerWorkgroup;
+                       << staticLdsBytes(target);
   return success();
 }
 

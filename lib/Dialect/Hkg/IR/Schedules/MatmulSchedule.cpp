@@ -54,13 +54,8 @@ static bool isUsableMma(StringRef mma, const TargetInfo &target) {
   return !(mma.starts_with("wmma") && target.chip == "gfx1250");
 }
 
-/// Static shared memory a kernel may declare on NVIDIA (more needs dynamic
-/// shared memory and an opt-in attribute at launch).
-static constexpr int64_t kNvidiaStaticSharedBytes = 48 * 1024;
-
 static int64_t ldsLimit(const TargetInfo &target) {
-  int64_t lds = target.ldsBytesPerWorkgroup;
-  return target.isNVIDIA() ? std::min(lds, kNvidiaStaticSharedBytes) : lds;
+  return staticLdsBytes(target);
 }
 
 /// Lanes of a wave as rows x columns of FMA micro-tiles (mma = none).

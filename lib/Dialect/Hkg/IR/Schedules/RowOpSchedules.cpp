@@ -121,12 +121,16 @@ verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
                          << kMaxCachedWordsPerThread;
   }
   if (cache == "lds") {
-    int64_t bytes = rpb * g.rowLength * g.inputElemBytes;
-    if (bytes > target.ldsBytesPerWorkgroup)
+    // The cached rows plus the cross-wave reduction scratch (a few words per
+    // wave, bounded here by kReductionScratchBytes).
+    constexpr int64_t kReductionScratchBytes = 1024;
+    int64_t bytes = rpb * g.rowLength * g.inputElemBytes + kReductionScratchBytes;
+    if (bytes > staticLdsBytes(target))
       return emitError() << "schedule knob 'row_cache' = lds needs " << bytes
                          << " bytes of LDS for " << rpb << " row(s) of "
-                         << g.rowLength << " elements; " << target.chip
-                         << " has " << target.ldsBytesPerWorkgroup;
+                         << g.rowLength << " elements and the reduction; "
+                         << target.chip << " allows "
+                         << staticLdsBytes(target) << " per workgroup";
   }
   return success();
 }
