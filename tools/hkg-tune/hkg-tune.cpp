@@ -5,6 +5,8 @@
 //   hkg-tune train (--db F | --dataset F.jsonl) -o model.json
 //   hkg-tune signature input.mlir                    one signature per op
 //   hkg-tune synth [--seed N] [--schedules-per-op N] SYNTHETIC test records
+//   hkg-tune sample input.mlir --chip C -n N [--seed S]
+//                                 N distinct legal schedules of the first op
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,8 @@
 
 #include "hkg/Tuner/Database.h"
 #include "hkg/Tuner/Policy.h"
+#include "hkg/Tuner/Search.h"
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -35,6 +39,10 @@ static cl::SubCommand trainCmd("train", "Train the policy model");
 static cl::SubCommand signatureCmd("signature",
                                    "Print the signature of each hkg op");
 static cl::SubCommand
+    sampleCmd("sample", "Print distinct legal schedules of an op (JSON lines): "
+                        "the default first, then random ones (every legal one "
+                        "in random order when the space is small)");
+static cl::SubCommand
     synthCmd("synth", "Write SYNTHETIC records from the analytic test model");
 
 static cl::opt<std::string> dbPath("db", cl::desc("Tuning database (SQLite)"),
@@ -47,7 +55,8 @@ static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
                                        cl::sub(trainCmd), cl::sub(synthCmd));
 static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input>"),
                                       cl::sub(importCmd),
-                                      cl::sub(signatureCmd));
+                                      cl::sub(signatureCmd),
+                                      cl::sub(sampleCmd));
 static cl::opt<std::string> objective("objective",
                                       cl::desc("rank:pairwise or rank:ndcg"),
                                       cl::init("rank:pairwise"),
@@ -57,7 +66,21 @@ static cl::opt<unsigned> rounds("rounds", cl::desc("Boosting rounds"),
 static cl::opt<unsigned> maxDepth("max-depth", cl::desc("Tree depth"),
                                   cl::init(6), cl::sub(trainCmd));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed"), cl::init(1),
-                              cl::sub(trainCmd), cl::sub(synthCmd));
+                              cl::sub(trainCmd), cl::sub(synthCmd),
+                              cl::sub(sampleCmd));
+static cl::opt<std::string> sampleChip("chip", cl::desc("Target chip"),
+                                       cl::sub(sampleCmd));
+static cl::opt<unsigned> sampleCount("n", cl::desc("Schedules to print"),
+                                     cl::init(32), cl::sub(sampleCmd));
+static cl::opt<unsigned> sampleOpIndex("op-index",
+                                       cl::desc("Which hkg op of the input "
+                                                "(in walk order)"),
+                                       cl::init(0), cl::sub(sampleCmd));
+static cl::opt<double> enumerateLimit(
+    "enumerate-limit",
+    cl::desc("Enumerate the whole space when it has at most this many "
+             "schedules (legal or not)"),
+    cl::init(20000), cl::sub(sampleCmd));
 static cl::opt<unsigned>
     schedulesPerOp("schedules-per-op",
                    cl::desc("Schedules sampled per op and shape"),
@@ -181,6 +204,86 @@ static int runSignature() {
   return 0;
 }
 
+/// Every schedule of `space` (the product of the knobs' values), in order.
+static std::vector<KnobMap> enumerateSpace(const ScheduleSpace &space) {
+  std::vector<KnobMap> all(1);
+  for (const KnobSpec &k : space.knobs) {
+    std::vector<KnobMap> next;
+    next.reserve(all.size() * k.legalValues.size());
+    for (const KnobMap &partial : all)
+      for (const KnobValue &v : k.legalValues) {
+        KnobMap knobs = partial;
+        knobs[k.name] = v;
+        next.push_back(std::move(knobs));
+      }
+    all = std::move(next);
+  }
+  return all;
+}
+
+static int runSample() {
+  const TargetInfo *target = lookupTarget(sampleChip);
+  if (!target)
+    return fail("sample needs --chip with a known chip, got '" + sampleChip +
+                "'");
+  MLIRContext ctx;
+  loadTunerDialects(ctx);
+  llvm::SourceMgr sourceMgr;
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputPath);
+  if (!buffer)
+    return fail("cannot read '" + inputPath + "'");
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  if (!module)
+    return 1;
+  std::vector<HkgKernelOpInterface> ops;
+  module->walk([&](HkgKernelOpInterface op) { ops.push_back(op); });
+  if (sampleOpIndex >= ops.size())
+    return fail("op index " + llvm::Twine(sampleOpIndex) + " out of range; " +
+                inputPath + " has " + llvm::Twine(ops.size()) + " hkg op(s)");
+  OpCandidateSpace space(ops[sampleOpIndex], *target);
+  Rng rng(seed);
+
+  std::vector<KnobMap> picked;
+  std::set<std::string> seen;
+  auto add = [&](const KnobMap &knobs) {
+    if (picked.size() < sampleCount && seen.insert(formatKnobs(knobs)).second)
+      picked.push_back(knobs);
+  };
+  add(space.getDefault());
+  double size = space.getSpace().size();
+  size_t legal = 0;
+  bool exhaustive = size <= enumerateLimit;
+  if (exhaustive) {
+    std::vector<KnobMap> all;
+    for (KnobMap &knobs : enumerateSpace(space.getSpace()))
+      if (space.isLegal(knobs))
+        all.push_back(std::move(knobs));
+    legal = all.size();
+    // Fisher-Yates with the tuner's Rng: the same seed, the same order.
+    for (size_t i = all.size(); i > 1; --i)
+      std::swap(all[i - 1], all[rng() % i]);
+    for (const KnobMap &knobs : all)
+      add(knobs);
+  } else {
+    for (unsigned attempt = 0;
+         picked.size() < sampleCount && attempt < 64 * sampleCount; ++attempt)
+      if (std::optional<KnobMap> knobs = space.sample(rng))
+        add(*knobs);
+  }
+  for (const KnobMap &knobs : picked)
+    llvm::outs() << llvm::json::Value(knobsToJson(knobs)) << "\n";
+  llvm::errs() << "hkg-tune sample: " << picked.size() << " schedule(s) of "
+               << ops[sampleOpIndex]->getName() << " on " << target->chip
+               << "; space of " << size << " schedules"
+               << (exhaustive ? " enumerated, " + std::to_string(legal) +
+                                    " legal"
+                              : std::string(", sampled"))
+               << "\n";
+  return 0;
+}
+
 static int runSynth() {
   MLIRContext ctx;
   loadTunerDialects(ctx);
@@ -208,6 +311,9 @@ int main(int argc, char **argv) {
     return runSignature();
   if (synthCmd)
     return runSynth();
-  return fail("expected a subcommand: import, export, train, signature, synth "
+  if (sampleCmd)
+    return runSample();
+  return fail("expected a subcommand: import, export, train, signature, "
+              "sample, synth "
               "(see --help)");
 }
