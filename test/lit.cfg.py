@@ -25,6 +25,11 @@ tools = ["hkg-opt", "hkg-run", "hkg-compile", "hkg-tune", "hkg-tune-eval"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%hkg_lib_dir", os.path.join(config.hkg_obj_root, "lib")))
 
-# Tests of cubins and ptxas statistics need ptxas (not a GPU).
+# NVIDIA codegen tests need CUDA's libdevice; cubins and their stats need
+# ptxas. Neither needs a GPU.
+if any(os.path.exists(p) for p in [
+        "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc",
+        "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"]):
+    config.available_features.add("cuda")
 if os.path.exists("/usr/local/cuda/bin/ptxas") or lit.util.which("ptxas"):
     config.available_features.add("ptxas")

@@ -1,4 +1,4 @@
-//===- HkgToNVVM.cpp - gpu dialect to PTX and cubin ------------------------===//
+//===- HkgToNVVM.cpp - gpu dialect to PTX and cubin -----------------------===//
 //
 // The NVIDIA half of hkg's codegen: gpu.module kernels to gpu.binary ops
 // holding PTX (format=isa) or cubin (format=bin, through ptxas).
@@ -22,16 +22,16 @@ using namespace mlir::hkg;
 /// The equivalent hkg-opt command line (sm_90, the CUDA toolkit found by hkg
 /// in place of <toolkit>):
 ///
-///   hkg-opt --nvvm-attach-target='chip=sm_90 O=3'
-///     --pass-pipeline='builtin.module(gpu.module(
+///   hkg-opt in.mlir --pass-pipeline='builtin.module(
+///       nvvm-attach-target{chip=sm_90 O=3},
+///       gpu.module(
 ///         hkg-lower-subgroup-ops{chip=sm_90},
 ///         convert-vector-to-scf, convert-scf-to-cf,
 ///         expand-strided-metadata, lower-affine,
 ///         convert-nvgpu-to-nvvm,
-///         convert-vector-to-llvm{use-vector-alignment=true},
 ///         convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},
-///         canonicalize, cse, reconcile-unrealized-casts))'
-///     --gpu-module-to-binary='format=isa toolkit=<toolkit>'
+///         canonicalize, cse, reconcile-unrealized-casts),
+///       gpu-module-to-binary{format=isa toolkit=<toolkit>})'
 llvm::Error
 mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
                                      const HkgToNVVMPipelineOptions &opts) {
@@ -49,9 +49,8 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
   if (!toolkit)
     return toolkit.takeError();
   StringRef format = opts.format;
-  if (toolkit->ptxas.empty() &&
-      (format == "bin" || format == "binary" || format == "fatbin" ||
-       format == "fatbinary"))
+  if (toolkit->ptxas.empty() && (format == "bin" || format == "binary" ||
+                                 format == "fatbin" || format == "fatbinary"))
     return llvm::createStringError(
         "hkg: format=%s needs ptxas, which was not found; install Debian "
         "package 'nvidia-cuda-toolkit' or CUDA, or use format=isa (PTX)",
@@ -73,11 +72,6 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
   gpm.addPass(memref::createExpandStridedMetadataPass());
   gpm.addPass(createLowerAffinePass());
   gpm.addPass(createConvertNVGPUToNVVMPass());
-  // hkg kernels access vectors at multiples of their size (docs/ABI.md):
-  // without this, NVPTX splits a vector<8xbf16> load into 8 scalar loads.
-  ConvertVectorToLLVMPassOptions toLLVM;
-  toLLVM.useVectorAlignment = true;
-  gpm.addPass(createConvertVectorToLLVMPass(toLLVM));
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = true;
   gpm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));

@@ -1,4 +1,4 @@
-//===- HkgToROCDL.cpp - gpu dialect to AMD code objects --------------------===//
+//===- HkgToROCDL.cpp - gpu dialect to AMD code objects -------------------===//
 //
 // The AMD half of hkg's codegen: gpu.module kernels (as hkg-lower-to-gpu
 // writes them) to gpu.binary ops holding amdgcn code objects.
@@ -22,16 +22,16 @@ using namespace mlir::hkg;
 /// The equivalent hkg-opt command line (gfx942, the default toolkit found by
 /// hkg in place of <toolkit>):
 ///
-///   hkg-opt --rocdl-attach-target='chip=gfx942 O=3 wave64=true'
-///     --pass-pipeline='builtin.module(gpu.module(
+///   hkg-opt in.mlir --pass-pipeline='builtin.module(
+///       rocdl-attach-target{chip=gfx942 O=3 wave64=true},
+///       gpu.module(
 ///         hkg-lower-subgroup-ops{chip=gfx942 use-dpp=true},
 ///         convert-vector-to-scf, convert-scf-to-cf,
 ///         expand-strided-metadata, lower-affine,
-///         convert-vector-to-llvm{use-vector-alignment=true},
 ///         convert-gpu-to-rocdl{chipset=gfx942 runtime=HIP
 ///                              use-bare-ptr-memref-call-conv=true},
-///         canonicalize, cse, reconcile-unrealized-casts))'
-///     --gpu-module-to-binary='format=bin toolkit=<toolkit>'
+///         canonicalize, cse, reconcile-unrealized-casts),
+///       gpu-module-to-binary{format=bin toolkit=<toolkit>})'
 ///
 /// (wave64=false for the wave32 RDNA chips.)
 llvm::Error
@@ -66,11 +66,6 @@ mlir::hkg::buildHkgGPUToROCDLPipeline(OpPassManager &pm,
   gpm.addPass(createSCFToControlFlowPass());
   gpm.addPass(memref::createExpandStridedMetadataPass());
   gpm.addPass(createLowerAffinePass());
-  // hkg kernels access vectors at multiples of their size (docs/ABI.md):
-  // without this, NVPTX splits a vector<8xbf16> load into 8 scalar loads.
-  ConvertVectorToLLVMPassOptions toLLVM;
-  toLLVM.useVectorAlignment = true;
-  gpm.addPass(createConvertVectorToLLVMPass(toLLVM));
   ConvertGpuOpsToROCDLOpsOptions toROCDL;
   toROCDL.chipset = opts.chip;
   toROCDL.useBarePtrCallConv = true;

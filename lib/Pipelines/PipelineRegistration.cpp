@@ -37,15 +37,13 @@ static void registerFalliblePipeline(StringRef arg, StringRef description,
 
 void mlir::hkg::registerHkgPipelines() {
   registerFalliblePipeline<HkgToROCDLPipelineOptions>(
-      "hkg-to-rocdl",
-      "hkg ops (with schedules) to gpu.binary AMD code objects",
+      "hkg-to-rocdl", "hkg ops (with schedules) to gpu.binary AMD code objects",
       buildHkgToROCDLPipeline);
   registerFalliblePipeline<HkgToNVVMPipelineOptions>(
       "hkg-to-nvvm", "hkg ops (with schedules) to gpu.binary PTX or cubin",
       buildHkgToNVVMPipeline);
   registerFalliblePipeline<HkgToROCDLPipelineOptions>(
-      "hkg-gpu-to-rocdl",
-      "gpu.module kernels to gpu.binary AMD code objects",
+      "hkg-gpu-to-rocdl", "gpu.module kernels to gpu.binary AMD code objects",
       buildHkgGPUToROCDLPipeline);
   registerFalliblePipeline<HkgToNVVMPipelineOptions>(
       "hkg-gpu-to-nvvm", "gpu.module kernels to gpu.binary PTX or cubin",

@@ -32,6 +32,7 @@
 
 #include "hkg/Target/KernelStats.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -74,8 +75,7 @@ static bool getBool(llvm::msgpack::MapDocNode &map, StringRef key) {
 
 /// Decodes one NT_AMDGPU_METADATA blob into `out`.
 static llvm::Error
-decodeMetadata(StringRef blob,
-               llvm::SmallVectorImpl<AMDGPUKernelStats> &out) {
+decodeMetadata(StringRef blob, llvm::SmallVectorImpl<AMDGPUKernelStats> &out) {
   llvm::msgpack::Document doc;
   if (!doc.readFromBlob(blob, /*Multi=*/false))
     return llvm::createStringError("hkg: malformed AMDGPU metadata note");
@@ -161,26 +161,31 @@ struct OccupancyRules {
 };
 } // namespace
 
+/// Keyed by chip (not by TargetInfo's family names, which describe products)
+/// so that the rules are exactly the ones checked against llc.
 static llvm::Expected<OccupancyRules> getRules(const TargetInfo &target,
                                                unsigned waveSize) {
-  StringRef family = target.family;
-  if (family == "cdna2" || family == "cdna3" || family == "cdna4")
-    return OccupancyRules{8, 512, 8, true, 4,
-                          family == "cdna4" ? 160u * 1024 : 64u * 1024};
+  StringRef chip = target.chip;
   bool wave32 = waveSize == 32;
-  if (family == "rdna3" || family == "rdna3.5" || family == "rdna4")
-    return OccupancyRules{16, wave32 ? 1536u : 768u, wave32 ? 24u : 12u,
-                          false, 4, 128 * 1024};
-  if (target.chip == "gfx1250")
-    return OccupancyRules{16, wave32 ? 1024u : 512u, wave32 ? 16u : 8u,
-                          false, 4, 320 * 1024};
+  if (chip == "gfx90a" || chip == "gfx942")
+    return OccupancyRules{8, 512, 8, true, 4, 64 * 1024};
+  if (chip == "gfx950")
+    return OccupancyRules{8, 512, 8, true, 4, 160 * 1024};
+  // RDNA3/3.5/4 chips with the 1.5x VGPR file.
+  if (llvm::is_contained(
+          {"gfx1100", "gfx1101", "gfx1151", "gfx1200", "gfx1201"}, chip))
+    return OccupancyRules{
+        16, wave32 ? 1536u : 768u, wave32 ? 24u : 12u, false, 4, 128 * 1024};
+  if (chip == "gfx1250")
+    return OccupancyRules{
+        16, wave32 ? 1024u : 512u, wave32 ? 16u : 8u, false, 4, 320 * 1024};
   return llvm::createStringError("hkg: no occupancy rules for '%s'",
-                                 target.chip.str().c_str());
+                                 chip.str().c_str());
 }
 
 static unsigned wavesWithSGPRs(unsigned sgprs) {
   static constexpr std::pair<unsigned, unsigned> kSteps[] = {
-      {80, 10}, {88, 9}, {100, 8}, {112, 7}, {128, 6},
+      {80, 10}, {88, 9},  {100, 8}, {112, 7}, {128, 6},
       {144, 5}, {168, 4}, {204, 3}, {256, 2}};
   for (auto [limit, waves] : kSteps)
     if (sgprs <= limit)
@@ -192,8 +197,8 @@ llvm::Expected<Occupancy>
 mlir::hkg::computeAMDGPUOccupancy(const TargetInfo &target,
                                   const AMDGPUKernelStats &stats,
                                   unsigned workgroupSize) {
-  unsigned waveSize = stats.wavefrontSize ? stats.wavefrontSize
-                                          : target.waveSize;
+  unsigned waveSize =
+      stats.wavefrontSize ? stats.wavefrontSize : target.waveSize;
   llvm::Expected<OccupancyRules> rules = getRules(target, waveSize);
   if (!rules)
     return rules.takeError();
@@ -203,8 +208,8 @@ mlir::hkg::computeAMDGPUOccupancy(const TargetInfo &target,
     if (waves < occ.wavesPerSIMD)
       occ = {waves, why};
   };
-  unsigned vgprs = llvm::alignTo(std::max(stats.vgprCount, 1u),
-                                 rules->vgprGranule);
+  unsigned vgprs =
+      llvm::alignTo(std::max(stats.vgprCount, 1u), rules->vgprGranule);
   limit(std::max(rules->vgprFile / vgprs, 1u), "vgpr");
   if (rules->sgprLimited)
     limit(wavesWithSGPRs(stats.sgprCount), "sgpr");

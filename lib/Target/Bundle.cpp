@@ -17,8 +17,6 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cmath>
-
 using namespace mlir;
 using namespace mlir::hkg;
 
@@ -85,8 +83,13 @@ void mlir::hkg::writeManifest(const Bundle &bundle, llvm::raw_ostream &os) {
           json.attributeBegin("stats");
           writeMembers(json, k.stats);
           json.attributeEnd();
-          // Two decimals: enough for a report, stable to read.
-          json.attribute("compile_ms", std::round(k.compileMs * 100) / 100);
+          // Two decimals (json::Value would print 17 significant digits).
+          json.attributeBegin("compile_ms");
+          json.rawValue(llvm::formatv("{0:F2}", k.compileMs).str());
+          json.attributeEnd();
+          json.attributeBegin("compile_cpu_ms");
+          json.rawValue(llvm::formatv("{0:F2}", k.compileCpuMs).str());
+          json.attributeEnd();
         });
       }
     });
@@ -97,17 +100,15 @@ void mlir::hkg::writeManifest(const Bundle &bundle, llvm::raw_ostream &os) {
 static llvm::Error writeFile(llvm::StringRef path, llvm::StringRef bytes,
                              bool text) {
   std::error_code ec;
-  llvm::ToolOutputFile out(path, ec,
-                           text ? llvm::sys::fs::OF_Text
-                                : llvm::sys::fs::OF_None);
+  llvm::ToolOutputFile out(
+      path, ec, text ? llvm::sys::fs::OF_Text : llvm::sys::fs::OF_None);
   if (ec)
     return llvm::createStringError(ec, "hkg: cannot write '%s': %s",
                                    path.str().c_str(), ec.message().c_str());
   out.os() << bytes;
   out.os().close();
   if (out.os().has_error())
-    return llvm::createStringError(out.os().error(),
-                                   "hkg: cannot write '%s'",
+    return llvm::createStringError(out.os().error(), "hkg: cannot write '%s'",
                                    path.str().c_str());
   out.keep();
   return llvm::Error::success();
@@ -124,9 +125,8 @@ llvm::Error mlir::hkg::writeBundle(const Bundle &bundle, llvm::StringRef dir,
     return std::string(p);
   };
   for (const CompiledKernel &k : bundle.kernels) {
-    if (llvm::Error err =
-            writeFile(pathOf(getBinaryName(bundle, k)), k.binary,
-                      /*text=*/bundle.format == "ptx"))
+    if (llvm::Error err = writeFile(pathOf(getBinaryName(bundle, k)), k.binary,
+                                    /*text=*/bundle.format == "ptx"))
       return err;
     if (emitIsa && bundle.format != "ptx")
       if (llvm::Error err =
@@ -161,20 +161,17 @@ void mlir::hkg::printReport(const Bundle &bundle, llvm::raw_ostream &os) {
   bool amd = bundle.format == "hsaco";
   os << llvm::formatv("hkg-compile: {0} kernel(s) for {1} ({2})\n",
                       bundle.kernels.size(), bundle.target, bundle.format);
-  const char *header =
-      amd ? "{0,-22} {1,-16} {2,-10} {3,-10} {4,-12} {5,7} {6,7} {7,7} "
-            "{8,-10} {9,10}\n"
-          : "{0,-22} {1,-16} {2,-10} {3,-10} {4,-12} {5,7} {6,7} {7,7} "
-            "{8,-10} {9,10}\n";
+  const char *header = "{0,-22} {1,-16} {2,-10} {3,-10} {4,-14} {5,7} {6,7} "
+                       "{7,7} {8,-10} {9,10} {10,7}\n";
   os << llvm::formatv(header, "kernel", "op", "grid", "block",
                       amd ? "vgpr/sgpr/agpr" : "registers", "lds", "scratch",
-                      "spills", amd ? "occupancy" : "-", "compile_ms");
+                      "spills", "occupancy", "compile_ms", "cpu_ms");
   for (const CompiledKernel &k : bundle.kernels) {
     const JSONMembers &s = k.stats;
     std::string regs, scratch, spills, occ;
     if (amd) {
-      regs = lookup(s, "vgpr") + "/" + lookup(s, "sgpr") + "/" +
-             lookup(s, "agpr");
+      regs =
+          lookup(s, "vgpr") + "/" + lookup(s, "sgpr") + "/" + lookup(s, "agpr");
       scratch = lookup(s, "scratch_bytes");
       spills = lookup(s, "vgpr_spill") + "+" + lookup(s, "sgpr_spill");
       occ = lookup(s, "occupancy_waves_per_simd") + " (" +
@@ -188,7 +185,8 @@ void mlir::hkg::printReport(const Bundle &bundle, llvm::raw_ostream &os) {
     os << llvm::formatv(header, k.name, k.op.empty() ? "-" : k.op,
                         formatDims(k.grid), formatDims(k.block), regs,
                         k.ldsBytes, scratch, spills, occ,
-                        llvm::formatv("{0:F2}", k.compileMs).str());
+                        llvm::formatv("{0:F2}", k.compileMs).str(),
+                        llvm::formatv("{0:F1}", k.compileCpuMs).str());
   }
   os << llvm::formatv("hkg ops -> gpu kernels: {0:F2} ms\n", bundle.frontMs);
 }

@@ -25,9 +25,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/ROCDL/Utils.h"
 
-#include "llvm/Support/Timer.h"
-
 #include <chrono>
+
+#include <sys/resource.h>
 
 using namespace mlir;
 using namespace mlir::hkg;
@@ -36,6 +36,21 @@ static double msSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now() - start)
       .count();
+}
+
+/// CPU time (user + system) of this process and its finished children
+/// (ld.lld, ptxas), in ms: unlike wall time, it does not grow when other
+/// jobs share the cores.
+static double getCPUMs() {
+  double ms = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    struct rusage usage;
+    if (getrusage(who, &usage) != 0)
+      continue;
+    for (const struct timeval &tv : {usage.ru_utime, usage.ru_stime})
+      ms += tv.tv_sec * 1e3 + tv.tv_usec * 1e-3;
+  }
+  return ms;
 }
 
 static std::string printToString(Type type) {
@@ -70,8 +85,7 @@ static bool isWorkgroupMemory(Attribute memorySpace) {
 
 /// Static LDS of `func`: its workgroup attributions plus the workgroup
 /// memref.globals of its module.
-static int64_t getStaticLDSBytes(gpu::GPUModuleOp module,
-                                 gpu::GPUFuncOp func) {
+static int64_t getStaticLDSBytes(gpu::GPUModuleOp module, gpu::GPUFuncOp func) {
   int64_t bytes = 0;
   for (BlockArgument arg : func.getWorkgroupAttributions())
     bytes += getMemRefBytes(cast<MemRefType>(arg.getType()));
@@ -275,14 +289,13 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
   bundle.format = options.format;
   if (bundle.format.empty())
     bundle.format = target->isAMD() ? "hsaco" : "ptx";
-  bool formatOk = target->isAMD() ? bundle.format == "hsaco"
-                                  : (bundle.format == "ptx" ||
-                                     bundle.format == "cubin");
+  bool formatOk = target->isAMD()
+                      ? bundle.format == "hsaco"
+                      : (bundle.format == "ptx" || bundle.format == "cubin");
   if (!formatOk)
     return emitError(module.getLoc(), "format '")
            << bundle.format << "' is not available for " << options.chip
-           << "; expected "
-           << (target->isAMD() ? "hsaco" : "ptx or cubin");
+           << "; expected " << (target->isAMD() ? "hsaco" : "ptx or cubin");
   if (bundle.format == "cubin") {
     llvm::Expected<CUDAToolkit> toolkit = getCUDAToolkit(options.toolkit);
     if (!toolkit)
@@ -295,11 +308,9 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
 
   // The hkg-dialect part: verify schedules, lower hkg ops to gpu kernels.
   auto start = std::chrono::steady_clock::now();
-  bool hasHkgOps = module
-                       .walk([](HkgKernelOpInterface) {
-                         return WalkResult::interrupt();
-                       })
-                       .wasInterrupted();
+  bool hasHkgOps =
+      module.walk([](HkgKernelOpInterface) { return WalkResult::interrupt(); })
+          .wasInterrupted();
   if (hasHkgOps) {
     PassManager pm(module.getContext());
     if (options.defaultSchedules) {
@@ -311,8 +322,7 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
     if (failed(pm.run(module)))
       return failure();
     WalkResult left = module.walk([](HkgKernelOpInterface op) {
-      op.emitOpError("was not lowered to a gpu kernel (this build of hkg has "
-                     "no hkg-lower-to-gpu)");
+      op.emitOpError("was not lowered to a gpu kernel by hkg-lower-to-gpu");
       return WalkResult::interrupt();
     });
     if (left.wasInterrupted())
@@ -336,6 +346,7 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
       return failure();
 
     start = std::chrono::steady_clock::now();
+    double cpuStart = getCPUMs();
     OwningOpRef<ModuleOp> single = ModuleOp::create(gpuModule.getLoc());
     (*single)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                        UnitAttr::get(module.getContext()));
@@ -348,6 +359,7 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
     if (failed(finishKernel(*single, *target, bundle, options, kernel)))
       return failure();
     kernel.compileMs = msSince(start);
+    kernel.compileCpuMs = getCPUMs() - cpuStart;
     bundle.kernels.push_back(std::move(kernel));
   }
   if (bundle.kernels.empty())

@@ -35,8 +35,8 @@ struct HkgLowerSubgroupOpsPass final
 
     module.walk([&](gpu::SubgroupSizeOp op) {
       OpBuilder builder(op);
-      Value size = arith::ConstantIndexOp::create(builder, op.getLoc(),
-                                                  subgroupSize);
+      Value size =
+          arith::ConstantIndexOp::create(builder, op.getLoc(), subgroupSize);
       op.replaceAllUsesWith(size);
       op.erase();
     });
@@ -49,8 +49,7 @@ struct HkgLowerSubgroupOpsPass final
       FailureOr<amdgpu::Chipset> chipset =
           amdgpu::Chipset::parse((*target)->chip);
       if (failed(chipset)) {
-        module.emitError("cannot parse AMD chip '")
-            << (*target)->chip << "'";
+        module.emitError("cannot parse AMD chip '") << (*target)->chip << "'";
         return signalPassFailure();
       }
       populateGpuLowerSubgroupReduceToDPPPatterns(patterns, subgroupSize,

@@ -83,8 +83,8 @@ mlir::hkg::runPtxas(StringRef ptxas, StringRef chip, StringRef ptx,
 
   std::string arch = ("-arch=" + chip).str();
   std::string opt = "-O" + std::to_string(std::min(optLevel, 3u));
-  llvm::SmallVector<StringRef> args = {"ptxas", arch,      opt,      "-v",
-                                       ptxFile, "-o",      cubinFile};
+  llvm::SmallVector<StringRef> args = {"ptxas", arch, opt,      "-v",
+                                       ptxFile, "-o", cubinFile};
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logFile),
                                           StringRef(logFile)};
   std::string message;
@@ -95,8 +95,8 @@ mlir::hkg::runPtxas(StringRef ptxas, StringRef chip, StringRef ptx,
       llvm::MemoryBuffer::getFile(logFile);
   StringRef logText = log ? (*log)->getBuffer() : StringRef();
   if (rc != 0)
-    return llvm::createStringError("hkg: ptxas failed: %s%s",
-                                   message.c_str(), logText.str().c_str());
+    return llvm::createStringError("hkg: ptxas failed: %s%s", message.c_str(),
+                                   logText.str().c_str());
   stats.append(parsePtxasLog(logText));
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> cubin =
       llvm::MemoryBuffer::getFile(cubinFile, /*IsText=*/false);

@@ -13,12 +13,18 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
 
 #include <mutex>
+
+#include <unistd.h>
 
 using namespace mlir::hkg;
 using llvm::SmallString;
@@ -47,7 +53,8 @@ static bool isExecutable(const llvm::Twine &p) {
   return fs::can_execute(p) && !fs::is_directory(p);
 }
 
-/// The per-user cache directory holding prepared toolkits.
+/// The per-user cache directory holding prepared toolkits
+/// ($XDG_CACHE_HOME/hkg or ~/.cache/hkg), or "" when there is no home.
 static std::string getCacheDir(StringRef leaf) {
   std::string base = getEnv("XDG_CACHE_HOME");
   if (base.empty()) {
@@ -55,13 +62,15 @@ static std::string getCacheDir(StringRef leaf) {
     if (path::home_directory(home))
       base = join(home, ".cache");
   }
-  if (base.empty()) {
-    SmallString<256> tmp;
-    path::system_temp_directory(/*ErasedOnReboot=*/true, tmp);
-    base = join(tmp, "hkg-cache-" + llvm::Twine(getEnv("USER")));
-    return join(base, leaf);
-  }
-  return join(base, "hkg", leaf);
+  return base.empty() ? std::string() : join(base, "hkg", leaf);
+}
+
+/// The fallback when the cache directory cannot be written: a per-user
+/// directory under the system's temporary directory.
+static std::string getTempToolkitDir(StringRef leaf) {
+  SmallString<256> tmp;
+  path::system_temp_directory(/*ErasedOnReboot=*/true, tmp);
+  return join(tmp, "hkg-" + llvm::Twine(::getuid()), leaf);
 }
 
 /// Makes `link` a symbolic link to `target`, replacing a stale link. Safe
@@ -78,8 +87,8 @@ static llvm::Error ensureLink(StringRef target, StringRef link) {
     return llvm::createStringError(ec, "hkg: cannot create directory '%s': %s",
                                    path::parent_path(link).str().c_str(),
                                    ec.message().c_str());
-  std::string tmp = (link + ".tmp" + llvm::Twine(llvm::sys::Process::getProcessId()))
-                        .str();
+  std::string tmp =
+      (link + ".tmp" + llvm::Twine(llvm::sys::Process::getProcessId())).str();
   (void)fs::remove(tmp);
   if (std::error_code ec = fs::create_link(target, tmp))
     return llvm::createStringError(ec, "hkg: cannot create link '%s': %s",
@@ -92,9 +101,11 @@ static llvm::Error ensureLink(StringRef target, StringRef link) {
   return llvm::Error::success();
 }
 
-/// Finds an executable: first in `dirs`, then on PATH under each of `names`.
+/// Finds an executable: first in `dirs`, then (with `searchPath`) on PATH
+/// under each of `names`.
 static std::string findProgram(llvm::ArrayRef<std::string> dirs,
-                               llvm::ArrayRef<StringRef> names) {
+                               llvm::ArrayRef<StringRef> names,
+                               bool searchPath = true) {
   for (const std::string &dir : dirs) {
     if (dir.empty())
       continue;
@@ -102,6 +113,8 @@ static std::string findProgram(llvm::ArrayRef<std::string> dirs,
       if (isExecutable(join(dir, name)))
         return join(dir, name);
   }
+  if (!searchPath)
+    return "";
   for (StringRef name : names)
     if (llvm::ErrorOr<std::string> p = llvm::sys::findProgramByName(name))
       return *p;
@@ -114,6 +127,51 @@ static std::string getExecutableDir() {
   static int anchor;
   std::string exe = fs::getMainExecutable(nullptr, &anchor);
   return exe.empty() ? std::string() : std::string(path::parent_path(exe));
+}
+
+/// The major version `ld.lld --version` reports ("LLD 22.1.8"), or 0.
+static unsigned getLldMajorVersion(StringRef ldLld) {
+  SmallString<128> out;
+  if (fs::createTemporaryFile("hkg-lld", "txt", out))
+    return 0;
+  llvm::FileRemover remover(out);
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(out),
+                                          StringRef(out)};
+  if (llvm::sys::ExecuteAndWait(ldLld, {"ld.lld", "--version"}, std::nullopt,
+                                redirects) != 0)
+    return 0;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+      llvm::MemoryBuffer::getFile(out);
+  llvm::SmallVector<StringRef, 2> m;
+  unsigned major = 0;
+  if (text && llvm::Regex("LLD ([0-9]+)").match((*text)->getBuffer(), &m))
+    m[1].getAsInteger(10, major);
+  return major;
+}
+
+/// Makes a toolkit directory named `leaf` holding each `{target, relative
+/// link path}` of `links`: in the cache directory, else in the temporary one.
+static llvm::Expected<std::string>
+prepareToolkitDir(StringRef leaf,
+                  llvm::ArrayRef<std::pair<std::string, std::string>> links) {
+  auto prepare = [&](StringRef dir) -> llvm::Error {
+    for (const auto &[target, rel] : links)
+      if (llvm::Error err = ensureLink(target, join(dir, rel)))
+        return err;
+    return llvm::Error::success();
+  };
+  std::string dir = getCacheDir(leaf);
+  llvm::Error err =
+      dir.empty() ? llvm::createStringError("hkg: no home") : prepare(dir);
+  if (!err)
+    return dir;
+  std::string tmp = getTempToolkitDir(leaf);
+  if (llvm::Error tmpErr = prepare(tmp)) {
+    llvm::consumeError(std::move(tmpErr));
+    return std::move(err);
+  }
+  llvm::consumeError(std::move(err));
+  return tmp;
 }
 
 //===----------------------------------------------------------------------===//
@@ -168,20 +226,40 @@ static llvm::Expected<ROCmToolkit> findROCmToolkit(StringRef override) {
         "hkg: AMD device bitcode (ocml.bc, ockl.bc) not found; install Debian "
         "package 'rocm-device-libs' (or set HKG_ROCM_PATH to a ROCm install)");
 
+  // ld.lld of the LLVM hkg is built with (it must understand the code
+  // object version that LLVM writes): from ROCm, LLVM's tools directory, next
+  // to hkg, or `ld.lld-<major>` on PATH; a plain `ld.lld` on PATH only if its
+  // version is recent enough.
+  std::string versioned = "ld.lld-" + std::to_string(LLVM_VERSION_MAJOR);
   std::string ldLld =
       findProgram({rocmPath.empty() ? "" : join(rocmPath, "llvm", "bin"),
                    HKG_LLVM_TOOLS_DIR, getExecutableDir()},
-                  {"ld.lld", "ld.lld-22"});
+                  {"ld.lld"}, /*searchPath=*/false);
+  if (ldLld.empty())
+    ldLld = findProgram({}, {versioned});
+  if (ldLld.empty()) {
+    std::string onPath = findProgram({}, {"ld.lld"});
+    if (!onPath.empty()) {
+      unsigned major = getLldMajorVersion(onPath);
+      if (major < LLVM_VERSION_MAJOR)
+        return llvm::createStringError(
+            "hkg: ld.lld at '%s' is LLD %u, older than hkg's LLVM %u; "
+            "install Debian package 'lld-%u'",
+            onPath.c_str(), major, LLVM_VERSION_MAJOR, LLVM_VERSION_MAJOR);
+      ldLld = onPath;
+    }
+  }
   if (ldLld.empty())
     return llvm::createStringError(
-        "hkg: ld.lld not found; install Debian package 'lld-22' (or 'lld')");
+        "hkg: ld.lld not found; install Debian package 'lld-%u' (or 'lld')",
+        LLVM_VERSION_MAJOR);
 
-  std::string dir = getCacheDir("rocm-toolkit");
-  if (llvm::Error err = ensureLink(bitcodeDir, join(dir, "amdgcn", "bitcode")))
-    return std::move(err);
-  if (llvm::Error err = ensureLink(ldLld, join(dir, "llvm", "bin", "ld.lld")))
-    return std::move(err);
-  return makeROCm(dir);
+  llvm::Expected<std::string> dir =
+      prepareToolkitDir("rocm-toolkit", {{bitcodeDir, "amdgcn/bitcode"},
+                                         {ldLld, "llvm/bin/ld.lld"}});
+  if (!dir)
+    return dir.takeError();
+  return makeROCm(*dir);
 }
 
 llvm::Expected<ROCmToolkit> mlir::hkg::getROCmToolkit(StringRef override) {
@@ -223,9 +301,9 @@ static llvm::Expected<CUDAToolkit> findCUDAToolkit(StringRef override) {
           what.str().c_str(), dir.c_str());
     return make(dir);
   }
-  for (std::string dir : {getEnv("CUDA_PATH"), getEnv("CUDA_HOME"),
-                          std::string("/usr/local/cuda"),
-                          std::string("/opt/cuda")})
+  for (std::string dir :
+       {getEnv("CUDA_PATH"), getEnv("CUDA_HOME"),
+        std::string("/usr/local/cuda"), std::string("/opt/cuda")})
     if (!dir.empty() && isFile(libdeviceUnder(dir)))
       return make(dir);
 
@@ -236,14 +314,15 @@ static llvm::Expected<CUDAToolkit> findCUDAToolkit(StringRef override) {
     return llvm::createStringError(
         "hkg: CUDA libdevice (libdevice.10.bc) not found; install Debian "
         "package 'nvidia-cuda-toolkit' or CUDA (or set HKG_CUDA_PATH)");
-  std::string dir = getCacheDir("cuda-toolkit");
-  if (llvm::Error err = ensureLink(libdevice, libdeviceUnder(dir)))
-    return std::move(err);
+  std::vector<std::pair<std::string, std::string>> links = {
+      {libdevice, "nvvm/libdevice/libdevice.10.bc"}};
   std::string ptxas = findProgram({getExecutableDir()}, {"ptxas"});
   if (!ptxas.empty())
-    if (llvm::Error err = ensureLink(ptxas, join(dir, "bin", "ptxas")))
-      return std::move(err);
-  return make(dir);
+    links.push_back({ptxas, "bin/ptxas"});
+  llvm::Expected<std::string> dir = prepareToolkitDir("cuda-toolkit", links);
+  if (!dir)
+    return dir.takeError();
+  return make(*dir);
 }
 
 llvm::Expected<CUDAToolkit> mlir::hkg::getCUDAToolkit(StringRef override) {

@@ -29,7 +29,8 @@ gpu.module @kernels {
 
   // A 64-bit vector is reduced as two 32-bit halves.
   // NV-LABEL: gpu.func @reduce_vector
-  // NV-COUNT-5: gpu.shuffle xor {{.*}} : vector<2xf16>
+  // NV-COUNT-10: gpu.shuffle xor {{.*}} : i32
+  // NV-NOT: gpu.shuffle
   // NV-NOT: gpu.subgroup_reduce
   // NV: gpu.return
   gpu.func @reduce_vector(%x: vector<4xf16>) -> vector<4xf16> {

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "hkg/Dialect/Hkg/IR/HkgAttrs.h"
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
 #include "hkg/Target/Bundle.h"
 
@@ -30,8 +31,10 @@ static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input .mlir>"),
                                             llvm::cl::init("-"));
 static llvm::cl::opt<std::string>
-    chip("chip", llvm::cl::desc("Target chip (gfx942, gfx1201, sm_90, ...)"),
-         llvm::cl::Required);
+    chip("chip",
+         llvm::cl::desc("Target chip (gfx942, gfx1201, sm_90, ...); default: "
+                        "the module's hkg.target attribute"),
+         llvm::cl::init(""));
 static llvm::cl::opt<std::string>
     outputDir("o", llvm::cl::desc("Bundle directory to write"),
               llvm::cl::value_desc("dir"), llvm::cl::Required);
@@ -75,8 +78,7 @@ int main(int argc, char **argv) {
   context.loadAllAvailableDialects();
 
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      openInputFile(inputFile, &error);
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
   if (!input) {
     llvm::errs() << "hkg-compile: " << error << "\n";
     return 1;
@@ -84,13 +86,22 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
 
   hkg::BundleOptions options;
   options.chip = chip;
+  if (options.chip.empty()) {
+    auto target = (*module)->getAttrOfType<hkg::TargetAttr>("hkg.target");
+    if (!target) {
+      emitError(module->getLoc(), "no target: pass --chip or set an "
+                                  "'hkg.target = #hkg.target<chip = ...>' "
+                                  "attribute on the module");
+      return 1;
+    }
+    options.chip = target.getChip().str();
+  }
   options.format = format;
   options.optLevel = optLevel;
   options.toolkit = toolkit;

@@ -19,8 +19,9 @@ namespace mlir::hkg {
 struct HkgToROCDLPipelineOptions
     : public PassPipelineOptions<HkgToROCDLPipelineOptions> {
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("AMD chip (gfx90a, gfx942, gfx950, "
-                                    "gfx1100, gfx1151, gfx1201, gfx1250)"),
+      *this, "chip",
+      llvm::cl::desc("AMD chip (gfx90a, gfx942, gfx950, "
+                     "gfx1100, gfx1151, gfx1201, gfx1250)"),
       llvm::cl::init("gfx942")};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),

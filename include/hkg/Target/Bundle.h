@@ -64,8 +64,10 @@ struct CompiledKernel {
   /// AMD assembly or PTX text.
   std::string isa;
   JSONMembers stats;
-  /// gpu dialect to binary, milliseconds.
+  /// gpu dialect to binary, wall-clock milliseconds.
   double compileMs = 0;
+  /// The same in CPU time of hkg and the tools it ran (ld.lld, ptxas).
+  double compileCpuMs = 0;
 };
 
 struct Bundle {

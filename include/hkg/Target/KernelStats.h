@@ -24,18 +24,18 @@ namespace mlir::hkg {
 /// NT_AMDGPU_METADATA note, see llvm.org/docs/AMDGPUUsage.html#code-object-
 /// v3-metadata).
 struct AMDGPUKernelStats {
-  std::string name;   // .name
-  std::string symbol; // .symbol (the kernel descriptor, `<name>.kd`)
-  unsigned vgprCount = 0;  // .vgpr_count (on gfx90a+: VGPRs + AGPRs, unified)
-  unsigned sgprCount = 0;  // .sgpr_count (including VCC, flat scratch, XNACK)
-  unsigned agprCount = 0;  // .agpr_count
-  unsigned groupSegmentBytes = 0;   // .group_segment_fixed_size (static LDS)
-  unsigned privateSegmentBytes = 0; // .private_segment_fixed_size (scratch)
-  unsigned vgprSpillCount = 0;      // .vgpr_spill_count
-  unsigned sgprSpillCount = 0;      // .sgpr_spill_count
-  unsigned wavefrontSize = 0;       // .wavefront_size
+  std::string name;       // .name
+  std::string symbol;     // .symbol (the kernel descriptor, `<name>.kd`)
+  unsigned vgprCount = 0; // .vgpr_count (on gfx90a+: VGPRs + AGPRs, unified)
+  unsigned sgprCount = 0; // .sgpr_count (including VCC, flat scratch, XNACK)
+  unsigned agprCount = 0; // .agpr_count
+  unsigned groupSegmentBytes = 0;    // .group_segment_fixed_size (static LDS)
+  unsigned privateSegmentBytes = 0;  // .private_segment_fixed_size (scratch)
+  unsigned vgprSpillCount = 0;       // .vgpr_spill_count
+  unsigned sgprSpillCount = 0;       // .sgpr_spill_count
+  unsigned wavefrontSize = 0;        // .wavefront_size
   unsigned maxFlatWorkgroupSize = 0; // .max_flat_workgroup_size
-  bool usesDynamicStack = false;    // .uses_dynamic_stack
+  bool usesDynamicStack = false;     // .uses_dynamic_stack
 };
 
 /// Reads every kernel's metadata from an AMD code object (ELF bytes).

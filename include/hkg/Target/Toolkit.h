@@ -46,7 +46,8 @@ llvm::Expected<ROCmToolkit> getROCmToolkit(llvm::StringRef override = "");
 
 /// Finds or prepares the CUDA toolkit directory. `override` wins; else
 /// `HKG_CUDA_PATH`, `CUDA_PATH`, `CUDA_HOME`, /usr/local/cuda, /opt/cuda, and
-/// Debian's nvidia-cuda-toolkit linked under `$XDG_CACHE_HOME/hkg/cuda-toolkit`.
+/// Debian's nvidia-cuda-toolkit linked under
+/// `$XDG_CACHE_HOME/hkg/cuda-toolkit`.
 llvm::Expected<CUDAToolkit> getCUDAToolkit(llvm::StringRef override = "");
 
 } // namespace mlir::hkg

@@ -1,6 +1,7 @@
 // Hand-written gpu-dialect kernels in the shape hkg-lower-to-gpu produces
 // (see the kernel contract in docs/ABI.md), used by the test/Target tests:
-//  @hkg_softmax_0:     16-byte vector loads of vector<8xbf16>, math.exp,
+//  @hkg_softmax_0:     16-byte vector loads of vector<8xbf16> (with their
+//                      alignment, as hkg-lower-to-gpu writes them), math.exp,
 //                      gpu.subgroup_reduce, a workgroup (LDS) attribution,
 //                      gpu.barrier, scf loops, known_block_size.
 //  @hkg_elementwise_1: a SiLU over vector<8xbf16> without LDS.
@@ -36,7 +37,7 @@ module attributes {gpu.container_module} {
       %tmax = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %ninf) -> (f32) {
         %off = arith.muli %i, %c2048 : index
         %col = arith.addi %base, %off : index
-        %v = vector.load %in[%row, %col] : memref<64x8192xbf16>, vector<8xbf16>
+        %v = vector.load %in[%row, %col] {alignment = 16 : i64} : memref<64x8192xbf16>, vector<8xbf16>
         %vf = arith.extf %v : vector<8xbf16> to vector<8xf32>
         %r = vector.reduction <maxnumf>, %vf, %acc : vector<8xf32> into f32
         scf.yield %r : f32
@@ -57,7 +58,7 @@ module attributes {gpu.container_module} {
       %tsum = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (f32) {
         %off = arith.muli %i, %c2048 : index
         %col = arith.addi %base, %off : index
-        %v = vector.load %in[%row, %col] : memref<64x8192xbf16>, vector<8xbf16>
+        %v = vector.load %in[%row, %col] {alignment = 16 : i64} : memref<64x8192xbf16>, vector<8xbf16>
         %vf = arith.extf %v : vector<8xbf16> to vector<8xf32>
         %d = arith.subf %vf, %vmax : vector<8xf32>
         %e = math.exp %d : vector<8xf32>
@@ -80,13 +81,13 @@ module attributes {gpu.container_module} {
       scf.for %i = %c0 to %c4 step %c1 {
         %off = arith.muli %i, %c2048 : index
         %col = arith.addi %base, %off : index
-        %v = vector.load %in[%row, %col] : memref<64x8192xbf16>, vector<8xbf16>
+        %v = vector.load %in[%row, %col] {alignment = 16 : i64} : memref<64x8192xbf16>, vector<8xbf16>
         %vf = arith.extf %v : vector<8xbf16> to vector<8xf32>
         %d = arith.subf %vf, %vmax : vector<8xf32>
         %e = math.exp %d : vector<8xf32>
         %y = arith.mulf %e, %vinv : vector<8xf32>
         %yb = arith.truncf %y : vector<8xf32> to vector<8xbf16>
-        vector.store %yb, %out[%row, %col] : memref<64x8192xbf16>, vector<8xbf16>
+        vector.store %yb, %out[%row, %col] {alignment = 16 : i64} : memref<64x8192xbf16>, vector<8xbf16>
       }
       gpu.return
     }
@@ -112,14 +113,14 @@ module attributes {gpu.container_module} {
       %idx = arith.muli %t, %c8 : index
       %row = arith.divui %idx, %c4096 : index
       %col = arith.remui %idx, %c4096 : index
-      %v = vector.load %in[%row, %col] : memref<1024x4096xbf16>, vector<8xbf16>
+      %v = vector.load %in[%row, %col] {alignment = 16 : i64} : memref<1024x4096xbf16>, vector<8xbf16>
       %x = arith.extf %v : vector<8xbf16> to vector<8xf32>
       %n = arith.negf %x : vector<8xf32>
       %e = math.exp %n : vector<8xf32>
       %d = arith.addf %e, %one : vector<8xf32>
       %s = arith.divf %x, %d : vector<8xf32>
       %y = arith.truncf %s : vector<8xf32> to vector<8xbf16>
-      vector.store %y, %out[%row, %col] : memref<1024x4096xbf16>, vector<8xbf16>
+      vector.store %y, %out[%row, %col] {alignment = 16 : i64} : memref<1024x4096xbf16>, vector<8xbf16>
       gpu.return
     }
   }
