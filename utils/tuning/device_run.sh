@@ -19,11 +19,20 @@ if [ ! -d "$T/bundles" ]; then
   tar -xJf "$T/bundles.tar.xz" -C "$T" || { echo "cannot unpack $T/bundles.tar.xz"; exit 1; }
 fi
 echo "unpacked in $(( $(date +%s) - START ))s"
+# Exit 75: a CUDA fault was recorded, go on in a fresh context. Any other
+# failure (a segfault, say) is retried too while it makes progress: the next
+# run records the candidate in flight as a fault (pending.json) and resumes.
 for attempt in $(seq 1 40); do
+  before=$(cat "$OUT/progress.jsonl" 2>/dev/null | wc -l)
   python3 utils/tuning/measure.py --tuning "$T" --out "$OUT" --deadline "$DEADLINE" 2>&1 | tee -a "$OUT/measure.log"
   rc=${PIPESTATUS[0]}
-  [ "$rc" = 75 ] || break            # 75: restart with a fresh CUDA context
+  [ "$rc" = 0 ] && break
   [ "$(date +%s)" -lt "$DEADLINE" ] || break
+  after=$(cat "$OUT/progress.jsonl" 2>/dev/null | wc -l)
+  if [ "$rc" != 75 ] && [ "$after" = "$before" ] && [ ! -f "$OUT/pending.json" ]; then
+    echo "measure.py failed (exit $rc) without progress; giving up"; break
+  fi
+  echo "measure.py exited with $rc; resuming (attempt $((attempt + 1)))"
 done
 python3 - "$OUT" <<'PY' | tee "$OUT/summary.txt"
 import collections, json, sys
@@ -35,7 +44,7 @@ kinds = collections.Counter((r["op"], r["status"]) for r in recs)
 for (op, st), n in sorted(kinds.items()):
     print(f"  {op:18s} {st:14s} {n}")
 PY
-xz -T0 -6 -f "$OUT/records.jsonl" "$OUT/progress.jsonl"
+[ -f "$OUT/records.jsonl" ] && xz -T0 -6 -f "$OUT/records.jsonl" "$OUT/progress.jsonl"
 rm -f "$OUT/pending.json"
 ls -la "$OUT"
 echo "total $(( $(date +%s) - START ))s"

@@ -8,7 +8,8 @@ For every shape group below (op kind x body x shape x dtype): write the op as
 .mlir, ask hkg for its signature (`hkg-tune signature`) and for distinct legal
 schedules (`hkg-tune sample`: the default first, then random legal ones; the
 whole legal space in random order when it is small), then compile the
-candidates with `hkg-compile --chip=sm_90 --format=cubin`, several per
+candidates with `hkg-compile --chip=sm_90 --format=cubin --emit-isa` (the
+PTX is kept as a fallback should the driver refuse a cubin), several per
 hkg-compile call (one func per candidate in one module; a batch that fails is
 retried one candidate at a time, and a candidate that still fails is kept in
 the index as a compile error). Writes OUT/index.json (what measure.py runs)
@@ -185,7 +186,7 @@ def compile_batch(job):
     os.makedirs(os.path.dirname(mlir), exist_ok=True)
     with open(mlir, "w") as f:
         f.write(src)
-    r = run([os.path.join(BIN, "hkg-compile"), mlir, f"--chip={CHIP}", "--format=cubin", "-o", path])
+    r = run([os.path.join(BIN, "hkg-compile"), mlir, f"--chip={CHIP}", "--format=cubin", "--emit-isa", "-o", path])
     os.remove(mlir)
     if r.returncode != 0:
         shutil.rmtree(path, ignore_errors=True)

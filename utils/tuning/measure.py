@@ -135,7 +135,17 @@ def rel_err(out, ref):
 
 class Loaded:
     def __init__(self, bundle_dir, meta):
-        self.k = hkg_cuda.Kernel(bundle_dir, meta)  # cuModuleLoadData + GetFunction
+        # cuModuleLoadData + cuModuleGetFunction on the cubin; should the
+        # driver refuse it, the PTX next to it (JIT-compiled by the driver).
+        try:
+            self.k = hkg_cuda.Kernel(bundle_dir, meta)
+            self.jit = False
+        except hkg_cuda.CudaError:
+            ptx = meta["name"] + ".ptx"
+            if not meta["binary"].endswith(".cubin") or not os.path.exists(os.path.join(bundle_dir, ptx)):
+                raise
+            self.k = hkg_cuda.Kernel(bundle_dir, dict(meta, binary=ptx))
+            self.jit = True
 
     def bind(self, tensors):
         d = hkg_cuda.driver()
