@@ -7,12 +7,16 @@
 //   hkg-tune synth [--seed N] [--schedules-per-op N] SYNTHETIC test records
 //   hkg-tune sample input.mlir --chip C -n N [--seed S]
 //                                 N distinct legal schedules of the first op
+//   hkg-tune tune input.mlir --chip C --budget N [--db F] [--model F] -o out.mlir
+//                                 tune every op on the device at hand
 //
 //===----------------------------------------------------------------------===//
 
 #include "SyntheticDataset.h"
+#include "TuneCommand.h"
 
 #include "hkg/Tuner/Database.h"
+#include "hkg/Tuner/DeviceMeasurer.h"
 #include "hkg/Tuner/Policy.h"
 #include "hkg/Tuner/Search.h"
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
@@ -43,20 +47,24 @@ static cl::SubCommand
                         "the default first, then random ones (every legal one "
                         "in random order when the space is small)");
 static cl::SubCommand
+    tuneCmd("tune", "Tune every hkg op without a schedule on the device at "
+                    "hand; writes the tuned module and a report");
+static cl::SubCommand
     synthCmd("synth", "Write SYNTHETIC records from the analytic test model");
 
 static cl::opt<std::string> dbPath("db", cl::desc("Tuning database (SQLite)"),
                                    cl::sub(importCmd), cl::sub(exportCmd),
-                                   cl::sub(trainCmd));
+                                   cl::sub(trainCmd), cl::sub(tuneCmd));
 static cl::opt<std::string>
     datasetPath("dataset", cl::desc("Records (JSON lines)"), cl::sub(trainCmd));
 static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
                                        cl::init("-"), cl::sub(exportCmd),
-                                       cl::sub(trainCmd), cl::sub(synthCmd));
+                                       cl::sub(trainCmd), cl::sub(synthCmd),
+                                       cl::sub(tuneCmd));
 static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input>"),
                                       cl::sub(importCmd),
                                       cl::sub(signatureCmd),
-                                      cl::sub(sampleCmd));
+                                      cl::sub(sampleCmd), cl::sub(tuneCmd));
 static cl::opt<std::string> objective("objective",
                                       cl::desc("rank:pairwise or rank:ndcg"),
                                       cl::init("rank:pairwise"),
@@ -69,7 +77,33 @@ static cl::opt<uint64_t> seed("seed", cl::desc("Seed"), cl::init(1),
                               cl::sub(trainCmd), cl::sub(synthCmd),
                               cl::sub(sampleCmd));
 static cl::opt<std::string> sampleChip("chip", cl::desc("Target chip"),
-                                       cl::sub(sampleCmd));
+                                       cl::sub(sampleCmd), cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneBudget("budget",
+                                    cl::desc("Trials per op (database "
+                                             "records included)"),
+                                    cl::init(32), cl::sub(tuneCmd));
+static cl::opt<uint64_t> tuneSeed("seed", cl::desc("Search seed"),
+                                  cl::init(0), cl::sub(tuneCmd));
+static cl::opt<std::string> tuneModel("model",
+                                      cl::desc("Policy model guiding the "
+                                               "search"),
+                                      cl::sub(tuneCmd));
+static cl::opt<std::string>
+    tuneReport("report",
+               cl::desc("Report prefix: <prefix>.md and <prefix>-<n>.svg "
+                        "(default: next to -o, <stem>.report)"),
+               cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneReps("reps", cl::desc("Timed launches"),
+                                  cl::init(50), cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneWarmup("warmup", cl::desc("Untimed launches"),
+                                    cl::init(10), cl::sub(tuneCmd));
+static cl::opt<unsigned>
+    tuneTimeout("timeout", cl::desc("Seconds one candidate may take"),
+                cl::init(120), cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneFlushMiB("flush-l2-mib",
+                                      cl::desc("MiB overwritten before each "
+                                               "timed launch"),
+                                      cl::init(256), cl::sub(tuneCmd));
 static cl::opt<unsigned> sampleCount("n", cl::desc("Schedules to print"),
                                      cl::init(32), cl::sub(sampleCmd));
 static cl::opt<unsigned> sampleOpIndex("op-index",
@@ -313,7 +347,25 @@ int main(int argc, char **argv) {
     return runSynth();
   if (sampleCmd)
     return runSample();
+  if (tuneCmd) {
+    DeviceMeasurerOptions device;
+    device.reps = tuneReps;
+    device.warmup = tuneWarmup;
+    device.timeoutSeconds = tuneTimeout;
+    device.flushMiB = tuneFlushMiB;
+    registerDeviceMeasurer(device);
+    TuneCommandOptions options;
+    options.input = inputPath;
+    options.output = outputPath;
+    options.chip = sampleChip;
+    options.budget = tuneBudget;
+    options.db = dbPath;
+    options.model = tuneModel;
+    options.seed = tuneSeed;
+    options.report = tuneReport;
+    return runTuneCommand(options);
+  }
   return fail("expected a subcommand: import, export, train, signature, "
-              "sample, synth "
+              "sample, tune, synth "
               "(see --help)");
 }
