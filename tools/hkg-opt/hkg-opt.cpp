@@ -10,6 +10,7 @@
 #include "hkg/Dialect/Hkg/Transforms/Passes.h"
 #include "hkg/Pipelines/Pipelines.h"
 #include "hkg/Target/Passes.h"
+#include "hkg/Tuner/DeviceMeasurer.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -29,6 +30,8 @@ int main(int argc, char **argv) {
   mlir::hkg::registerHkgConversionPasses();
   mlir::hkg::registerHkgTargetPasses();
   mlir::hkg::registerHkgPipelines();
+  // hkg-autotune measures on the device at hand through this factory.
+  mlir::hkg::tuner::registerDeviceMeasurer();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "hkg optimizer driver\n", registry));
 }

@@ -2,6 +2,7 @@
 //
 //   hkg-tune-eval --dataset records.jsonl [--folds 4] [--seeds 5]
 //                 [--budget 64] [--objective rank:pairwise] [-v]
+//                 [--require-zero-shot F] [--require-search-speedup X]
 //
 // Groups the records per (op signature, target) and splits the groups into
 // folds over shapes (within each op kind, so every kind is trained on). For
@@ -51,6 +52,15 @@ static cl::opt<std::string> objective("objective", cl::init("rank:pairwise"),
 static cl::opt<unsigned> rounds("rounds", cl::init(100),
                                 cl::desc("Boosting rounds"));
 static cl::opt<bool> verbose("v", cl::desc("Print one line per group"));
+static cl::opt<double> requireZeroShot(
+    "require-zero-shot", cl::init(0),
+    cl::desc("Fail (exit 1) unless the zero-shot hit rate is at least this "
+             "fraction (0: no requirement)"));
+static cl::opt<double> requireSearchSpeedup(
+    "require-search-speedup", cl::init(0),
+    cl::desc("Fail (exit 1) unless random search needs at least this many "
+             "times the trials of policy-guided search (median over groups "
+             "of the per-group medians over seeds; 0: no requirement)"));
 
 namespace {
 /// The recorded candidates of one (signature, target).
@@ -335,5 +345,24 @@ int main(int argc, char **argv) {
   llvm::outs() << llvm::formatv(
       "    policy-guided needed fewer trials in {0}/{1} groups ({2} ties)\n",
       guidedWins, n, ties);
-  return 0;
+
+  int status = 0;
+  double hitRate = static_cast<double>(zeroShotHits) / n;
+  if (requireZeroShot > 0) {
+    bool met = hitRate >= requireZeroShot;
+    llvm::outs() << llvm::formatv(
+        "requirement (a): zero-shot hit rate {0:f3} >= {1:f3}: {2}\n", hitRate,
+        requireZeroShot.getValue(), met ? "met" : "NOT MET");
+    status |= !met;
+  }
+  if (requireSearchSpeedup > 0) {
+    double speedup = median(randomMedians) / median(guidedMedians);
+    bool met = speedup >= requireSearchSpeedup;
+    llvm::outs() << llvm::formatv(
+        "requirement (b): random / policy-guided trials {0:f2} >= {1:f2}: "
+        "{2}\n",
+        speedup, requireSearchSpeedup.getValue(), met ? "met" : "NOT MET");
+    status |= !met;
+  }
+  return status;
 }

@@ -5,13 +5,21 @@
 //   hkg-tune train (--db F | --dataset F.jsonl) -o model.json
 //   hkg-tune signature input.mlir                    one signature per op
 //   hkg-tune synth [--seed N] [--schedules-per-op N] SYNTHETIC test records
+//   hkg-tune sample input.mlir --chip C -n N [--seed S]
+//                                 N distinct legal schedules of the first op
+//   hkg-tune tune input.mlir --chip C --budget N [--db F] [--model F] -o out.mlir
+//                                 tune every op on the device at hand
 //
 //===----------------------------------------------------------------------===//
 
 #include "SyntheticDataset.h"
+#include "TuneCommand.h"
 
 #include "hkg/Tuner/Database.h"
+#include "hkg/Tuner/DeviceMeasurer.h"
 #include "hkg/Tuner/Policy.h"
+#include "hkg/Tuner/Search.h"
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -35,19 +43,28 @@ static cl::SubCommand trainCmd("train", "Train the policy model");
 static cl::SubCommand signatureCmd("signature",
                                    "Print the signature of each hkg op");
 static cl::SubCommand
+    sampleCmd("sample", "Print distinct legal schedules of an op (JSON lines): "
+                        "the default first, then random ones (every legal one "
+                        "in random order when the space is small)");
+static cl::SubCommand
+    tuneCmd("tune", "Tune every hkg op without a schedule on the device at "
+                    "hand; writes the tuned module and a report");
+static cl::SubCommand
     synthCmd("synth", "Write SYNTHETIC records from the analytic test model");
 
 static cl::opt<std::string> dbPath("db", cl::desc("Tuning database (SQLite)"),
                                    cl::sub(importCmd), cl::sub(exportCmd),
-                                   cl::sub(trainCmd));
+                                   cl::sub(trainCmd), cl::sub(tuneCmd));
 static cl::opt<std::string>
     datasetPath("dataset", cl::desc("Records (JSON lines)"), cl::sub(trainCmd));
 static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
                                        cl::init("-"), cl::sub(exportCmd),
-                                       cl::sub(trainCmd), cl::sub(synthCmd));
+                                       cl::sub(trainCmd), cl::sub(synthCmd),
+                                       cl::sub(tuneCmd));
 static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input>"),
                                       cl::sub(importCmd),
-                                      cl::sub(signatureCmd));
+                                      cl::sub(signatureCmd),
+                                      cl::sub(sampleCmd), cl::sub(tuneCmd));
 static cl::opt<std::string> objective("objective",
                                       cl::desc("rank:pairwise or rank:ndcg"),
                                       cl::init("rank:pairwise"),
@@ -57,7 +74,47 @@ static cl::opt<unsigned> rounds("rounds", cl::desc("Boosting rounds"),
 static cl::opt<unsigned> maxDepth("max-depth", cl::desc("Tree depth"),
                                   cl::init(6), cl::sub(trainCmd));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed"), cl::init(1),
-                              cl::sub(trainCmd), cl::sub(synthCmd));
+                              cl::sub(trainCmd), cl::sub(synthCmd),
+                              cl::sub(sampleCmd));
+static cl::opt<std::string> sampleChip("chip", cl::desc("Target chip"),
+                                       cl::sub(sampleCmd), cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneBudget("budget",
+                                    cl::desc("Trials per op (database "
+                                             "records included)"),
+                                    cl::init(32), cl::sub(tuneCmd));
+static cl::opt<uint64_t> tuneSeed("seed", cl::desc("Search seed"),
+                                  cl::init(0), cl::sub(tuneCmd));
+static cl::opt<std::string> tuneModel("model",
+                                      cl::desc("Policy model guiding the "
+                                               "search"),
+                                      cl::sub(tuneCmd));
+static cl::opt<std::string>
+    tuneReport("report",
+               cl::desc("Report prefix: <prefix>.md and <prefix>-<n>.svg "
+                        "(default: next to -o, <stem>.report)"),
+               cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneReps("reps", cl::desc("Timed launches"),
+                                  cl::init(50), cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneWarmup("warmup", cl::desc("Untimed launches"),
+                                    cl::init(10), cl::sub(tuneCmd));
+static cl::opt<unsigned>
+    tuneTimeout("timeout", cl::desc("Seconds one candidate may take"),
+                cl::init(120), cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneFlushMiB("flush-l2-mib",
+                                      cl::desc("MiB overwritten before each "
+                                               "timed launch"),
+                                      cl::init(256), cl::sub(tuneCmd));
+static cl::opt<unsigned> sampleCount("n", cl::desc("Schedules to print"),
+                                     cl::init(32), cl::sub(sampleCmd));
+static cl::opt<unsigned> sampleOpIndex("op-index",
+                                       cl::desc("Which hkg op of the input "
+                                                "(in walk order)"),
+                                       cl::init(0), cl::sub(sampleCmd));
+static cl::opt<double> enumerateLimit(
+    "enumerate-limit",
+    cl::desc("Enumerate the whole space when it has at most this many "
+             "schedules (legal or not)"),
+    cl::init(20000), cl::sub(sampleCmd));
 static cl::opt<unsigned>
     schedulesPerOp("schedules-per-op",
                    cl::desc("Schedules sampled per op and shape"),
@@ -181,6 +238,86 @@ static int runSignature() {
   return 0;
 }
 
+/// Every schedule of `space` (the product of the knobs' values), in order.
+static std::vector<KnobMap> enumerateSpace(const ScheduleSpace &space) {
+  std::vector<KnobMap> all(1);
+  for (const KnobSpec &k : space.knobs) {
+    std::vector<KnobMap> next;
+    next.reserve(all.size() * k.legalValues.size());
+    for (const KnobMap &partial : all)
+      for (const KnobValue &v : k.legalValues) {
+        KnobMap knobs = partial;
+        knobs[k.name] = v;
+        next.push_back(std::move(knobs));
+      }
+    all = std::move(next);
+  }
+  return all;
+}
+
+static int runSample() {
+  const TargetInfo *target = lookupTarget(sampleChip);
+  if (!target)
+    return fail("sample needs --chip with a known chip, got '" + sampleChip +
+                "'");
+  MLIRContext ctx;
+  loadTunerDialects(ctx);
+  llvm::SourceMgr sourceMgr;
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputPath);
+  if (!buffer)
+    return fail("cannot read '" + inputPath + "'");
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  if (!module)
+    return 1;
+  std::vector<HkgKernelOpInterface> ops;
+  module->walk([&](HkgKernelOpInterface op) { ops.push_back(op); });
+  if (sampleOpIndex >= ops.size())
+    return fail("op index " + llvm::Twine(sampleOpIndex) + " out of range; " +
+                inputPath + " has " + llvm::Twine(ops.size()) + " hkg op(s)");
+  OpCandidateSpace space(ops[sampleOpIndex], *target);
+  Rng rng(seed);
+
+  std::vector<KnobMap> picked;
+  std::set<std::string> seen;
+  auto add = [&](const KnobMap &knobs) {
+    if (picked.size() < sampleCount && seen.insert(formatKnobs(knobs)).second)
+      picked.push_back(knobs);
+  };
+  add(space.getDefault());
+  double size = space.getSpace().size();
+  size_t legal = 0;
+  bool exhaustive = size <= enumerateLimit;
+  if (exhaustive) {
+    std::vector<KnobMap> all;
+    for (KnobMap &knobs : enumerateSpace(space.getSpace()))
+      if (space.isLegal(knobs))
+        all.push_back(std::move(knobs));
+    legal = all.size();
+    // Fisher-Yates with the tuner's Rng: the same seed, the same order.
+    for (size_t i = all.size(); i > 1; --i)
+      std::swap(all[i - 1], all[rng() % i]);
+    for (const KnobMap &knobs : all)
+      add(knobs);
+  } else {
+    for (unsigned attempt = 0;
+         picked.size() < sampleCount && attempt < 64 * sampleCount; ++attempt)
+      if (std::optional<KnobMap> knobs = space.sample(rng))
+        add(*knobs);
+  }
+  for (const KnobMap &knobs : picked)
+    llvm::outs() << llvm::json::Value(knobsToJson(knobs)) << "\n";
+  llvm::errs() << "hkg-tune sample: " << picked.size() << " schedule(s) of "
+               << ops[sampleOpIndex]->getName() << " on " << target->chip
+               << "; space of " << size << " schedules"
+               << (exhaustive ? " enumerated, " + std::to_string(legal) +
+                                    " legal"
+                              : std::string(", sampled"))
+               << "\n";
+  return 0;
+}
+
 static int runSynth() {
   MLIRContext ctx;
   loadTunerDialects(ctx);
@@ -208,6 +345,27 @@ int main(int argc, char **argv) {
     return runSignature();
   if (synthCmd)
     return runSynth();
-  return fail("expected a subcommand: import, export, train, signature, synth "
+  if (sampleCmd)
+    return runSample();
+  if (tuneCmd) {
+    DeviceMeasurerOptions device;
+    device.reps = tuneReps;
+    device.warmup = tuneWarmup;
+    device.timeoutSeconds = tuneTimeout;
+    device.flushMiB = tuneFlushMiB;
+    registerDeviceMeasurer(device);
+    TuneCommandOptions options;
+    options.input = inputPath;
+    options.output = outputPath;
+    options.chip = sampleChip;
+    options.budget = tuneBudget;
+    options.db = dbPath;
+    options.model = tuneModel;
+    options.seed = tuneSeed;
+    options.report = tuneReport;
+    return runTuneCommand(options);
+  }
+  return fail("expected a subcommand: import, export, train, signature, "
+              "sample, tune, synth "
               "(see --help)");
 }

@@ -1,0 +1,62 @@
+//===- DeviceMeasurer.h - the tuner's measurer on a real device -*- C++ -*-===//
+//
+// Measures a candidate schedule on the GPU at hand: the op (from its
+// signature) gets the candidate schedule and is compiled into a kernel bundle
+// (compileBundle, in a context of the measurer's own), then `hkg-run
+// --worker` runs it in a separate process with a deadline (runKernel: fresh
+// seeded inputs, poisoned output, check against the float64 reference,
+// cold-L2 device-event timing, median). A crash or hang is a result, never
+// the caller's death.
+//
+// Tools that run `hkg-autotune` call registerDeviceMeasurer() once; the pass
+// then reaches the device through setMeasurerFactory.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_TUNER_DEVICEMEASURER_H
+#define HKG_TUNER_DEVICEMEASURER_H
+
+#include "hkg/Tuner/Measurer.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace mlir::hkg::tuner {
+
+struct DeviceMeasurerOptions {
+  /// auto, cuda or hip.
+  std::string device = "auto";
+  int ordinal = 0;
+  /// Seed of the random inputs; untimed and timed launches.
+  uint64_t seed = 1;
+  unsigned warmup = 10;
+  unsigned reps = 50;
+  /// MiB overwritten before each timed launch (cold L2).
+  unsigned flushMiB = 256;
+  /// Seconds one candidate's worker may run (reference included).
+  unsigned timeoutSeconds = 120;
+  /// The worker program (hkg-run). Empty: $HKG_RUN, else `hkg-run` next to
+  /// the running executable, else on PATH.
+  std::string workerProgram;
+  /// An external compiler with hkg-compile's command line, used instead of
+  /// compileBundle in this process. Empty: $HKG_COMPILE when set (tests use
+  /// a stand-in), else compile in process.
+  std::string compilerProgram;
+};
+
+/// Creates the measurer of the device at hand for `target`, or returns null
+/// and says why in `whyNot` (no GPU runtime, a device of another chip, no
+/// worker program). The device is probed and closed again: kernels only run
+/// in workers.
+std::unique_ptr<Measurer>
+createDeviceMeasurer(const TargetInfo &target,
+                     const DeviceMeasurerOptions &options, std::string &whyNot);
+
+/// Installs createDeviceMeasurer with `options` as the measurer factory
+/// (setMeasurerFactory).
+void registerDeviceMeasurer(DeviceMeasurerOptions options = {});
+
+} // namespace mlir::hkg::tuner
+
+#endif // HKG_TUNER_DEVICEMEASURER_H

@@ -1,0 +1,282 @@
+//===- DeviceMeasurer.cpp - compile, run, check and time on a device ------===//
+
+#include "hkg/Tuner/DeviceMeasurer.h"
+
+#include "hkg/Dialect/Hkg/IR/HkgDialect.h"
+#include "hkg/Runtime/Bundle.h"
+#include "hkg/Runtime/Device.h"
+#include "hkg/Runtime/Worker.h"
+#include "hkg/Target/Bundle.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::hkg;
+using namespace mlir::hkg::tuner;
+namespace rt = ::hkg::rt;
+
+namespace {
+/// Removes a directory tree when it goes out of scope.
+struct TempDir {
+  llvm::SmallString<128> path;
+  ~TempDir() {
+    if (!path.empty())
+      llvm::sys::fs::remove_directories(path);
+  }
+};
+
+class DeviceMeasurer final : public Measurer {
+public:
+  DeviceMeasurer(const TargetInfo &target, DeviceMeasurerOptions options,
+                 std::string name)
+      : target(target), options(std::move(options)), name(std::move(name)) {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    registerAllExtensions(registry);
+    registerAllToLLVMIRTranslations(registry);
+    registry.insert<HkgDialect>();
+    ctx = std::make_unique<MLIRContext>(registry);
+    ctx->disableMultithreading();
+    ctx->loadAllAvailableDialects();
+  }
+
+  Measurement measure(const MeasureRequest &request) override;
+  llvm::StringRef getName() const override { return name; }
+
+private:
+  /// Compiles the candidate into `dir`; an error message on failure.
+  std::optional<std::string> compile(const MeasureRequest &request,
+                                     llvm::StringRef dir);
+
+  const TargetInfo &target;
+  DeviceMeasurerOptions options;
+  std::string name;
+  std::unique_ptr<MLIRContext> ctx;
+};
+} // namespace
+
+/// The first line of `text`, trimmed.
+static std::string firstLine(llvm::StringRef text) {
+  return text.trim().split('\n').first.trim().str();
+}
+
+std::optional<std::string>
+DeviceMeasurer::compile(const MeasureRequest &request, llvm::StringRef dir) {
+  FailureOr<OwningOpRef<ModuleOp>> module =
+      parseOpSignature(request.signature, ctx.get());
+  if (failed(module))
+    return std::string("the op signature does not parse");
+  HkgKernelOpInterface op;
+  (*module)->walk([&](HkgKernelOpInterface found) { op = found; });
+  if (!op)
+    return std::string("the op signature holds no hkg op");
+  op.setScheduleAttrTo(knobsToAttr(ctx.get(), *request.schedule));
+
+  if (!options.compilerProgram.empty()) {
+    std::string input = (dir + "/candidate.mlir").str();
+    {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(input, ec);
+      if (ec)
+        return "cannot write " + input + ": " + ec.message();
+      (*module)->print(os);
+    }
+    std::string out = (dir + "/bundle").str();
+    rt::WorkerResult w = rt::runWorker(
+        options.compilerProgram,
+        {options.compilerProgram, input, "--chip=" + target.chip.str(), "-o",
+         out},
+        options.timeoutSeconds * 1000);
+    if (!w.succeeded())
+      return options.compilerProgram + " " + w.message + ": " +
+             firstLine(w.errors);
+    return std::nullopt;
+  }
+
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(ctx.get(), [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error && diagnostics.empty())
+      diagnostics = d.str();
+    return success();
+  });
+  BundleOptions bundleOptions;
+  bundleOptions.chip = target.chip.str();
+  FailureOr<Bundle> bundle = compileBundle(**module, bundleOptions);
+  if (failed(bundle))
+    return diagnostics.empty() ? std::string("compilation failed")
+                               : diagnostics;
+  if (llvm::Error e = writeBundle(*bundle, (dir + "/bundle").str(), false))
+    return llvm::toString(std::move(e));
+  return std::nullopt;
+}
+
+Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
+  Measurement m;
+  TempDir dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("hkg-measure", dir.path)) {
+    m.status = MeasureStatus::Fault;
+    m.message = "cannot create a temporary directory: " + ec.message();
+    return m;
+  }
+  if (std::optional<std::string> error = compile(request, dir.path)) {
+    m.status = MeasureStatus::CompileError;
+    m.message = *error;
+    return m;
+  }
+  std::string bundleDir = (dir.path + "/bundle").str();
+  llvm::Expected<rt::Bundle> bundle = rt::loadBundle(bundleDir);
+  if (!bundle) {
+    m.status = MeasureStatus::CompileError;
+    m.message = llvm::toString(bundle.takeError());
+    return m;
+  }
+  if (bundle->kernels.size() != 1) {
+    m.status = MeasureStatus::CompileError;
+    m.message = llvm::formatv("expected one kernel, the bundle has {0}",
+                              bundle->kernels.size());
+    return m;
+  }
+  const rt::KernelSpec &kernel = bundle->kernels.front();
+  if (const llvm::json::Object *stats = kernel.stats.getAsObject())
+    for (const auto &[key, value] : *stats)
+      if (std::optional<double> number = value.getAsNumber())
+        m.stats[key.str()] = *number;
+
+  std::vector<std::string> args = {
+      options.workerProgram,
+      bundleDir,
+      "--worker",
+      "--kernel=" + kernel.name,
+      "--device=" + options.device,
+      "--device-index=" + std::to_string(options.ordinal),
+      "--seed=" + std::to_string(options.seed),
+      "--warmup=" + std::to_string(options.warmup),
+      "--reps=" + std::to_string(options.reps),
+      "--flush-l2-mib=" + std::to_string(options.flushMiB)};
+  rt::WorkerResult w = rt::runWorker(options.workerProgram, args,
+                                               options.timeoutSeconds * 1000);
+  if (w.status == rt::WorkerStatus::TimedOut) {
+    m.status = MeasureStatus::Timeout;
+    m.message = "worker " + w.message;
+    return m;
+  }
+  // The worker's last stdout line is its result.
+  llvm::StringRef out = llvm::StringRef(w.output).rtrim();
+  llvm::StringRef last = out.contains('\n') ? out.rsplit('\n').second : out;
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(last);
+  const llvm::json::Object *result = parsed ? parsed->getAsObject() : nullptr;
+  if (!result) {
+    if (!parsed)
+      llvm::consumeError(parsed.takeError());
+    m.status = MeasureStatus::Fault;
+    m.message = "worker " + w.message;
+    if (w.status == rt::WorkerStatus::Exited && !w.errors.empty())
+      m.message += ": " + firstLine(w.errors);
+    return m;
+  }
+  llvm::StringRef status = result->getString("status").value_or("");
+  m.message = result->getString("message").value_or("").str();
+  if (const llvm::json::Object *check = result->getObject("check"))
+    if (std::optional<double> e = check->getNumber("norm_rel_error"))
+      m.maxRelErr = *e;
+  if (status == "pass") {
+    const llvm::json::Object *timing = result->getObject("timing");
+    std::optional<double> median =
+        timing ? timing->getNumber("median_us") : std::nullopt;
+    if (!median) {
+      m.status = MeasureStatus::Fault;
+      m.message = "the worker passed the check but reported no timing";
+      return m;
+    }
+    m.status = MeasureStatus::Ok;
+    m.medianUs = *median;
+    if (std::optional<double> min = timing->getNumber("min_us"))
+      if (*median > 0)
+        m.spread = (*median - *min) / *median;
+    return m;
+  }
+  m.status = status == "fail" ? MeasureStatus::Wrong : MeasureStatus::Fault;
+  if (m.message.empty())
+    m.message = "worker status '" + status.str() + "'";
+  return m;
+}
+
+/// The worker: options.workerProgram, $HKG_RUN, hkg-run next to this
+/// executable, or on PATH; empty when none is found.
+static std::string findWorker(const DeviceMeasurerOptions &options) {
+  if (!options.workerProgram.empty())
+    return options.workerProgram;
+  if (const char *env = std::getenv("HKG_RUN"); env && *env)
+    return env;
+  static int anchor;
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
+  llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(
+      "hkg-run", {llvm::sys::path::parent_path(self)});
+  if (!found)
+    found = llvm::sys::findProgramByName("hkg-run");
+  return found ? *found : std::string();
+}
+
+std::unique_ptr<Measurer>
+mlir::hkg::tuner::createDeviceMeasurer(const TargetInfo &target,
+                                       const DeviceMeasurerOptions &options,
+                                       std::string &whyNot) {
+  std::optional<rt::DeviceKind> kind =
+      rt::parseDeviceKind(options.device);
+  if (!kind) {
+    whyNot = "unknown device kind '" + options.device + "'";
+    return nullptr;
+  }
+  std::string name;
+  {
+    auto device = rt::Device::open(*kind, options.ordinal);
+    if (!device) {
+      whyNot = llvm::toString(device.takeError());
+      return nullptr;
+    }
+    const std::string &arch = (*device)->getArch();
+    if (!arch.empty() && arch != target.chip) {
+      whyNot = "the device is " + arch + " (" + (*device)->getName() +
+               "), not " + target.chip.str();
+      return nullptr;
+    }
+    bool isCuda = (*device)->getKind() == rt::DeviceKind::Cuda;
+    if (isCuda == target.isAMD()) {
+      whyNot = "the device (" + (*device)->getName() + ") cannot run " +
+               target.chip.str() + " code";
+      return nullptr;
+    }
+    name = isCuda ? "cuda" : "hip";
+  }
+  DeviceMeasurerOptions resolved = options;
+  resolved.workerProgram = findWorker(options);
+  if (resolved.workerProgram.empty()) {
+    whyNot = "no worker: hkg-run is neither next to this tool nor on PATH "
+             "(or HKG_RUN)";
+    return nullptr;
+  }
+  if (resolved.compilerProgram.empty())
+    if (const char *env = std::getenv("HKG_COMPILE"); env && *env)
+      resolved.compilerProgram = env;
+  return std::make_unique<DeviceMeasurer>(target, std::move(resolved),
+                                          std::move(name));
+}
+
+void mlir::hkg::tuner::registerDeviceMeasurer(DeviceMeasurerOptions options) {
+  setMeasurerFactory(
+      [options](const TargetInfo &target,
+                std::string &whyNot) -> std::unique_ptr<Measurer> {
+        return createDeviceMeasurer(target, options, whyNot);
+      });
+}

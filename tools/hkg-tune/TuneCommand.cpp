@@ -1,0 +1,356 @@
+//===- TuneCommand.cpp - `hkg-tune tune`: tune a module on the device -----===//
+//
+// For each hkg op without a schedule: the search of Search.h (default first,
+// then the agents, guided by the policy) measuring on the device through the
+// measurer factory, every measurement stored in the database (a killed run
+// resumes), progress on stderr (trial n/budget, best so far, ETA). Writes
+// the module with the best schedules attached, and a report: a markdown
+// summary and, per op, an SVG plot of the best time against trials.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TuneCommand.h"
+
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+#include "hkg/Tuner/Database.h"
+#include "hkg/Tuner/Policy.h"
+#include "hkg/Tuner/Search.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::hkg;
+using namespace mlir::hkg::tuner;
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "hkg-tune") << message << "\n";
+  return 1;
+}
+
+namespace {
+/// What the report shows of one tuned op.
+struct TunedOp {
+  std::string description;
+  std::vector<Trial> trials;
+  std::optional<size_t> best;
+  std::optional<double> defaultUs;
+};
+} // namespace
+
+static std::string formatUs(double us) {
+  return llvm::formatv("{0:f2} us", us).str();
+}
+
+/// An SVG line plot of the best time so far (and each ok trial as a dot)
+/// against the trial number.
+static std::string bestVsTrialsSvg(const TunedOp &t) {
+  const double w = 640, h = 400, left = 70, right = 20, top = 40, bottom = 50;
+  std::vector<double> best;
+  double bestSoFar = INFINITY, lo = INFINITY, hi = 0;
+  for (const Trial &trial : t.trials) {
+    if (trial.measurement.isOk()) {
+      bestSoFar = std::min(bestSoFar, trial.measurement.medianUs);
+      lo = std::min(lo, trial.measurement.medianUs);
+      hi = std::max(hi, trial.measurement.medianUs);
+    }
+    best.push_back(bestSoFar);
+  }
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::formatv("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" "
+                      "height=\"{1}\" font-family=\"sans-serif\" "
+                      "font-size=\"12\">\n",
+                      w, h);
+  os << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  os << llvm::formatv("<text x=\"{0}\" y=\"20\" text-anchor=\"middle\">best "
+                      "time vs trials: {1}</text>\n",
+                      w / 2, t.description);
+  size_t n = t.trials.size();
+  if (!std::isfinite(lo)) {
+    os << llvm::formatv("<text x=\"{0}\" y=\"{1}\" text-anchor=\"middle\">no "
+                        "correct candidate</text>\n</svg>\n",
+                        w / 2, h / 2);
+    return s;
+  }
+  if (hi <= lo)
+    hi = lo * 1.1 + 1e-9;
+  double pad = 0.05 * (hi - lo);
+  double y0 = std::max(0.0, lo - pad), y1 = hi + pad;
+  auto x = [&](size_t i) {
+    return left + (n <= 1 ? 0.0
+                          : (w - left - right) * static_cast<double>(i) /
+                                static_cast<double>(n - 1));
+  };
+  auto y = [&](double us) {
+    return top + (h - top - bottom) * (1.0 - (us - y0) / (y1 - y0));
+  };
+  // Axes, ticks and labels.
+  os << llvm::formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" "
+                      "stroke=\"black\"/>\n",
+                      left, top, h - bottom);
+  os << llvm::formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" "
+                      "stroke=\"black\"/>\n",
+                      left, h - bottom, w - right);
+  for (int k = 0; k <= 4; ++k) {
+    double us = y0 + (y1 - y0) * k / 4;
+    os << llvm::formatv("<text x=\"{0}\" y=\"{1}\" text-anchor=\"end\">{2:f1}"
+                        "</text>\n",
+                        left - 6, y(us) + 4, us);
+  }
+  for (size_t i = 0; i < n; i += std::max<size_t>(1, n / 8))
+    os << llvm::formatv("<text x=\"{0}\" y=\"{1}\" text-anchor=\"middle\">{2}"
+                        "</text>\n",
+                        x(i), h - bottom + 16, i + 1);
+  os << llvm::formatv("<text x=\"{0}\" y=\"{1}\" text-anchor=\"middle\">trial"
+                      "</text>\n",
+                      (left + w - right) / 2, h - 12);
+  os << llvm::formatv("<text x=\"16\" y=\"{0}\" text-anchor=\"middle\" "
+                      "transform=\"rotate(-90 16 {0})\">median time (us)"
+                      "</text>\n",
+                      (top + h - bottom) / 2);
+  // Each ok trial, then the best-so-far step line.
+  for (size_t i = 0; i < n; ++i)
+    if (t.trials[i].measurement.isOk())
+      os << llvm::formatv("<circle cx=\"{0:f1}\" cy=\"{1:f1}\" r=\"2.5\" "
+                          "fill=\"#999\"/>\n",
+                          x(i), y(t.trials[i].measurement.medianUs));
+  os << "<polyline fill=\"none\" stroke=\"#c00\" stroke-width=\"2\" points=\"";
+  double previous = INFINITY;
+  for (size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(best[i]))
+      continue;
+    if (std::isfinite(previous))
+      os << llvm::formatv(" {0:f1},{1:f1}", x(i), y(previous));
+    os << llvm::formatv(" {0:f1},{1:f1}", x(i), y(best[i]));
+    previous = best[i];
+  }
+  os << "\"/>\n</svg>\n";
+  return s;
+}
+
+static llvm::Error writeFile(llvm::StringRef path, llvm::StringRef text) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return llvm::createStringError("cannot write '" + path.str() +
+                                   "': " + ec.message());
+  out.os() << text;
+  out.keep();
+  return llvm::Error::success();
+}
+
+int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
+  const TargetInfo *target = lookupTarget(options.chip);
+  if (!target)
+    return fail("tune needs --chip with a known chip, got '" + options.chip +
+                "'; expected one of: " + getKnownChipsString());
+  std::string whyNot;
+  std::unique_ptr<Measurer> measurer = createDeviceMeasurer(*target, whyNot);
+  if (!measurer)
+    return fail("no device to measure on: " + whyNot);
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext ctx(registry);
+  loadTunerDialects(ctx);
+  llvm::SourceMgr sourceMgr;
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(options.input);
+  if (!buffer)
+    return fail("cannot read '" + options.input + "'");
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  if (!module)
+    return 1;
+
+  std::unique_ptr<TuningDatabase> db;
+  if (!options.db.empty()) {
+    auto opened = TuningDatabase::open(options.db, /*create=*/true);
+    if (!opened)
+      return fail(llvm::toString(opened.takeError()));
+    db = std::move(*opened);
+  }
+  std::unique_ptr<Policy> prior;
+  if (!options.model.empty()) {
+    auto loaded = Policy::load(options.model);
+    if (!loaded)
+      return fail(llvm::toString(loaded.takeError()));
+    prior = std::move(*loaded);
+  }
+
+  std::vector<HkgKernelOpInterface> ops;
+  module->walk([&](HkgKernelOpInterface op) {
+    if (!op.getScheduleAttrOrNull())
+      ops.push_back(op);
+  });
+  llvm::errs() << llvm::formatv(
+      "hkg-tune: tuning {0} op(s) on {1} for {2}, budget {3} trials each\n",
+      ops.size(), measurer->getName(), target->chip, options.budget);
+
+  PolicyOptions policyOptions;
+  policyOptions.seed = static_cast<unsigned>(options.seed);
+  std::vector<TunedOp> tuned;
+  for (size_t index = 0; index < ops.size(); ++index) {
+    HkgKernelOpInterface op = ops[index];
+    std::string signature = getOpSignature(op);
+    OpCandidateSpace space(op, *target);
+    OpContext context = OpContext::get(op, *target);
+    TunedOp t;
+    t.description = llvm::formatv("{0} {1} on {2}", op->getName(),
+                                  op->getOperand(0).getType(), target->chip)
+                        .str();
+    std::unique_ptr<RecordingMeasurer> recording;
+    Measurer *m = measurer.get();
+    if (db) {
+      recording = std::make_unique<RecordingMeasurer>(*measurer, *db);
+      m = recording.get();
+    }
+    SearchOptions searchOptions;
+    searchOptions.budget = options.budget;
+    searchOptions.seed = options.seed;
+    if (db) {
+      auto records = db->getRecords(signature, target->chip);
+      if (!records)
+        return fail(llvm::toString(records.takeError()));
+      for (const TuningRecord &r : *records)
+        searchOptions.history.push_back(
+            {resolveKnobs(space.getSpace(), r.schedule), r.measurement,
+             "database"});
+    }
+    size_t numTrials = std::min<size_t>(searchOptions.history.size(),
+                                        options.budget);
+    double bestUs = INFINITY;
+    for (const Trial &h : searchOptions.history)
+      if (h.measurement.isOk())
+        bestUs = std::min(bestUs, h.measurement.medianUs);
+    if (numTrials)
+      llvm::errs() << llvm::formatv("  [{0}/{1}] {2}: {3} trial(s) from the "
+                                    "database\n",
+                                    index + 1, ops.size(), t.description,
+                                    numTrials);
+    auto start = std::chrono::steady_clock::now();
+    size_t measuredHere = 0;
+    MeasureFn measure = [&](const KnobMap &knobs) {
+      MeasureRequest request{op, signature, target, &knobs};
+      Measurement result = m->measure(request);
+      ++numTrials;
+      ++measuredHere;
+      if (result.isOk())
+        bestUs = std::min(bestUs, result.medianUs);
+      double elapsed = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
+      double eta = elapsed / measuredHere *
+                   static_cast<double>(options.budget > numTrials
+                                           ? options.budget - numTrials
+                                           : 0);
+      llvm::errs() << llvm::formatv(
+          "  [{0}/{1}] trial {2}/{3}: {4,-13} {5,12}  best so far {6}  "
+          "ETA {7:f0} s  {8}\n",
+          index + 1, ops.size(), numTrials, options.budget,
+          stringifyMeasureStatus(result.status),
+          result.isOk() ? formatUs(result.medianUs) : std::string("-"),
+          std::isfinite(bestUs) ? formatUs(bestUs) : std::string("none"), eta,
+          formatKnobs(knobs));
+      return result;
+    };
+    PolicyScorer scorer(prior.get(), context, policyOptions);
+    SearchResult result = runSearch(space, measure, &scorer, searchOptions);
+    t.trials = result.trials;
+    t.best = result.best;
+    for (const Trial &trial : result.trials)
+      if (trial.schedule == space.getDefault() && trial.measurement.isOk())
+        t.defaultUs = trial.measurement.medianUs;
+    if (recording && !recording->getError().empty())
+      llvm::errs() << "hkg-tune: warning: measurements were not all stored: "
+                   << recording->getError() << "\n";
+    if (result.best) {
+      const Trial &best = result.trials[*result.best];
+      op.setScheduleAttrTo(knobsToAttr(&ctx, best.schedule));
+      llvm::errs() << llvm::formatv(
+          "  [{0}/{1}] best {2} by the {3} agent{4}: {5}\n", index + 1,
+          ops.size(), formatUs(best.measurement.medianUs), best.agent,
+          t.defaultUs ? llvm::formatv(", {0:f2}x the default schedule",
+                                      *t.defaultUs / best.measurement.medianUs)
+                            .str()
+                      : std::string(),
+          formatKnobs(best.schedule));
+    } else {
+      llvm::errs() << llvm::formatv("  [{0}/{1}] no correct candidate in {2} "
+                                    "trials; the op keeps no schedule\n",
+                                    index + 1, ops.size(),
+                                    result.trials.size());
+    }
+    tuned.push_back(std::move(t));
+  }
+
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  if (llvm::Error e = writeFile(options.output, text))
+    return fail(llvm::toString(std::move(e)));
+
+  std::string prefix = options.report;
+  if (prefix.empty())
+    prefix = options.output == "-"
+                 ? std::string("hkg-tune")
+                 : (llvm::sys::path::parent_path(options.output).empty()
+                        ? std::string()
+                        : llvm::sys::path::parent_path(options.output).str() +
+                              "/") +
+                       llvm::sys::path::stem(options.output).str() + ".report";
+  std::string md;
+  llvm::raw_string_ostream mdos(md);
+  mdos << "# hkg-tune report\n\n"
+       << llvm::formatv("Device: {0}, chip {1}, budget {2} trials per op, "
+                        "seed {3}.\n\n",
+                        measurer->getName(), target->chip, options.budget,
+                        options.seed);
+  for (auto [i, t] : llvm::enumerate(tuned)) {
+    std::string svgPath = llvm::formatv("{0}-{1}.svg", prefix, i).str();
+    if (llvm::Error e = writeFile(svgPath, bestVsTrialsSvg(t)))
+      return fail(llvm::toString(std::move(e)));
+    mdos << "## " << t.description << "\n\n";
+    if (t.best) {
+      const Trial &best = t.trials[*t.best];
+      mdos << "Best: " << formatUs(best.measurement.medianUs) << " (`"
+           << formatKnobs(best.schedule) << "`, " << best.agent << " agent)";
+      if (t.defaultUs)
+        mdos << llvm::formatv("; default schedule {0}, speed-up {1:f2}x",
+                              formatUs(*t.defaultUs),
+                              *t.defaultUs / best.measurement.medianUs);
+      mdos << ".\n\n";
+    } else {
+      mdos << "No correct candidate.\n\n";
+    }
+    mdos << "![best time vs trials](" << llvm::sys::path::filename(svgPath)
+         << ")\n\n| trial | agent | status | median | schedule |\n"
+         << "|---|---|---|---|---|\n";
+    for (auto [n, trial] : llvm::enumerate(t.trials))
+      mdos << llvm::formatv("| {0} | {1} | {2} | {3} | `{4}` |\n", n + 1,
+                            trial.agent,
+                            stringifyMeasureStatus(trial.measurement.status),
+                            trial.measurement.isOk()
+                                ? formatUs(trial.measurement.medianUs)
+                                : std::string("-"),
+                            formatKnobs(trial.schedule));
+    mdos << "\n";
+  }
+  if (llvm::Error e = writeFile(prefix + ".md", md))
+    return fail(llvm::toString(std::move(e)));
+  llvm::errs() << "hkg-tune: wrote " << options.output << " and the report "
+               << prefix << ".md\n";
+  return 0;
+}

@@ -1,0 +1,31 @@
+//===- TuneCommand.h - `hkg-tune tune`: tune a module on the device -------===//
+
+#ifndef HKG_TOOLS_HKG_TUNE_TUNECOMMAND_H
+#define HKG_TOOLS_HKG_TUNE_TUNECOMMAND_H
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::hkg::tuner {
+
+struct TuneCommandOptions {
+  std::string input;
+  std::string output = "-";
+  std::string chip;
+  unsigned budget = 32;
+  std::string db;
+  std::string model;
+  uint64_t seed = 0;
+  /// Report prefix: <report>.md and <report>-<n>.svg (best time vs trials);
+  /// empty: derived from the output (or "hkg-tune" for stdout).
+  std::string report;
+};
+
+/// Tunes every hkg op without a schedule in `input` on the device at hand
+/// (the measurer factory), printing progress, and writes the tuned module
+/// and the report. Returns the exit code.
+int runTuneCommand(const TuneCommandOptions &options);
+
+} // namespace mlir::hkg::tuner
+
+#endif // HKG_TOOLS_HKG_TUNE_TUNECOMMAND_H
