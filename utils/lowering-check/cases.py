@@ -2,6 +2,7 @@
 """The cases check_cases.py runs: each op family with default and non-default
 schedules, tails, long rows. Prints JSON for make_cases.py."""
 import json
+import sys
 
 cases = []
 
@@ -207,5 +208,21 @@ for s in ["stages = 1", "stages = 2", "stages = 2, lds_swizzle = 0, lds_pad = 8"
           "unroll = 2", "unroll = 4, stages = 2"]:
     add_matmul("bf16", [], 256, 256, 320, s=s)
     add_matmul("bf16", [], 192, 160, 96, tb=True, s=s)
+
+# --matmul-issue: only the matmul issue's correctness list (every dtype on
+# 1x4096x4096, 17x4096x4096, 4097x4095x4096, 4096^3, batched 8x1024^3; each
+# transpose; the fused epilogues).
+if "--matmul-issue" in sys.argv:
+    cases.clear()
+    for dt in ("bf16", "f16", "f32"):
+        for batch, m, n, k in (([], 1, 4096, 4096), ([], 17, 4096, 4096), ([], 4097, 4095, 4096),
+                               ([], 4096, 4096, 4096), ([8], 1024, 1024, 1024)):
+            add_matmul(dt, batch, m, n, k)
+    for ta, tb in ((True, False), (False, True), (True, True)):
+        for dt in ("bf16", "f16"):
+            add_matmul(dt, [], 1024, 1024, 1024, ta=ta, tb=tb)
+    add_matmul("bf16", [], 2048, 3072, 4096, tb=True, epi="bias_gelu")
+    add_matmul("bf16", [], 1024, 1024, 1024, epi="silu_residual")
+    add_matmul("f16", [4], 512, 512, 512, tb=True, epi="silu_residual", odt="f32")
 
 print(json.dumps(cases, indent=1))

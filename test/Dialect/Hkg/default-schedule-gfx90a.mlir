@@ -7,38 +7,38 @@
 // Every default is spelled out in full and verifies on its own chip.
 
 // CHECK-LABEL: func.func @matmul_bf16(
-// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<lds_pad = 8, mma = mfma_16x16x16, split_k = 1, stages = 2, tile_k = 32, tile_m = 128, tile_n = 128, vector_width = 8, waves_m = 2, waves_n = 2>}
+// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<lds_pad = 0, lds_swizzle = 1, mma = mfma_16x16x16, split_k = 1, stages = 2, tile_k = 32, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 2>}
 // CHECK-LABEL: func.func @matmul_f32(
-// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<lds_pad = 8, mma = none, split_k = 1, stages = 2, tile_k = 16, tile_m = 64, tile_n = 64, vector_width = 4, waves_m = 2, waves_n = 2>}
+// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<lds_pad = 4, lds_swizzle = 0, mma = none, split_k = 1, stages = 2, tile_k = 16, tile_m = 64, tile_n = 64, unroll = 1, vector_width = 4, waves_m = 2, waves_n = 2>}
 // CHECK-LABEL: func.func @matmul_decode(
-// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<lds_pad = 8, mma = mfma_16x16x16, split_k = 1, stages = 2, tile_k = 32, tile_m = 16, tile_n = 64, vector_width = 2, waves_m = 1, waves_n = 4>}
+// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<lds_pad = 0, lds_swizzle = 1, mma = mfma_16x16x16, split_k = 1, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4>}
 // CHECK-LABEL: func.func @elementwise(
 // CHECK: hkg.elementwise {{.*}} {schedule = #hkg.schedule<threads = 256, unroll = 4, vector_width = 8>}
 // CHECK-LABEL: func.func @reduce(
 // CHECK: hkg.reduce {{.*}} {schedule = #hkg.schedule<rows_per_block = 1, threads = 256, unroll = 4, vector_width = 4>}
 // CHECK-LABEL: func.func @softmax(
-// CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<online = 1, row_cache = registers, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 8>}
+// CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<online = 0, row_cache = registers, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 8>}
 // CHECK-LABEL: func.func @softmax_short_rows(
-// CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<online = 1, row_cache = registers, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 4>}
+// CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<online = 0, row_cache = registers, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 4>}
 // CHECK-LABEL: func.func @layernorm(
 // CHECK: hkg.layernorm {{.*}} {schedule = #hkg.schedule<row_cache = registers, rows_per_block = 1, threads = 128, unroll = 4, vector_width = 8>}
 // CHECK-LABEL: func.func @rmsnorm(
-// CHECK: hkg.rmsnorm {{.*}} {schedule = #hkg.schedule<row_cache = registers, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>}
+// CHECK: hkg.rmsnorm {{.*}} {schedule = #hkg.schedule<row_cache = none, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>}
 // CHECK-LABEL: func.func @rope(
-// CHECK: hkg.rope {{.*}} {schedule = #hkg.schedule<threads = 256, tokens_per_block = 1, vector_width = 4>}
+// CHECK: hkg.rope {{.*}} {schedule = #hkg.schedule<threads = 256, tokens_per_block = 1, vector_width = 8>}
 // CHECK-LABEL: func.func @top_p(
-// CHECK: hkg.top_p_sample {{.*}} {schedule = #hkg.schedule<search_iters = 16, threads = 1024, vector_width = 4>}
+// CHECK: hkg.top_p_sample {{.*}} {schedule = #hkg.schedule<threads = 1024, thresholds_per_pass = 7, vector_width = 4>}
 // CHECK-LABEL: func.func @attention_bf16(
 // CHECK: hkg.attention {{.*}} {schedule = #hkg.schedule<mma = mfma_16x16x16, stages = 2, tile_kv = 64, tile_q = 64, waves = 4>}
 // CHECK-LABEL: func.func @attention_f32(
 // CHECK: hkg.attention {{.*}} {schedule = #hkg.schedule<mma = none, stages = 1, tile_kv = 64, tile_q = 64, waves = 4>}
 // CHECK-LABEL: func.func @softmax_tiny_rows(
-// CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<online = 1, row_cache = registers, rows_per_block = 64, threads = 64, unroll = 2, vector_width = 4>}
+// CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<online = 0, row_cache = registers, rows_per_block = 64, threads = 64, unroll = 2, vector_width = 4>}
 // CHECK-LABEL: func.func @rope_small_head(
 // CHECK: hkg.rope {{.*}} {schedule = #hkg.schedule<threads = 64, tokens_per_block = 1, vector_width = 8>}
 // CHECK-LABEL: func.func @top_p_small_vocab(
-// CHECK: hkg.top_p_sample {{.*}} {schedule = #hkg.schedule<search_iters = 16, threads = 64, vector_width = 4>}
+// CHECK: hkg.top_p_sample {{.*}} {schedule = #hkg.schedule<threads = 64, thresholds_per_pass = 7, vector_width = 4>}
 // CHECK-LABEL: func.func @matmul_decode_f32(
-// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<lds_pad = 8, mma = none, split_k = 1, stages = 2, tile_k = 16, tile_m = 16, tile_n = 64, vector_width = 1, waves_m = 1, waves_n = 4>}
+// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<lds_pad = 4, lds_swizzle = 0, mma = none, split_k = 1, stages = 2, tile_k = 32, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 4, waves_m = 1, waves_n = 4>}
 // CHECK-LABEL: func.func @attention_d128(
 // CHECK: hkg.attention {{.*}} {schedule = #hkg.schedule<mma = mfma_16x16x16, stages = 1, tile_kv = 64, tile_q = 64, waves = 4>}
