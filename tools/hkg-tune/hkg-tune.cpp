@@ -25,6 +25,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -310,7 +311,8 @@ static int runSample() {
     llvm::outs() << llvm::json::Value(knobsToJson(knobs)) << "\n";
   llvm::errs() << "hkg-tune sample: " << picked.size() << " schedule(s) of "
                << ops[sampleOpIndex]->getName() << " on " << target->chip
-               << "; space of " << size << " schedules"
+               << "; space of " << llvm::formatv("{0:F0}", size)
+               << " schedules"
                << (exhaustive ? " enumerated, " + std::to_string(legal) +
                                     " legal"
                               : std::string(", sampled"))
