@@ -229,8 +229,8 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
             {resolveKnobs(space.getSpace(), r.schedule), r.measurement,
              "database"});
     }
-    size_t numTrials = std::min<size_t>(searchOptions.history.size(),
-                                        options.budget);
+    size_t numTrials =
+        std::min<size_t>(searchOptions.history.size(), options.budget);
     double bestUs = INFINITY;
     for (const Trial &h : searchOptions.history)
       if (h.measurement.isOk())
@@ -304,13 +304,13 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
 
   std::string prefix = options.report;
   if (prefix.empty())
-    prefix = options.output == "-"
-                 ? std::string("hkg-tune")
-                 : (llvm::sys::path::parent_path(options.output).empty()
-                        ? std::string()
-                        : llvm::sys::path::parent_path(options.output).str() +
-                              "/") +
-                       llvm::sys::path::stem(options.output).str() + ".report";
+    prefix =
+        options.output == "-"
+            ? std::string("hkg-tune")
+            : (llvm::sys::path::parent_path(options.output).empty()
+                   ? std::string()
+                   : llvm::sys::path::parent_path(options.output).str() + "/") +
+                  llvm::sys::path::stem(options.output).str() + ".report";
   std::string md;
   llvm::raw_string_ostream mdos(md);
   mdos << "# hkg-tune report\n\n"
@@ -339,13 +339,12 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
          << ")\n\n| trial | agent | status | median | schedule |\n"
          << "|---|---|---|---|---|\n";
     for (auto [n, trial] : llvm::enumerate(t.trials))
-      mdos << llvm::formatv("| {0} | {1} | {2} | {3} | `{4}` |\n", n + 1,
-                            trial.agent,
-                            stringifyMeasureStatus(trial.measurement.status),
-                            trial.measurement.isOk()
-                                ? formatUs(trial.measurement.medianUs)
-                                : std::string("-"),
-                            formatKnobs(trial.schedule));
+      mdos << llvm::formatv(
+          "| {0} | {1} | {2} | {3} | `{4}` |\n", n + 1, trial.agent,
+          stringifyMeasureStatus(trial.measurement.status),
+          trial.measurement.isOk() ? formatUs(trial.measurement.medianUs)
+                                   : std::string("-"),
+          formatKnobs(trial.schedule));
     mdos << "\n";
   }
   if (llvm::Error e = writeFile(prefix + ".md", md))

@@ -7,7 +7,7 @@
 //   hkg-tune synth [--seed N] [--schedules-per-op N] SYNTHETIC test records
 //   hkg-tune sample input.mlir --chip C -n N [--seed S]
 //                                 N distinct legal schedules of the first op
-//   hkg-tune tune input.mlir --chip C --budget N [--db F] [--model F] -o out.mlir
+//   hkg-tune tune input.mlir --chip C --budget N [--db F] -o out.mlir
 //                                 tune every op on the device at hand
 //
 //===----------------------------------------------------------------------===//
@@ -15,16 +15,17 @@
 #include "SyntheticDataset.h"
 #include "TuneCommand.h"
 
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 #include "hkg/Tuner/Database.h"
 #include "hkg/Tuner/DeviceMeasurer.h"
 #include "hkg/Tuner/Policy.h"
 #include "hkg/Tuner/Search.h"
-#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -62,8 +63,7 @@ static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
                                        cl::sub(trainCmd), cl::sub(synthCmd),
                                        cl::sub(tuneCmd));
 static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input>"),
-                                      cl::sub(importCmd),
-                                      cl::sub(signatureCmd),
+                                      cl::sub(importCmd), cl::sub(signatureCmd),
                                       cl::sub(sampleCmd), cl::sub(tuneCmd));
 static cl::opt<std::string> objective("objective",
                                       cl::desc("rank:pairwise or rank:ndcg"),
@@ -82,8 +82,8 @@ static cl::opt<unsigned> tuneBudget("budget",
                                     cl::desc("Trials per op (database "
                                              "records included)"),
                                     cl::init(32), cl::sub(tuneCmd));
-static cl::opt<uint64_t> tuneSeed("seed", cl::desc("Search seed"),
-                                  cl::init(0), cl::sub(tuneCmd));
+static cl::opt<uint64_t> tuneSeed("seed", cl::desc("Search seed"), cl::init(0),
+                                  cl::sub(tuneCmd));
 static cl::opt<std::string> tuneModel("model",
                                       cl::desc("Policy model guiding the "
                                                "search"),
@@ -97,9 +97,9 @@ static cl::opt<unsigned> tuneReps("reps", cl::desc("Timed launches"),
                                   cl::init(50), cl::sub(tuneCmd));
 static cl::opt<unsigned> tuneWarmup("warmup", cl::desc("Untimed launches"),
                                     cl::init(10), cl::sub(tuneCmd));
-static cl::opt<unsigned>
-    tuneTimeout("timeout", cl::desc("Seconds one candidate may take"),
-                cl::init(120), cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneTimeout("timeout",
+                                     cl::desc("Seconds one candidate may take"),
+                                     cl::init(120), cl::sub(tuneCmd));
 static cl::opt<unsigned> tuneFlushMiB("flush-l2-mib",
                                       cl::desc("MiB overwritten before each "
                                                "timed launch"),
@@ -310,10 +310,10 @@ static int runSample() {
     llvm::outs() << llvm::json::Value(knobsToJson(knobs)) << "\n";
   llvm::errs() << "hkg-tune sample: " << picked.size() << " schedule(s) of "
                << ops[sampleOpIndex]->getName() << " on " << target->chip
-               << "; space of " << size << " schedules"
-               << (exhaustive ? " enumerated, " + std::to_string(legal) +
-                                    " legal"
-                              : std::string(", sampled"))
+               << "; space of " << llvm::formatv("{0:F0}", size) << " schedules"
+               << (exhaustive
+                       ? " enumerated, " + std::to_string(legal) + " legal"
+                       : std::string(", sampled"))
                << "\n";
   return 0;
 }

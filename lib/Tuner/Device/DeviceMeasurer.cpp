@@ -92,11 +92,11 @@ DeviceMeasurer::compile(const MeasureRequest &request, llvm::StringRef dir) {
       (*module)->print(os);
     }
     std::string out = (dir + "/bundle").str();
-    rt::WorkerResult w = rt::runWorker(
-        options.compilerProgram,
-        {options.compilerProgram, input, "--chip=" + target.chip.str(), "-o",
-         out},
-        options.timeoutSeconds * 1000);
+    rt::WorkerResult w =
+        rt::runWorker(options.compilerProgram,
+                      {options.compilerProgram, input,
+                       "--chip=" + target.chip.str(), "-o", out},
+                      options.timeoutSeconds * 1000);
     if (!w.succeeded())
       return options.compilerProgram + " " + w.message + ": " +
              firstLine(w.errors);
@@ -164,8 +164,8 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
       "--warmup=" + std::to_string(options.warmup),
       "--reps=" + std::to_string(options.reps),
       "--flush-l2-mib=" + std::to_string(options.flushMiB)};
-  rt::WorkerResult w = rt::runWorker(options.workerProgram, args,
-                                               options.timeoutSeconds * 1000);
+  rt::WorkerResult w =
+      rt::runWorker(options.workerProgram, args, options.timeoutSeconds * 1000);
   if (w.status == rt::WorkerStatus::TimedOut) {
     m.status = MeasureStatus::Timeout;
     m.message = "worker " + w.message;
@@ -232,8 +232,7 @@ std::unique_ptr<Measurer>
 mlir::hkg::tuner::createDeviceMeasurer(const TargetInfo &target,
                                        const DeviceMeasurerOptions &options,
                                        std::string &whyNot) {
-  std::optional<rt::DeviceKind> kind =
-      rt::parseDeviceKind(options.device);
+  std::optional<rt::DeviceKind> kind = rt::parseDeviceKind(options.device);
   if (!kind) {
     whyNot = "unknown device kind '" + options.device + "'";
     return nullptr;
