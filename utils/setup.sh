@@ -16,7 +16,7 @@ PACKAGES=(
   # AMD device bitcode (ockl/ocml) for the ROCDL target.
   rocm-device-libs
   # Build tools and test frameworks.
-  cmake ninja-build libgtest-dev python3 python3-pytest python3-numpy
+  cmake ninja-build libgtest-dev python3 python3-pytest python3-numpy xz-utils
   # Python bindings, tuner model and database.
   pybind11-dev python3-dev libxgboost-dev libsqlite3-dev
 )
