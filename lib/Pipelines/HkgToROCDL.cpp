@@ -24,6 +24,7 @@ using namespace mlir::hkg;
 ///
 ///   hkg-opt in.mlir --pass-pipeline='builtin.module(
 ///       rocdl-attach-target{chip=gfx942 O=3 wave64=true},
+///       convert-math-to-rocdl{chipset=gfx942},
 ///       gpu.module(
 ///         hkg-lower-subgroup-ops{chip=gfx942 use-dpp=true},
 ///         convert-vector-to-scf, convert-scf-to-cf,
@@ -56,6 +57,14 @@ mlir::hkg::buildHkgGPUToROCDLPipeline(OpPassManager &pm,
   attach.optLevel = opts.optLevel;
   attach.wave64Flag = target->waveSize == 64;
   pm.addPass(createGpuROCDLAttachTarget(attach));
+  // Math ops with no AMDGPU instruction (tanh, erf, ...) become OCML calls,
+  // resolved by ocml.bc at link time; convert-gpu-to-rocdl alone would leave
+  // llvm.intr.tanh, which the backend cannot select ("no libcall available
+  // for ftanh"). The pass is module-anchored: it declares the OCML functions
+  // in each gpu.module.
+  ConvertMathToROCDLOptions mathToROCDL;
+  mathToROCDL.chipset = opts.chip;
+  pm.addPass(createConvertMathToROCDL(mathToROCDL));
 
   OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
   HkgLowerSubgroupOpsPassOptions reduce;
