@@ -2,7 +2,7 @@
 // RUN: hkg-opt %s --split-input-file --verify-diagnostics --hkg-lower-to-gpu=chip=sm_90
 
 func.func @static_shared_limit(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
-  // expected-error @below {{'hkg.matmul' op schedule needs 65536 bytes of LDS (stages x (tile_m + tile_n) x (tile_k + lds_pad) x 2 bytes); sm_90 allows 49152 of static shared memory}}
+  // expected-error @below {{'hkg.matmul' op schedule needs 65536 bytes of LDS (stages x (tile_m + tile_n) x (tile_k + lds_pad) x 2 bytes); sm_90 allows 49152 bytes of static shared memory per workgroup}}
   %c = hkg.matmul %a, %b {schedule = #hkg.schedule<stages = 4>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
   return %c : tensor<256x256xbf16>
 }

@@ -6,8 +6,9 @@
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_80 | FileCheck %s --check-prefixes=CHECK,WAVE32,NV
 
 // What differs between the target families: wave64 CDNA, wave32 RDNA and
-// NVIDIA warps pick different workgroup sizes for small rows, different
-// matrix-core instructions, and LDS padding only on AMD.
+// NVIDIA warps pick different workgroup sizes for small rows and different
+// matrix-core instructions. Matrix-core GEMMs swizzle LDS instead of padding
+// it on every family; the scalar f32 path pads.
 
 // A row of 8 floats needs one thread: a workgroup is one wave of rows.
 // CHECK-LABEL: func.func @tiny_rows
@@ -19,20 +20,19 @@ func.func @tiny_rows(%x: tensor<1024x8xf32>) -> tensor<1024x8xf32> {
 }
 
 // CHECK-LABEL: func.func @gemm_bf16
-// WAVE64: lds_pad = 8, mma = mfma_16x16x16,
-// RDNA: lds_pad = 8, mma = wmma_16x16x16,
-// NV: lds_pad = 0, mma = mma_16x8x16,
+// WAVE64: lds_pad = 0, lds_swizzle = 1, mma = mfma_16x16x16,
+// RDNA: lds_pad = 0, lds_swizzle = 1, mma = wmma_16x16x16,
+// NV: lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x16,
 func.func @gemm_bf16(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
   %0 = hkg.matmul %a, %b : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
   return %0 : tensor<256x256xbf16>
 }
 
-// Without matrix cores (f32), wave32 targets split a decode tile over 2x2
-// waves instead of 1x4.
+// Without matrix cores (f32), every family splits a 16x64 decode tile over
+// 1x4 waves and pads LDS instead of swizzling it.
 // CHECK-LABEL: func.func @gemm_decode_f32
-// CHECK: mma = none
-// WAVE64-SAME: waves_m = 1, waves_n = 4
-// WAVE32-SAME: waves_m = 2, waves_n = 2
+// CHECK: lds_pad = 4, lds_swizzle = 0, mma = none,
+// CHECK-SAME: tile_m = 16, tile_n = 64, unroll = 1, vector_width = 4, waves_m = 1, waves_n = 4
 func.func @gemm_decode_f32(%a: tensor<8x256xf32>, %b: tensor<256x256xf32>) -> tensor<8x256xf32> {
   %0 = hkg.matmul %a, %b : tensor<8x256xf32>, tensor<256x256xf32> -> tensor<8x256xf32>
   return %0 : tensor<8x256xf32>

@@ -80,7 +80,7 @@ func.func @reduce_has_no_row_cache(%x: tensor<4x64xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @top_p_knobs(%l: tensor<2x1000xf32>) -> tensor<2xi32> {
-  // expected-error @below {{schedule knob 'search_iters' = 10 is not legal for hkg.top_p_sample on gfx942; expected one of: 8, 12, 16, 24, 32}}
-  %0 = hkg.top_p_sample %l p(0.9) temperature(1.0) seed(1) {schedule = #hkg.schedule<search_iters = 10>} : tensor<2x1000xf32> -> tensor<2xi32>
+  // expected-error @below {{schedule knob 'thresholds_per_pass' = 10 is not legal for hkg.top_p_sample on gfx942; expected one of: 1, 3, 7, 15}}
+  %0 = hkg.top_p_sample %l p(0.9) temperature(1.0) seed(1) {schedule = #hkg.schedule<thresholds_per_pass = 10>} : tensor<2x1000xf32> -> tensor<2xi32>
   return %0 : tensor<2xi32>
 }

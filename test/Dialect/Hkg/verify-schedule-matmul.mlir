@@ -55,8 +55,8 @@ module attributes {hkg.target = #hkg.target<chip = "gfx950">} {
 
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
   func.func @lds(%a: tensor<512x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<512x512xbf16> {
-    // expected-error @below {{schedule needs 139264 bytes of LDS (stages x (tile_m + tile_n) x (tile_k + lds_pad) x 2 bytes); gfx942 has 65536}}
-    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<stages = 4, tile_k = 64, lds_pad = 4>} : tensor<512x512xbf16>, tensor<512x512xbf16> -> tensor<512x512xbf16>
+    // expected-error @below {{schedule needs 147456 bytes of LDS (stages x (tile_m + tile_n) x (tile_k + lds_pad) x 2 bytes); gfx942 allows 65536 per workgroup}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<stages = 4, tile_k = 64, lds_pad = 8, lds_swizzle = 0>} : tensor<512x512xbf16>, tensor<512x512xbf16> -> tensor<512x512xbf16>
     return %0 : tensor<512x512xbf16>
   }
 }
@@ -73,11 +73,67 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 
 // -----
 
+// No K step deeper than K (split_k is fixed to 1).
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
-  func.func @split_k(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) -> tensor<128x128xbf16> {
-    // expected-error @below {{schedule knob 'split_k' = 4 with tile_k = 32 exceeds K = 64}}
-    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<split_k = 4>} : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xbf16>
+  func.func @tile_k_vs_k(%a: tensor<128x32xbf16>, %b: tensor<32x128xbf16>) -> tensor<128x128xbf16> {
+    // expected-error @below {{schedule knobs 'split_k' x 'tile_k' = 1 x 64 exceed K = 32}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<tile_k = 64>} : tensor<128x32xbf16>, tensor<32x128xbf16> -> tensor<128x128xbf16>
     return %0 : tensor<128x128xbf16>
+  }
+}
+
+// -----
+
+// Only split_k = 1 is implemented.
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @split_k(%a: tensor<128x1024xbf16>, %b: tensor<1024x128xbf16>) -> tensor<128x128xbf16> {
+    // expected-error @below {{schedule knob 'split_k' = 4 is not legal for hkg.matmul on gfx942; expected one of: 1}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<split_k = 4>} : tensor<128x1024xbf16>, tensor<1024x128xbf16> -> tensor<128x128xbf16>
+    return %0 : tensor<128x128xbf16>
+  }
+}
+
+// -----
+
+// K = 100: rows of A are not a multiple of 8 elements, so 8-element global
+// loads of A would straddle rows.
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @vector_width_vs_contiguous_dims(%a: tensor<128x100xbf16>, %b: tensor<100x128xbf16>) -> tensor<128x128xbf16> {
+    // expected-error @below {{schedule knob 'vector_width' = 8 must divide the contiguous dims of lhs and rhs (expected at most 4)}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<vector_width = 8>} : tensor<128x100xbf16>, tensor<100x128xbf16> -> tensor<128x128xbf16>
+    return %0 : tensor<128x128xbf16>
+  }
+}
+
+// -----
+
+// 4 elements is the widest that divides K = 100.
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @vector_width_fits(%a: tensor<128x100xbf16>, %b: tensor<100x128xbf16>) -> tensor<128x128xbf16> {
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<vector_width = 4>} : tensor<128x100xbf16>, tensor<100x128xbf16> -> tensor<128x128xbf16>
+    return %0 : tensor<128x128xbf16>
+  }
+}
+
+// -----
+
+// lds_pad is 0, 16 or 32 bytes: 0, 8 or 16 bf16 elements.
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @lds_pad_bytes(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+    // expected-error @below {{schedule knob 'lds_pad' = 4 is not legal for hkg.matmul on gfx942; expected one of: 0, 8, 16}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<lds_pad = 4>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+    return %0 : tensor<256x256xbf16>
+  }
+}
+
+// -----
+
+// lds_swizzle is on or off.
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @lds_swizzle(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+    // expected-error @below {{schedule knob 'lds_swizzle' = 2 is not legal for hkg.matmul on gfx942; expected one of: 0, 1}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<lds_swizzle = 2>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+    return %0 : tensor<256x256xbf16>
   }
 }
 

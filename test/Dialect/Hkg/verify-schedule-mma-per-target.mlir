@@ -24,8 +24,20 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 
 module attributes {hkg.target = #hkg.target<chip = "gfx1250">} {
   func.func @rdna_wmma_on_gfx1250(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
-    // expected-error @below {{schedule knob 'mma' = wmma_16x16x16 is not legal for hkg.matmul on gfx1250; expected one of: none, wmma_16x16x32}}
+    // expected-error @below {{schedule knob 'mma' = wmma_16x16x16 is not legal for hkg.matmul on gfx1250; expected one of: none}}
     %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = wmma_16x16x16>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+    return %0 : tensor<256x256xbf16>
+  }
+}
+
+// -----
+
+// gfx1250 has wmma_16x16x32, but the matmul kernel builder only emits the
+// 16x16x16 WMMA layouts, so its matmuls use FMAs.
+module attributes {hkg.target = #hkg.target<chip = "gfx1250">} {
+  func.func @gfx1250_wmma_not_lowered_for_matmul(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+    // expected-error @below {{schedule knob 'mma' = wmma_16x16x32 is not legal for hkg.matmul on gfx1250; expected one of: none}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = wmma_16x16x32, tile_k = 32>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
     return %0 : tensor<256x256xbf16>
   }
 }

@@ -4,9 +4,9 @@
 // Legal explicit schedules pass and are left exactly as written.
 
 // CHECK-LABEL: func.func @matmul
-// CHECK: {schedule = #hkg.schedule<lds_pad = 4, mma = mfma_32x32x8, split_k = 2, stages = 2, tile_k = 64, tile_m = 128, tile_n = 64, vector_width = 8, waves_m = 2, waves_n = 2>}
+// CHECK: {schedule = #hkg.schedule<lds_pad = 8, mma = mfma_32x32x8, split_k = 1, stages = 2, tile_k = 64, tile_m = 128, tile_n = 64, vector_width = 8, waves_m = 2, waves_n = 2>}
 func.func @matmul(%a: tensor<512x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<512x512xbf16> {
-  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<tile_m = 128, tile_n = 64, tile_k = 64, waves_m = 2, waves_n = 2, mma = mfma_32x32x8, stages = 2, vector_width = 8, lds_pad = 4, split_k = 2>}
+  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<tile_m = 128, tile_n = 64, tile_k = 64, waves_m = 2, waves_n = 2, mma = mfma_32x32x8, stages = 2, vector_width = 8, lds_pad = 8, split_k = 1>}
       : tensor<512x512xbf16>, tensor<512x512xbf16> -> tensor<512x512xbf16>
   return %0 : tensor<512x512xbf16>
 }
@@ -29,12 +29,12 @@ func.func @reduce(%x: tensor<64x4096xf32>) -> tensor<64xf32> {
   return %0 : tensor<64xf32>
 }
 
-// 4 rows of 8192 bf16 in LDS: exactly 64 KiB.
+// 4 rows of 8064 bf16 in LDS plus 1 KiB of reduction scratch: exactly 64 KiB.
 // CHECK-LABEL: func.func @softmax
 // CHECK: {schedule = #hkg.schedule<online = 0, row_cache = lds, rows_per_block = 4, threads = 512>}
-func.func @softmax(%x: tensor<64x8192xbf16>) -> tensor<64x8192xbf16> {
-  %0 = hkg.softmax %x axis(1) {schedule = #hkg.schedule<row_cache = lds, rows_per_block = 4, threads = 512, online = 0>} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
-  return %0 : tensor<64x8192xbf16>
+func.func @softmax(%x: tensor<64x8064xbf16>) -> tensor<64x8064xbf16> {
+  %0 = hkg.softmax %x axis(1) {schedule = #hkg.schedule<row_cache = lds, rows_per_block = 4, threads = 512, online = 0>} : tensor<64x8064xbf16> -> tensor<64x8064xbf16>
+  return %0 : tensor<64x8064xbf16>
 }
 
 // CHECK-LABEL: func.func @norms
@@ -54,9 +54,9 @@ func.func @rope(%x: tensor<1x16x4x12xf16>, %c: tensor<16x6xf16>) -> tensor<1x16x
 }
 
 // CHECK-LABEL: func.func @top_p
-// CHECK: {schedule = #hkg.schedule<search_iters = 32, threads = 64, vector_width = 1>}
+// CHECK: {schedule = #hkg.schedule<threads = 64, thresholds_per_pass = 15, vector_width = 1>}
 func.func @top_p(%l: tensor<2x1000xf32>) -> tensor<2xi32> {
-  %0 = hkg.top_p_sample %l p(0.9) temperature(1.0) seed(1) {schedule = #hkg.schedule<search_iters = 32, threads = 64, vector_width = 1>} : tensor<2x1000xf32> -> tensor<2xi32>
+  %0 = hkg.top_p_sample %l p(0.9) temperature(1.0) seed(1) {schedule = #hkg.schedule<thresholds_per_pass = 15, threads = 64, vector_width = 1>} : tensor<2x1000xf32> -> tensor<2xi32>
   return %0 : tensor<2xi32>
 }
 

@@ -48,8 +48,9 @@ static MmaShape getMmaShape(StringRef mma) {
 
 static bool isHalfType(Type t) { return t.isF16() || t.isBF16(); }
 
-/// Whether `mma` lowers on `target` (amdgpu.wmma has no 16x16x16 f16/bf16
-/// form on gfx1250, whose WMMA is 16x16x32 for 16-bit types).
+/// Whether the kernel builder lowers `mma` on `target`: it emits WMMA only
+/// in the 16x16x16 operand layouts of gfx11 and gfx12, and gfx1250's f16/bf16
+/// WMMA is 16x16x32, so matmuls there use FMAs.
 static bool isUsableMma(StringRef mma, const TargetInfo &target) {
   return !(mma.starts_with("wmma") && target.chip == "gfx1250");
 }
@@ -81,14 +82,25 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   for (StringRef m : target.mmaIntrinsics)
     if (isUsableMma(m, target))
       mmas.push_back(m);
-  bool useMma = isHalfType(elem) && mmas.size() > 1;
+  // No K step deeper than K (16, the shallowest, is the floor); the
+  // instruction must fit one K step.
+  int64_t maxTileK = 128;
+  while (maxTileK > 16 && maxTileK > getK())
+    maxTileK /= 2;
   StringRef mma = "none";
-  if (useMma) {
-    mma = mmas[1];
+  if (isHalfType(elem)) {
+    for (StringRef m : llvm::drop_begin(mmas)) {
+      if (getMmaShape(m).k <= maxTileK) {
+        mma = m;
+        break;
+      }
+    }
     // CDNA4's double-rate 16x16x32 form when there is one.
-    if (llvm::is_contained(mmas, "mfma_16x16x32"))
+    if (llvm::is_contained(mmas, "mfma_16x16x32") &&
+        getMmaShape("mfma_16x16x32").k <= maxTileK)
       mma = "mfma_16x16x32";
   }
+  bool useMma = mma != "none";
   MmaShape shape = getMmaShape(mma);
   int64_t m = getM();
   bool decode = m <= 16;
@@ -118,6 +130,7 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
     wavesN = 4;
     stages = nvidia && useMma ? 4 : 2;
   }
+  tileK = std::min(tileK, maxTileK);
   ScheduleSpace space;
   space.addInt("tile_m", {16, 32, 64, 128, 256}, tileM,
                "rows of the result per workgroup");
@@ -161,7 +174,7 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                        << "; expected mma = none";
   int64_t threads = wavesM * wavesN * target.waveSize;
   if (threads > target.maxThreadsPerWorkgroup)
-    return emitError() << "schedules knobs 'waves_m' x 'waves_n' = "
+    return emitError() << "schedule knobs 'waves_m' x 'waves_n' = "
                        << wavesM * wavesN << " waves of " << target.waveSize
                        << " threads exceed the workgroup limit of "
                        << target.maxThreadsPerWorkgroup << " on "
@@ -192,8 +205,9 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                           "(tile_k + lds_pad) x "
                        << bytes << " bytes); " << target.chip << " allows "
                        << ldsLimit(target)
-                       << (target.isNVIDIA() ? " of static shared memory"
-                                             : "");
+                       << (target.isNVIDIA() ? " bytes of static shared memory"
+                                             : "")
+                       << " per workgroup";
   int64_t acc = tileM * tileN / threads;
   if (acc > kMaxAccumulatorsPerThread)
     return emitError() << "schedule needs " << acc
@@ -212,9 +226,8 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                        << widestDividing(*this, vw) << ")";
   int64_t splitK = s.getInt("split_k");
   if (splitK * tileK > getK())
-    return emitError() << "schedule knob 'split_k' = " << splitK
-                       << " with tile_k = " << tileK << " exceeds K = "
-                       << getK();
+    return emitError() << "schedule knobs 'split_k' x 'tile_k' = " << splitK
+                       << " x " << tileK << " exceed K = " << getK();
   return success();
 }
 
