@@ -88,6 +88,9 @@ def run_case(dirname, case):
         if ref.get("positive"):
             t = t.abs() + 0.5
         ins.append(t.to(DT[dt]))
+    if ref.get("transform"):
+        x = ins[0].float()
+        ins[0] = eval(ref["transform"], {"torch": torch, "x": x}).to(ins[0].dtype)
     if ref.get("same_rows"):
         ins[0] = ins[0][:1].expand_as(ins[0]).contiguous()
     if ref.get("uniform_arg") is not None:
