@@ -243,5 +243,9 @@ if "--matmul-issue" in sys.argv:
     add_matmul("bf16", [], 2048, 3072, 4096, tb=True, epi="bias_gelu")
     add_matmul("bf16", [], 1024, 1024, 1024, epi="silu_residual")
     add_matmul("f16", [4], 512, 512, 512, tb=True, epi="silu_residual", odt="f32")
+    # f32 (FMA path) transposes and a fused f32 epilogue at K = 4096
+    for ta, tb in ((True, False), (False, True), (True, True)):
+        add_matmul("f32", [], 1024, 1024, 4096, ta=ta, tb=tb)
+    add_matmul("f32", [], 1024, 1024, 4096, epi="silu_residual")
 
 print(json.dumps(cases, indent=1))
