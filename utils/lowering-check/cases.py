@@ -107,8 +107,8 @@ func.func @f(%x: {X}, %c: {Tb}, %s: {Tb}) -> {X} {{
 # cut's bin: the key-histogram fallback and the tie rule), a constant row
 # (zero range), masked (-inf) tokens, a wide logit range.
 TOPP = [("f32", 64, 128256, 0.9, 0.7, "", True, False, None), ("f32", 4096, 1000, 0.9, 1.0, "", True, True, None),
-        ("bf16", 4096, 1001, 0.5, 1.0, "threads = 64, vector_width = 1, thresholds_per_pass = 3", False, True, None),
-        ("f32", 2048, 300, 0.95, 2.0, "threads = 128, thresholds_per_pass = 1", True, True, None),
+        ("bf16", 4096, 1001, 0.5, 1.0, "threads = 64, vector_width = 1, bins = 256", False, True, None),
+        ("f32", 2048, 300, 0.95, 2.0, "threads = 128, bins = 512", True, True, None),
         ("f32", 64, 128256, 0.9, 1.0, "", False, False, "x * 2"),
         ("f32", 16, 128256, 0.9, 1.0, "", False, False, "torch.round(x)"),
         ("f32", 8, 50000, 0.5, 1.0, "", False, False, "x * 0"),

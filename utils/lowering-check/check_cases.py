@@ -273,7 +273,7 @@ def nucleus(logits, p, t):
     probs = torch.softmax(logits.double() / t, -1)
     sp, idx = torch.sort(probs, dim=-1, descending=True, stable=True)
     cs = sp.cumsum(-1)
-    k = (cs < p).sum(-1) + 1  # smallest prefix with mass >= p
+    k = ((cs < p).sum(-1) + 1).clamp(max=probs.shape[-1])  # smallest prefix with mass >= p (all tokens when p = 1)
     return probs, sp, idx, k
 
 

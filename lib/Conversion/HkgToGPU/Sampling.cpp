@@ -19,14 +19,16 @@
 //
 // Passes over the row (strided: thread t owns the vectors t, t + threads,
 // ...; contiguous: thread t owns the vectors [t n, (t + 1) n), so that tid
-// order is token-id order):
+// order is token-id order; each thread loads `unroll` vectors before it
+// uses them):
 // 1. (strided) max z and the smallest finite z.
 // 2. (strided) A histogram of the mass over B = `bins` (2048 by default)
 //    bins uniform in z:
 //    bin(z) = min(floor((max z - z) (B - 1) / (max z - min z)), B - 1), a
-//    monotone function of z, so each bin is an interval of keys. 64-bit LDS
-//    atomics. A workgroup scan over the bins gives Z, P and the bin b* that
-//    holds the cut, with the mass of the bins above it.
+//    monotone function of z, so each bin is an interval of keys. A 64-bit
+//    add is two 32-bit LDS atomics (low word; the high word with the carry,
+//    only when not 0). A workgroup scan over the bins gives Z, P and the bin
+//    b* that holds the cut, with the mass of the bins above it.
 // 3. (contiguous) Each thread sums the mass of its tokens in bins above b*
 //    and appends the tokens of bin b* (key, token id, q) to an LDS list.
 // 4. If the list holds bin b* (at most 1024 tokens, the usual case: bins
@@ -88,6 +90,7 @@ public:
     vocab = t.getDimSize(1);
     vw = kc.schedule.getInt("vector_width");
     threads = kc.schedule.getInt("threads");
+    unroll = kc.schedule.getInt("unroll");
     numVec = vocab / vw;
     tail = vocab % vw;
     vecsPerThread = llvm::divideCeil(numVec, threads);
@@ -119,37 +122,61 @@ public:
   SmallVector<Value> pass(ValueRange init, ChunkFn fn,
                           bool contiguous = false) {
     SmallVector<Value> acc(init);
+    // `unroll` vectors per step: their loads are issued before any of them
+    // is used (bytes in flight), then the chunks are visited in order.
+    int64_t u = std::max<int64_t>(1, std::min(unroll, vecsPerThread));
+    int64_t steps = llvm::divideCeil(vecsPerThread, u);
+    bool partialStep = steps * u > vecsPerThread;
     bool mayOverrun = contiguous ? vecsPerThread * threads > numVec
                                  : numVec % threads != 0;
     if (vecsPerThread > 0) {
       auto forOp = scf::ForOp::create(
-          b, loc, constIndex(b, loc, 0), constIndex(b, loc, vecsPerThread),
+          b, loc, constIndex(b, loc, 0), constIndex(b, loc, steps),
           constIndex(b, loc, 1), acc,
-          [&](OpBuilder &nested, Location, Value s, ValueRange args) {
+          [&](OpBuilder &nested, Location, Value step, ValueRange args) {
             OpBuilder::InsertionGuard g(b);
             b.setInsertionPointToEnd(nested.getInsertionBlock());
-            Value vi =
-                contiguous
-                    ? arith::AddIOp::create(
-                          b, loc,
-                          arith::MulIOp::create(
-                              b, loc, tid, constIndex(b, loc, vecsPerThread)),
-                          s)
-                    : arith::AddIOp::create(
-                          b, loc,
-                          arith::MulIOp::create(b, loc, s,
-                                                constIndex(b, loc, threads)),
-                          tid);
-            Value valid;
-            if (mayOverrun) {
-              Value last = constIndex(b, loc, numVec - 1);
-              valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                            vi, last);
-              vi = arith::MinUIOp::create(b, loc, vi, last);
+            SmallVector<Value> raws, cols, valids;
+            for (int64_t k = 0; k < u; ++k) {
+              Value sIdx = arith::AddIOp::create(
+                  b, loc,
+                  arith::MulIOp::create(b, loc, step, constIndex(b, loc, u)),
+                  constIndex(b, loc, k));
+              Value vi =
+                  contiguous
+                      ? arith::AddIOp::create(
+                            b, loc,
+                            arith::MulIOp::create(
+                                b, loc, tid, constIndex(b, loc, vecsPerThread)),
+                            sIdx)
+                      : arith::AddIOp::create(
+                            b, loc,
+                            arith::MulIOp::create(b, loc, sIdx,
+                                                  constIndex(b, loc, threads)),
+                            tid);
+              Value valid;
+              if (mayOverrun || partialStep) {
+                Value last = constIndex(b, loc, numVec - 1);
+                valid = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::ule, vi, last);
+                if (partialStep)
+                  valid = arith::AndIOp::create(
+                      b, loc, valid,
+                      arith::CmpIOp::create(
+                          b, loc, arith::CmpIPredicate::ult, sIdx,
+                          constIndex(b, loc, vecsPerThread)));
+                vi = arith::MinUIOp::create(b, loc, vi, last);
+              }
+              Value col =
+                  arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
+              raws.push_back(load(col, vw));
+              cols.push_back(col);
+              valids.push_back(valid);
             }
-            Value col =
-                arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
-            scf::YieldOp::create(b, loc, fn(chunk(col, vw, valid), args));
+            SmallVector<Value> a(args);
+            for (int64_t k = 0; k < u; ++k)
+              a = fn(finish(raws[k], cols[k], vw, valids[k]), a);
+            scf::YieldOp::create(b, loc, a);
           });
       acc = SmallVector<Value>(forOp.getResults());
     }
@@ -216,7 +243,8 @@ public:
   KernelContext &kc;
   OpBuilder &b;
   Location loc;
-  int64_t rows, vocab, vw, threads, numVec, tail, vecsPerThread, tailSlots;
+  int64_t rows, vocab, vw, threads, unroll, numVec, tail, vecsPerThread,
+      tailSlots;
   int64_t align;
   double temperature, invTemp;
   bool invTempExact;
@@ -231,8 +259,15 @@ private:
   }
 
   Chunk chunk(Value col, int64_t width, Value valid) {
-    Value raw = loadVector(b, loc, logits, ValueRange{row, col}, width,
-                           width == 1 ? vectorAlignment(inType, 1) : align);
+    return finish(load(col, width), col, width, valid);
+  }
+
+  Value load(Value col, int64_t width) {
+    return loadVector(b, loc, logits, ValueRange{row, col}, width,
+                      width == 1 ? vectorAlignment(inType, 1) : align);
+  }
+
+  Chunk finish(Value raw, Value col, int64_t width, Value valid) {
     Value x = toF32(b, loc, raw);
     // z = x / T correctly rounded (the reference's logits / temperature): a
     // multiply by 1 / T only where that is exact. A rounded z also keeps the
@@ -425,7 +460,11 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     qCut = c64(0);
     std::tie(own, ties) = ownPass(cut);
   } else {
-    Value hist = kc.addLds({kBins}, i64);
+    // 64-bit bins as (low, high) i32 words: a 64-bit add is two native
+    // 32-bit LDS atomics (the thread whose low add wraps carries into the
+    // high word), where a 64-bit LDS atomic add is a compare-and-swap loop on
+    // NVIDIA GPUs.
+    Value hist = kc.addLds({2 * kBins}, i32);
     Value bcast = kc.addLds({2}, i64);
     Value cutSlot = kc.addLds({1}, i32);
     Value counter = kc.addLds({1}, i32);
@@ -436,9 +475,36 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     Value isThread0 = cmpI(arith::CmpIPredicate::eq, s.tid, ci(0));
 
     auto zeroHist = [&]() {
-      for (int64_t k = 0; k < binsPerThread; ++k)
-        memref::StoreOp::create(b, loc, c64(0), hist,
+      for (int64_t k = 0; k < 2 * binsPerThread; ++k)
+        memref::StoreOp::create(b, loc, constI32(b, loc, 0), hist,
                                 ValueRange{addI(s.tid, ci(k * s.threads))});
+    };
+    auto word = [&](Value bin, int64_t high) -> Value {
+      return addI(arith::MulIOp::create(b, loc, bin, ci(2)), ci(high));
+    };
+    auto load64 = [&](Value bin) -> Value {
+      Value lo = memref::LoadOp::create(b, loc, hist, ValueRange{word(bin, 0)});
+      Value hi = memref::LoadOp::create(b, loc, hist, ValueRange{word(bin, 1)});
+      return arith::OrIOp::create(
+          b, loc, arith::ExtUIOp::create(b, loc, i64, lo),
+          arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, hi),
+                                c64(32)));
+    };
+    auto zero64 = [&](Value bin) {
+      memref::StoreOp::create(b, loc, constI32(b, loc, 0), hist,
+                              ValueRange{word(bin, 0)});
+      memref::StoreOp::create(b, loc, constI32(b, loc, 0), hist,
+                              ValueRange{word(bin, 1)});
+    };
+    auto atomicAdd64 = [&](Value v, Value bin) {
+      Value lo = arith::TruncIOp::create(b, loc, i32, v);
+      Value hi = arith::TruncIOp::create(
+          b, loc, i32, arith::ShRUIOp::create(b, loc, v, c64(32)));
+      Value old = atomicAdd(lo, hist, word(bin, 0));
+      Value carry = cmpI(arith::CmpIPredicate::ult, addI(old, lo), old);
+      Value up = addI(hi, arith::ExtUIOp::create(b, loc, i32, carry));
+      ifThen(cmpI(arith::CmpIPredicate::ne, up, constI32(b, loc, 0)),
+             [&] { atomicAdd(up, hist, word(bin, 1)); });
     };
 
     // The bin of `hist` (index 0: the largest keys) where the mass from the
@@ -460,8 +526,7 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
       SmallVector<Value> mine;
       Value local = c64(0);
       for (int64_t k = 0; k < binsPerThread; ++k) {
-        mine.push_back(memref::LoadOp::create(b, loc, hist,
-                                              ValueRange{addI(first, ci(k))}));
+        mine.push_back(load64(addI(first, ci(k))));
         local = addI(local, mine.back());
       }
       ScanResult scan = workgroupScan(kc, local, s.tid);
@@ -519,7 +584,7 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
       Value q = qOf(c.z), bin = binOf(c.z);
       auto add = [&] {
         for (int64_t l = 0; l < c.width; ++l)
-          atomicAdd(lane(q, l), hist, toIndex(lane(bin, l)));
+          atomicAdd64(lane(q, l), toIndex(lane(bin, l)));
       };
       if (c.valid)
         ifThen(c.valid, add);
@@ -545,9 +610,8 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     // 3. Mass above the cut's bin per thread, and the bin's tokens to LDS.
     // hist[t] and hist[threads + t] now collect what the list adds to
     // thread t (mass, ties).
-    memref::StoreOp::create(b, loc, c64(0), hist, ValueRange{s.tid});
-    memref::StoreOp::create(b, loc, c64(0), hist,
-                            ValueRange{addI(s.tid, ci(s.threads))});
+    zero64(s.tid);
+    zero64(addI(s.tid, ci(s.threads)));
     ifThen(isThread0, [&] {
       memref::StoreOp::create(b, loc, constI32(b, loc, 0), counter,
                               ValueRange{ci(0)});
@@ -656,16 +720,14 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
             arith::DivUIOp::create(b, loc, id, ci(std::max<int64_t>(slice, 1))),
             ci(s.threads - 1));
         ifThen(cmpI(arith::CmpIPredicate::sgt, kj, c),
-               [&] { atomicAdd(qj, hist, owner); });
+               [&] { atomicAdd64(qj, owner); });
         ifThen(cmpI(arith::CmpIPredicate::eq, kj, c), [&] {
-          atomicAdd(c64(1), hist, addI(owner, ci(s.threads)));
+          atomicAdd64(c64(1), addI(owner, ci(s.threads)));
         });
       });
       barrier();
-      Value mass = addI(gathered[0], memref::LoadOp::create(
-                                         b, loc, hist, ValueRange{s.tid}));
-      Value tied = memref::LoadOp::create(b, loc, hist,
-                                          ValueRange{addI(s.tid, ci(s.threads))});
+      Value mass = addI(gathered[0], load64(s.tid));
+      Value tied = load64(addI(s.tid, ci(s.threads)));
       scf::YieldOp::create(b, loc, ValueRange{c, aboveCut, mass, tied});
     }
     {
@@ -719,7 +781,7 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
           Value at = subI(splatLike(b, loc, last, k), sub);
           for (int64_t l = 0; l < c.width; ++l)
             ifThen(lane(in, l),
-                   [&] { atomicAdd(lane(q, l), hist, toIndex(lane(at, l))); });
+                   [&] { atomicAdd64(lane(q, l), toIndex(lane(at, l))); });
           return {};
         });
         barrier();

@@ -2,9 +2,11 @@
 
 // top-p over a 128256-token vocabulary with the gfx942 default schedule: one
 // workgroup of 1024 threads per row, 16-byte loads. Pass 1: max z and the
-// smallest finite z (no exp). Pass 2: a mass histogram over 2048 bins (i64
-// LDS atomics of q = floor(exp(z - max) 2^45)), a workgroup scan of the bins
-// (i64 shuffles) finds the cut's bin. Pass 3 (contiguous): mass above that
+// smallest finite z (no exp), 4 vectors loaded per step (unroll) before any
+// is used. Pass 2: a mass histogram over 2048 bins of 64-bit q =
+// floor(exp(z - max) 2^45), each added by two i32 LDS atomics (low word,
+// then the high word with the carry when it is not 0); a workgroup scan of
+// the bins (i64 shuffles) finds the cut's bin. Pass 3 (contiguous): mass above that
 // bin, and the bin's tokens appended to an LDS list through an i32 counter.
 // Then the cut: in the list (each entry against all, then the entries above
 // the cut credited to their owner threads: 128 tokens per thread), or else
@@ -17,13 +19,14 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK:         gpu.launch_func @hkg_top_p_sample_0::@hkg_top_p_sample_0
 // CHECK-SAME:      args(%{{.*}} : memref<64x128256xf32>, %{{.*}} : memref<64xi32>)
 // CHECK:         gpu.func @hkg_top_p_sample_0(%{{.*}}: memref<64x128256xf32>, %{{.*}}: memref<64xi32>) workgroup(
-// CHECK-SAME:      %[[HIST:[^ ]*]] : memref<2048xi64, #gpu.address_space<workgroup>>
+// CHECK-SAME:      %[[HIST:[^ ]*]] : memref<4096xi32, #gpu.address_space<workgroup>>
 // CHECK-SAME:      %[[COUNT:[^ ]*]] : memref<1xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LKEY:[^ ]*]] : memref<1024xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LID:[^ ]*]] : memref<1024xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LQ:[^ ]*]] : memref<1024xi64, #gpu.address_space<workgroup>>
-// CHECK-SAME:      hkg.schedule = #hkg.schedule<bins = 2048, threads = 1024, vector_width = 4>
+// CHECK-SAME:      hkg.schedule = #hkg.schedule<bins = 2048, threads = 1024, unroll = 4, vector_width = 4>
 // CHECK-SAME:      known_block_size = array<i32: 1024, 1, 1>
 // CHECK-SAME:      known_grid_size = array<i32: 64, 1, 1>
-// CHECK:           scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args({{.*}}) -> (f32, f32) {
-// CHECK:             vector.load %arg0[%block_id_x, %{{.*}}] {alignment = 16 : i64} : memref<64x128256xf32>, vector<4xf32>
+// CHECK:           scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args({{.*}}) -> (f32, f32) {
+// CHECK-COUNT-4:     vector.load %arg0[%block_id_x, %{{.*}}] {alignment = 16 : i64} : memref<64x128256xf32>, vector<4xf32>
+// CHECK-NOT:         vector.load
 // CHECK:             arith.divf %{{.*}}, %{{.*}} : vector<4xf32>
 // CHECK-NOT:         math.exp
 // CHECK:             vector.reduction <maxnumf>
@@ -33,7 +36,11 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK:             arith.fptoui %{{.*}} : vector<4xf32> to vector<4xi64>
 // CHECK:             arith.minnumf %{{.*}} : vector<4xf32>
 // CHECK:             arith.fptoui %{{.*}} : vector<4xf32> to vector<4xi32>
-// CHECK-COUNT-4:       memref.atomic_rmw addi %{{.*}}, %[[HIST]][%{{.*}}] : (i64, memref<2048xi64, #gpu.address_space<workgroup>>) -> i64
+// CHECK:             memref.atomic_rmw addi %{{.*}}, %[[HIST]][%{{.*}}] : (i32, memref<4096xi32, #gpu.address_space<workgroup>>) -> i32
+// CHECK:             arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK:             arith.cmpi ne, %{{.*}}, %{{.*}} : i32
+// CHECK:             scf.if
+// CHECK:               memref.atomic_rmw addi %{{.*}}, %[[HIST]][%{{.*}}] : (i32, memref<4096xi32, #gpu.address_space<workgroup>>) -> i32
 // CHECK:           gpu.shuffle  up %{{.*}} : i64
 // CHECK:           math.ceil %{{.*}} : f64
 // CHECK:           scf.for %{{.*}} iter_args({{.*}}) -> (i64, i32, i32) {
@@ -66,7 +73,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK:             scf.for {{.*}} -> (i64, i64, i1, i32) {
 // CHECK:             memref.store %{{.*}}, %arg1[%block_id_x] : memref<64xi32>
 func.func @top_p_seed(%x: tensor<64x128256xf32>) -> tensor<64xi32> {
-  %t = hkg.top_p_sample %x p(0.9) temperature(0.7) seed(42) {schedule = #hkg.schedule<bins = 2048, threads = 1024, vector_width = 4>} : tensor<64x128256xf32> -> tensor<64xi32>
+  %t = hkg.top_p_sample %x p(0.9) temperature(0.7) seed(42) {schedule = #hkg.schedule<bins = 2048, threads = 1024, unroll = 4, vector_width = 4>} : tensor<64x128256xf32> -> tensor<64xi32>
   return %t : tensor<64xi32>
 }
 }
@@ -74,25 +81,29 @@ func.func @top_p_seed(%x: tensor<64x128256xf32>) -> tensor<64xi32> {
 // -----
 
 // With given uniforms (clamped at 0), bf16 logits of odd length (element
-// vectors, the last vector index clamped and masked), 64 threads (one wave)
-// and 256 bins (4 per thread).
+// vectors, the last vector index clamped and masked), 64 threads (one wave),
+// 256 bins (4 per thread) and 2 loads per step (16 vectors per thread: 8
+// steps).
 
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK-LABEL: func.func @top_p_uniform
 // CHECK:         gpu.func @hkg_top_p_sample_0(%{{.*}}: memref<8x1001xbf16>, %{{.*}}: memref<8xf32>, %{{.*}}: memref<8xi32>) workgroup(
-// CHECK-SAME:      memref<256xi64, #gpu.address_space<workgroup>>
+// CHECK-SAME:      memref<512xi32, #gpu.address_space<workgroup>>
 // CHECK-SAME:      hkg.arg_roles = ["input", "input", "output"]
 // CHECK-SAME:      known_block_size = array<i32: 64, 1, 1>
+// CHECK:           scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:           arith.cmpi ule, %{{.*}}, %c1000 : index
 // CHECK:           vector.load %arg0[%block_id_x, %{{.*}}] {alignment = 2 : i64} : memref<8x1001xbf16>, vector<1xbf16>
 // CHECK:           arith.cmpi ule, %{{.*}}, %c1000 : index
+// CHECK:           vector.load %arg0[%block_id_x, %{{.*}}] {alignment = 2 : i64} : memref<8x1001xbf16>, vector<1xbf16>
 // CHECK:           scf.if
 // CHECK:             memref.atomic_rmw addi
-// CHECK-COUNT-4:   memref.load %{{.*}} : memref<256xi64, #gpu.address_space<workgroup>>
+// CHECK-COUNT-8:   memref.load %{{.*}} : memref<512xi32, #gpu.address_space<workgroup>>
 // CHECK:           memref.load %arg1[%block_id_x] : memref<8xf32>
 // CHECK:           arith.maxnumf %{{.*}}, %cst{{.*}} : f32
 // CHECK:           memref.store %{{.*}}, %arg2[%block_id_x] : memref<8xi32>
 func.func @top_p_uniform(%x: tensor<8x1001xbf16>, %u: tensor<8xf32>) -> tensor<8xi32> {
-  %t = hkg.top_p_sample %x uniform(%u : tensor<8xf32>) p(0.5) temperature(1.0) {schedule = #hkg.schedule<threads = 64, vector_width = 1, bins = 256>} : tensor<8x1001xbf16> -> tensor<8xi32>
+  %t = hkg.top_p_sample %x uniform(%u : tensor<8xf32>) p(0.5) temperature(1.0) {schedule = #hkg.schedule<threads = 64, vector_width = 1, bins = 256, unroll = 2>} : tensor<8x1001xbf16> -> tensor<8xi32>
   return %t : tensor<8xi32>
 }
 }
@@ -125,7 +136,7 @@ func.func @top_p_all(%x: tensor<16x512xf32>) -> tensor<16xi32> {
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK-LABEL: func.func @top_p_exact_scale
 // CHECK:         gpu.func @hkg_top_p_sample_0
-// CHECK-SAME:      memref<512xi64, #gpu.address_space<workgroup>>
+// CHECK-SAME:      memref<1024xi32, #gpu.address_space<workgroup>>
 // CHECK-NOT:       arith.divf %{{.*}} : vector<4xf32>
 // CHECK:           arith.mulf %{{.*}}, %{{.*}} : vector<4xf32>
 // CHECK-NOT:       arith.divf %{{.*}} : vector<4xf32>

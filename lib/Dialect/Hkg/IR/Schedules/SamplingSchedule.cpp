@@ -31,6 +31,8 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
       "threads", threadCounts(target),
       clampPow2(v / vw, target.waveSize, target.maxThreadsPerWorkgroup),
       "threads per workgroup; one workgroup per row");
+  space.addInt("unroll", {1, 2, 4, 8}, 4,
+               "vectors a thread loads before using them, per pass");
   space.addInt("bins", {256, 512, 1024, 2048}, 2048,
                "histogram bins of the cut search (LDS, 8 bytes each; at "
                "least 2 per thread): wider bins keep more tokens in the "
