@@ -3,10 +3,11 @@
 // One workgroup samples one row of V logits; the row stays in L2 between its
 // passes. With z = logits / temperature (correctly rounded; a multiply only
 // when 1 / T is a power of two) and max z, every token has the integer mass
-//   q_i = floor(exp(z_i - max z) * 2^S),  S = 62 - ceil(log2 V),
+//   q_i = floor(exp(z_i - max z) * 2^S),
+//   S = min(62 - L, 3 (32 - L) - 1, 60), L = ceil(log2 V)
 // (exact: the f32 value times a power of two; tokens with
-// exp(z_i - max z) < 2^-S get 0, at most V 2^-S <= 2^-45 of the row's mass
-// together). Every sum below is an integer sum of q's, so the kernel is
+// exp(z_i - max z) < 2^-S get 0, at most V 2^-S of the row's mass together:
+// 2^-27 for V = 128256, S = 44). Every sum below is an integer sum of q's, so the kernel is
 // deterministic (the histograms use integer LDS atomics, whose order does
 // not change a sum) and the nucleus, its mass and the draw are exact for
 // these masses. The nucleus is the smallest set of most likely tokens whose
@@ -25,10 +26,11 @@
 // 2. (strided) A histogram of the mass over B = `bins` (2048 by default)
 //    bins uniform in z:
 //    bin(z) = min(floor((max z - z) (B - 1) / (max z - min z)), B - 1), a
-//    monotone function of z, so each bin is an interval of keys. A 64-bit
-//    add is two 32-bit LDS atomics (low word; the high word with the carry,
-//    only when not 0). A workgroup scan over the bins gives Z, P and the bin
-//    b* that holds the cut, with the mass of the bins above it.
+//    monotone function of z, so each bin is an interval of keys. A bin is
+//    three i32 words of 32 - L bits of mass each (V adds never overflow
+//    one), added to by 32-bit LDS atomics whose results are unused (the
+//    top word only when not 0). A workgroup scan over the bins gives Z, P
+//    and the bin b* that holds the cut, with the mass of the bins above it.
 // 3. (contiguous) Each thread sums the mass of its tokens in bins above b*
 //    and appends the tokens of bin b* (key, token id, q) to an LDS list.
 // 4. If the list holds bin b* (at most 1024 tokens, the usual case: bins
@@ -325,9 +327,14 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
   Type f32 = b.getF32Type(), f64 = b.getF64Type();
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   Type idx = b.getIndexType();
-  int64_t massShift = std::min<int64_t>(
-      60, 62 - static_cast<int64_t>(llvm::Log2_64_Ceil(
-                   static_cast<uint64_t>(std::max<int64_t>(s.vocab, 2)))));
+  // Histogram bins hold 64-bit masses as three i32 words of `wordBits` bits
+  // each, so that V of them never overflow a word: 2^S < 2^(3 wordBits) and
+  // V 2^S < 2^62.
+  int64_t logV = llvm::Log2_64_Ceil(
+      static_cast<uint64_t>(std::max<int64_t>(s.vocab, 2)));
+  int64_t wordBits = 32 - logV;
+  int64_t massShift =
+      std::min<int64_t>({60, 62 - logV, 3 * wordBits - 1});
 
   auto c64 = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, i64, v);
@@ -460,11 +467,13 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     qCut = c64(0);
     std::tie(own, ties) = ownPass(cut);
   } else {
-    // 64-bit bins as (low, high) i32 words: a 64-bit add is two native
-    // 32-bit LDS atomics (the thread whose low add wraps carries into the
-    // high word), where a 64-bit LDS atomic add is a compare-and-swap loop on
-    // NVIDIA GPUs.
-    Value hist = kc.addLds({2 * kBins}, i32);
+    // A 64-bit bin is three i32 words of wordBits bits each (bits
+    // [0, w), [w, 2w), [2w, 3w) of every mass added, w = 32 - log2 V: the
+    // sum of V of them fits in a word). An add is up to three 32-bit LDS
+    // atomics whose results are not used (fire and forget; a 64-bit LDS
+    // atomic add is a compare-and-swap loop on NVIDIA GPUs, and a carry from
+    // a returned low word would wait for it).
+    Value hist = kc.addLds({3 * kBins}, i32);
     Value bcast = kc.addLds({2}, i64);
     Value cutSlot = kc.addLds({1}, i32);
     Value counter = kc.addLds({1}, i32);
@@ -475,36 +484,44 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     Value isThread0 = cmpI(arith::CmpIPredicate::eq, s.tid, ci(0));
 
     auto zeroHist = [&]() {
-      for (int64_t k = 0; k < 2 * binsPerThread; ++k)
+      for (int64_t k = 0; k < 3 * binsPerThread; ++k)
         memref::StoreOp::create(b, loc, constI32(b, loc, 0), hist,
                                 ValueRange{addI(s.tid, ci(k * s.threads))});
     };
-    auto word = [&](Value bin, int64_t high) -> Value {
-      return addI(arith::MulIOp::create(b, loc, bin, ci(2)), ci(high));
+    auto word = [&](Value bin, int64_t k) -> Value {
+      return addI(arith::MulIOp::create(b, loc, bin, ci(3)), ci(k));
     };
     auto load64 = [&](Value bin) -> Value {
-      Value lo = memref::LoadOp::create(b, loc, hist, ValueRange{word(bin, 0)});
-      Value hi = memref::LoadOp::create(b, loc, hist, ValueRange{word(bin, 1)});
-      return arith::OrIOp::create(
-          b, loc, arith::ExtUIOp::create(b, loc, i64, lo),
-          arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, hi),
-                                c64(32)));
+      Value v = c64(0);
+      for (int64_t k = 0; k < 3; ++k) {
+        Value w =
+            memref::LoadOp::create(b, loc, hist, ValueRange{word(bin, k)});
+        v = addI(v, arith::ShLIOp::create(
+                        b, loc, arith::ExtUIOp::create(b, loc, i64, w),
+                        c64(k * wordBits)));
+      }
+      return v;
     };
     auto zero64 = [&](Value bin) {
-      memref::StoreOp::create(b, loc, constI32(b, loc, 0), hist,
-                              ValueRange{word(bin, 0)});
-      memref::StoreOp::create(b, loc, constI32(b, loc, 0), hist,
-                              ValueRange{word(bin, 1)});
+      for (int64_t k = 0; k < 3; ++k)
+        memref::StoreOp::create(b, loc, constI32(b, loc, 0), hist,
+                                ValueRange{word(bin, k)});
     };
     auto atomicAdd64 = [&](Value v, Value bin) {
-      Value lo = arith::TruncIOp::create(b, loc, i32, v);
-      Value hi = arith::TruncIOp::create(
-          b, loc, i32, arith::ShRUIOp::create(b, loc, v, c64(32)));
-      Value old = atomicAdd(lo, hist, word(bin, 0));
-      Value carry = cmpI(arith::CmpIPredicate::ult, addI(old, lo), old);
-      Value up = addI(hi, arith::ExtUIOp::create(b, loc, i32, carry));
-      ifThen(cmpI(arith::CmpIPredicate::ne, up, constI32(b, loc, 0)),
-             [&] { atomicAdd(up, hist, word(bin, 1)); });
+      Value mask = c64((int64_t(1) << wordBits) - 1);
+      for (int64_t k = 0; k < 3; ++k) {
+        Value part = arith::TruncIOp::create(
+            b, loc, i32,
+            arith::AndIOp::create(
+                b, loc, arith::ShRUIOp::create(b, loc, v, c64(k * wordBits)),
+                mask));
+        // The high word is 0 for all but the heaviest tokens.
+        if (k == 2)
+          ifThen(cmpI(arith::CmpIPredicate::ne, part, constI32(b, loc, 0)),
+                 [&] { atomicAdd(part, hist, word(bin, k)); });
+        else
+          atomicAdd(part, hist, word(bin, k));
+      }
     };
 
     // The bin of `hist` (index 0: the largest keys) where the mass from the

@@ -4,9 +4,9 @@
 // workgroup of 1024 threads per row, 16-byte loads. Pass 1: max z and the
 // smallest finite z (no exp), 4 vectors loaded per step (unroll) before any
 // is used. Pass 2: a mass histogram over 2048 bins of 64-bit q =
-// floor(exp(z - max) 2^45), each added by two i32 LDS atomics (low word,
-// then the high word with the carry when it is not 0); a workgroup scan of
-// the bins (i64 shuffles) finds the cut's bin. Pass 3 (contiguous): mass above that
+// floor(exp(z - max) 2^44) as three i32 words of 15 bits of mass each, added
+// by i32 LDS atomics (the top word only when not 0); a workgroup scan of the
+// bins (i64 shuffles) finds the cut's bin. Pass 3 (contiguous): mass above that
 // bin, and the bin's tokens appended to an LDS list through an i32 counter.
 // Then the cut: in the list (each entry against all, then the entries above
 // the cut credited to their owner threads: 128 tokens per thread), or else
@@ -19,7 +19,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK:         gpu.launch_func @hkg_top_p_sample_0::@hkg_top_p_sample_0
 // CHECK-SAME:      args(%{{.*}} : memref<64x128256xf32>, %{{.*}} : memref<64xi32>)
 // CHECK:         gpu.func @hkg_top_p_sample_0(%{{.*}}: memref<64x128256xf32>, %{{.*}}: memref<64xi32>) workgroup(
-// CHECK-SAME:      %[[HIST:[^ ]*]] : memref<4096xi32, #gpu.address_space<workgroup>>
+// CHECK-SAME:      %[[HIST:[^ ]*]] : memref<6144xi32, #gpu.address_space<workgroup>>
 // CHECK-SAME:      %[[COUNT:[^ ]*]] : memref<1xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LKEY:[^ ]*]] : memref<1024xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LID:[^ ]*]] : memref<1024xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LQ:[^ ]*]] : memref<1024xi64, #gpu.address_space<workgroup>>
 // CHECK-SAME:      hkg.schedule = #hkg.schedule<bins = 2048, threads = 1024, unroll = 4, vector_width = 4>
 // CHECK-SAME:      known_block_size = array<i32: 1024, 1, 1>
@@ -36,11 +36,11 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK:             arith.fptoui %{{.*}} : vector<4xf32> to vector<4xi64>
 // CHECK:             arith.minnumf %{{.*}} : vector<4xf32>
 // CHECK:             arith.fptoui %{{.*}} : vector<4xf32> to vector<4xi32>
-// CHECK:             memref.atomic_rmw addi %{{.*}}, %[[HIST]][%{{.*}}] : (i32, memref<4096xi32, #gpu.address_space<workgroup>>) -> i32
-// CHECK:             arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK-COUNT-2:     memref.atomic_rmw addi %{{.*}}, %[[HIST]][%{{.*}}] : (i32, memref<6144xi32, #gpu.address_space<workgroup>>) -> i32
 // CHECK:             arith.cmpi ne, %{{.*}}, %{{.*}} : i32
 // CHECK:             scf.if
-// CHECK:               memref.atomic_rmw addi %{{.*}}, %[[HIST]][%{{.*}}] : (i32, memref<4096xi32, #gpu.address_space<workgroup>>) -> i32
+// CHECK:               arith.muli %{{.*}}, %c3{{.*}} : index
+// CHECK:               memref.atomic_rmw addi %{{.*}}, %[[HIST]][%{{.*}}] : (i32, memref<6144xi32, #gpu.address_space<workgroup>>) -> i32
 // CHECK:           gpu.shuffle  up %{{.*}} : i64
 // CHECK:           math.ceil %{{.*}} : f64
 // CHECK:           scf.for %{{.*}} iter_args({{.*}}) -> (i64, i32, i32) {
@@ -88,7 +88,7 @@ func.func @top_p_seed(%x: tensor<64x128256xf32>) -> tensor<64xi32> {
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK-LABEL: func.func @top_p_uniform
 // CHECK:         gpu.func @hkg_top_p_sample_0(%{{.*}}: memref<8x1001xbf16>, %{{.*}}: memref<8xf32>, %{{.*}}: memref<8xi32>) workgroup(
-// CHECK-SAME:      memref<512xi32, #gpu.address_space<workgroup>>
+// CHECK-SAME:      memref<768xi32, #gpu.address_space<workgroup>>
 // CHECK-SAME:      hkg.arg_roles = ["input", "input", "output"]
 // CHECK-SAME:      known_block_size = array<i32: 64, 1, 1>
 // CHECK:           scf.for %{{.*}} = %c0 to %c8 step %c1
@@ -98,7 +98,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK:           vector.load %arg0[%block_id_x, %{{.*}}] {alignment = 2 : i64} : memref<8x1001xbf16>, vector<1xbf16>
 // CHECK:           scf.if
 // CHECK:             memref.atomic_rmw addi
-// CHECK-COUNT-8:   memref.load %{{.*}} : memref<512xi32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-12:  memref.load %{{.*}} : memref<768xi32, #gpu.address_space<workgroup>>
 // CHECK:           memref.load %arg1[%block_id_x] : memref<8xf32>
 // CHECK:           arith.maxnumf %{{.*}}, %cst{{.*}} : f32
 // CHECK:           memref.store %{{.*}}, %arg2[%block_id_x] : memref<8xi32>
@@ -136,7 +136,7 @@ func.func @top_p_all(%x: tensor<16x512xf32>) -> tensor<16xi32> {
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK-LABEL: func.func @top_p_exact_scale
 // CHECK:         gpu.func @hkg_top_p_sample_0
-// CHECK-SAME:      memref<1024xi32, #gpu.address_space<workgroup>>
+// CHECK-SAME:      memref<1536xi32, #gpu.address_space<workgroup>>
 // CHECK-NOT:       arith.divf %{{.*}} : vector<4xf32>
 // CHECK:           arith.mulf %{{.*}}, %{{.*}} : vector<4xf32>
 // CHECK-NOT:       arith.divf %{{.*}} : vector<4xf32>
