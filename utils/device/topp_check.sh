@@ -23,3 +23,13 @@ fi
 (cd .carry/tp/lcheck && timeout 200 python3 check_cases.py . 2>&1) | tee "$OUT/lcheck.log" | tail -14
 timeout 300 python3 utils/bench/bench.py --bundles .carry/tp/bundles --ops top_p --out "$OUT" > "$OUT/bench.log" 2>&1
 grep -v "^  \|UserWarning" "$OUT/bench.log" | tail -12
+# 4. a profile of the default kernel, when Nsight Compute is installed
+if command -v ncu > /dev/null; then
+  timeout 120 ncu --kernel-name regex:hkg_top_p --launch-skip 1 --launch-count 1 \
+    --section SpeedOfLight --section WarpStateStats --section InstructionStats \
+    --section SchedulerStats --section SourceCounters --section LaunchStats \
+    python3 utils/bench/profile_topp.py .carry/tp/bundles/top_p/default > "$OUT/ncu.txt" 2>&1
+  grep -E "Duration|Warp Cycles Per Issued|Issued Ipc|Executed Instructions |Stall|No Eligible|Active Warps" "$OUT/ncu.txt" | head -30
+else
+  echo "no ncu on this machine"
+fi

@@ -63,6 +63,7 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -425,16 +426,47 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
   Value maxZ = stats[0], minZ = stats[1];
 
   // q(z) = floor(exp(z - max z) 2^S) (scalar or vector).
-  auto qOf = [&](Value z) -> Value {
-    Value e = math::ExpOp::create(
-        b, loc, arith::SubFOp::create(b, loc, z, splatLike(b, loc, maxZ, z)));
-    Value scaled = arith::MulFOp::create(
+  // The three wordBits-bit words of q(z) (i32, scalar or vector), from f32
+  // arithmetic that is exact: e 2^(S - 2w) < 2^w, and each remainder is a
+  // fraction of an f32 with at most 24 significant bits. exp(z - max) is
+  // exp2((z - max) log2 e) (one ex2 instruction on NVIDIA, v_exp_f32 on AMD;
+  // the same expression wherever a mass is needed).
+  auto wordsOf = [&](Value z) -> std::array<Value, 3> {
+    auto cst = [&](double v, Value like) {
+      return splatLike(b, loc, constF32(b, loc, v), like);
+    };
+    Value d = arith::SubFOp::create(b, loc, z, splatLike(b, loc, maxZ, z));
+    Value e = math::Exp2Op::create(
+        b, loc, arith::MulFOp::create(b, loc, d, cst(M_LOG2E, d)));
+    Value t = arith::MulFOp::create(
         b, loc, e,
-        splatLike(b, loc,
-                  constF32(b, loc, std::ldexp(1.0, static_cast<int>(massShift))),
-                  e));
-    return arith::FPToUIOp::create(b, loc, withType(z, i64), scaled);
+        cst(std::ldexp(1.0, static_cast<int>(massShift - 2 * wordBits)), e));
+    std::array<Value, 3> w;
+    for (int64_t k = 2; k >= 0; --k) {
+      w[k] = arith::FPToUIOp::create(b, loc, withType(z, i32), t);
+      if (k == 0)
+        break;
+      Value frac = arith::SubFOp::create(
+          b, loc, t, arith::UIToFPOp::create(b, loc, withType(z, f32), w[k]));
+      t = arith::MulFOp::create(
+          b, loc, frac, cst(std::ldexp(1.0, static_cast<int>(wordBits)), e));
+    }
+    return w;
   };
+  // Sums of words (i32, wider than wordBits) as one i64 mass.
+  auto combine = [&](ArrayRef<Value> w) -> Value {
+    Value q;
+    for (int64_t k = 0; k < 3; ++k) {
+      Value part = arith::ExtUIOp::create(b, loc, withType(w[k], i64), w[k]);
+      if (k)
+        part = arith::ShLIOp::create(
+            b, loc, part,
+            splatLike(b, loc, c64(k * wordBits), part));
+      q = q ? addI(q, part) : part;
+    }
+    return q;
+  };
+  auto qOf = [&](Value z) -> Value { return combine(wordsOf(z)); };
 
   // The nucleus: its cut key c, the tied tokens it takes, and per thread (of
   // its contiguous slice) the mass above the cut and the number of ties.
@@ -507,21 +539,26 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
         memref::StoreOp::create(b, loc, constI32(b, loc, 0), hist,
                                 ValueRange{word(bin, k)});
     };
+    auto atomicAddWords = [&](ArrayRef<Value> w, Value bin) {
+      for (int64_t k = 0; k < 3; ++k) {
+        // The high word is 0 for all but the heaviest tokens.
+        if (k == 2)
+          ifThen(cmpI(arith::CmpIPredicate::ne, w[k], constI32(b, loc, 0)),
+                 [&] { atomicAdd(w[k], hist, word(bin, k)); });
+        else
+          atomicAdd(w[k], hist, word(bin, k));
+      }
+    };
     auto atomicAdd64 = [&](Value v, Value bin) {
       Value mask = c64((int64_t(1) << wordBits) - 1);
-      for (int64_t k = 0; k < 3; ++k) {
-        Value part = arith::TruncIOp::create(
+      SmallVector<Value> w;
+      for (int64_t k = 0; k < 3; ++k)
+        w.push_back(arith::TruncIOp::create(
             b, loc, i32,
             arith::AndIOp::create(
                 b, loc, arith::ShRUIOp::create(b, loc, v, c64(k * wordBits)),
-                mask));
-        // The high word is 0 for all but the heaviest tokens.
-        if (k == 2)
-          ifThen(cmpI(arith::CmpIPredicate::ne, part, constI32(b, loc, 0)),
-                 [&] { atomicAdd(part, hist, word(bin, k)); });
-        else
-          atomicAdd(part, hist, word(bin, k));
-      }
+                mask)));
+      atomicAddWords(w, bin);
     };
 
     // The bin of `hist` (index 0: the largest keys) where the mass from the
@@ -598,10 +635,12 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     zeroHist();
     barrier();
     s.pass({}, [&](const Chunk &c, ValueRange) -> SmallVector<Value> {
-      Value q = qOf(c.z), bin = binOf(c.z);
+      std::array<Value, 3> w = wordsOf(c.z);
+      Value bin = binOf(c.z);
       auto add = [&] {
         for (int64_t l = 0; l < c.width; ++l)
-          atomicAdd64(lane(q, l), toIndex(lane(bin, l)));
+          atomicAddWords({lane(w[0], l), lane(w[1], l), lane(w[2], l)},
+                         toIndex(lane(bin, l)));
       };
       if (c.valid)
         ifThen(c.valid, add);
@@ -637,14 +676,21 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
       memref::StoreOp::create(b, loc, top.above, bcast, ValueRange{ci(1)});
     });
     barrier();
+    // Mass above the bin as three word sums (i32: V words never overflow).
+    Value zero32 = constI32(b, loc, 0);
     SmallVector<Value> gathered = s.pass(
-        {c64(0), constI32(b, loc, intMax), constI32(b, loc, intMin)},
+        {zero32, zero32, zero32, constI32(b, loc, intMax),
+         constI32(b, loc, intMin)},
         [&](const Chunk &c, ValueRange a) -> SmallVector<Value> {
-          Value q = qOf(c.z), bin = binOf(c.z);
+          std::array<Value, 3> w = wordsOf(c.z);
+          Value bin = binOf(c.z);
           Value cb = splatLike(b, loc, cutBin, bin);
-          Value above = sumI(
-              selectV(cmpI(arith::CmpIPredicate::ult, bin, cb), q, zeroLike(q)));
-          above = s.select(c.valid, above, c64(0));
+          Value isAbove = cmpI(arith::CmpIPredicate::ult, bin, cb);
+          SmallVector<Value> above;
+          for (int64_t k = 0; k < 3; ++k)
+            above.push_back(s.select(
+                c.valid, sumI(selectV(isAbove, w[k], zeroLike(w[k]))),
+                zero32));
           Value inBin = cmpI(arith::CmpIPredicate::eq, bin, cb);
           if (c.valid)
             inBin = andI(inBin, splatLike(b, loc, c.valid, inBin));
@@ -665,14 +711,18 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
                                                ValueRange{at});
                        memref::StoreOp::create(b, loc, id, listId,
                                                ValueRange{at});
-                       memref::StoreOp::create(b, loc, lane(q, l), listQ,
-                                               ValueRange{at});
+                       memref::StoreOp::create(
+                           b, loc,
+                           combine({lane(w[0], l), lane(w[1], l),
+                                    lane(w[2], l)}),
+                           listQ, ValueRange{at});
                      });
             });
           }
-          return {addI(a[0], above),
-                  arith::MinSIOp::create(b, loc, a[1], kMin),
-                  arith::MaxSIOp::create(b, loc, a[2], kMax)};
+          return {addI(a[0], above[0]), addI(a[1], above[1]),
+                  addI(a[2], above[2]),
+                  arith::MinSIOp::create(b, loc, a[3], kMin),
+                  arith::MaxSIOp::create(b, loc, a[4], kMax)};
         },
         /*contiguous=*/true);
     barrier();
@@ -682,7 +732,8 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
               arith::MaxSIOp::create(bb, l, x[1], y[1])};
     };
     SmallVector<Value> binKeys =
-        s.reduceAll({gathered[1], gathered[2]}, minMaxI);
+        s.reduceAll({gathered[3], gathered[4]}, minMaxI);
+    Value aboveBin = combine({gathered[0], gathered[1], gathered[2]});
     Value count = memref::LoadOp::create(b, loc, counter, ValueRange{ci(0)});
     Value fits = cmpI(arith::CmpIPredicate::sle, count,
                       constI32(b, loc, kListCapacity));
@@ -743,7 +794,7 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
         });
       });
       barrier();
-      Value mass = addI(gathered[0], load64(s.tid));
+      Value mass = addI(aboveBin, load64(s.tid));
       Value tied = load64(addI(s.tid, ci(s.threads)));
       scf::YieldOp::create(b, loc, ValueRange{c, aboveCut, mass, tied});
     }
@@ -791,14 +842,18 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
                                splatLike(b, loc, hi, k)));
           if (c.valid)
             in = andI(in, splatLike(b, loc, c.valid, in));
-          Value q = qOf(c.z);
+          std::array<Value, 3> w = wordsOf(c.z);
           // Index 0: the largest keys.
           Value sub = arith::ShRUIOp::create(b, loc, subI(k, splatLike(b, loc, lo, k)),
                                              splatLike(b, loc, shift, k));
           Value at = subI(splatLike(b, loc, last, k), sub);
           for (int64_t l = 0; l < c.width; ++l)
             ifThen(lane(in, l),
-                   [&] { atomicAdd64(lane(q, l), toIndex(lane(at, l))); });
+                   [&] {
+                     atomicAddWords({lane(w[0], l), lane(w[1], l),
+                                     lane(w[2], l)},
+                                    toIndex(lane(at, l)));
+                   });
           return {};
         });
         barrier();
