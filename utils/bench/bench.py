@@ -415,7 +415,6 @@ def stat_test(args, case):
 def run(args):
     start = time.time()
     torch.manual_seed(0)
-    torch._dynamo.config.cache_size_limit = max(64, torch._dynamo.config.cache_size_limit)
     dev = torch.cuda.get_device_name()
     copy_tbs, gemm_tflops = ceilings()
     print(f"device: {dev}; copy {copy_tbs:.2f} TB/s; bf16 GEMM 8192^3 {gemm_tflops:.0f} TFLOP/s", flush=True)
