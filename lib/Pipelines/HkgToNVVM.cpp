@@ -102,8 +102,7 @@ bool mlir::hkg::canUse32BitIndices(Operation *gpuModule) {
     return memref.hasStaticShape() && memref.getNumElements() <= kMaxElements;
   };
   WalkResult result = gpuModule->walk([&](Operation *op) {
-    if (op->getDialect() &&
-        op->getDialect()->getNamespace() == "nvgpu")
+    if (op->getDialect() && op->getDialect()->getNamespace() == "nvgpu")
       return WalkResult::interrupt();
     if (auto global = dyn_cast<memref::GlobalOp>(op))
       if (!fits(global.getType()))

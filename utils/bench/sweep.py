@@ -10,7 +10,9 @@ random schedules drawn from the knob grid below (OUT/<case>/s<i>), each
 compiled by hkg-compile --chip=sm_90. Schedules the op rejects for the
 target (hkg-verify-schedule) are skipped and counted, so the grid may be a
 superset of the legal space. The row ops at PERF.md's shape also get the
-fixed schedules of PINNED (variants p<i>). With --index32 the same kernels are also
+fixed schedules of PINNED (variants p<i>), and the default schedule with
+the compile flags of FLAG_VARIANTS and the source changes of SRC_VARIANTS
+(variants default-<name>). With --index32 the same kernels are also
 compiled with 32-bit indices (`hkg-compile --index-bitwidth=32`, which
 fails where 32 bits are not safe): variants `default-i32` and `p<i>-i32`
 (--index32 default) or also every `s<i>-i32` (--index32 all).
@@ -79,6 +81,11 @@ PINNED["softmax"] = [dict(d, online=0) for d in _PIN]
 # workgroups of 256 per SM); asking for 6 caps it at 40 (ptxas then spills
 # 20 bytes).
 FLAG_VARIANTS = {"rmsnorm": {"m6": ["--min-blocks-per-sm=6"], "i32-m6": I32 + ["--min-blocks-per-sm=6"]}}
+# Source variants of the default schedule at PERF.md's shape (variant
+# default-<name>, and default-<name>-i32 with --index32): `pf` = the
+# experimental `hkg.prefetch_columns` (weight / bias loads issued with the
+# row's loads, before the reductions; Reductions.cpp).
+SRC_VARIANTS = {op: {"pf": "hkg.prefetch_columns"} for op in ("layernorm", "rmsnorm")}
 # Not compiled with 32-bit indices: the GEMMs use nvgpu ops.
 NO_INDEX32 = {"gemm", "gemm_decode", "qkv_proj", "attention"}
 
@@ -127,16 +134,22 @@ def stat_source(case):
 
 def with_schedule(src, sched):
     """Adds {schedule = ...} to the (single) hkg op of an example."""
+    body = ", ".join(f"{k} = {v}" for k, v in sorted(sched.items()))
+    return with_attr(src, f"schedule = #hkg.schedule<{body}>")
+
+
+def with_attr(src, entry):
+    """Adds `entry` (`name = value` or a unit attribute's name) to the
+    attribute dictionary of the (single) hkg op of an example."""
     m = re.search(r"= hkg\.[a-z_]+", src)
     depth, i = 0, m.end()
     while not (depth == 0 and src[i] == ":" and src[i - 1].isspace()):
         depth += {"(": 1, ")": -1}.get(src[i], 0)
         i += 1
-    body = ", ".join(f"{k} = {v}" for k, v in sorted(sched.items()))
     head = src[:i].rstrip()
     if head.endswith("}"):  # the op already has an attribute dictionary
-        return head[:-1] + f", schedule = #hkg.schedule<{body}>}} " + src[i:]
-    return head + f" {{schedule = #hkg.schedule<{body}>}} " + src[i:]
+        return head[:-1] + f", {entry}}} " + src[i:]
+    return head + f" {{{entry}}} " + src[i:]
 
 
 def compile_one(src, outdir, extra=()):
@@ -150,7 +163,7 @@ def compile_one(src, outdir, extra=()):
     return r.returncode == 0, r.stderr.strip().splitlines()[:1]
 
 
-def sweep_case(args, rng, op, case, src, per_op, pinned=(), flag_variants=None):
+def sweep_case(args, rng, op, case, src, per_op, pinned=(), flag_variants=None, src_variants=None):
     """Compiles the default and up to per_op random schedules of one case."""
     opdir = os.path.join(args.out, case)
     shutil.rmtree(opdir, ignore_errors=True)
@@ -167,6 +180,13 @@ def sweep_case(args, rng, op, case, src, per_op, pinned=(), flag_variants=None):
     for name, flags in (flag_variants or {}).items():
         ok, err = compile_one(src, os.path.join(opdir, f"default-{name}"), flags)
         notes.append(f"default-{name}" if ok else f"no default-{name} ({err})")
+    for name, entry in (src_variants or {}).items():
+        vsrc = with_attr(src, entry)
+        ok, err = compile_one(vsrc, os.path.join(opdir, f"default-{name}"))
+        notes.append(f"default-{name}" if ok else f"no default-{name} ({err})")
+        if ok and i32:
+            ok, err = compile_one(vsrc, os.path.join(opdir, f"default-{name}-i32"), I32)
+            notes.append(f"default-{name}-i32" if ok else f"no default-{name}-i32 ({err})")
     for i, sched in enumerate(pinned):
         ssrc = with_schedule(src, sched)
         ok, err = compile_one(ssrc, os.path.join(opdir, f"p{i}"))
@@ -209,7 +229,8 @@ def main():
     ops = [o for o in args.ops.split(",") if o]
     for op in ops:
         if "perf" in shapes:
-            sweep_case(args, rng, op, op, source(op), args.per_op, PINNED.get(op, ()), FLAG_VARIANTS.get(op))
+            sweep_case(args, rng, op, op, source(op), args.per_op, PINNED.get(op, ()), FLAG_VARIANTS.get(op),
+                       SRC_VARIANTS.get(op))
         if "second" in shapes:
             for tag in SECOND.get(op, []):
                 sweep_case(args, rng, op, f"{op}.{tag}", source(op, tag), args.per_op_second)
