@@ -42,6 +42,8 @@ struct HkgLowerSubgroupOpsPass final
     });
 
     RewritePatternSet patterns(&getContext());
+    // 64-bit gpu.shuffle (e.g. i64 scans) as two 32-bit shuffles.
+    populateGpuShufflePatterns(patterns);
     populateGpuBreakDownSubgroupReducePatterns(patterns,
                                                /*maxShuffleBitwidth=*/32,
                                                PatternBenefit(3));

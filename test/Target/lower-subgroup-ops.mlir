@@ -51,4 +51,20 @@ gpu.module @kernels {
     %n = gpu.subgroup_size : index
     gpu.return %n : index
   }
+
+  // 64-bit shuffles (the i64 scans of top-p sampling) become two 32-bit
+  // shuffles on every target.
+  // NV-LABEL: gpu.func @shuffle_i64
+  // NV-COUNT-2: gpu.shuffle up %{{.*}} : i32
+  // NV-NOT: gpu.shuffle up %{{.*}} : i64
+  // DPP64-LABEL: gpu.func @shuffle_i64
+  // DPP64-COUNT-2: gpu.shuffle up %{{.*}} : i32
+  // DPP64-NOT: gpu.shuffle up %{{.*}} : i64
+  gpu.func @shuffle_i64(%x: i64, %out: memref<i64>) kernel {
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %r, %valid = gpu.shuffle up %x, %c1, %c32 : i64
+    memref.store %r, %out[] : memref<i64>
+    gpu.return
+  }
 }

@@ -44,7 +44,7 @@ GRIDS = {
     "rmsnorm": ROW,
     "gelu": dict(vector_width=[2, 4, 8], threads=[128, 256, 512, 1024], unroll=[1, 2, 4, 8]),
     "rope": dict(vector_width=[2, 4, 8], threads=[64, 128, 256, 512], tokens_per_block=[1, 2, 4, 8]),
-    "top_p": dict(vector_width=[1, 2, 4], threads=[256, 512, 1024], thresholds_per_pass=[1, 3, 7, 15]),
+    "top_p": dict(vector_width=[2, 4], threads=[256, 512, 1024], bins=[1024, 2048], unroll=[2, 4, 8]),
 }
 MM = dict(tile_m=[64, 128, 256], tile_n=[64, 128, 256], tile_k=[32, 64], waves_m=[1, 2, 4], waves_n=[1, 2, 4],
           stages=[2, 3, 4], lds_swizzle=[0, 1])

@@ -101,9 +101,22 @@ func.func @f(%x: {X}, %c: {Tb}, %s: {Tb}) -> {X} {{
   return %y : {X}
 }}""", {"op": "rope", "layout": layout, "offset": 5, "args": [[dt, shape], [tdt, [P, D // 2]], [tdt, [P, D // 2]]], "out": [dt, shape]})
 
-for dt, B, V, p, temp, s, seed, same in [("f32", 64, 128256, 0.9, 0.7, "", True, False), ("f32", 4096, 1000, 0.9, 1.0, "", True, True),
-                                          ("bf16", 4096, 1001, 0.5, 1.0, "threads = 64, vector_width = 1, thresholds_per_pass = 3", False, True),
-                                          ("f32", 2048, 300, 0.95, 2.0, "threads = 128, thresholds_per_pass = 1", True, True)]:
+# top-p: (dtype, rows, vocab, p, temperature, schedule, seeded, same rows,
+# transform of the random logits x). The transforms reach the sampler's
+# other paths: logits rounded to a few values (thousands of exact ties in the
+# cut's bin: the key-histogram fallback and the tie rule), a constant row
+# (zero range), masked (-inf) tokens, a wide logit range.
+TOPP = [("f32", 64, 128256, 0.9, 0.7, "", True, False, None), ("f32", 4096, 1000, 0.9, 1.0, "", True, True, None),
+        ("bf16", 4096, 1001, 0.5, 1.0, "threads = 64, vector_width = 1, bins = 256", False, True, None),
+        ("f32", 2048, 300, 0.95, 2.0, "threads = 128, bins = 512", True, True, None),
+        ("f32", 64, 128256, 0.9, 1.0, "", False, False, "x * 2"),
+        ("f32", 16, 128256, 0.9, 1.0, "", False, False, "torch.round(x)"),
+        ("f32", 8, 50000, 0.5, 1.0, "", False, False, "x * 0"),
+        ("f32", 16, 32000, 0.9, 1.0, "threads = 256", False, False, "x.masked_fill(torch.arange(x.shape[-1], device=x.device) % 3 == 0, float('-inf'))"),
+        ("f32", 16, 32000, 0.99, 0.5, "", False, False, "torch.cat([x[:, :1] * 20, x[:, 1:]], 1)"),
+        ("f32", 16, 5000, 1.0, 1.0, "threads = 512", False, False, None),
+        ("bf16", 2048, 32000, 0.9, 1.0, "", True, True, "torch.round(x * 4) / 4")]
+for dt, B, V, p, temp, s, seed, same, transform in TOPP:
     L = t([B, V], dt)
     if seed:
         mlir = f"""
@@ -121,6 +134,8 @@ func.func @f(%x: {L}, %u: tensor<{B}xf32>) -> tensor<{B}xi32> {{
         args = [[dt, [B, V]], ["f32", [B]]]
     ref = {"op": "top_p", "p": p, "temperature": temp, "args": args, "out": ["i32", [B]], "scale": 2.0,
            "same_rows": same, "histogram": same}
+    if transform:
+        ref["transform"] = transform
     if not seed:
         ref["uniform_arg"] = 1
     add("top_p_%s_%dx%d_%d" % (dt, B, V, len(cases)), mlir, ref)
@@ -209,6 +224,10 @@ for s in ["stages = 1", "stages = 2", "stages = 2, lds_swizzle = 0, lds_pad = 8"
     add_matmul("bf16", [], 256, 256, 320, s=s)
     add_matmul("bf16", [], 192, 160, 96, tb=True, s=s)
 
+# --top-p: only the top-p cases.
+if "--top-p" in sys.argv:
+    cases[:] = [c for c in cases if c["ref"]["op"] == "top_p"]
+
 # --matmul-issue: only the matmul issue's correctness list (every dtype on
 # 1x4096x4096, 17x4096x4096, 4097x4095x4096, 4096^3, batched 8x1024^3; each
 # transpose; the fused epilogues).
@@ -224,5 +243,9 @@ if "--matmul-issue" in sys.argv:
     add_matmul("bf16", [], 2048, 3072, 4096, tb=True, epi="bias_gelu")
     add_matmul("bf16", [], 1024, 1024, 1024, epi="silu_residual")
     add_matmul("f16", [4], 512, 512, 512, tb=True, epi="silu_residual", odt="f32")
+    # f32 (FMA path) transposes and a fused f32 epilogue at K = 4096
+    for ta, tb in ((True, False), (False, True), (True, True)):
+        add_matmul("f32", [], 1024, 1024, 4096, ta=ta, tb=tb)
+    add_matmul("f32", [], 1024, 1024, 4096, epi="silu_residual")
 
 print(json.dumps(cases, indent=1))

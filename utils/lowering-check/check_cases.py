@@ -8,6 +8,11 @@ import torch
 
 cuda = ctypes.CDLL("libcuda.so.1")
 DT = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16, "i32": torch.int32}
+# Elementwise tolerance on |got - ref| / (|ref| + 1): the output rounding
+# (half an ulp: 6e-8 f32, 4.9e-4 f16, 3.9e-3 bf16) plus a few f32 roundings of
+# the op's own arithmetic. Matmul outputs get the accumulation bound of
+# matmul_bound() on top (check_matmul).
+TOL = {"f32": 2e-5, "bf16": 1.6e-2, "f16": 2e-3}
 
 
 def check(rc):
@@ -66,15 +71,8 @@ def reference(ref, ins):
         out[..., 1::2] = b * c + a * s
         return out
     if op == "matmul":
-        a, b = xs[0], xs[1]
-        if ref.get("transpose_a"):
-            a = a.transpose(-1, -2)
-        if ref.get("transpose_b"):
-            b = b.transpose(-1, -2)
-        acc = a @ b
-        if "expr" in ref:
-            return eval(ref["expr"], {"torch": torch, "acc": acc, "x": xs})
-        return acc
+        a, b = matmul_operands(ref, xs)
+        return epilogue(ref, a @ b, xs)
     raise ValueError(op)
 
 
@@ -88,6 +86,9 @@ def run_case(dirname, case):
         if ref.get("positive"):
             t = t.abs() + 0.5
         ins.append(t.to(DT[dt]))
+    if ref.get("transform"):
+        x = ins[0].float()
+        ins[0] = eval(ref["transform"], {"torch": torch, "x": x}).to(ins[0].dtype)
     if ref.get("same_rows"):
         ins[0] = ins[0][:1].expand_as(ins[0]).contiguous()
     if ref.get("uniform_arg") is not None:
@@ -97,12 +98,170 @@ def run_case(dirname, case):
     if ref["op"] == "top_p":
         return check_top_p(ptx, case, ins, out)
     launch(ptx, case["entry"], case["grid"], case["block"], [t.data_ptr() for t in ins] + [out.data_ptr()])
+    if ref["op"] == "matmul":
+        return check_matmul(case, ins, out)
     want = reference(ref, ins)
     got = out.double()
-    tol = {"f32": 2e-5, "bf16": 1.6e-2, "f16": 2e-3}[odt]
+    tol = TOL[odt]
     err = ((got - want).abs() / (want.abs() + 1)).max().item()
     ok = err <= tol and not torch.isnan(got).any().item()
     print("%-4s %-28s %-70s max_rel_err=%.3g" % ("OK" if ok else "FAIL", case["name"], case["schedule"], err))
+    return ok
+
+
+def matmul_operands(ref, xs):
+    a, b = xs[0], xs[1]
+    if ref.get("transpose_a"):
+        a = a.transpose(-1, -2)
+    if ref.get("transpose_b"):
+        b = b.transpose(-1, -2)
+    return a, b
+
+
+def epilogue(ref, acc, xs):
+    if "expr" in ref:
+        return eval(ref["expr"], {"torch": torch, "acc": acc, "x": xs})
+    return acc
+
+
+U32 = 2.0 ** -24  # unit roundoff of f32
+CUBLAS_FACTOR = 4.0
+# --controls: also feed outputs with planted defects (inputs rounded to TF32, the
+# accumulator rounded to the input dtype, the last k dropped) through the
+# matmul check; each must be rejected.
+CONTROLS = "--controls" in sys.argv
+
+
+def matmul_bound(schedule, a, b, n_out):
+    """Per-element bound on |acc - A B| of the kernel's f32 accumulation.
+
+    (|A||B|)_ij = sum_k |a_ik||b_kj| bounds every partial sum of any order.
+
+    - FMA path (mma = none): each output is one f32 accumulator,
+      acc = fma(a_k, b_k, acc) for k = 0..K-1, one round-to-nearest per k,
+      so acc = sum_k a_k b_k prod_{l>=k} (1 + d_l), |d_l| <= u. Deterministic
+      (Higham, Thm 3.1 / (3.5)): |err| <= gamma_K (|A||B|)_ij, gamma_K =
+      K u / (1 - K u): 2.4e-4 * 2600 = 0.64 at K = 4096 for randn inputs,
+      too loose to see anything. Probabilistic (Higham & Mary 2019, Thm 3.1
+      and the inner-product corollary): with the d_l independent and mean
+      zero (round to nearest of random data), |err| <= gamma~_K(lam)
+      (|A||B|)_ij, gamma~_K(lam) = exp(lam sqrt(K) u + K u^2 / (1 - u)) - 1,
+      fails with probability at most 2 K exp(-lam^2 (1 - u)^2 / 2) per
+      element. lam is set so that this summed over all n_out elements is
+      <= 1e-6: lam = sqrt(2 ln(2 K n_out / 1e-6)) / (1 - u), 8.9 for
+      4096^3. Bound at 4096^3: 8.9 * 64 * 6e-8 * 2600 = 0.09 absolute.
+      (The expected error is far below: ~0.43 u sqrt(sum_k s_k^2), s_k the
+      partial sums, 1e-4 for 4096^3; matmul_error_model.py.)
+    - Matrix-core paths (mma_*): the hardware does not round to nearest
+      (products are aligned to the largest exponent with truncation and the
+      block sum is normalised toward zero; Fasi, Higham, Mikaitis, Pranesh
+      2021), so the errors are biased and only the deterministic bound holds:
+      per block of >= 4 products two truncations of at most 2u each relative
+      to |c| + sum |a_i b_i| <= (|A||B|)_ij, i.e. <= K u (|A||B|)_ij in all,
+      which is gamma_K(u) to first order.
+    """
+    K = a.shape[-1]
+    absab = a.abs() @ b.abs()
+    if "mma = none" in schedule:
+        lam = math.sqrt(2 * math.log(2 * K * n_out / 1e-6)) / (1 - U32)
+        gam = math.expm1(lam * math.sqrt(K) * U32 + K * U32 * U32 / (1 - U32))
+    else:
+        gam = K * U32 / (1 - K * U32)
+    return gam * absab, gam
+
+
+def seq_fma_emulation(a, b):
+    """The FMA path's arithmetic on the device: acc = f32(a_k * b_k + acc)
+    for k in order, the product and sum in float64 (a product of two f32 is
+    exact in float64; the double rounding differs from one fma only when the
+    sum lands on an f32 midpoint)."""
+    a64, b64 = a.double(), b.double()
+    acc = torch.zeros(a.shape[:-1] + (b.shape[-1],), dtype=torch.float32, device=a.device)
+    for k in range(a.shape[-1]):
+        acc = (acc.double() + a64[..., :, k:k + 1] * b64[..., k:k + 1, :]).float()
+    return acc
+
+
+def cublas_acc(a, b):
+    """cuBLAS on the same inputs, f32 accumulation and f32 result, no TF32.
+    f16/bf16 inputs: the tensor-core GEMM with out_dtype=f32 where torch has
+    it, else the f32 GEMM of the (exactly) widened inputs."""
+    if a.dtype == torch.float32:
+        return torch.matmul(a, b), "sgemm"
+    try:
+        f = torch.bmm if a.dim() == 3 else torch.mm
+        return f(a, b, out_dtype=torch.float32), "%s->f32" % str(a.dtype)[6:]
+    except (TypeError, RuntimeError):
+        return torch.matmul(a.float(), b.float()), "sgemm(widened)"
+
+
+def to_tf32(x):
+    """f32 rounded to nearest even at TF32's 10 mantissa bits (finite x)."""
+    bits = x.contiguous().view(torch.int32)
+    bits = (bits + 0xFFF + ((bits >> 13) & 1)) & ~0x1FFF
+    return bits.view(torch.float32)
+
+
+def check_matmul(case, ins, out):
+    """|got - ref| <= TOL[odt] (|ref| + 1) + D_ij elementwise, D_ij the
+    accumulation bound of matmul_bound() carried through the epilogue (the
+    larger change of the float64 epilogue over acc +- bound); and the error
+    within CUBLAS_FACTOR of cuBLAS's on the same inputs in the same metric
+    max |err| / (|ref| + 1)."""
+    ref = case["ref"]
+    odt = ref["out"][0]
+    xs = [t.double() for t in ins]
+    a, b = matmul_operands(ref, xs)
+    acc = a @ b
+    want = epilogue(ref, acc, xs)
+    bound, gam = matmul_bound(case["schedule"], a, b, out.numel())
+    prop = torch.maximum((epilogue(ref, acc + bound, xs) - want).abs(), (epilogue(ref, acc - bound, xs) - want).abs())
+    allowed = TOL[odt] * (want.abs() + 1) + prop
+    # cuBLAS on the same inputs; its epilogue in f32 (as the kernel's) and
+    # rounded to the output dtype.
+    ta, tb = matmul_operands(ref, ins)
+    xf = [t.float() for t in ins]
+    with torch.no_grad():
+        cacc, how = cublas_acc(ta, tb)
+        cub = epilogue(ref, cacc, xf).to(DT[odt]).double()
+    cmetric = ((cub - want).abs() / (want.abs() + 1)).max().item()
+
+    def judge(got):
+        diff = (got - want).abs()
+        metric = (diff / (want.abs() + 1)).max().item()
+        use = (diff / allowed).max().item()
+        nan = torch.isnan(got).any().item()
+        # Within the output-rounding tolerance the accumulation does not
+        # matter (small K; bf16/f16 outputs); above it, within
+        # CUBLAS_FACTOR of cuBLAS's error.
+        ok = use <= 1 and not nan and (metric <= TOL[odt] or metric <= CUBLAS_FACTOR * cmetric)
+        text = "max_rel_err=%.3g cublas(%s)=%.3g ratio=%.2f bound_use=%.3g" % (
+            metric, how, cmetric, metric / cmetric if cmetric > 0 else float("inf"), use)
+        return ok, text
+
+    got = out.double()
+    ok, text = judge(got)
+    if "mma = none" in case["schedule"] and ins[0].dtype == torch.float32:
+        seq = epilogue(ref, seq_fma_emulation(ta, tb), xf).to(DT[odt]).double()
+        smetric = ((seq - want).abs() / (want.abs() + 1)).max().item()
+        same = (seq == got).double().mean().item()
+        text += " seq_fma=%.3g (bitwise equal to hkg: %.4f%%)" % (smetric, 100 * same)
+    print("%-4s %-28s %-70s %s" % ("OK" if ok else "FAIL", case["name"], case["schedule"], text))
+    if not CONTROLS:
+        return ok
+    # Negative controls: outputs with a known defect must be rejected.
+    bad = []
+    with torch.no_grad():
+        if ta.dtype == torch.float32:
+            # (not cuBLAS with allow_tf32: it keeps M = 1 on the f32 cores)
+            bad.append(("inputs as tf32", (to_tf32(ta).double() @ to_tf32(tb).double()).float()))
+        elif odt == "f32":
+            bad.append(("acc rounded to %s" % ref["args"][0][0], cacc.to(ta.dtype).float()))
+        bad.append(("last k dropped", cacc - ta[..., :, -1:].float() * tb[..., -1:, :].float()))
+    for label, bacc in bad:
+        bok, btext = judge(epilogue(ref, bacc, xf).to(DT[odt]).double())
+        print("  control %-18s %s %s" % (label, "ACCEPTED (the check is too weak)" if bok else "rejected", btext))
+        ok = ok and not bok
     return ok
 
 
@@ -114,7 +273,7 @@ def nucleus(logits, p, t):
     probs = torch.softmax(logits.double() / t, -1)
     sp, idx = torch.sort(probs, dim=-1, descending=True, stable=True)
     cs = sp.cumsum(-1)
-    k = (cs < p).sum(-1) + 1  # smallest prefix with mass >= p
+    k = ((cs < p).sum(-1) + 1).clamp(max=probs.shape[-1])  # smallest prefix with mass >= p (all tokens when p = 1)
     return probs, sp, idx, k
 
 
@@ -189,9 +348,13 @@ def check_top_p(ptx, case, ins, out):
 
 
 def main():
-    d = sys.argv[1]
+    d = [x for x in sys.argv[1:] if not x.startswith("--")][0]
     cases = json.load(open(os.path.join(d, "cases.json")))
     torch.zeros(1, device="cuda")
+    # cuBLAS at full f32 precision for the side-by-side matmul errors
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+    torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
     fails = 0
     for c in cases:
         try:

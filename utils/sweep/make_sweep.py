@@ -28,7 +28,7 @@ ROW = dict(vector_width=[1, 2, 4, 8], threads=[32, 64, 128, 256, 512, 1024],
            rows_per_block=[1, 2, 4], unroll=[1, 2, 4, 8], row_cache=["registers", "none", "lds"])
 EW = dict(vector_width=[1, 2, 4, 8], threads=[64, 128, 256, 512, 1024], unroll=[1, 2, 4, 8])
 ROPE = dict(vector_width=[1, 2, 4, 8], threads=[32, 64, 128, 256], tokens_per_block=[1, 2, 4, 8])
-TOPP = dict(vector_width=[1, 2, 4, 8], threads=[64, 128, 256, 512, 1024], thresholds_per_pass=[1, 3, 7, 15])
+TOPP = dict(vector_width=[1, 2, 4, 8], threads=[64, 128, 256, 512, 1024], bins=[256, 512, 1024, 2048], unroll=[1, 2, 4, 8])
 
 
 def t(shape, dt):

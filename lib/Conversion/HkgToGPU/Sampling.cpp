@@ -1,43 +1,55 @@
 //===- Sampling.cpp - hkg.top_p_sample as a fused, sort-free sampler ------===//
 //
-// One workgroup samples one row of V logits; every pass re-reads the row
-// (it stays in L2). The statistics and search passes are strided (thread t
-// owns the vectors t, t + threads, ... plus tail elements: coalesced); the
-// draw passes are contiguous (thread t owns the vectors [t n, (t + 1) n),
-// n = vectors per thread, and the last thread also the tail), so that tid
-// order is token-id order there. With z = logits / temperature (correctly
-// rounded; a multiply only when 1 / T is a power of two), e_i = exp(z_i -
-// max z) and Z = sum e_i, the nucleus is the smallest set of most likely
-// tokens whose mass reaches P = p Z. No sort is needed:
+// One workgroup samples one row of V logits; the row stays in L2 between its
+// passes. With z = logits / temperature (correctly rounded; a multiply only
+// when 1 / T is a power of two) and max z, every token has the integer mass
+//   q_i = floor(exp(z_i - max z) * 2^S),
+//   S = min(62 - L, 3 (32 - L) - 1, 60), L = ceil(log2 V)
+// (exact: the f32 value times a power of two; tokens with
+// exp(z_i - max z) < 2^-S get 0, at most V 2^-S of the row's mass together:
+// 2^-27 for V = 128256, S = 44). Every sum below is an integer sum of q's, so the kernel is
+// deterministic (the histograms use integer LDS atomics, whose order does
+// not change a sum) and the nucleus, its mass and the draw are exact for
+// these masses. The nucleus is the smallest set of most likely tokens whose
+// mass reaches P = ceil(p Z), Z = sum q_i: with key(z) the order-preserving
+// i32 image of the f32 bits and F(k) = sum of q_i over key_i >= k, its cut
+// is the key c with F(c) >= P > F(c + 1); tokens with key > c are in, and of
+// the tokens tied at c the first ceil((P - F(c + 1)) / q_c) in token-id
+// order (the smallest set; ties by ascending id as the runtime's reference
+// sorts them).
 //
-// 1. Statistics pass: max z, Z (online max/sum merge) and the smallest key,
-//    where key(z) is the order-preserving i32 image of the f32 bits
-//    (negative floats: the magnitude bits flipped).
-// 2. Threshold search on keys. F(k) = sum of e_i over key_i >= k is
-//    non-increasing; keep [lo, hi) with F(lo) >= P > F(hi) (start: the
-//    smallest key, the largest key + 1). lo and hi are i64: keys of negative
-//    and positive logits span more than 2^31, so hi - lo overflows i32 (that
-//    ended the search at once and sampled from the whole vocabulary). Each
-//    pass evaluates F at `thresholds_per_pass` keys evenly spread in
-//    (lo, hi), plus the min and max key inside [lo, hi); the interval shrinks
-//    to the thresholds that bracket P and then to the keys actually present.
-//    It stops when one key c remains: c is the key of the least likely
-//    nucleus token (exactly). Tokens with key > c are in; of the tokens tied
-//    at key c, the first kTies = ceil((P - F(c + 1)) / e_c) in token-id
-//    order are in (the smallest set; ties taken by ascending id, as the
-//    runtime's reference sorts them).
-// 3. Draw: u from `uniform[row]`, or from a counter-based hash of
-//    (seed, row) (splitmix64 finalizer, top 24 bits) so a seed always gives
-//    the same tokens. Each thread sums the nucleus mass of its contiguous
-//    slice; a workgroup scan gives every thread its slice [E_t, I_t) of the
-//    nucleus mass M, in token-id order; the thread whose slice holds u M
-//    walks its elements again in id order and returns the token where the
-//    running mass passes u M. This is the runtime's sampleFromNucleus (the
-//    nucleus CDF walked in token-id order): for the same u both pick the same
-//    token, up to f32 vs f64 rounding at the CDF steps. Tokens are drawn with
-//    probability e_i / M.
-// Passes: 1 + (search passes: about log(V) / log(thresholds + 1), fewer when
-// the boundary is sparse) + 1, plus a partial walk by one thread.
+// Passes over the row (strided: thread t owns the vectors t, t + threads,
+// ...; contiguous: thread t owns the vectors [t n, (t + 1) n), so that tid
+// order is token-id order; each thread loads `unroll` vectors before it
+// uses them):
+// 1. (strided) max z and the smallest finite z.
+// 2. (strided) A histogram of the mass over B = `bins` (2048 by default)
+//    bins uniform in z:
+//    bin(z) = min(floor((max z - z) (B - 1) / (max z - min z)), B - 1), a
+//    monotone function of z, so each bin is an interval of keys. A bin is
+//    three i32 words of 32 - L bits of mass each (V adds never overflow
+//    one), added to by 32-bit LDS atomics whose results are unused (the
+//    top word only when not 0). A workgroup scan over the bins gives Z, P
+//    and the bin b* that holds the cut, with the mass of the bins above it.
+// 3. (contiguous) Each thread sums the mass of its tokens in bins above b*
+//    and appends the tokens of bin b* (key, token id, q) to an LDS list.
+// 4. If the list holds bin b* (at most 1024 tokens, the usual case: bins
+//    are narrow), the cut is found in LDS: token j of the list is the cut
+//    when fAbove + G_j < P <= fAbove + G_j + T_j (G_j: list mass with a
+//    larger key, T_j: mass at its key), and the list's tokens above the cut
+//    (and its ties) are credited to the threads that own them. Otherwise the
+//    cut is found by key histograms over the whole row (B sub-ranges of
+//    [min, max] key of bin b* per pass; 3 passes at most for 32-bit keys
+//    and B = 2048), and a contiguous pass counts each thread's nucleus mass
+//    and ties.
+// 5. A workgroup scan of the ties gives each thread how many of its ties are
+//    in; a scan of the nucleus mass gives each thread its slice
+//    [E_t, E_t + m_t) of the nucleus mass M. The draw is D = floor(u M),
+//    u from `uniform[row]` or from a counter-based hash of (seed, row)
+//    (splitmix64 finalizer, top 24 bits). The one thread whose slice holds D
+//    walks its tokens in id order and returns the token where the running
+//    mass passes D: the nucleus CDF walked in token-id order, like the
+//    runtime's sampleFromNucleus. Tokens are drawn with probability q_i / M.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,13 +61,16 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cmath>
 #include <limits>
 
 using namespace mlir;
 using namespace mlir::hkg;
 
-static constexpr int64_t kMaxSearchPasses = 64;
+/// Tokens of the cut's bin kept in LDS (key, id, mass: 16 bytes each).
+static constexpr int64_t kListCapacity = 1024;
 
 namespace {
 /// The elements of the row a thread visits at once.
@@ -77,6 +92,7 @@ public:
     vocab = t.getDimSize(1);
     vw = kc.schedule.getInt("vector_width");
     threads = kc.schedule.getInt("threads");
+    unroll = kc.schedule.getInt("unroll");
     numVec = vocab / vw;
     tail = vocab % vw;
     vecsPerThread = llvm::divideCeil(numVec, threads);
@@ -108,37 +124,61 @@ public:
   SmallVector<Value> pass(ValueRange init, ChunkFn fn,
                           bool contiguous = false) {
     SmallVector<Value> acc(init);
+    // `unroll` vectors per step: their loads are issued before any of them
+    // is used (bytes in flight), then the chunks are visited in order.
+    int64_t u = std::max<int64_t>(1, std::min(unroll, vecsPerThread));
+    int64_t steps = llvm::divideCeil(vecsPerThread, u);
+    bool partialStep = steps * u > vecsPerThread;
     bool mayOverrun = contiguous ? vecsPerThread * threads > numVec
                                  : numVec % threads != 0;
     if (vecsPerThread > 0) {
       auto forOp = scf::ForOp::create(
-          b, loc, constIndex(b, loc, 0), constIndex(b, loc, vecsPerThread),
+          b, loc, constIndex(b, loc, 0), constIndex(b, loc, steps),
           constIndex(b, loc, 1), acc,
-          [&](OpBuilder &nested, Location, Value s, ValueRange args) {
+          [&](OpBuilder &nested, Location, Value step, ValueRange args) {
             OpBuilder::InsertionGuard g(b);
             b.setInsertionPointToEnd(nested.getInsertionBlock());
-            Value vi =
-                contiguous
-                    ? arith::AddIOp::create(
-                          b, loc,
-                          arith::MulIOp::create(
-                              b, loc, tid, constIndex(b, loc, vecsPerThread)),
-                          s)
-                    : arith::AddIOp::create(
-                          b, loc,
-                          arith::MulIOp::create(b, loc, s,
-                                                constIndex(b, loc, threads)),
-                          tid);
-            Value valid;
-            if (mayOverrun) {
-              Value last = constIndex(b, loc, numVec - 1);
-              valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                            vi, last);
-              vi = arith::MinUIOp::create(b, loc, vi, last);
+            SmallVector<Value> raws, cols, valids;
+            for (int64_t k = 0; k < u; ++k) {
+              Value sIdx = arith::AddIOp::create(
+                  b, loc,
+                  arith::MulIOp::create(b, loc, step, constIndex(b, loc, u)),
+                  constIndex(b, loc, k));
+              Value vi =
+                  contiguous
+                      ? arith::AddIOp::create(
+                            b, loc,
+                            arith::MulIOp::create(
+                                b, loc, tid, constIndex(b, loc, vecsPerThread)),
+                            sIdx)
+                      : arith::AddIOp::create(
+                            b, loc,
+                            arith::MulIOp::create(b, loc, sIdx,
+                                                  constIndex(b, loc, threads)),
+                            tid);
+              Value valid;
+              if (mayOverrun || partialStep) {
+                Value last = constIndex(b, loc, numVec - 1);
+                valid = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::ule, vi, last);
+                if (partialStep)
+                  valid = arith::AndIOp::create(
+                      b, loc, valid,
+                      arith::CmpIOp::create(
+                          b, loc, arith::CmpIPredicate::ult, sIdx,
+                          constIndex(b, loc, vecsPerThread)));
+                vi = arith::MinUIOp::create(b, loc, vi, last);
+              }
+              Value col =
+                  arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
+              raws.push_back(load(col, vw));
+              cols.push_back(col);
+              valids.push_back(valid);
             }
-            Value col =
-                arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
-            scf::YieldOp::create(b, loc, fn(chunk(col, vw, valid), args));
+            SmallVector<Value> a(args);
+            for (int64_t k = 0; k < u; ++k)
+              a = fn(finish(raws[k], cols[k], vw, valids[k]), a);
+            scf::YieldOp::create(b, loc, a);
           });
       acc = SmallVector<Value>(forOp.getResults());
     }
@@ -205,7 +245,8 @@ public:
   KernelContext &kc;
   OpBuilder &b;
   Location loc;
-  int64_t rows, vocab, vw, threads, numVec, tail, vecsPerThread, tailSlots;
+  int64_t rows, vocab, vw, threads, unroll, numVec, tail, vecsPerThread,
+      tailSlots;
   int64_t align;
   double temperature, invTemp;
   bool invTempExact;
@@ -220,8 +261,15 @@ private:
   }
 
   Chunk chunk(Value col, int64_t width, Value valid) {
-    Value raw = loadVector(b, loc, logits, ValueRange{row, col}, width,
-                           width == 1 ? vectorAlignment(inType, 1) : align);
+    return finish(load(col, width), col, width, valid);
+  }
+
+  Value load(Value col, int64_t width) {
+    return loadVector(b, loc, logits, ValueRange{row, col}, width,
+                      width == 1 ? vectorAlignment(inType, 1) : align);
+  }
+
+  Chunk finish(Value raw, Value col, int64_t width, Value valid) {
     Value x = toF32(b, loc, raw);
     // z = x / T correctly rounded (the reference's logits / temperature): a
     // multiply by 1 / T only where that is exact. A rounded z also keeps the
@@ -236,6 +284,9 @@ private:
                         b, loc, x,
                         splatLike(b, loc, constF32(b, loc, temperature), x))
                         .getResult();
+    // -0 + 0 = +0: equal logits get equal keys (ties), whatever their sign.
+    z = arith::AddFOp::create(b, loc, z,
+                              splatLike(b, loc, constF32(b, loc, 0.0), z));
     return {z, keyOf(z), valid, col, width};
   }
 };
@@ -261,350 +312,587 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
   Sampler s(kc, op);
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
+  // Histogram bins; bins / 2 >= threads (verifyScheduleConstraints), both
+  // powers of two.
+  const int64_t kBins = kc.schedule.getInt("bins");
+  const int64_t kBinBits = llvm::Log2_64(kBins);
+  if (!llvm::isPowerOf2_64(kBins) || kBins < 2 * s.threads ||
+      !llvm::isPowerOf2_64(s.threads))
+    return op.emitOpError("top-p sampling needs power-of-two bins >= 2 * "
+                          "threads, got bins = ")
+           << kBins << ", threads = " << s.threads;
   double inf = std::numeric_limits<double>::infinity();
-  int64_t numThresholds = kc.schedule.getInt("thresholds_per_pass");
   int32_t intMax = std::numeric_limits<int32_t>::max();
   int32_t intMin = std::numeric_limits<int32_t>::min();
-  Type f32 = b.getF32Type();
-  Type i32 = b.getI32Type();
+  Type f32 = b.getF32Type(), f64 = b.getF64Type();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Type idx = b.getIndexType();
+  // Histogram bins hold 64-bit masses as three i32 words of `wordBits` bits
+  // each, so that V of them never overflow a word: 2^S < 2^(3 wordBits) and
+  // V 2^S < 2^62.
+  int64_t logV = llvm::Log2_64_Ceil(
+      static_cast<uint64_t>(std::max<int64_t>(s.vocab, 2)));
+  int64_t wordBits = 32 - logV;
+  int64_t massShift =
+      std::min<int64_t>({60, 62 - logV, 3 * wordBits - 1});
 
-  auto minSI = [&](Value x, Value y) -> Value {
-    return arith::MinSIOp::create(b, loc, x, y);
+  auto c64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
   };
-  auto maxSI = [&](Value x, Value y) -> Value {
-    return arith::MaxSIOp::create(b, loc, x, y);
+  auto ci = [&](int64_t v) { return constIndex(b, loc, v); };
+  auto toIndex = [&](Value v) -> Value {
+    return arith::IndexCastOp::create(b, loc, idx, v);
+  };
+  auto withType = [&](Value like, Type et) -> Type {
+    if (auto v = dyn_cast<VectorType>(like.getType()))
+      return v.clone(et);
+    return et;
+  };
+  auto zeroLike = [&](Value v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getZeroAttr(v.getType()));
+  };
+  auto sumI = [&](Value v) -> Value {
+    if (!isa<VectorType>(v.getType()))
+      return v;
+    return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, v);
   };
   auto reduceI = [&](Value v, vector::CombiningKind kind) -> Value {
     if (!isa<VectorType>(v.getType()))
       return v;
     return vector::ReductionOp::create(b, loc, kind, v);
   };
+  auto andI = [&](Value x, Value y) -> Value {
+    return arith::AndIOp::create(b, loc, x, y);
+  };
+  auto cmpI = [&](arith::CmpIPredicate pred, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, pred, x, y);
+  };
+  auto selectV = [&](Value c, Value x, Value y) -> Value {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  };
+  auto addI = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto subI = [&](Value x, Value y) -> Value {
+    return arith::SubIOp::create(b, loc, x, y);
+  };
+  auto lane = [&](Value v, int64_t l) -> Value {
+    return vector::ExtractOp::create(b, loc, v, l);
+  };
+  auto ifThen = [&](Value cond, function_ref<void()> body) {
+    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    body();
+  };
+  // Runs `body(i)` for i = tid, tid + threads, ... < n (n an index).
+  auto forEachStrided = [&](Value n, function_ref<void(Value)> body) {
+    auto forOp = scf::ForOp::create(b, loc, s.tid, n, ci(s.threads));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(forOp.getBody());
+    body(forOp.getInductionVar());
+  };
+  auto atomicAdd = [&](Value v, Value mem, Value at) -> Value {
+    return memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, v,
+                                       mem, ValueRange{at});
+  };
+  auto barrier = [&]() { gpu::BarrierOp::create(b, loc); };
 
-  // 1. max z, Z = sum exp(z - max), smallest key.
-  Combiner online = makeOnlineSoftmaxCombiner();
-  Combiner statsC = [&](OpBuilder &bb, Location l, ValueRange x,
-                        ValueRange y) -> SmallVector<Value> {
-    SmallVector<Value> r = online(bb, l, x.take_front(2), y.take_front(2));
-    r.push_back(arith::MinSIOp::create(bb, l, x[2], y[2]));
-    return r;
+  // 1. max z and the smallest finite z.
+  Combiner maxMinC = [&](OpBuilder &bb, Location l, ValueRange x,
+                         ValueRange y) -> SmallVector<Value> {
+    return {arith::MaxNumFOp::create(bb, l, x[0], y[0]),
+            arith::MinNumFOp::create(bb, l, x[1], y[1])};
   };
   SmallVector<Value> stats = s.pass(
-      {constF32(b, loc, -inf), constF32(b, loc, 0.0), constI32(b, loc, intMax)},
+      {constF32(b, loc, -inf), constF32(b, loc, inf)},
       [&](const Chunk &c, ValueRange a) -> SmallVector<Value> {
-        Value z = s.select(c.valid, c.z,
-                           splatLike(b, loc, constF32(b, loc, -inf), c.z));
-        Value key = s.select(c.valid, c.key, s.splat(intMax, c.key));
-        Value vm = reduceVector(b, loc, z, ReduceKind::Max);
-        Value m = arith::MaxNumFOp::create(b, loc, a[0], vm);
-        Value scaled =
-            arith::MulFOp::create(b, loc, a[1], expDiffOrZero(b, loc, a[0], m));
-        Value ex =
-            reduceVector(b, loc, expDiffOrZero(b, loc, z, m), ReduceKind::Sum);
-        return {m, arith::AddFOp::create(b, loc, scaled, ex),
-                minSI(a[2], reduceI(key, vector::CombiningKind::MINSI))};
+        Value posInf = splatLike(b, loc, constF32(b, loc, inf), c.z);
+        Value negInf = splatLike(b, loc, constF32(b, loc, -inf), c.z);
+        Value hi = s.select(c.valid, c.z, negInf);
+        Value isNegInf =
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, c.z,
+                                  negInf);
+        Value lo = s.select(c.valid, selectV(isNegInf, posInf, c.z), posInf);
+        return {arith::MaxNumFOp::create(b, loc, a[0],
+                                         reduceVector(b, loc, hi,
+                                                      ReduceKind::Max)),
+                arith::MinNumFOp::create(b, loc, a[1],
+                                         reduceVector(b, loc, lo,
+                                                      ReduceKind::Min))};
       });
-  stats = s.reduceAll(stats, statsC);
-  Value maxZ = stats[0], total = stats[1], minKey = stats[2];
-  Value target = arith::MulFOp::create(
-      b, loc, total, constF32(b, loc, op.getP().convertToDouble()));
-  Value maxKey = s.keyOf(maxZ);
+  stats = s.reduceAll(stats, maxMinC);
+  Value maxZ = stats[0], minZ = stats[1];
 
-  // e_i of a chunk, 0 where invalid.
-  auto massOf = [&](const Chunk &c) {
-    Value diff =
-        arith::SubFOp::create(b, loc, c.z, splatLike(b, loc, maxZ, c.z));
-    Value e = math::ExpOp::create(b, loc, diff);
-    return s.select(c.valid, e, splatLike(b, loc, constF32(b, loc, 0.0), e));
+  // q(z) = floor(exp(z - max z) 2^S) (scalar or vector).
+  auto qOf = [&](Value z) -> Value {
+    Value e = math::ExpOp::create(
+        b, loc, arith::SubFOp::create(b, loc, z, splatLike(b, loc, maxZ, z)));
+    Value scaled = arith::MulFOp::create(
+        b, loc, e,
+        splatLike(b, loc,
+                  constF32(b, loc, std::ldexp(1.0, static_cast<int>(massShift))),
+                  e));
+    return arith::FPToUIOp::create(b, loc, withType(z, i64), scaled);
   };
 
-  // 2. Threshold search: [lo, hi) with F(lo) >= P > F(hi) = fHi. With
-  // p = 1 the nucleus is every token: no search (f32 sums could otherwise
-  // cut a tail of tokens whose mass is below rounding).
-  Value one = constI32(b, loc, 1);
-  Value cut, kTies, eCut;
-  if (op.getP().convertToDouble() >= 1.0) {
-    cut = minKey;
-    eCut = math::ExpOp::create(
-        b, loc, arith::SubFOp::create(b, loc, s.valueOfKey(cut), maxZ));
-    kTies = constF32(b, loc, inf);
-  } else {
-    // lo and hi are i64: the keys span all of i32 (negative and positive
-    // logits), so hi - lo and maxKey + 1 overflow i32.
-    Type i64 = b.getI64Type();
-    auto ext = [&](Value v) -> Value {
-      return arith::ExtSIOp::create(b, loc, i64, v);
-    };
-    auto trunc = [&](Value v) -> Value {
-      return arith::TruncIOp::create(b, loc, i32, v);
-    };
-    Value one64 = arith::ConstantIntOp::create(b, loc, i64, 1);
-    SmallVector<Value> init = {ext(minKey),
-                               arith::AddIOp::create(b, loc, ext(maxKey), one64),
-                               constF32(b, loc, 0.0), constI32(b, loc, 0)};
-    auto whileOp =
-        scf::WhileOp::create(b, loc, TypeRange{i64, i64, f32, i32}, init);
-    {
-      OpBuilder::InsertionGuard g(b);
-      Block *before = b.createBlock(&whileOp.getBefore(), {},
-                                    {i64, i64, f32, i32}, {loc, loc, loc, loc});
-      Value lo = before->getArgument(0), hi = before->getArgument(1);
-      Value width = arith::SubIOp::create(b, loc, hi, lo);
-      Value open = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                         width, one64);
-      Value budget = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                           before->getArgument(3),
-                                           constI32(b, loc, kMaxSearchPasses));
-      scf::ConditionOp::create(b, loc,
-                               arith::AndIOp::create(b, loc, open, budget),
-                               before->getArguments());
+  // The nucleus: its cut key c, the tied tokens it takes, and per thread (of
+  // its contiguous slice) the mass above the cut and the number of ties.
+  Value cut, kTies, qCut, own, ties;
+  // Each thread's mass of key > c and tokens at c (contiguous).
+  auto ownPass = [&](Value c) -> std::pair<Value, Value> {
+    SmallVector<Value> r = s.pass(
+        {c64(0), c64(0)},
+        [&](const Chunk &ch, ValueRange a) -> SmallVector<Value> {
+          Value q = qOf(ch.z);
+          Value cs = splatLike(b, loc, c, ch.key);
+          Value gt = cmpI(arith::CmpIPredicate::sgt, ch.key, cs);
+          Value eq = cmpI(arith::CmpIPredicate::eq, ch.key, cs);
+          Value above = sumI(selectV(gt, q, zeroLike(q)));
+          Value tied = sumI(arith::ExtUIOp::create(b, loc, withType(eq, i64),
+                                                   eq));
+          above = s.select(ch.valid, above, c64(0));
+          tied = s.select(ch.valid, tied, c64(0));
+          return {addI(a[0], above), addI(a[1], tied)};
+        },
+        /*contiguous=*/true);
+    return {r[0], r[1]};
+  };
 
-      Block *after = b.createBlock(&whileOp.getAfter(), {},
-                                   {i64, i64, f32, i32}, {loc, loc, loc, loc});
-      Value lo64 = after->getArgument(0);
-      Value hi64 = after->getArgument(1);
-      Value fHi = after->getArgument(2);
-      // The keys of [lo, hi) as i32 bounds: lo and hi - 1 are keys.
-      lo = trunc(lo64);
-      Value hiLast = trunc(arith::SubIOp::create(b, loc, hi64, one64));
-      // Thresholds lo + (j + 1) (hi - lo) / (K + 1) lie in [lo, hi): keys.
-      Value range = arith::SubIOp::create(b, loc, hi64, lo64);
-      SmallVector<Value> thr, thr64;
-      for (int64_t j = 0; j < numThresholds; ++j) {
-        Value step = arith::DivSIOp::create(
-            b, loc,
-            arith::MulIOp::create(
-                b, loc, range,
-                arith::ConstantIntOp::create(b, loc, i64, j + 1)),
-            arith::ConstantIntOp::create(b, loc, i64, numThresholds + 1));
-        thr64.push_back(arith::AddIOp::create(b, loc, lo64, step));
-        thr.push_back(trunc(thr64.back()));
+  if (op.getP().convertToDouble() >= 1.0) {
+    // p = 1: the nucleus is every token, no search (tokens of mass 0 are
+    // never drawn).
+    cut = constI32(b, loc, intMin);
+    kTies = c64(std::numeric_limits<int64_t>::max());
+    qCut = c64(0);
+    std::tie(own, ties) = ownPass(cut);
+  } else {
+    // A 64-bit bin is three i32 words of wordBits bits each (bits
+    // [0, w), [w, 2w), [2w, 3w) of every mass added, w = 32 - log2 V: the
+    // sum of V of them fits in a word). An add is up to three 32-bit LDS
+    // atomics whose results are not used (fire and forget; a 64-bit LDS
+    // atomic add is a compare-and-swap loop on NVIDIA GPUs, and a carry from
+    // a returned low word would wait for it).
+    Value hist = kc.addLds({3 * kBins}, i32);
+    Value bcast = kc.addLds({2}, i64);
+    Value cutSlot = kc.addLds({1}, i32);
+    Value counter = kc.addLds({1}, i32);
+    Value listKey = kc.addLds({kListCapacity}, i32);
+    Value listId = kc.addLds({kListCapacity}, i32);
+    Value listQ = kc.addLds({kListCapacity}, i64);
+    int64_t binsPerThread = kBins / s.threads;
+    Value isThread0 = cmpI(arith::CmpIPredicate::eq, s.tid, ci(0));
+
+    auto zeroHist = [&]() {
+      for (int64_t k = 0; k < 3 * binsPerThread; ++k)
+        memref::StoreOp::create(b, loc, constI32(b, loc, 0), hist,
+                                ValueRange{addI(s.tid, ci(k * s.threads))});
+    };
+    auto word = [&](Value bin, int64_t k) -> Value {
+      return addI(arith::MulIOp::create(b, loc, bin, ci(3)), ci(k));
+    };
+    auto load64 = [&](Value bin) -> Value {
+      Value v = c64(0);
+      for (int64_t k = 0; k < 3; ++k) {
+        Value w =
+            memref::LoadOp::create(b, loc, hist, ValueRange{word(bin, k)});
+        v = addI(v, arith::ShLIOp::create(
+                        b, loc, arith::ExtUIOp::create(b, loc, i64, w),
+                        c64(k * wordBits)));
       }
-      SmallVector<Value> sInit;
-      for (int64_t j = 0; j < numThresholds; ++j)
-        sInit.push_back(constF32(b, loc, 0.0));
-      sInit.push_back(constI32(b, loc, intMax));
-      sInit.push_back(constI32(b, loc, intMin));
-      SmallVector<Value> acc = s.pass(
-          sInit, [&](const Chunk &c, ValueRange a) -> SmallVector<Value> {
-            Value e = massOf(c);
-            Value zero = splatLike(b, loc, constF32(b, loc, 0.0), e);
-            SmallVector<Value> r;
-            for (int64_t j = 0; j < numThresholds; ++j) {
-              Value ge = arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::sge, c.key,
-                  splatLike(b, loc, thr[j], c.key));
-              Value m = reduceVector(
-                  b, loc, arith::SelectOp::create(b, loc, ge, e, zero),
-                  ReduceKind::Sum);
-              r.push_back(arith::AddFOp::create(b, loc, a[j], m));
-            }
-            Value in = arith::AndIOp::create(
-                b, loc,
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c.key,
-                                      splatLike(b, loc, lo, c.key)),
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, c.key,
-                                      splatLike(b, loc, hiLast, c.key)));
-            if (c.valid)
-              in = arith::AndIOp::create(b, loc, in,
-                                         splatLike(b, loc, c.valid, in));
-            Value kMin = arith::SelectOp::create(b, loc, in, c.key,
-                                                 s.splat(intMax, c.key));
-            Value kMax = arith::SelectOp::create(b, loc, in, c.key,
-                                                 s.splat(intMin, c.key));
-            r.push_back(minSI(a[numThresholds],
-                              reduceI(kMin, vector::CombiningKind::MINSI)));
-            r.push_back(maxSI(a[numThresholds + 1],
-                              reduceI(kMax, vector::CombiningKind::MAXSI)));
-            return r;
-          });
-      Combiner searchC = [&](OpBuilder &bb, Location l, ValueRange x,
-                             ValueRange y) -> SmallVector<Value> {
-        SmallVector<Value> r;
-        for (int64_t j = 0; j < numThresholds; ++j)
-          r.push_back(arith::AddFOp::create(bb, l, x[j], y[j]));
-        r.push_back(
-            arith::MinSIOp::create(bb, l, x[numThresholds], y[numThresholds]));
-        r.push_back(arith::MaxSIOp::create(bb, l, x[numThresholds + 1],
-                                           y[numThresholds + 1]));
-        return r;
+      return v;
+    };
+    auto zero64 = [&](Value bin) {
+      for (int64_t k = 0; k < 3; ++k)
+        memref::StoreOp::create(b, loc, constI32(b, loc, 0), hist,
+                                ValueRange{word(bin, k)});
+    };
+    auto atomicAdd64 = [&](Value v, Value bin) {
+      Value mask = c64((int64_t(1) << wordBits) - 1);
+      for (int64_t k = 0; k < 3; ++k) {
+        Value part = arith::TruncIOp::create(
+            b, loc, i32,
+            arith::AndIOp::create(
+                b, loc, arith::ShRUIOp::create(b, loc, v, c64(k * wordBits)),
+                mask));
+        // The high word is 0 for all but the heaviest tokens.
+        if (k == 2)
+          ifThen(cmpI(arith::CmpIPredicate::ne, part, constI32(b, loc, 0)),
+                 [&] { atomicAdd(part, hist, word(bin, k)); });
+        else
+          atomicAdd(part, hist, word(bin, k));
+      }
+    };
+
+    // The bin of `hist` (index 0: the largest keys) where the mass from the
+    // top, after `base`, reaches P = targetOf(total); returns the bin, the
+    // mass above it (base included), the total and P. Ends with a barrier:
+    // `hist` and `bcast` may be written again.
+    struct Cut {
+      Value bin, above, total, target;
+    };
+    auto findCut = [&](Value base,
+                       function_ref<Value(Value)> targetOf) -> Cut {
+      ifThen(isThread0, [&] {
+        memref::StoreOp::create(b, loc, c64(kBins - 1), bcast,
+                                ValueRange{ci(0)});
+        memref::StoreOp::create(b, loc, base, bcast, ValueRange{ci(1)});
+      });
+      barrier();
+      Value first = arith::MulIOp::create(b, loc, s.tid, ci(binsPerThread));
+      SmallVector<Value> mine;
+      Value local = c64(0);
+      for (int64_t k = 0; k < binsPerThread; ++k) {
+        mine.push_back(load64(addI(first, ci(k))));
+        local = addI(local, mine.back());
+      }
+      ScanResult scan = workgroupScan(kc, local, s.tid);
+      Value target = targetOf(scan.total);
+      Value lo = addI(base, scan.exclusive);
+      Value holds = andI(cmpI(arith::CmpIPredicate::slt, lo, target),
+                         cmpI(arith::CmpIPredicate::sle, target,
+                              addI(lo, local)));
+      ifThen(holds, [&] {
+        Value run = lo, found = arith::ConstantIntOp::create(
+                                    b, loc, b.getI1Type(), 0);
+        Value bin = c64(kBins - 1), above = lo;
+        Value firstI64 = arith::IndexCastOp::create(b, loc, i64, first);
+        for (int64_t k = 0; k < binsPerThread; ++k) {
+          Value next = addI(run, mine[k]);
+          Value hit = andI(cmpI(arith::CmpIPredicate::sge, next, target),
+                           arith::XOrIOp::create(
+                               b, loc, found,
+                               arith::ConstantIntOp::create(
+                                   b, loc, b.getI1Type(), 1)));
+          bin = selectV(hit, addI(firstI64, c64(k)), bin);
+          above = selectV(hit, run, above);
+          found = arith::OrIOp::create(b, loc, found, hit);
+          run = next;
+        }
+        memref::StoreOp::create(b, loc, bin, bcast, ValueRange{ci(0)});
+        memref::StoreOp::create(b, loc, above, bcast, ValueRange{ci(1)});
+      });
+      barrier();
+      Cut r{memref::LoadOp::create(b, loc, bcast, ValueRange{ci(0)}),
+            memref::LoadOp::create(b, loc, bcast, ValueRange{ci(1)}),
+            scan.total, target};
+      barrier();
+      return r;
+    };
+
+    // 2. The mass histogram over bins uniform in z.
+    Value range = arith::SubFOp::create(b, loc, maxZ, minZ);
+    Value scale = selectV(
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, range,
+                              constF32(b, loc, 0.0)),
+        arith::DivFOp::create(b, loc, constF32(b, loc, kBins - 1), range),
+        constF32(b, loc, 0.0));
+    auto binOf = [&](Value z) -> Value {
+      Value d =
+          arith::SubFOp::create(b, loc, splatLike(b, loc, maxZ, z), z);
+      Value t = arith::MulFOp::create(b, loc, d, splatLike(b, loc, scale, z));
+      t = arith::MinNumFOp::create(
+          b, loc, t, splatLike(b, loc, constF32(b, loc, kBins - 1), z));
+      return arith::FPToUIOp::create(b, loc, withType(z, i32), t);
+    };
+    zeroHist();
+    barrier();
+    s.pass({}, [&](const Chunk &c, ValueRange) -> SmallVector<Value> {
+      Value q = qOf(c.z), bin = binOf(c.z);
+      auto add = [&] {
+        for (int64_t l = 0; l < c.width; ++l)
+          atomicAdd64(lane(q, l), toIndex(lane(bin, l)));
       };
-      acc = s.reduceAll(acc, searchC);
-      // F is non-increasing in the key: the last threshold with F >= P is the
-      // new lo, the first with F < P the new hi.
-      Value newLo = lo64, newHi = hi64, newFHi = fHi;
-      for (int64_t j = 0; j < numThresholds; ++j) {
-        Value ge = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE,
-                                         acc[j], target);
-        newLo = arith::SelectOp::create(b, loc, ge, thr64[j], newLo);
-      }
-      for (int64_t j = numThresholds - 1; j >= 0; --j) {
-        Value lt = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
-                                         acc[j], target);
-        newHi = arith::SelectOp::create(b, loc, lt, thr64[j], newHi);
-        newFHi = arith::SelectOp::create(b, loc, lt, acc[j], newFHi);
-      }
-      // Shrink to the keys present in [lo, hi): F is unchanged there.
-      newLo = arith::MaxSIOp::create(b, loc, newLo, ext(acc[numThresholds]));
-      newHi = arith::MinSIOp::create(
-          b, loc, newHi,
-          arith::AddIOp::create(b, loc, ext(acc[numThresholds + 1]), one64));
-      Value iter = arith::AddIOp::create(b, loc, after->getArgument(3), one);
-      scf::YieldOp::create(b, loc, ValueRange{newLo, newHi, newFHi, iter});
+      if (c.valid)
+        ifThen(c.valid, add);
+      else
+        add();
+      return {};
+    });
+    barrier();
+    double p = op.getP().convertToDouble();
+    Cut top = findCut(c64(0), [&](Value total) -> Value {
+      // P = ceil(p Z), in [1, Z].
+      Value pz = arith::MulFOp::create(
+          b, loc, arith::UIToFPOp::create(b, loc, f64, total),
+          arith::ConstantOp::create(b, loc, b.getF64FloatAttr(p)));
+      Value t = arith::FPToUIOp::create(
+          b, loc, i64, math::CeilOp::create(b, loc, pz));
+      t = arith::MaxSIOp::create(b, loc, t, c64(1));
+      return arith::MinSIOp::create(b, loc, t, total);
+    });
+    Value target = top.target;
+    Value cutBin = arith::TruncIOp::create(b, loc, i32, top.bin);
+
+    // 3. Mass above the cut's bin per thread, and the bin's tokens to LDS.
+    // hist[t] and hist[threads + t] now collect what the list adds to
+    // thread t (mass, ties).
+    zero64(s.tid);
+    zero64(addI(s.tid, ci(s.threads)));
+    ifThen(isThread0, [&] {
+      memref::StoreOp::create(b, loc, constI32(b, loc, 0), counter,
+                              ValueRange{ci(0)});
+      memref::StoreOp::create(b, loc, constI32(b, loc, intMin), cutSlot,
+                              ValueRange{ci(0)});
+      memref::StoreOp::create(b, loc, top.above, bcast, ValueRange{ci(1)});
+    });
+    barrier();
+    SmallVector<Value> gathered = s.pass(
+        {c64(0), constI32(b, loc, intMax), constI32(b, loc, intMin)},
+        [&](const Chunk &c, ValueRange a) -> SmallVector<Value> {
+          Value q = qOf(c.z), bin = binOf(c.z);
+          Value cb = splatLike(b, loc, cutBin, bin);
+          Value above = sumI(
+              selectV(cmpI(arith::CmpIPredicate::ult, bin, cb), q, zeroLike(q)));
+          above = s.select(c.valid, above, c64(0));
+          Value inBin = cmpI(arith::CmpIPredicate::eq, bin, cb);
+          if (c.valid)
+            inBin = andI(inBin, splatLike(b, loc, c.valid, inBin));
+          Value kMin = reduceI(selectV(inBin, c.key, s.splat(intMax, c.key)),
+                               vector::CombiningKind::MINSI);
+          Value kMax = reduceI(selectV(inBin, c.key, s.splat(intMin, c.key)),
+                               vector::CombiningKind::MAXSI);
+          for (int64_t l = 0; l < c.width; ++l) {
+            ifThen(lane(inBin, l), [&] {
+              Value slot = atomicAdd(constI32(b, loc, 1), counter, ci(0));
+              ifThen(cmpI(arith::CmpIPredicate::slt, slot,
+                          constI32(b, loc, kListCapacity)),
+                     [&] {
+                       Value at = toIndex(slot);
+                       Value id = arith::IndexCastOp::create(
+                           b, loc, i32, addI(c.col, ci(l)));
+                       memref::StoreOp::create(b, loc, lane(c.key, l), listKey,
+                                               ValueRange{at});
+                       memref::StoreOp::create(b, loc, id, listId,
+                                               ValueRange{at});
+                       memref::StoreOp::create(b, loc, lane(q, l), listQ,
+                                               ValueRange{at});
+                     });
+            });
+          }
+          return {addI(a[0], above),
+                  arith::MinSIOp::create(b, loc, a[1], kMin),
+                  arith::MaxSIOp::create(b, loc, a[2], kMax)};
+        },
+        /*contiguous=*/true);
+    barrier();
+    Combiner minMaxI = [&](OpBuilder &bb, Location l, ValueRange x,
+                           ValueRange y) -> SmallVector<Value> {
+      return {arith::MinSIOp::create(bb, l, x[0], y[0]),
+              arith::MaxSIOp::create(bb, l, x[1], y[1])};
+    };
+    SmallVector<Value> binKeys =
+        s.reduceAll({gathered[1], gathered[2]}, minMaxI);
+    Value count = memref::LoadOp::create(b, loc, counter, ValueRange{ci(0)});
+    Value fits = cmpI(arith::CmpIPredicate::sle, count,
+                      constI32(b, loc, kListCapacity));
+
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{i32, i64, i64, i64}, fits,
+                                  /*withElseRegion=*/true);
+    {
+      // 4a. The cut among the list's tokens, in LDS.
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value n = toIndex(count);
+      forEachStrided(n, [&](Value j) {
+        Value kj = memref::LoadOp::create(b, loc, listKey, ValueRange{j});
+        auto inner = scf::ForOp::create(
+            b, loc, ci(0), n, ci(1), ValueRange{c64(0), c64(0)},
+            [&](OpBuilder &nb, Location, Value i, ValueRange acc) {
+              OpBuilder::InsertionGuard g2(b);
+              b.setInsertionPointToEnd(nb.getInsertionBlock());
+              Value ki = memref::LoadOp::create(b, loc, listKey, ValueRange{i});
+              Value qi = memref::LoadOp::create(b, loc, listQ, ValueRange{i});
+              Value zero = c64(0);
+              Value gt = selectV(cmpI(arith::CmpIPredicate::sgt, ki, kj), qi,
+                                 zero);
+              Value eq = selectV(cmpI(arith::CmpIPredicate::eq, ki, kj), qi,
+                                 zero);
+              scf::YieldOp::create(b, loc,
+                                   ValueRange{addI(acc[0], gt),
+                                              addI(acc[1], eq)});
+            });
+        Value above = addI(top.above, inner.getResult(0));
+        Value isCut = andI(cmpI(arith::CmpIPredicate::slt, above, target),
+                           cmpI(arith::CmpIPredicate::sle, target,
+                                addI(above, inner.getResult(1))));
+        // Every token tied at the cut writes the same values.
+        ifThen(isCut, [&] {
+          memref::StoreOp::create(b, loc, kj, cutSlot, ValueRange{ci(0)});
+          memref::StoreOp::create(b, loc, above, bcast, ValueRange{ci(1)});
+        });
+      });
+      barrier();
+      Value c = memref::LoadOp::create(b, loc, cutSlot, ValueRange{ci(0)});
+      Value aboveCut = memref::LoadOp::create(b, loc, bcast, ValueRange{ci(1)});
+      // Credit the list's tokens above the cut, and its ties, to the threads
+      // whose contiguous slices hold them.
+      int64_t slice = s.vecsPerThread * s.vw;
+      forEachStrided(n, [&](Value j) {
+        Value kj = memref::LoadOp::create(b, loc, listKey, ValueRange{j});
+        Value id = toIndex(memref::LoadOp::create(b, loc, listId, ValueRange{j}));
+        Value qj = memref::LoadOp::create(b, loc, listQ, ValueRange{j});
+        Value owner = selectV(
+            cmpI(arith::CmpIPredicate::ult, id, ci(s.numVec * s.vw)),
+            arith::DivUIOp::create(b, loc, id, ci(std::max<int64_t>(slice, 1))),
+            ci(s.threads - 1));
+        ifThen(cmpI(arith::CmpIPredicate::sgt, kj, c),
+               [&] { atomicAdd64(qj, owner); });
+        ifThen(cmpI(arith::CmpIPredicate::eq, kj, c), [&] {
+          atomicAdd64(c64(1), addI(owner, ci(s.threads)));
+        });
+      });
+      barrier();
+      Value mass = addI(gathered[0], load64(s.tid));
+      Value tied = load64(addI(s.tid, ci(s.threads)));
+      scf::YieldOp::create(b, loc, ValueRange{c, aboveCut, mass, tied});
     }
-    cut = trunc(whileOp.getResult(0));
-    Value fAbove = whileOp.getResult(2);
-    eCut = math::ExpOp::create(
-        b, loc, arith::SubFOp::create(b, loc, s.valueOfKey(cut), maxZ));
-    // Tied tokens at the cut that the nucleus needs: ceil((P - F(c+1)) / e_c),
-    // at least 1.
-    kTies = math::CeilOp::create(
-        b, loc,
-        arith::DivFOp::create(
-            b, loc, arith::SubFOp::create(b, loc, target, fAbove), eCut));
-    kTies = arith::MaximumFOp::create(b, loc, kTies, constF32(b, loc, 1.0));
+    {
+      // 4b. Too many tokens in the bin: key histograms over the row, within
+      // [lo, hi] = the bin's keys, log2(B) bits per pass, then a pass for the
+      // per-thread mass.
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      auto ext = [&](Value v) -> Value {
+        return arith::ExtSIOp::create(b, loc, withType(v, i64), v);
+      };
+      SmallVector<Value> init = {ext(binKeys[0]), ext(binKeys[1]), top.above};
+      auto whileOp =
+          scf::WhileOp::create(b, loc, TypeRange{i64, i64, i64}, init);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        Block *before = b.createBlock(&whileOp.getBefore(), {},
+                                      {i64, i64, i64}, {loc, loc, loc});
+        scf::ConditionOp::create(
+            b, loc,
+            cmpI(arith::CmpIPredicate::sgt, before->getArgument(1),
+                 before->getArgument(0)),
+            before->getArguments());
+        Block *after = b.createBlock(&whileOp.getAfter(), {}, {i64, i64, i64},
+                                     {loc, loc, loc});
+        Value lo = after->getArgument(0), hi = after->getArgument(1);
+        Value base = after->getArgument(2);
+        Value span = subI(hi, lo);
+        // shift = max(0, bit length of span - 11): spans are below 2^32.
+        Value shift = c64(0);
+        for (int64_t k = kBinBits; k < 33; ++k)
+          shift = addI(shift, arith::ExtUIOp::create(
+                                  b, loc, i64,
+                                  cmpI(arith::CmpIPredicate::sge, span,
+                                       c64(int64_t(1) << k))));
+        Value last = arith::ShRUIOp::create(b, loc, span, shift);
+        zeroHist();
+        barrier();
+        s.pass({}, [&](const Chunk &c, ValueRange) -> SmallVector<Value> {
+          Value k = ext(c.key);
+          Value in = andI(cmpI(arith::CmpIPredicate::sge, k,
+                               splatLike(b, loc, lo, k)),
+                          cmpI(arith::CmpIPredicate::sle, k,
+                               splatLike(b, loc, hi, k)));
+          if (c.valid)
+            in = andI(in, splatLike(b, loc, c.valid, in));
+          Value q = qOf(c.z);
+          // Index 0: the largest keys.
+          Value sub = arith::ShRUIOp::create(b, loc, subI(k, splatLike(b, loc, lo, k)),
+                                             splatLike(b, loc, shift, k));
+          Value at = subI(splatLike(b, loc, last, k), sub);
+          for (int64_t l = 0; l < c.width; ++l)
+            ifThen(lane(in, l),
+                   [&] { atomicAdd64(lane(q, l), toIndex(lane(at, l))); });
+          return {};
+        });
+        barrier();
+        Cut level = findCut(base, [&](Value) { return target; });
+        Value sub = subI(last, level.bin);
+        Value newLo = addI(lo, arith::ShLIOp::create(b, loc, sub, shift));
+        Value width = subI(arith::ShLIOp::create(b, loc, c64(1), shift), c64(1));
+        Value newHi = arith::MinSIOp::create(b, loc, hi, addI(newLo, width));
+        scf::YieldOp::create(b, loc, ValueRange{newLo, newHi, level.above});
+      }
+      Value c = arith::TruncIOp::create(b, loc, i32, whileOp.getResult(0));
+      auto [mass, tied] = ownPass(c);
+      scf::YieldOp::create(b, loc,
+                           ValueRange{c, whileOp.getResult(2), mass, tied});
+    }
+    cut = ifOp.getResult(0);
+    Value aboveCut = ifOp.getResult(1);
+    own = ifOp.getResult(2);
+    ties = ifOp.getResult(3);
+    qCut = qOf(s.valueOfKey(cut));
+    // ceil((P - F(c + 1)) / q_c) >= 1 tied tokens (q_c > 0 at the cut).
+    Value safeQ = arith::MaxSIOp::create(b, loc, qCut, c64(1));
+    kTies = arith::DivUIOp::create(
+        b, loc, addI(subI(target, aboveCut), subI(safeQ, c64(1))), safeQ);
+    kTies = arith::MaxSIOp::create(b, loc, kTies, c64(1));
   }
 
-  // 3. Each thread's nucleus mass, its slice of the total, the draw.
-  SmallVector<Value> own = s.pass(
-      {constF32(b, loc, 0.0), constI32(b, loc, 0)},
-      [&](const Chunk &c, ValueRange a) -> SmallVector<Value> {
-        Value e = massOf(c);
-        Value gt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                         c.key, splatLike(b, loc, cut, c.key));
-        Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         c.key, splatLike(b, loc, cut, c.key));
-        if (c.valid)
-          eq =
-              arith::AndIOp::create(b, loc, eq, splatLike(b, loc, c.valid, eq));
-        Value above = reduceVector(
-            b, loc,
-            arith::SelectOp::create(
-                b, loc, gt, e, splatLike(b, loc, constF32(b, loc, 0.0), e)),
-            ReduceKind::Sum);
-        Value ties =
-            reduceI(arith::ExtUIOp::create(b, loc, c.key.getType(), eq),
-                    vector::CombiningKind::ADD);
-        return {arith::AddFOp::create(b, loc, a[0], above),
-                arith::AddIOp::create(b, loc, a[1], ties)};
-      },
-      /*contiguous=*/true);
-  ScanResult tieScan = workgroupScan(kc, own[1], s.tid);
-  Value tiesBefore = arith::SIToFPOp::create(b, loc, f32, tieScan.exclusive);
-  Value myTies = arith::SIToFPOp::create(b, loc, f32, own[1]);
-  Value takenTies = arith::MinimumFOp::create(
+  // 5. Ties taken per thread, the nucleus mass scan, the draw.
+  ScanResult tieScan = workgroupScan(kc, ties, s.tid);
+  Value tiesBefore = tieScan.exclusive;
+  Value taken = arith::MinSIOp::create(
       b, loc,
-      arith::MaximumFOp::create(
-          b, loc, arith::SubFOp::create(b, loc, kTies, tiesBefore),
-          constF32(b, loc, 0.0)),
-      myTies);
-  Value partial = arith::AddFOp::create(
-      b, loc, own[0], arith::MulFOp::create(b, loc, takenTies, eCut));
+      arith::MaxSIOp::create(b, loc, subI(kTies, tiesBefore), c64(0)), ties);
+  Value partial =
+      addI(own, arith::MulIOp::create(b, loc, taken, qCut));
   ScanResult massScan = workgroupScan(kc, partial, s.tid);
 
   Value u;
   if (op.getUniform()) {
     u = memref::LoadOp::create(b, loc, kc.args[1], ValueRange{s.row});
+    u = arith::MaxNumFOp::create(b, loc, u, constF32(b, loc, 0.0));
   } else {
-    Type i64 = b.getI64Type();
     Value rowI64 = arith::IndexCastOp::create(b, loc, i64, s.row);
-    Value counter = arith::AddIOp::create(
-        b, loc,
-        arith::ConstantIntOp::create(b, loc, i64,
-                                     static_cast<int64_t>(*op.getSeed())),
-        arith::MulIOp::create(
-            b, loc,
-            arith::AddIOp::create(b, loc, rowI64,
-                                  arith::ConstantIntOp::create(b, loc, i64, 1)),
-            arith::ConstantIntOp::create(
-                b, loc, i64, static_cast<int64_t>(0x9E3779B97F4A7C15ULL))));
-    Value bits =
-        arith::ShRUIOp::create(b, loc, mix64(b, loc, counter),
-                               arith::ConstantIntOp::create(b, loc, i64, 40));
-    u = arith::MulFOp::create(b, loc,
-                              arith::UIToFPOp::create(b, loc, f32, bits),
+    Value counter = addI(
+        c64(static_cast<int64_t>(*op.getSeed())),
+        arith::MulIOp::create(b, loc, addI(rowI64, c64(1)),
+                              c64(static_cast<int64_t>(0x9E3779B97F4A7C15ULL))));
+    Value bits = arith::ShRUIOp::create(b, loc, mix64(b, loc, counter), c64(40));
+    u = arith::MulFOp::create(b, loc, arith::UIToFPOp::create(b, loc, f32, bits),
                               constF32(b, loc, 1.0 / 16777216.0));
   }
-  Value drawAt = arith::MulFOp::create(b, loc, u, massScan.total);
+  Value total = massScan.total;
+  Value drawAt = arith::FPToUIOp::create(
+      b, loc, i64,
+      arith::MulFOp::create(b, loc, arith::ExtFOp::create(b, loc, f64, u),
+                            arith::UIToFPOp::create(b, loc, f64, total)));
+  drawAt = arith::MinSIOp::create(b, loc, drawAt, subI(total, c64(1)));
 
-  // The chosen thread: the first whose slice ends past drawAt, else (f32
-  // rounding) the last with any nucleus mass.
-  Value tidI32 = arith::IndexCastOp::create(b, loc, i32, s.tid);
-  Value hasMass = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
-                                        partial, constF32(b, loc, 0.0));
-  Value past = arith::AndIOp::create(
-      b, loc, hasMass,
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
-                            massScan.inclusive, drawAt));
-  Value first = arith::SelectOp::create(b, loc, past, tidI32,
-                                        constI32(b, loc, s.threads));
-  Value last =
-      arith::SelectOp::create(b, loc, hasMass, tidI32, constI32(b, loc, -1));
-  Combiner pickC = [&](OpBuilder &bb, Location l, ValueRange x,
-                       ValueRange y) -> SmallVector<Value> {
-    return {arith::MinSIOp::create(bb, l, x[0], y[0]),
-            arith::MaxSIOp::create(bb, l, x[1], y[1])};
-  };
-  SmallVector<Value> picked = s.reduceAll({first, last}, pickC);
-  Value found = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                      picked[0], constI32(b, loc, s.threads));
-  Value chosen = arith::SelectOp::create(b, loc, found, picked[0], picked[1]);
-  Value isChosen =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tidI32, chosen);
-  auto ifOp = scf::IfOp::create(b, loc, isChosen, /*withElseRegion=*/false);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    // Walk the thread's elements in token order (the thread's slice is
-    // contiguous), as the own pass above counted them.
+  // The one thread whose slice [E_t, E_t + m_t) holds the draw walks it.
+  Value chosen =
+      andI(cmpI(arith::CmpIPredicate::sle, massScan.exclusive, drawAt),
+           cmpI(arith::CmpIPredicate::slt, drawAt, massScan.inclusive));
+  ifThen(chosen, [&] {
     Value fls = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+    Value tru = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
     SmallVector<Value> walk = s.pass(
-        {massScan.exclusive, tiesBefore, fls, constI32(b, loc, -1),
-         constI32(b, loc, -1)},
+        {massScan.exclusive, tiesBefore, fls, constI32(b, loc, -1)},
         [&](const Chunk &c, ValueRange a) -> SmallVector<Value> {
-          Value acc = a[0], seen = a[1], done = a[2], tok = a[3],
-                lastTok = a[4];
-          Value e = massOf(c);
+          Value acc = a[0], seen = a[1], done = a[2], tok = a[3];
+          Value q = qOf(c.z);
           for (int64_t l = 0; l < c.width; ++l) {
-            Value el = vector::ExtractOp::create(b, loc, e, l);
-            Value kl = vector::ExtractOp::create(b, loc, c.key, l);
-            Value idx = arith::IndexCastOp::create(
-                b, loc, i32,
-                arith::AddIOp::create(b, loc, c.col, constIndex(b, loc, l)));
-            Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                             kl, cut);
-            if (c.valid)
-              eq = arith::AndIOp::create(b, loc, eq, c.valid);
-            Value gt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                             kl, cut);
-            if (c.valid)
-              gt = arith::AndIOp::create(b, loc, gt, c.valid);
-            Value tieIn = arith::AndIOp::create(
-                b, loc, eq,
-                arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, seen,
-                                      kTies));
-            Value in = arith::OrIOp::create(b, loc, gt, tieIn);
-            seen = arith::SelectOp::create(
-                b, loc, eq,
-                arith::AddFOp::create(b, loc, seen, constF32(b, loc, 1.0)),
-                seen);
-            acc = arith::SelectOp::create(
-                b, loc, in, arith::AddFOp::create(b, loc, acc, el), acc);
-            Value notDone = arith::XOrIOp::create(
-                b, loc, done,
-                arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
-            Value hit = arith::AndIOp::create(
-                b, loc, arith::AndIOp::create(b, loc, in, notDone),
-                arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, acc,
-                                      drawAt));
-            tok = arith::SelectOp::create(b, loc, hit, idx, tok);
+            Value kl = lane(c.key, l);
+            Value eq = cmpI(arith::CmpIPredicate::eq, kl, cut);
+            Value gt = cmpI(arith::CmpIPredicate::sgt, kl, cut);
+            if (c.valid) {
+              eq = andI(eq, c.valid);
+              gt = andI(gt, c.valid);
+            }
+            Value in = arith::OrIOp::create(
+                b, loc, gt,
+                andI(eq, cmpI(arith::CmpIPredicate::slt, seen, kTies)));
+            seen = selectV(eq, addI(seen, c64(1)), seen);
+            acc = selectV(in, addI(acc, lane(q, l)), acc);
+            Value hit = andI(andI(in, arith::XOrIOp::create(b, loc, done, tru)),
+                             cmpI(arith::CmpIPredicate::sgt, acc, drawAt));
+            Value id = arith::IndexCastOp::create(b, loc, i32,
+                                                  addI(c.col, ci(l)));
+            tok = selectV(hit, id, tok);
             done = arith::OrIOp::create(b, loc, done, hit);
-            lastTok = arith::SelectOp::create(b, loc, in, idx, lastTok);
           }
-          return {acc, seen, done, tok, lastTok};
+          return {acc, seen, done, tok};
         },
         /*contiguous=*/true);
-    Value token = arith::SelectOp::create(b, loc, walk[2], walk[3], walk[4]);
-    memref::StoreOp::create(b, loc, token, kc.args.back(), ValueRange{s.row});
-  }
+    memref::StoreOp::create(b, loc, walk[3], kc.args.back(), ValueRange{s.row});
+  });
   return success();
 }

@@ -80,7 +80,17 @@ func.func @reduce_has_no_row_cache(%x: tensor<4x64xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @top_p_knobs(%l: tensor<2x1000xf32>) -> tensor<2xi32> {
-  // expected-error @below {{schedule knob 'thresholds_per_pass' = 10 is not legal for hkg.top_p_sample on gfx942; expected one of: 1, 3, 7, 15}}
-  %0 = hkg.top_p_sample %l p(0.9) temperature(1.0) seed(1) {schedule = #hkg.schedule<thresholds_per_pass = 10>} : tensor<2x1000xf32> -> tensor<2xi32>
+  // expected-error @below {{schedule knob 'bins' = 100 is not legal for hkg.top_p_sample on gfx942; expected one of: 256, 512, 1024, 2048}}
+  %0 = hkg.top_p_sample %l p(0.9) temperature(1.0) seed(1) {schedule = #hkg.schedule<bins = 100>} : tensor<2x1000xf32> -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+// The per-thread mass and tie counters live in the histogram's LDS: at least
+// two bins per thread.
+func.func @top_p_bins_per_thread(%l: tensor<2x1000xf32>) -> tensor<2xi32> {
+  // expected-error @below {{schedule knob 'bins' = 512 is not legal with threads = 512; expected bins >= 2 * threads}}
+  %0 = hkg.top_p_sample %l p(0.9) temperature(1.0) seed(1) {schedule = #hkg.schedule<bins = 512, threads = 512>} : tensor<2x1000xf32> -> tensor<2xi32>
   return %0 : tensor<2xi32>
 }

@@ -54,9 +54,9 @@ func.func @rope(%x: tensor<1x16x4x12xf16>, %c: tensor<16x6xf16>) -> tensor<1x16x
 }
 
 // CHECK-LABEL: func.func @top_p
-// CHECK: {schedule = #hkg.schedule<threads = 64, thresholds_per_pass = 15, vector_width = 1>}
+// CHECK: {schedule = #hkg.schedule<bins = 256, threads = 64, vector_width = 1>}
 func.func @top_p(%l: tensor<2x1000xf32>) -> tensor<2xi32> {
-  %0 = hkg.top_p_sample %l p(0.9) temperature(1.0) seed(1) {schedule = #hkg.schedule<thresholds_per_pass = 15, threads = 64, vector_width = 1>} : tensor<2x1000xf32> -> tensor<2xi32>
+  %0 = hkg.top_p_sample %l p(0.9) temperature(1.0) seed(1) {schedule = #hkg.schedule<threads = 64, bins = 256, vector_width = 1>} : tensor<2x1000xf32> -> tensor<2xi32>
   return %0 : tensor<2xi32>
 }
 

@@ -143,16 +143,16 @@ func.func @top_p_default(%arg0: tensor<64x1000xf32>) -> tensor<64xi32> {
 }
 
 func.func @top_p_s0(%arg0: tensor<64x1000xf32>) -> tensor<64xi32> {
-  %0 = hkg.top_p_sample %arg0 p(0.9) temperature(1.0) seed(3) {schedule = #hkg.schedule<threads = 1024, thresholds_per_pass = 3, vector_width = 1>} : tensor<64x1000xf32> -> tensor<64xi32>
+  %0 = hkg.top_p_sample %arg0 p(0.9) temperature(1.0) seed(3) {schedule = #hkg.schedule<bins = 2048, threads = 1024, vector_width = 1>} : tensor<64x1000xf32> -> tensor<64xi32>
   return %0 : tensor<64xi32>
 }
 
 func.func @top_p_s1(%arg0: tensor<64x1000xf32>) -> tensor<64xi32> {
-  %0 = hkg.top_p_sample %arg0 p(0.9) temperature(1.0) seed(3) {schedule = #hkg.schedule<threads = 64, thresholds_per_pass = 15, vector_width = 4>} : tensor<64x1000xf32> -> tensor<64xi32>
+  %0 = hkg.top_p_sample %arg0 p(0.9) temperature(1.0) seed(3) {schedule = #hkg.schedule<bins = 256, threads = 64, vector_width = 4>} : tensor<64x1000xf32> -> tensor<64xi32>
   return %0 : tensor<64xi32>
 }
 
 func.func @top_p_s2(%arg0: tensor<64x1000xf32>) -> tensor<64xi32> {
-  %0 = hkg.top_p_sample %arg0 p(0.9) temperature(1.0) seed(3) {schedule = #hkg.schedule<threads = 64, thresholds_per_pass = 1, vector_width = 1>} : tensor<64x1000xf32> -> tensor<64xi32>
+  %0 = hkg.top_p_sample %arg0 p(0.9) temperature(1.0) seed(3) {schedule = #hkg.schedule<bins = 1024, threads = 64, vector_width = 1>} : tensor<64x1000xf32> -> tensor<64xi32>
   return %0 : tensor<64xi32>
 }

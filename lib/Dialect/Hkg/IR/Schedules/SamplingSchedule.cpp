@@ -1,10 +1,10 @@
 //===- SamplingSchedule.cpp - schedule of top-p sampling ------------------===//
 //
-// One workgroup samples one row: a pass for the row's max and normalizer,
-// threshold-search passes for the nucleus cut (each evaluating
-// `thresholds_per_pass` thresholds, until the cut is exact), and a final
-// pass that draws the token. Each thread moves `vector_width` logits per
-// access.
+// One workgroup samples one row: a pass for the row's max, a mass histogram
+// over `bins` bins (LDS atomics) that finds the bin holding the nucleus cut,
+// a pass that gathers that bin's tokens into LDS (or, when they are too
+// many, key-histogram passes of log2(bins) bits each), and the draw. Each
+// thread moves `vector_width` logits per access.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,15 +31,23 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
       "threads", threadCounts(target),
       clampPow2(v / vw, target.waveSize, target.maxThreadsPerWorkgroup),
       "threads per workgroup; one workgroup per row");
-  space.addInt("thresholds_per_pass", {1, 3, 7, 15}, 7,
-               "probability thresholds one search pass evaluates; the "
-               "boundary interval shrinks by thresholds + 1 per pass");
+  space.addInt("unroll", {1, 2, 4, 8}, 4,
+               "vectors a thread loads before using them, per pass");
+  space.addInt("bins", {256, 512, 1024, 2048}, 2048,
+               "histogram bins of the cut search (LDS, 8 bytes each; at "
+               "least 2 per thread): wider bins keep more tokens in the "
+               "cut's bin");
   return space;
 }
 
 LogicalResult TopPSampleOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
+  int64_t bins = schedule.getInt("bins"), threads = schedule.getInt("threads");
+  if (bins < 2 * threads)
+    return emitError() << "schedule knob 'bins' = " << bins
+                       << " is not legal with threads = " << threads
+                       << "; expected bins >= 2 * threads";
   return success();
 }
 
