@@ -13,6 +13,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -29,7 +30,8 @@ using namespace mlir::hkg;
 ///         convert-vector-to-scf, convert-scf-to-cf,
 ///         expand-strided-metadata, lower-affine,
 ///         convert-nvgpu-to-nvvm,
-///         convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},
+///         convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true
+///                            index-bitwidth=64|32},
 ///         canonicalize, cse, reconcile-unrealized-casts),
 ///       gpu-module-to-binary{format=isa toolkit=<toolkit>})'
 llvm::Error
@@ -74,6 +76,11 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
   gpm.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = true;
+  if (opts.indexBitwidth != 64 && opts.indexBitwidth != 32)
+    return llvm::createStringError("hkg: index-bitwidth must be 32 or 64, not "
+                                   "%u",
+                                   unsigned(opts.indexBitwidth));
+  toNVVM.indexBitwidth = opts.indexBitwidth;
   gpm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
   gpm.addPass(createCanonicalizerPass());
   gpm.addPass(createCSEPass());
@@ -84,6 +91,33 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
   toBinary.compilationTarget = opts.format;
   pm.addPass(createGpuModuleToBinaryPass(toBinary));
   return llvm::Error::success();
+}
+
+bool mlir::hkg::canUse32BitIndices(Operation *gpuModule) {
+  constexpr int64_t kMaxElements = int64_t(1) << 30;
+  auto fits = [&](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref)
+      return true;
+    return memref.hasStaticShape() && memref.getNumElements() <= kMaxElements;
+  };
+  WalkResult result = gpuModule->walk([&](Operation *op) {
+    if (op->getDialect() && op->getDialect()->getNamespace() == "nvgpu")
+      return WalkResult::interrupt();
+    if (auto global = dyn_cast<memref::GlobalOp>(op))
+      if (!fits(global.getType()))
+        return WalkResult::interrupt();
+    for (Type t : op->getResultTypes())
+      if (!fits(t))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (!fits(arg.getType()))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
 }
 
 llvm::Error

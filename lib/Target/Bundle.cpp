@@ -90,6 +90,8 @@ void mlir::hkg::writeManifest(const Bundle &bundle, llvm::raw_ostream &os) {
           json.attributeBegin("compile_cpu_ms");
           json.rawValue(llvm::formatv("{0:F2}", k.compileCpuMs).str());
           json.attributeEnd();
+          if (k.indexBitwidth)
+            json.attribute("index_bitwidth", int64_t(k.indexBitwidth));
         });
       }
     });

@@ -167,7 +167,8 @@ static LogicalResult describeKernel(gpu::GPUModuleOp module,
 /// format=isa and returns the assembly / PTX text.
 static FailureOr<std::string> compileToISA(ModuleOp module,
                                            const TargetInfo &target,
-                                           const BundleOptions &options) {
+                                           const BundleOptions &options,
+                                           unsigned indexBitwidth) {
   PassManager pm(module.getContext());
   llvm::Error err = llvm::Error::success();
   if (target.isAMD()) {
@@ -183,6 +184,7 @@ static FailureOr<std::string> compileToISA(ModuleOp module,
     opts.optLevel = options.optLevel;
     opts.format = "isa";
     opts.toolkit = options.toolkit;
+    opts.indexBitwidth = indexBitwidth;
     err = buildHkgGPUToNVVMPipeline(pm, opts);
   }
   if (err)
@@ -351,8 +353,30 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
     (*single)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                        UnitAttr::get(module.getContext()));
     OpBuilder builder = OpBuilder::atBlockEnd(single->getBody());
-    builder.clone(*gpuModule);
-    FailureOr<std::string> isa = compileToISA(*single, *target, options);
+    Operation *cloned = builder.clone(*gpuModule);
+    if (!target->isAMD() && options.minBlocksPerSM > 0)
+      cloned->walk([&](gpu::GPUFuncOp f) {
+        if (f.isKernel())
+          f->setAttr("nvvm.minctasm",
+                     builder.getI32IntegerAttr(options.minBlocksPerSM));
+      });
+    unsigned indexBitwidth = 64;
+    if (!target->isAMD() && options.indexBitwidth != 64) {
+      if (options.indexBitwidth != 0 && options.indexBitwidth != 32)
+        return gpuModule.emitError("index bitwidth must be 0 (auto), 32 or "
+                                   "64, not ")
+               << options.indexBitwidth;
+      if (canUse32BitIndices(gpuModule))
+        indexBitwidth = 32;
+      else if (options.indexBitwidth == 32)
+        return gpuModule.emitError(
+            "32-bit indices requested, but the kernel has a memref of more "
+            "than 2^30 elements, a dynamic shape, or nvgpu ops");
+    }
+    if (!target->isAMD())
+      kernel.indexBitwidth = indexBitwidth;
+    FailureOr<std::string> isa =
+        compileToISA(*single, *target, options, indexBitwidth);
     if (failed(isa))
       return failure();
     kernel.isa = std::move(*isa);

@@ -56,6 +56,19 @@ static llvm::cl::opt<bool> defaultSchedules(
     llvm::cl::desc("Attach the target's default schedule to hkg ops that "
                    "carry none (default on)"),
     llvm::cl::init(true));
+static llvm::cl::opt<unsigned> indexBitwidth(
+    "index-bitwidth",
+    llvm::cl::desc("NVIDIA: width of `index` in the kernels: 64 (default), "
+                   "0 = auto (32 where every memref has at most 2^30 "
+                   "elements and no nvgpu op is used, else 64), 32 = auto "
+                   "but an error where 32 bits are not safe"),
+    llvm::cl::init(64));
+static llvm::cl::opt<unsigned> minBlocksPerSM(
+    "min-blocks-per-sm",
+    llvm::cl::desc("NVIDIA: ask ptxas for at least this many resident "
+                   "workgroups per SM (.minnctapersm; caps registers); 0 = "
+                   "none (default)"),
+    llvm::cl::init(0));
 static llvm::cl::opt<bool>
     report("report", llvm::cl::desc("Print a table of the kernels' stats"));
 static llvm::cl::opt<bool> emitIsa(
@@ -106,6 +119,8 @@ int main(int argc, char **argv) {
   options.optLevel = optLevel;
   options.toolkit = toolkit;
   options.defaultSchedules = defaultSchedules;
+  options.indexBitwidth = indexBitwidth;
+  options.minBlocksPerSM = minBlocksPerSM;
   FailureOr<hkg::Bundle> bundle = hkg::compileBundle(*module, options);
   if (failed(bundle))
     return 1;

@@ -1,14 +1,34 @@
 """hkg vs PyTorch eager vs Inductor on the H200, in one process and one run.
 
     python3 utils/bench/bench.py --bundles DIR [--out DIR] [--ops softmax,gelu,...]
+        [--shapes perf,second,stat] [--budget SECONDS]
 
-DIR holds one bundle per example (DIR/<op>/manifest.json, compiled here by
-utils/bench/build_bundles.sh with hkg-compile --chip=sm_90). For every op:
-fresh random inputs, outputs poisoned (NaN) before each checked run, all
-three implementations checked against a float64 reference, then timed with
-triton.testing.do_bench (device events, warm-up, median). The machine's copy
-and bf16 GEMM ceilings are measured in the same run. Prints one markdown
-table and writes bench.md + bench.json under --out.
+DIR holds one directory per case (utils/bench/sweep.py compiles them here
+with hkg-compile --chip=sm_90): `<op>` is PERF.md's shape, `<op>.<shape>`
+the second shape set (not in PERF.md), `top_p.stat*` the kernels of the
+statistical test; each holds the variants `default`, `default-i32` (32-bit
+indices), `s<i>` (swept schedules) and `s<i>-i32`. For every case: fresh
+random inputs, outputs poisoned (NaN / -1) before each checked run, all
+implementations checked against a float64 reference, then timed with
+triton.testing.do_bench (device events, warm-up, median; L2 flushed). Every
+variant is checked and timed briefly (rep 40 ms) to pick a candidate; the
+default-schedule variants (default, default-i32, default-m6, default-pf,
+...) and that candidate are then timed in full (rep 200 ms; "best" = the
+fastest of these), as
+are eager and Inductor (torch.compile mode="max-autotune-no-cudagraphs",
+dynamic=False, dynamo reset per case). The copy and bf16 GEMM ceilings are
+measured in the same run.
+
+The statistical test (`stat`): every row of the kernel's [N, V] input holds
+the same logits, so the N tokens are N independent draws (each row its own
+random number: the kernel's seed hash, or torch.rand as the `uniform`
+input); their histogram is compared with the renormalised nucleus
+distribution from a float64 reference by a chi-square test (cells with an
+expected count under 5 merged), and every token must lie in the nucleus.
+
+Prints markdown tables and writes bench.md + bench.json under --out (and
+bench.partial.json after every case, so a time-out keeps what was done).
+--budget stops starting new cases once that many seconds have passed.
 """
 import argparse
 import json
@@ -36,8 +56,12 @@ def rel_err(out, ref):
     return (torch.linalg.vector_norm(out - ref) / torch.linalg.vector_norm(ref)).item()
 
 
-def bench(fn):
-    return triton.testing.do_bench(fn, warmup=25, rep=200, return_mode="median") * 1e-3  # s
+def bench(fn, warmup=25, rep=200):
+    return triton.testing.do_bench(fn, warmup=warmup, rep=rep, return_mode="median") * 1e-3  # s
+
+
+def quick_bench(fn):
+    return bench(fn, warmup=10, rep=40)
 
 
 def ceilings():
@@ -86,176 +110,372 @@ def top_p_torch(logits, u, p=0.9):
     return torch.gather(si, 1, idx).squeeze(1).to(torch.int32)
 
 
-def make_ops():
-    ops = {}
-    ops["softmax"] = dict(
-        inputs=lambda: [_bf(8192, 8192)],
-        eager=lambda x: torch.softmax(x, dim=-1),
-        ref=lambda x: torch.softmax(x.double(), dim=-1),
-        shape="8192x8192 bf16")
-    ops["layernorm"] = dict(
-        inputs=lambda: [_bf(8192, 8192), _bf(8192), _bf(8192)],
-        eager=lambda x, w, b: F.layer_norm(x, (8192,), w, b, 1e-5),
-        ref=lambda x, w, b: F.layer_norm(x.double(), (8192,), w.double(), b.double(), 1e-5),
-        shape="8192x8192 bf16")
-    ops["rmsnorm"] = dict(
-        inputs=lambda: [_bf(8192, 8192), _bf(8192)],
-        eager=lambda x, w: F.rms_norm(x, (8192,), w, 1e-6),
-        ref=lambda x, w: F.rms_norm(x.double(), (8192,), w.double(), 1e-6),
-        shape="8192x8192 bf16")
-    ops["gelu"] = dict(
-        inputs=lambda: [_bf(8192, 8192)],
-        eager=gelu_tanh,
-        ref=lambda x: gelu_tanh(x.double()),
-        shape="8192x8192 bf16")
-    ops["bias_gelu"] = dict(
-        inputs=lambda: [_bf(8192, 8192), _bf(8192)],
-        eager=lambda x, b: gelu_tanh(x + b),
-        ref=lambda x, b: gelu_tanh(x.double() + b.double()),
-        shape="8192x8192 bf16")
-    ops["swiglu"] = dict(
-        inputs=lambda: [_bf(8192, 8192), _bf(8192, 8192)],
-        eager=lambda g, u: F.silu(g) * u,
-        ref=lambda g, u: F.silu(g.double()) * u.double(),
-        shape="8192x8192 bf16")
+ROW_OPS = ["softmax", "layernorm", "rmsnorm", "gelu", "bias_gelu", "swiglu"]
+# PERF.md's shapes: the examples as written (bundle directory `<op>`).
+PERF_SHAPE = {op: "8192x8192" for op in ROW_OPS}
+PERF_SHAPE.update(rope="8x4096x32x128", top_p="64x128256", gemm="4096x4096x4096",
+                  gemm_decode="16x4096x4096", qkv_proj="8192x12288x4096")
+MEMORY_BOUND = ROW_OPS + ["rope"]
 
-    ops["gemm"] = dict(
-        inputs=lambda: [_bf(4096, 4096), _bf(4096, 4096)],
-        eager=torch.matmul, ref=lambda a, b: a.double() @ b.double(),
-        flops=2 * 4096**3, inductor=False, shape="4096^3 bf16")
-    ops["gemm_decode"] = dict(
-        inputs=lambda: [_bf(16, 4096), _bf(4096, 4096)],
-        eager=lambda a, w: a @ w.t(), ref=lambda a, w: a.double() @ w.double().t(),
-        flops=2 * 16 * 4096 * 4096, inductor=False, shape="16x4096x4096 bf16 (W as [N,K])")
-    ops["qkv_proj"] = dict(
-        inputs=lambda: [_bf(8192, 4096), _bf(12288, 4096) * 0.02, _bf(12288)],
-        eager=F.linear, ref=lambda x, w, b: F.linear(x.double(), w.double(), b.double()),
-        flops=2 * 8192 * 12288 * 4096, inductor=False, shape="8192x12288x4096 bf16 + bias")
 
-    def rope_inputs():
-        s, d2 = 4096, 64
+def row_case(op, r, c):
+    if op == "softmax":
+        return dict(inputs=lambda: [_bf(r, c)],
+                    eager=lambda x: torch.softmax(x, dim=-1),
+                    ref=lambda x: torch.softmax(x.double(), dim=-1))
+    if op == "layernorm":
+        return dict(inputs=lambda: [_bf(r, c), _bf(c), _bf(c)],
+                    eager=lambda x, w, b: F.layer_norm(x, (c,), w, b, 1e-5),
+                    ref=lambda x, w, b: F.layer_norm(x.double(), (c,), w.double(), b.double(), 1e-5))
+    if op == "rmsnorm":
+        return dict(inputs=lambda: [_bf(r, c), _bf(c)],
+                    eager=lambda x, w: F.rms_norm(x, (c,), w, 1e-6),
+                    ref=lambda x, w: F.rms_norm(x.double(), (c,), w.double(), 1e-6))
+    if op == "gelu":
+        return dict(inputs=lambda: [_bf(r, c)], eager=gelu_tanh, ref=lambda x: gelu_tanh(x.double()))
+    if op == "bias_gelu":
+        return dict(inputs=lambda: [_bf(r, c), _bf(c)],
+                    eager=lambda x, b: gelu_tanh(x + b),
+                    ref=lambda x, b: gelu_tanh(x.double() + b.double()))
+    if op == "swiglu":
+        return dict(inputs=lambda: [_bf(r, c), _bf(r, c)],
+                    eager=lambda g, u: F.silu(g) * u,
+                    ref=lambda g, u: F.silu(g.double()) * u.double())
+    raise KeyError(op)
+
+
+def rope_case(b, s, h, d):
+    def inputs():
+        d2 = d // 2
         inv = 1.0 / (10000 ** (torch.arange(d2, device="cuda", dtype=torch.float64) / d2))
         ang = torch.arange(s, device="cuda", dtype=torch.float64)[:, None] * inv[None, :]
-        return [_bf(8, 4096, 32, 128), ang.cos().float(), ang.sin().float()]
-    def nucleus_check(logits, tok, p=0.9):
-        """Fraction of rows whose token lies outside the p-nucleus (0 = all valid)."""
-        probs = torch.softmax(logits.double(), dim=-1)
-        sp, _ = torch.sort(probs, dim=-1, descending=True)
-        cdf = torch.cumsum(sp, dim=-1)
-        k = (cdf < p).sum(dim=-1, keepdim=True)  # index of the last kept token
-        cutoff = torch.gather(sp, 1, k)
-        t = tok.long().clamp(0, logits.shape[1] - 1)
-        inside = (torch.gather(probs, 1, t[:, None]) >= cutoff * (1 - 1e-9)) & (tok.long() == t)
-        return 1.0 - inside.double().mean().item()
+        return [_bf(b, s, h, d), ang.cos().float(), ang.sin().float()]
+    return dict(inputs=inputs, eager=rope_neox,
+                ref=lambda x, c, s_: rope_neox(x.double(), c.double(), s_.double()))
 
-    ops["top_p"] = dict(
-        inputs=lambda: [torch.randn(64, 128256, device="cuda") * 4],
-        eager=lambda x: top_p_torch(x, torch.rand(64, device="cuda")),
-        check=nucleus_check,
-        shape="64x128256 f32, p=0.9")
-    ops["rope"] = dict(
-        inputs=rope_inputs,
-        eager=rope_neox,
-        ref=lambda x, c, s: rope_neox(x.double(), c.double(), s.double()),
-        shape="B8 S4096 H32 D128 bf16")
-    return ops
+
+def nucleus_check(logits, tok, p=0.9):
+    """Fraction of rows whose token lies outside the p-nucleus (0 = all valid)."""
+    probs = torch.softmax(logits.double(), dim=-1)
+    sp, _ = torch.sort(probs, dim=-1, descending=True)
+    cdf = torch.cumsum(sp, dim=-1)
+    k = (cdf < p).sum(dim=-1, keepdim=True).clamp(max=logits.shape[1] - 1)  # index of the last kept token
+    cutoff = torch.gather(sp, 1, k)
+    t = tok.long().clamp(0, logits.shape[1] - 1)
+    inside = (torch.gather(probs, 1, t[:, None]).squeeze(1) >= cutoff.squeeze(1) * (1 - 1e-9)) & (tok.long() == t)
+    return 1.0 - inside.double().mean().item()
+
+
+def top_p_case(b, v):
+    return dict(inputs=lambda: [torch.randn(b, v, device="cuda") * 4],
+                eager=lambda x: top_p_torch(x, torch.rand(x.shape[0], device="cuda")),
+                check=nucleus_check)
+
+
+def make_case(case):
+    """The spec of bundle directory `case` (`<op>` or `<op>.<shape>`)."""
+    op, _, tag = case.partition(".")
+    perf = tag == ""
+    if op in ("gemm", "gemm_decode", "qkv_proj"):
+        if not perf:
+            raise KeyError(case)
+        spec = dict(gemm=dict(
+            inputs=lambda: [_bf(4096, 4096), _bf(4096, 4096)],
+            eager=torch.matmul, ref=lambda a, b: a.double() @ b.double(),
+            flops=2 * 4096**3, inductor=False, shape="4096^3 bf16"),
+            gemm_decode=dict(
+            inputs=lambda: [_bf(16, 4096), _bf(4096, 4096)],
+            eager=lambda a, w: a @ w.t(), ref=lambda a, w: a.double() @ w.double().t(),
+            flops=2 * 16 * 4096 * 4096, inductor=False, shape="16x4096x4096 bf16 (W as [N,K])"),
+            qkv_proj=dict(
+            inputs=lambda: [_bf(8192, 4096), _bf(12288, 4096) * 0.02, _bf(12288)],
+            eager=F.linear, ref=lambda x, w, b: F.linear(x.double(), w.double(), b.double()),
+            flops=2 * 8192 * 12288 * 4096, inductor=False, shape="8192x12288x4096 bf16 + bias"))[op]
+    else:
+        dims = [int(x) for x in (tag or PERF_SHAPE[op]).split("x")]
+        if op in ROW_OPS:
+            spec = row_case(op, *dims)
+            spec["shape"] = f"{dims[0]}x{dims[1]} bf16"
+        elif op == "rope":
+            spec = rope_case(*dims)
+            spec["shape"] = "B{} S{} H{} D{} bf16".format(*dims)
+        elif op == "top_p":
+            spec = top_p_case(*dims)
+            spec["shape"] = f"{dims[0]}x{dims[1]} f32, p=0.9"
+        else:
+            raise KeyError(case)
+    spec["perf"] = perf
+    return spec
+
+
+def list_cases(bundles, ops, shapes):
+    """Bundle directories to run, PERF.md's shapes first, in --ops order."""
+    names = sorted(d for d in os.listdir(bundles) if os.path.isdir(os.path.join(bundles, d)))
+    out = []
+    for want_perf in (True, False):
+        if ("perf" if want_perf else "second") not in shapes:
+            continue
+        for op in ops:
+            for d in names:
+                o, _, tag = d.partition(".")
+                if o == op and (tag == "") == want_perf and not tag.startswith("stat"):
+                    out.append(d)
+    return out
+
+
+def variant_order(v):
+    base, _, suffix = v.partition("-")
+    return (base != "default", base[:1], int(base[1:]) if base[1:].isdigit() else 0, suffix)
+
+
+def measure_hkg(row, opdir, inputs, score, tol, nbytes, spec, copy_tbs):
+    """Checks every variant, times each briefly, times default / default-i32
+    / the best in full."""
+    row["variants"] = []
+    kernels = {}
+    if os.path.isdir(opdir):
+        for v in sorted(os.listdir(opdir), key=variant_order):
+            if os.path.exists(os.path.join(opdir, v, "manifest.json")):
+                try:
+                    kernels[v] = hkg_cuda.load_bundle(os.path.join(opdir, v))[1][0]
+                except Exception as e:  # a kernel that fails to load is reported, not fatal
+                    row.setdefault("load_errors", []).append(f"{v}: {e}")
+    for label, k in kernels.items():
+        out = k.alloc("output")[0]
+        # Poison: every element must be written (NaN, or -1 for token ids).
+        out.fill_(-1 if out.dtype == torch.int32 else float("nan"))
+        try:
+            k(*inputs, out)
+            torch.cuda.synchronize()
+            err = score(out)
+            ok = err <= tol
+            t = quick_bench(lambda: k(*inputs, out)) if ok else float("nan")
+        except Exception as e:
+            row["variants"].append(dict(label=label, error=str(e)))
+            continue
+        row["variants"].append(dict(label=label, schedule=k.meta.get("schedule"), quick_us=t * 1e6, err=err, ok=ok,
+                                    index_bitwidth=k.meta.get("index_bitwidth"), stats=k.meta.get("stats")))
+    good = [v for v in row["variants"] if v.get("ok")]
+    quick_best = sorted(good, key=lambda v: v["quick_us"])[:1]
+    full = {}  # label -> variant, timed in full
+    for v in good:
+        if v["label"].startswith("default") or v in quick_best:
+            k = kernels[v["label"]]
+            out = k.alloc("output")[0]
+            v["us"] = bench(lambda: k(*inputs, out)) * 1e6
+            full[v["label"]] = v
+    best = sorted(full.values(), key=lambda v: v["us"])[:1]
+    picks = (("hkg", [full[x] for x in ("default",) if x in full]),
+             ("hkg_i32", [full[x] for x in ("default-i32",) if x in full]),
+             ("hkg_best", best))
+    for key, pick in picks:
+        if not pick:
+            continue
+        v = pick[0]
+        t = v["us"] * 1e-6
+        row[key] = dict(us=v["us"], err=v["err"], ok=True, tbs=nbytes / t * 1e-12,
+                        tflops=spec.get("flops", 0) / t / 1e12,
+                        pct_copy=100 * nbytes / t / 1e12 / copy_tbs,
+                        schedule=v["schedule"], label=v["label"], index_bitwidth=v.get("index_bitwidth"))
+    for key, label in (("hkg", "default"), ("hkg_i32", "default-i32")):
+        bad = [v for v in row["variants"] if v["label"] == label and not v.get("ok")]
+        if bad:  # a wrong or failing kernel shows in the table
+            row[key] = dict(error=f"WRONG ({bad[0].get('error') or 'err %.3g' % bad[0]['err']})")
+    print(row["case"], "hkg variants:", len(row["variants"]), "ok:", len(good),
+          "default:", row.get("hkg"), "i32:", row.get("hkg_i32"), "best:", row.get("hkg_best"), flush=True)
+
+
+def run_case(args, case, copy_tbs):
+    t0 = time.time()
+    spec = make_case(case)
+    op = case.partition(".")[0]
+    inputs = spec["inputs"]()
+    if "check" in spec:
+        out0 = spec["eager"](*inputs)
+        nbytes = sum(t.numel() * t.element_size() for t in inputs) + out0.numel() * out0.element_size()
+
+        def score(o, spec=spec, inputs=inputs):
+            return spec["check"](inputs[0], o)
+        tol = 0.0
+    else:
+        ref = spec["ref"](*inputs)
+        nbytes = sum(t.numel() * t.element_size() for t in inputs) + ref.numel() * inputs[0].element_size()
+
+        def score(o, ref=ref):
+            return rel_err(o, ref)
+        tol = TOL[inputs[0].dtype]
+    row = dict(case=case, op=op, shape=spec["shape"], perf_shape=spec["perf"], bytes=nbytes)
+    measure_hkg(row, os.path.join(args.bundles, case), inputs, score, tol, nbytes, spec, copy_tbs)
+    row["hkg_s"] = time.time() - t0
+    impls = {"eager": spec["eager"]}
+    if spec.get("inductor", True) and not args.no_inductor:
+        torch._dynamo.reset()
+        impls["inductor"] = torch.compile(spec["eager"], mode="max-autotune-no-cudagraphs", dynamic=False)
+    for impl, fn in impls.items():
+        t1 = time.time()
+        try:
+            o = fn(*inputs)  # for Inductor: compiles and autotunes
+            torch.cuda.synchronize()
+            row[impl + "_compile_s"] = time.time() - t1
+            err = score(o)
+            ok = err <= tol
+            t = bench(lambda: fn(*inputs))
+            row[impl] = dict(us=t * 1e6, err=err, ok=ok, tbs=nbytes / t / 1e12,
+                             tflops=spec.get("flops", 0) / t / 1e12,
+                             pct_copy=100 * nbytes / t / 1e12 / copy_tbs)
+        except Exception as e:  # report, carry on
+            row[impl] = dict(error=f"{type(e).__name__}: {e}")
+        print(case, impl, row[impl], f"({time.time() - t1:.1f} s)", flush=True)
+    row["wall_s"] = time.time() - t0
+    del inputs
+    torch.cuda.empty_cache()
+    return row
+
+
+# ---------------------------------------------------------------------------
+# The statistical test of top-p sampling.
+# ---------------------------------------------------------------------------
+
+def chi_square_merged(counts, expected, min_expected=5.0):
+    """Pearson's chi-square over the cells of `expected` > 0, merging the
+    cells of smallest expected count (ascending) into groups of expected
+    count >= min_expected; a last group under it joins the one before.
+    Returns (statistic, degrees of freedom, p-value, groups)."""
+    order = torch.argsort(expected)
+    groups = merge_cells(counts[order].cpu().tolist(), expected[order].cpu().tolist(), min_expected)
+    chi2 = sum((go - ge) ** 2 / ge for go, ge in groups)
+    dof = max(1, len(groups) - 1)
+    pval = torch.special.gammaincc(torch.tensor(dof / 2, dtype=torch.float64),
+                                   torch.tensor(chi2 / 2, dtype=torch.float64)).item()
+    return chi2, dof, pval, len(groups)
+
+
+def merge_cells(o, e, min_expected):
+    """Groups consecutive cells (observed o, expected e, sorted by e) into
+    [observed, expected] groups of expected >= min_expected."""
+    groups, ge, go = [], 0.0, 0.0
+    for ei, oi in zip(e, o):
+        ge += ei
+        go += oi
+        if ge >= min_expected:
+            groups.append([go, ge])
+            ge = go = 0.0
+    if ge > 0:
+        if groups:
+            groups[-1][0] += go
+            groups[-1][1] += ge
+        else:
+            groups.append([go, ge])
+    return groups
+
+
+def stat_test(args, case):
+    """Every row of the [N, V] input holds the same logits: the N tokens are
+    N draws from one renormalised nucleus distribution."""
+    t0 = time.time()
+    opdir = os.path.join(args.bundles, case, "default")
+    k = hkg_cuda.load_bundle(opdir)[1][0]
+    ins = k.alloc("input")
+    n, v = ins[0].shape
+    p, temp = 0.9, 1.0
+    g = torch.Generator(device="cuda").manual_seed(1)
+    row_logits = torch.randn(v, device="cuda", generator=g) * 4
+    logits = row_logits.expand(n, v).contiguous()
+    inputs = [logits]
+    mode = "seed"
+    if len(ins) == 2:
+        mode = "uniform (torch.rand)"
+        inputs.append(torch.rand(n, device="cuda", generator=g))
+    out = k.alloc("output")[0]
+    out.fill_(-1)
+    k(*inputs, out)
+    torch.cuda.synchronize()
+    tok = out.long()
+    probs = torch.softmax(row_logits.double() / temp, -1)
+    sp, idx = torch.sort(probs, descending=True, stable=True)
+    cs = sp.cumsum(0)
+    kk = int((cs < p).sum().item()) + 1  # the smallest prefix with mass >= p
+    # How far the nucleus boundary is from p (an f32 kernel may decide the
+    # boundary token differently only when this is ~1e-7 or less).
+    margin = min(cs[kk - 1].item() - p, p - (cs[kk - 2].item() if kk >= 2 else 0.0))
+    pn = sp[:kk] / sp[:kk].sum()
+    expected = torch.zeros(v, dtype=torch.float64, device="cuda")
+    expected[idx[:kk]] = pn * n
+    valid = (tok >= 0) & (tok < v)
+    counts = torch.zeros(v, dtype=torch.float64, device="cuda")
+    counts.index_add_(0, tok[valid], torch.ones(int(valid.sum().item()), dtype=torch.float64, device="cuda"))
+    # Ties at the boundary: a token with exactly the boundary probability is
+    # inside (a random f32 row has none in practice).
+    inside_mask = probs >= sp[kk - 1]
+    outside = int((~valid).sum().item()) + int(counts[~inside_mask].sum().item())
+    m = expected > 0
+    chi2, dof, pval, groups = chi_square_merged(counts[m], expected[m])
+    z = (chi2 - dof) / math.sqrt(2 * dof)
+    # The same launch again must give the same tokens.
+    out2 = torch.full_like(out, -7)
+    k(*inputs, out2)
+    torch.cuda.synchronize()
+    res = dict(case=case, rows=n, vocab=v, p=p, temperature=temp, random=mode, nucleus=kk, boundary_margin=margin,
+               chi2=chi2, dof=dof, cells=groups, p_value=pval, z=z, outside=outside,
+               outside_fraction=outside / n, deterministic=bool(torch.equal(out, out2)),
+               ok=outside == 0 and pval >= 1e-3, wall_s=time.time() - t0)
+    print("stat", res, flush=True)
+    return res
 
 
 def run(args):
+    start = time.time()
     torch.manual_seed(0)
     dev = torch.cuda.get_device_name()
     copy_tbs, gemm_tflops = ceilings()
     print(f"device: {dev}; copy {copy_tbs:.2f} TB/s; bf16 GEMM 8192^3 {gemm_tflops:.0f} TFLOP/s", flush=True)
-    ops = make_ops()
-    selected = args.ops.split(",") if args.ops else list(ops)
-    rows = []
-    for name in selected:
-        spec = ops[name]
-        inputs = spec["inputs"]()
-        if "check" in spec:
-            out0 = spec["eager"](*inputs)
-            nbytes = sum(t.numel() * t.element_size() for t in inputs) + out0.numel() * out0.element_size()
+    ops = args.ops.split(",") if args.ops else MEMORY_BOUND + ["top_p", "gemm", "gemm_decode", "qkv_proj"]
+    shapes = set(args.shapes.split(","))
+    res = dict(device=dev, date=time.strftime("%Y-%m-%d"), torch=torch.__version__,
+               triton=triton.__version__, host=platform.node(), copy_tbs=copy_tbs,
+               gemm_tflops=gemm_tflops, command=" ".join(sys.argv), rows=[], stat=[], skipped=[])
 
-            def score(o, spec=spec, inputs=inputs):
-                return spec["check"](inputs[0], o)
-            tol = 0.0
-        else:
-            ref = spec["ref"](*inputs)
-            nbytes = sum(t.numel() * t.element_size() for t in inputs) + ref.numel() * inputs[0].element_size()
-
-            def score(o, ref=ref):
-                return rel_err(o, ref)
-            tol = TOL[inputs[0].dtype]
-        row = dict(op=name, shape=spec["shape"], bytes=nbytes)
-        impls = {"eager": spec["eager"]}
-        if spec.get("inductor", True):
-            impls["inductor"] = torch.compile(spec["eager"], mode="max-autotune-no-cudagraphs")
-        variants = []  # (label, kernel) for the default and each swept schedule
-        opdir = os.path.join(args.bundles, name)
-        if os.path.isdir(opdir):
-            for v in sorted(os.listdir(opdir), key=lambda v: (v != "default", int(v[1:]) if v[1:].isdigit() else 0)):
-                if os.path.exists(os.path.join(opdir, v, "manifest.json")):
-                    try:
-                        variants.append((v, hkg_cuda.load_bundle(os.path.join(opdir, v))[1][0]))
-                    except Exception as e:  # a kernel that fails to load is reported, not fatal
-                        row.setdefault("load_errors", []).append(f"{v}: {e}")
-        row["variants"] = []
-        for label, k in variants:
-            out = k.alloc("output")[0]
-            # Poison: every element must be written (NaN, or -1 for token ids).
-            out.fill_(-1 if out.dtype == torch.int32 else float("nan"))
-            try:
-                k(*inputs, out)
-                torch.cuda.synchronize()
-                err = score(out)
-                ok = err <= tol
-                t = bench(lambda: k(*inputs, out)) if ok else float("nan")
-            except Exception as e:
-                row["variants"].append(dict(label=label, error=str(e)))
-                continue
-            row["variants"].append(dict(label=label, schedule=k.meta.get("schedule"), us=t * 1e6, err=err, ok=ok,
-                                        tflops=spec.get("flops", 0) / t / 1e12 if ok else 0,
-                                        stats=k.meta.get("stats")))
-        good = [v for v in row["variants"] if v.get("ok")]
-        for key, pick in (("hkg", [v for v in good if v["label"] == "default"]),
-                          ("hkg_best", sorted(good, key=lambda v: v["us"])[:1])):
-            if pick:
-                v = pick[0]
-                row[key] = dict(us=v["us"], err=v["err"], ok=True, tbs=nbytes / v["us"] * 1e-6,
-                                tflops=spec.get("flops", 0) / (v["us"] * 1e-6) / 1e12,
-                                pct_copy=100 * nbytes / (v["us"] * 1e-6) / 1e12 / copy_tbs,
-                                schedule=v["schedule"], label=v["label"])
-        print(name, "hkg variants:", len(row["variants"]), "ok:", len(good),
-              "default:", row.get("hkg"), "best:", row.get("hkg_best"), flush=True)
-        for impl, fn in impls.items():
-            try:
-                o = fn(*inputs)
-                torch.cuda.synchronize()
-                err = score(o)
-                ok = err <= tol
-                t = bench(lambda: fn(*inputs))
-                row[impl] = dict(us=t * 1e6, err=err, ok=ok, tbs=nbytes / t / 1e12,
-                                 tflops=spec.get("flops", 0) / t / 1e12,
-                                 pct_copy=100 * nbytes / t / 1e12 / copy_tbs)
-            except Exception as e:  # report, carry on
-                row[impl] = dict(error=f"{type(e).__name__}: {e}")
-            print(name, impl, row[impl], flush=True)
-        rows.append(row)
+    def save():
         if args.out:  # partial results survive a time-out
             with open(os.path.join(args.out, "bench.partial.json"), "w") as f:
-                json.dump(rows, f, indent=1)
-    return dict(device=dev, date=time.strftime("%Y-%m-%d"), torch=torch.__version__,
-                triton=triton.__version__, host=platform.node(), copy_tbs=copy_tbs,
-                gemm_tflops=gemm_tflops, rows=rows)
+                json.dump(res, f, indent=1)
+    if "stat" in shapes and "top_p" in ops:
+        for case in sorted(d for d in os.listdir(args.bundles) if d.startswith("top_p.stat")):
+            try:
+                res["stat"].append(stat_test(args, case))
+            except Exception as e:
+                res["stat"].append(dict(case=case, error=f"{type(e).__name__}: {e}", ok=False))
+                print("stat", case, "error", e, flush=True)
+            save()
+    for case in list_cases(args.bundles, ops, shapes):
+        if args.budget and time.time() - start > args.budget:
+            res["skipped"].append(case)
+            print("skipped (budget):", case, flush=True)
+            continue
+        res["rows"].append(run_case(args, case, copy_tbs))
+        save()
+    res["wall_s"] = time.time() - start
+    return res
+
+
+def _geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
 def markdown(res):
     lines = [f"Device: {res['device']}, torch {res['torch']}, triton {res['triton']}, {res['date']}.",
              f"Ceilings measured in this run: copy {res['copy_tbs']:.2f} TB/s, bf16 GEMM 8192^3 {res['gemm_tflops']:.0f} TFLOP/s.",
+             f"Command: `{res.get('command', '')}`; wall time {res.get('wall_s', 0):.0f} s.",
              "",
-             "| op | shape | hkg default us (% copy) | hkg best us (% copy) | eager us (% copy) | inductor us (% copy) | best/eager | best/inductor | hkg rel err | schedules ok |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    ratios = []
+             "PERF = PERF.md's shape (the bar applies); 2nd = the second shape set. hkg default = the default "
+             "schedule (64-bit indices); i32 = the same with 32-bit indices; best = the fastest of the variants "
+             "timed in full (every default-* variant and the sweep's fastest by brief timing; its label in the last column). % = bandwidth over the measured copy ceiling "
+             "(bytes = inputs read once + output written once).",
+             "",
+             "| op | shape | set | hkg default us (% copy) | hkg default i32 us (% copy) | hkg best us (% copy) | eager us (% copy) | inductor us (% copy) | best/eager | best/inductor | hkg rel err | variants ok | best label |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    ratios = {True: [], False: []}
+    misses, second_low = [], []
     gemm_lines = ["", "| GEMM | shape | hkg default us (TFLOP/s) | hkg best us (TFLOP/s) | cuBLAS (torch.matmul) us (TFLOP/s) | best/cuBLAS | hkg rel err |",
                   "|---|---|---|---|---|---|---|"]
     for r in res["rows"]:
@@ -270,31 +490,96 @@ def markdown(res):
     for r in res["rows"]:
         if "gemm" in r["op"] or "qkv" in r["op"]:
             continue
+
         def cell(k):
             v = r.get(k, {})
             if "us" not in v:
                 return v.get("error", "—")[:60]
             bad = "" if v["ok"] else " WRONG"
+            if r["op"] == "top_p":
+                return f"{v['us']:.1f}{bad}"
             return f"{v['us']:.1f} ({v['pct_copy']:.0f}%){bad}"
         h, e, i = r.get("hkg_best", {}), r.get("eager", {}), r.get("inductor", {})
         re_ = f"{e['us'] / h['us']:.2f}x" if "us" in h and "us" in e else "—"
         ri = f"{i['us'] / h['us']:.2f}x" if "us" in h and "us" in i else "—"
-        if "us" in h and "us" in i:
-            ratios.append(i["us"] / h["us"])
+        perf = r.get("perf_shape", True)
+        if "us" in h and "us" in i and r["op"] != "top_p":
+            ratios[perf].append(i["us"] / h["us"])
+        if perf and r["op"] != "top_p" and "us" in h:
+            if h["pct_copy"] < 85:
+                misses.append(f"{r['op']} {r['shape']}: {h['pct_copy']:.1f}% of copy (bar 85%)")
+            if "us" in i and i["us"] / h["us"] < 1.0:
+                misses.append(f"{r['op']} {r['shape']}: {i['us'] / h['us']:.3f}x Inductor (bar 1.0x)")
+        if not perf and r["op"] != "top_p" and "us" in h:
+            if h["pct_copy"] < 85 or ("us" in i and i["us"] / h["us"] < 1.0):
+                second_low.append(f"{r['op']} {r['shape']} ({h['pct_copy']:.0f}% of copy"
+                                  + (f", {i['us'] / h['us']:.2f}x Inductor)" if "us" in i else ")"))
+        if perf and r["op"] == "top_p" and "us" in h and "us" in i and i["us"] / h["us"] < 10:
+            misses.append(f"top_p {r['shape']}: {i['us'] / h['us']:.2f}x Inductor (bar 10x)")
         err = f"{h['err']:.1e}" if "err" in h else "—"
         nv = r.get("variants", [])
         okc = f"{sum(1 for v in nv if v.get('ok'))}/{len(nv)}"
-        lines.append(f"| {r['op']} | {r['shape']} | {cell('hkg')} | {cell('hkg_best')} | {cell('eager')} | {cell('inductor')} | {re_} | {ri} | {err} | {okc} |")
-    if ratios:
-        g = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
-        lines.append("")
-        lines.append(f"Geomean speedup of hkg's best swept schedule over Inductor: {g:.2f}x over {len(ratios)} ops.")
-    lines.extend(gemm_lines)
+        lines.append(f"| {r['op']} | {r['shape']} | {'PERF' if perf else '2nd'} | {cell('hkg')} | {cell('hkg_i32')} | "
+                     f"{cell('hkg_best')} | {cell('eager')} | {cell('inductor')} | {re_} | {ri} | {err} | {okc} | {h.get('label', '—')} |")
+    lines.append("")
+    for perf, name in ((True, "PERF.md's shapes (bar: >= 1.15x)"), (False, "the second shape set")):
+        if ratios[perf]:
+            lines.append(f"Geomean of hkg's best over Inductor, memory-bound ops, {name}: "
+                         f"{_geomean(ratios[perf]):.3f}x over {len(ratios[perf])} rows.")
+    lines.append("")
+    lines.append("Misses against PERF.md's bar (PERF rows): " + ("; ".join(misses) if misses else "none") + ".")
+    if second_low:
+        lines.append("Second set under 85% of copy or under 1.0x Inductor (informational; tiny shapes are "
+                     "launch-bound): " + "; ".join(second_low) + ".")
+    if res.get("skipped"):
+        lines.append(f"Skipped (time budget): {', '.join(res['skipped'])}.")
+    # 32-bit index variants side by side.
+    pairs = []
+    for r in res["rows"]:
+        a, b = r.get("hkg", {}), r.get("hkg_i32", {})
+        if "us" in a and "us" in b:
+            pairs.append(f"| {r['op']} | {r['shape']} | {a['us']:.1f} | {b['us']:.1f} | {a['us'] / b['us']:.3f}x |")
+    if pairs:
+        lines += ["", "Default schedule, 64-bit vs 32-bit indices (both timed in full in this run):", "",
+                  "| op | shape | 64-bit us | 32-bit us | speedup |", "|---|---|---|---|---|"] + pairs
+    extra = []
+    for r in res["rows"]:
+        vs = sorted((v for v in r.get("variants", []) if v.get("ok") and "us" in v and v["label"].startswith("default")),
+                    key=lambda v: variant_order(v["label"]))
+        if len(vs) > 2:
+            extra.append(f"- {r['op']} {r['shape']}: " + ", ".join(f"{v['label']} {v['us']:.1f}" for v in vs))
+    if extra:
+        lines += ["", "Default schedule with compile variants (-i32 = 32-bit indices, -m6 = --min-blocks-per-sm=6, "
+                  "-pf = hkg.prefetch_columns), timed in full, us:", ""] + extra
+    quick = [r for r in res["rows"] if r.get("perf_shape") and r["op"] in ("softmax", "layernorm", "rmsnorm")]
+    if quick:
+        lines += ["", "Row ops at PERF.md's shape, every variant (brief timing, rep 40 ms; p<i> = fixed schedules, "
+                  "-i32 = 32-bit indices), us:", ""]
+        for r in quick:
+            vs = sorted((v for v in r.get("variants", []) if v.get("ok")), key=lambda v: variant_order(v["label"]))
+            lines.append(f"- {r['op']}: " + ", ".join(f"{v['label']} {v['quick_us']:.1f}" for v in vs))
+    if res.get("stat"):
+        lines += ["", "Top-p statistical test (every row the same logits, one draw per row; chi-square against the "
+                  "renormalised float64 nucleus distribution, cells with expected < 5 merged; pass: no token "
+                  "outside the nucleus and p-value >= 1e-3):", "",
+                  "| case | rows x V | random numbers | nucleus size | cells | chi2 | dof | z | p-value | outside | deterministic | result |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        for t in res["stat"]:
+            if "error" in t:
+                lines.append(f"| {t['case']} | — | — | — | — | — | — | — | — | — | — | ERROR: {t['error'][:80]} |")
+                continue
+            lines.append(f"| {t['case']} | {t['rows']}x{t['vocab']} | {t['random']} | {t['nucleus']} | {t['cells']} | "
+                         f"{t['chi2']:.1f} | {t['dof']} | {t['z']:.2f} | {t['p_value']:.3g} | "
+                         f"{t['outside']} ({t['outside_fraction']:.2g}) | {t['deterministic']} | {'PASS' if t['ok'] else 'FAIL'} |")
+    if len(gemm_lines) > 3:
+        lines.extend(gemm_lines)
+    lines += ["", "Wall time per case (s): " + ", ".join(
+        f"{r['case']} {r.get('wall_s', 0):.0f} (Inductor compile {r.get('inductor_compile_s', 0):.0f})" for r in res["rows"])]
     lines.append("")
     lines.append("Best schedules:")
     for r in res["rows"]:
         if "hkg_best" in r:
-            lines.append(f"- {r['op']}: `{r['hkg_best']['schedule']}` ({r['hkg_best']['label']})")
+            lines.append(f"- {r['case']}: `{r['hkg_best']['schedule']}` ({r['hkg_best']['label']})")
     return "\n".join(lines)
 
 
@@ -302,8 +587,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bundles", required=True)
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
-    ap.add_argument("--ops", default="")
+    ap.add_argument("--ops", default="", help="comma list (default: the memory-bound ops, top_p and the GEMMs)")
+    ap.add_argument("--shapes", default="perf,second,stat", help="comma list of perf, second, stat")
+    ap.add_argument("--budget", type=float, default=0, help="seconds after which no new case starts (0: none)")
+    ap.add_argument("--no-inductor", action="store_true", help="skip torch.compile (a quick look)")
     args = ap.parse_args()
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
     res = run(args)
     md = markdown(res)
     print(md)

@@ -1,14 +1,27 @@
 """Compile a schedule sweep of the examples for the bench (runs here).
 
     python3 utils/bench/sweep.py --out .carry/bundles [--per-op 16] [--seed 0]
-        [--ops softmax,gelu,...]
+        [--ops softmax,gelu,...] [--shapes perf,second,stat]
+        [--per-op-second 4] [--index32 default|all|none]
 
-For each example op: the default schedule (OUT/<op>/default) and up to
---per-op random schedules drawn from the knob grid below (OUT/<op>/s<i>),
-each compiled by hkg-compile --chip=sm_90. Schedules the op rejects for the
+For each example op and shape: the default schedule (OUT/<case>/default) and
+up to --per-op (PERF.md's shapes) or --per-op-second (the second set)
+random schedules drawn from the knob grid below (OUT/<case>/s<i>), each
+compiled by hkg-compile --chip=sm_90. Schedules the op rejects for the
 target (hkg-verify-schedule) are skipped and counted, so the grid may be a
-superset of the legal space. bench.py reports the default and the best of
-the sweep side by side with PyTorch.
+superset of the legal space. The row ops at PERF.md's shape also get the
+fixed schedules of PINNED (variants p<i>), and the default schedule with
+the compile flags of FLAG_VARIANTS and the source changes of SRC_VARIANTS
+(variants default-<name>). With --index32 the same kernels are also
+compiled with 32-bit indices (`hkg-compile --index-bitwidth=32`, which
+fails where 32 bits are not safe): variants `default-i32` and `p<i>-i32`
+(--index32 default) or also every `s<i>-i32` (--index32 all).
+
+Cases (directory names): `<op>` is PERF.md's shape (the example as
+written); `<op>.<shape>` is the second set (SECOND below), which PERF.md
+does not list; `top_p.stat*` are the kernels of the on-GPU statistical test
+(many rows of the same logits). bench.py reports every case side by side
+with PyTorch.
 """
 import argparse
 import itertools
@@ -43,61 +56,191 @@ GRIDS["bias_gelu"] = GRIDS["gelu"]
 GRIDS["swiglu"] = GRIDS["gelu"]
 
 
+I32 = ["--index-bitwidth=32"]
+ROW_OPS = ["softmax", "layernorm", "rmsnorm", "gelu", "bias_gelu", "swiglu"]
+# The second shape set (not in PERF.md): small batch and many short rows.
+# Tags: RxC for the [rows, cols] ops, BxSxHxD for rope, BxV for top-p.
+SECOND = {op: ["1x4096", "4x11008", "32768x1024"] for op in ROW_OPS}
+SECOND["rope"] = ["1x1x32x128", "4x128x32x128"]
+SECOND["top_p"] = ["1x128256", "256x32000"]
+# The statistical test of top-p: N rows of V (the same logits in every
+# row), drawn with the kernel's seed, and with a uniform input.
+STAT = {"top_p.stat": (16384, 32000, "seed"), "top_p.stat_u": (8192, 128256, "uniform")}
+# Fixed schedules tried at PERF.md's shape of the row ops (variants p<i>,
+# before the random ones, and p<i>-i32 with --index32): rows per workgroup,
+# and vectors in flight per thread (8192 / (threads / rows_per_block) / 8).
+_PIN = [dict(threads=512, rows_per_block=2, vector_width=8, unroll=4, row_cache="registers"),
+        dict(threads=256, rows_per_block=2, vector_width=8, unroll=4, row_cache="registers"),
+        dict(threads=128, rows_per_block=1, vector_width=8, unroll=4, row_cache="registers"),
+        dict(threads=1024, rows_per_block=1, vector_width=8, unroll=1, row_cache="registers"),
+        dict(threads=1024, rows_per_block=4, vector_width=8, unroll=4, row_cache="registers")]
+PINNED = {op: _PIN for op in ("layernorm", "rmsnorm")}
+PINNED["softmax"] = [dict(d, online=0) for d in _PIN]
+# Extra hkg-compile flags tried on the default schedule at PERF.md's shape
+# (variant default-<name>): rmsnorm's default needs 48 registers (5
+# workgroups of 256 per SM); asking for 6 caps it at 40 (ptxas then spills
+# 20 bytes).
+FLAG_VARIANTS = {"rmsnorm": {"m6": ["--min-blocks-per-sm=6"], "i32-m6": I32 + ["--min-blocks-per-sm=6"]}}
+# Source variants of the default schedule at PERF.md's shape (variant
+# default-<name>, and default-<name>-i32 with --index32): `pf` = the
+# experimental `hkg.prefetch_columns` (weight / bias loads issued with the
+# row's loads, before the reductions; Reductions.cpp).
+SRC_VARIANTS = {op: {"pf": "hkg.prefetch_columns"} for op in ("layernorm", "rmsnorm")}
+# Not compiled with 32-bit indices: the GEMMs use nvgpu ops.
+NO_INDEX32 = {"gemm", "gemm_decode", "qkv_proj", "attention"}
+
+
+def source(op, tag=None):
+    """The example of `op`, or for shape `tag` the example rewritten to it."""
+    src = open(os.path.join(ROOT, "examples", op + ".mlir")).read()
+    if tag is None:
+        return src
+    dims = [int(d) for d in tag.split("x")]
+    if op in ROW_OPS:
+        r, c = dims
+        out = src.replace("8192x8192", f"{r}x{c}").replace("tensor<8192xbf16>", f"tensor<{c}xbf16>")
+    elif op == "rope":
+        b, s_, h, d = dims
+        out = src.replace("8x4096x32x128", f"{b}x{s_}x{h}x{d}").replace("4096x64", f"{s_}x{d // 2}")
+    elif op == "top_p":
+        b, v = dims
+        out = src.replace("64x128256", f"{b}x{v}").replace("tensor<64xi32>", f"tensor<{b}xi32>")
+    else:
+        raise ValueError(f"no second shapes for {op}")
+    if "8192" in out.split("\n", 1)[1] or out == src:
+        raise ValueError(f"{op} {tag}: the example did not rewrite cleanly")
+    return out
+
+
+def stat_source(case):
+    n, v, mode = STAT[case]
+    L = f"tensor<{n}x{v}xf32>"
+    if mode == "seed":
+        return f"""module {{
+  func.func @top_p_stat(%x: {L}) -> tensor<{n}xi32> {{
+    %0 = hkg.top_p_sample %x p(0.9) temperature(1.0) seed(1234) : {L} -> tensor<{n}xi32>
+    return %0 : tensor<{n}xi32>
+  }}
+}}
+"""
+    return f"""module {{
+  func.func @top_p_stat(%x: {L}, %u: tensor<{n}xf32>) -> tensor<{n}xi32> {{
+    %0 = hkg.top_p_sample %x uniform(%u : tensor<{n}xf32>) p(0.9) temperature(1.0) : {L} -> tensor<{n}xi32>
+    return %0 : tensor<{n}xi32>
+  }}
+}}
+"""
+
+
 def with_schedule(src, sched):
     """Adds {schedule = ...} to the (single) hkg op of an example."""
+    body = ", ".join(f"{k} = {v}" for k, v in sorted(sched.items()))
+    return with_attr(src, f"schedule = #hkg.schedule<{body}>")
+
+
+def with_attr(src, entry):
+    """Adds `entry` (`name = value` or a unit attribute's name) to the
+    attribute dictionary of the (single) hkg op of an example."""
     m = re.search(r"= hkg\.[a-z_]+", src)
     depth, i = 0, m.end()
     while not (depth == 0 and src[i] == ":" and src[i - 1].isspace()):
         depth += {"(": 1, ")": -1}.get(src[i], 0)
         i += 1
-    body = ", ".join(f"{k} = {v}" for k, v in sorted(sched.items()))
     head = src[:i].rstrip()
     if head.endswith("}"):  # the op already has an attribute dictionary
-        return head[:-1] + f", schedule = #hkg.schedule<{body}>}} " + src[i:]
-    return head + f" {{schedule = #hkg.schedule<{body}>}} " + src[i:]
+        return head[:-1] + f", {entry}}} " + src[i:]
+    return head + f" {{{entry}}} " + src[i:]
 
 
-def compile_one(src, outdir):
+def compile_one(src, outdir, extra=()):
     tmp = outdir + ".mlir"
     with open(tmp, "w") as f:
         f.write(src)
-    r = subprocess.run([HKG_COMPILE, tmp, "--chip=sm_90", "-o", outdir], capture_output=True, text=True)
+    r = subprocess.run([HKG_COMPILE, tmp, "--chip=sm_90", "-o", outdir, *extra], capture_output=True, text=True)
     os.remove(tmp)
+    if r.returncode != 0:
+        shutil.rmtree(outdir, ignore_errors=True)
     return r.returncode == 0, r.stderr.strip().splitlines()[:1]
+
+
+def sweep_case(args, rng, op, case, src, per_op, pinned=(), flag_variants=None, src_variants=None):
+    """Compiles the default and up to per_op random schedules of one case."""
+    opdir = os.path.join(args.out, case)
+    shutil.rmtree(opdir, ignore_errors=True)
+    os.makedirs(opdir)
+    ok, err = compile_one(src, os.path.join(opdir, "default"))
+    if not ok:
+        print(f"{case}: default failed: {err}", file=sys.stderr)
+        return
+    i32 = args.index32 != "none" and op not in NO_INDEX32
+    notes = []
+    if i32:
+        ok, err = compile_one(src, os.path.join(opdir, "default-i32"), I32)
+        notes.append("default-i32" if ok else f"no default-i32 ({err})")
+    for name, flags in (flag_variants or {}).items():
+        ok, err = compile_one(src, os.path.join(opdir, f"default-{name}"), flags)
+        notes.append(f"default-{name}" if ok else f"no default-{name} ({err})")
+    for name, entry in (src_variants or {}).items():
+        vsrc = with_attr(src, entry)
+        ok, err = compile_one(vsrc, os.path.join(opdir, f"default-{name}"))
+        notes.append(f"default-{name}" if ok else f"no default-{name} ({err})")
+        if ok and i32:
+            ok, err = compile_one(vsrc, os.path.join(opdir, f"default-{name}-i32"), I32)
+            notes.append(f"default-{name}-i32" if ok else f"no default-{name}-i32 ({err})")
+    for i, sched in enumerate(pinned):
+        ssrc = with_schedule(src, sched)
+        ok, err = compile_one(ssrc, os.path.join(opdir, f"p{i}"))
+        if ok and i32:
+            compile_one(ssrc, os.path.join(opdir, f"p{i}-i32"), I32)
+        notes.append(f"p{i}" if ok else f"p{i} rejected ({err})")
+    grid = GRIDS[op]
+    combos = list(itertools.product(*grid.values()))
+    rng.shuffle(combos)
+    built = rejected = 0
+    for combo in combos:
+        if built >= per_op:
+            break
+        sched = dict(zip(grid.keys(), combo))
+        ssrc = with_schedule(src, sched)
+        ok, _ = compile_one(ssrc, os.path.join(opdir, f"s{built}"))
+        if ok:
+            if i32 and args.index32 == "all":
+                compile_one(ssrc, os.path.join(opdir, f"s{built}-i32"), I32)
+            built += 1
+        else:
+            rejected += 1
+    print(f"{case}: default + {built} schedules ({rejected} rejected by the verifier){'; ' if notes else ''}{', '.join(notes)}",
+          flush=True)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
-    ap.add_argument("--per-op", type=int, default=16)
+    ap.add_argument("--per-op", type=int, default=16, help="random schedules per op at PERF.md's shape")
+    ap.add_argument("--per-op-second", type=int, default=4, help="random schedules per second-set shape")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ops", default=",".join(GRIDS))
+    ap.add_argument("--shapes", default="perf", help="comma list of perf, second, stat")
+    ap.add_argument("--index32", default="none", choices=["none", "default", "all"],
+                    help="also compile 32-bit-index variants (default: none)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    for op in args.ops.split(","):
-        src = open(os.path.join(ROOT, "examples", op + ".mlir")).read()
-        opdir = os.path.join(args.out, op)
-        shutil.rmtree(opdir, ignore_errors=True)
-        os.makedirs(opdir)
-        ok, err = compile_one(src, os.path.join(opdir, "default"))
-        if not ok:
-            print(f"{op}: default failed: {err}", file=sys.stderr)
-            continue
-        grid = GRIDS[op]
-        combos = list(itertools.product(*grid.values()))
-        rng.shuffle(combos)
-        built = rejected = 0
-        for combo in combos:
-            if built >= args.per_op:
-                break
-            sched = dict(zip(grid.keys(), combo))
-            ok, _ = compile_one(with_schedule(src, sched), os.path.join(opdir, f"s{built}"))
-            if ok:
-                built += 1
-            else:
-                rejected += 1
-                shutil.rmtree(os.path.join(opdir, f"s{built}"), ignore_errors=True)
-        print(f"{op}: default + {built} schedules ({rejected} rejected by the verifier)")
+    shapes = set(args.shapes.split(","))
+    ops = [o for o in args.ops.split(",") if o]
+    for op in ops:
+        if "perf" in shapes:
+            sweep_case(args, rng, op, op, source(op), args.per_op, PINNED.get(op, ()), FLAG_VARIANTS.get(op),
+                       SRC_VARIANTS.get(op))
+        if "second" in shapes:
+            for tag in SECOND.get(op, []):
+                sweep_case(args, rng, op, f"{op}.{tag}", source(op, tag), args.per_op_second)
+    if "stat" in shapes and "top_p" in ops:
+        for case in STAT:
+            opdir = os.path.join(args.out, case)
+            shutil.rmtree(opdir, ignore_errors=True)
+            os.makedirs(opdir)
+            ok, err = compile_one(stat_source(case), os.path.join(opdir, "default"))
+            print(f"{case}: {'default' if ok else 'default failed: ' + str(err)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -364,6 +364,9 @@ def main():
             fails += 1
             print("FAIL", c["name"], "exception", e)
     print("%d/%d passed" % (len(cases) - fails, len(cases)))
+    n32 = sum(1 for c in cases if c.get("index_bitwidth") == 32)
+    if n32:
+        print("%d of them lowered with 32-bit indices (HKG_INDEX_BITWIDTH=32)" % n32)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,10 @@ describing launch dims and arguments, for check_cases.py to run on a GPU."""
 import json, os, re, subprocess, sys
 
 HKG_OPT = os.environ.get("HKG_OPT", "build/bin/hkg-opt")
+# HKG_INDEX_BITWIDTH=32: lower with 32-bit `index` every kernel that may use
+# it (no nvgpu op, at most 2^30 elements per memref: hkg::canUse32BitIndices),
+# to check 32-bit indexing on the GPU; the others (the GEMMs) are left out.
+INDEX_BITWIDTH = int(os.environ.get("HKG_INDEX_BITWIDTH", "64"))
 LIBDEVICE = "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
 NVVM = ("builtin.module(nvvm-attach-target{chip=sm_90 features=+ptx80 l=%s}, "
         "gpu.module(convert-nvgpu-to-nvvm, convert-scf-to-cf, convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true}, "
@@ -22,14 +26,23 @@ def build(name, mlir, ref, outdir):
     blocks = [list(map(int, m.split(","))) for m in re.findall(r"known_block_size = array<i32: ([0-9, ]+)>", lowered)]
     grids = [list(map(int, m.split(","))) for m in re.findall(r"known_grid_size = array<i32: ([0-9, ]+)>", lowered)]
     scheds = re.findall(r"hkg.schedule = (#hkg.schedule<[^>]*>)", lowered)
-    binary = subprocess.run([HKG_OPT, "--pass-pipeline=" + NVVM], input=lowered,
+    pipeline = NVVM
+    bits = 64
+    if INDEX_BITWIDTH == 32 and "nvgpu." not in lowered and not re.search(r"memref<[^>]*\?", lowered) and all(
+            eval("*".join(d.split("x")[:-1]) or "1") <= 1 << 30
+            for d in re.findall(r"memref<((?:\d+x)*[a-z0-9]+)", lowered)):
+        pipeline = NVVM.replace("use-bare-ptr-memref-call-conv=true", "use-bare-ptr-memref-call-conv=true index-bitwidth=32")
+        bits = 32
+    elif INDEX_BITWIDTH == 32:
+        return None
+    binary = subprocess.run([HKG_OPT, "--pass-pipeline=" + pipeline], input=lowered,
                             capture_output=True, text=True, check=True).stdout
     m = re.search(r'gpu.binary @(\w+) +\[#gpu.object<#nvvm.target<[^>]*>, (?:properties = \{[^}]*\}, )?(?:assembly = )?"((?:[^"\\]|\\.)*)"', binary)
     ptx = unescape(m.group(2))
     with open(os.path.join(outdir, name + ".ptx"), "w") as f:
         f.write(ptx)
     return {"name": name, "entry": m.group(1), "block": blocks[0], "grid": grids[0],
-            "schedule": scheds[0], "ref": ref, "ptx": name + ".ptx"}
+            "schedule": scheds[0], "ref": ref, "ptx": name + ".ptx", "index_bitwidth": bits}
 
 
 def main():
@@ -39,7 +52,11 @@ def main():
     result = []
     for c in cases:
         try:
-            result.append(build(c["name"], c["mlir"], c["ref"], outdir))
+            case = build(c["name"], c["mlir"], c["ref"], outdir)
+            if case is None:
+                print("SKIPPED", c["name"], "(needs 64-bit indices)")
+                continue
+            result.append(case)
         except subprocess.CalledProcessError as e:
             print("REJECTED", c["name"], e.stderr.splitlines()[0][:300])
     json.dump(result, open(os.path.join(outdir, "cases.json"), "w"), indent=1)

@@ -70,7 +70,22 @@ struct HkgToNVVMPipelineOptions
       *this, "ptxas-options",
       llvm::cl::desc("Extra ptxas command-line options (format=bin|fatbin)"),
       llvm::cl::init("")};
+  PassOptions::Option<unsigned> indexBitwidth{
+      *this, "index-bitwidth",
+      llvm::cl::desc("Width of `index` in the kernels (convert-gpu-to-nvvm): "
+                     "64 (default) or 32. Only correct when every index "
+                     "value fits in 31 bits: hkg-compile picks 32 only for "
+                     "kernels that pass hkg::canUse32BitIndices"),
+      llvm::cl::init(64)};
 };
+
+/// Whether the kernels of `gpuModule` may be lowered with 32-bit `index`:
+/// every memref in them has a static shape of at most 2^30 elements (so
+/// element offsets, and the linear indices computed one step past a row or
+/// a vector group, stay far below 2^31), and none uses nvgpu ops (whose
+/// conversion assumes a 64-bit index). Byte addresses stay 64-bit: the
+/// i32 element offset is sign-extended by the getelementptr.
+bool canUse32BitIndices(Operation *gpuModule);
 
 /// Adds the gpu-dialect-onward AMD passes: gpu.module kernels to gpu.binary.
 /// Fails (with a one-line message naming the package to install) when the

@@ -33,6 +33,15 @@ struct BundleOptions {
   /// Attach the default schedule to hkg ops that carry none (otherwise such
   /// ops are an error).
   bool defaultSchedules = true;
+  /// NVIDIA: width of `index` in the kernels. 64: always 64-bit; 0 (auto):
+  /// 32-bit for every kernel that hkg::canUse32BitIndices accepts (at most
+  /// 2^30 elements per memref, no nvgpu ops), else 64; 32: like auto, but a
+  /// kernel that needs 64-bit indices is an error.
+  unsigned indexBitwidth = 64;
+  /// NVIDIA: when > 0, every kernel asks ptxas for at least this many
+  /// resident workgroups per SM (`nvvm.minctasm`, PTX `.minnctapersm`), which
+  /// caps its registers at 65536 / (block size * this).
+  unsigned minBlocksPerSM = 0;
 };
 
 /// An ordered list of JSON members (the manifest keeps a readable order).
@@ -68,6 +77,9 @@ struct CompiledKernel {
   double compileMs = 0;
   /// The same in CPU time of hkg and the tools it ran (ld.lld, ptxas).
   double compileCpuMs = 0;
+  /// NVIDIA: the width of `index` the kernel was compiled with (32 or 64);
+  /// 0 for AMD (not written).
+  unsigned indexBitwidth = 0;
 };
 
 struct Bundle {

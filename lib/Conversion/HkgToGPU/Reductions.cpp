@@ -395,7 +395,9 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
 //===----------------------------------------------------------------------===//
 
 /// The row's sum of `f(x)` over valid elements, reduced over the row.
-static Value rowSum(RowEmitter &e, int pass, function_ref<Value(Value)> f) {
+/// `onSlot`, when given, is called on each slot before its sum.
+static Value rowSum(RowEmitter &e, int pass, function_ref<Value(Value)> f,
+                    function_ref<void(const Slot &)> onSlot = nullptr) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   Combiner sumC = makeCombiner(ReduceKind::Sum);
@@ -403,6 +405,8 @@ static Value rowSum(RowEmitter &e, int pass, function_ref<Value(Value)> f) {
       e.pass(
            pass, constF32(b, loc, 0.0),
            [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
+             if (onSlot)
+               onSlot(sl);
              Value v = e.mask(sl, f(toF32(b, loc, sl.raw)), 0.0);
              return sumC(b, loc, a, reduceVector(b, loc, v, ReduceKind::Sum));
            },
@@ -410,6 +414,50 @@ static Value rowSum(RowEmitter &e, int pass, function_ref<Value(Value)> f) {
           .front();
   return e.reduceRow(acc, sumC).front();
 }
+
+/// Experimental, opt-in with the discardable attribute
+/// `hkg.prefetch_columns` on a layernorm / rmsnorm op (not a schedule knob
+/// yet; for side-by-side measurements): with row_cache = registers, the
+/// weight / bias vectors are loaded in the first pass, next to the row's
+/// loads, instead of after the row reductions, so their latency is not on
+/// the row's critical path (costs registers).
+namespace {
+struct ColumnPrefetch {
+  ColumnPrefetch(Operation *op, RowEmitter &e, ValueRange columns)
+      : e(e), columns(columns.begin(), columns.end()) {
+    enabled = op->hasAttr("hkg.prefetch_columns") && e.cache == "registers";
+  }
+  /// Called on every slot of the first pass.
+  void onSlot(const Slot &sl) {
+    if (!enabled)
+      return;
+    // Kept in the column's type (bf16: half the registers of f32) until
+    // its use.
+    for (Value c : columns) {
+      if (!c) {
+        loaded.push_back(Value());
+        continue;
+      }
+      Type et = cast<MemRefType>(c.getType()).getElementType();
+      loaded.push_back(loadVector(e.b, e.loc, c, sl.col, sl.width,
+                                  vectorAlignment(et, sl.width)));
+    }
+  }
+  /// The column `i` (of `columns`) of the next slot of the last pass.
+  Value get(unsigned i, const Slot &sl) {
+    if (!enabled)
+      return columns[i] ? e.loadColumn(columns[i], sl) : Value();
+    Value v = loaded[next + i];
+    if (i + 1 == columns.size())
+      next += columns.size();
+    return v ? toF32(e.b, e.loc, v) : Value();
+  }
+  RowEmitter &e;
+  SmallVector<Value> columns, loaded;
+  size_t next = 0;
+  bool enabled = false;
+};
+} // namespace
 
 LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
   auto in = op.getInput().getType();
@@ -423,7 +471,9 @@ LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   Value invLen = constF32(b, loc, 1.0 / static_cast<double>(len));
-  Value sum = rowSum(e, 0, [](Value x) { return x; });
+  ColumnPrefetch pf(op, e, {weight, bias});
+  Value sum = rowSum(
+      e, 0, [](Value x) { return x; }, [&](const Slot &sl) { pf.onSlot(sl); });
   Value mean = arith::MulFOp::create(b, loc, sum, invLen);
   Value sq = rowSum(e, 1, [&](Value x) {
     Value d = arith::SubFOp::create(b, loc, x, splatLike(b, loc, mean, x));
@@ -440,10 +490,11 @@ LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
         Value x = toF32(b, loc, sl.raw);
         Value d = arith::SubFOp::create(b, loc, x, splatLike(b, loc, mean, x));
         Value y = arith::MulFOp::create(b, loc, d, splatLike(b, loc, rstd, x));
+        Value w = pf.get(0, sl), bi = pf.get(1, sl);
         if (weight)
-          y = arith::MulFOp::create(b, loc, y, e.loadColumn(weight, sl));
+          y = arith::MulFOp::create(b, loc, y, w);
         if (bias)
-          y = arith::AddFOp::create(b, loc, y, e.loadColumn(bias, sl));
+          y = arith::AddFOp::create(b, loc, y, bi);
         e.storeRow(out, sl, y);
         return {};
       },
@@ -460,9 +511,11 @@ LogicalResult mlir::hkg::lowerRMSNorm(RMSNormOp op, KernelContext &kc) {
   RowEmitter e(kc, kc.args[0], outArg, rows, len, /*cacheable=*/true);
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
-  Value sq = rowSum(e, 0, [&](Value x) {
-    return arith::MulFOp::create(b, loc, x, x).getResult();
-  });
+  ColumnPrefetch pf(op, e, {weight});
+  Value sq = rowSum(
+      e, 0,
+      [&](Value x) { return arith::MulFOp::create(b, loc, x, x).getResult(); },
+      [&](const Slot &sl) { pf.onSlot(sl); });
   Value ms = arith::MulFOp::create(
       b, loc, sq, constF32(b, loc, 1.0 / static_cast<double>(len)));
   Value eps = constF32(b, loc, op.getEps().convertToDouble());
@@ -474,7 +527,7 @@ LogicalResult mlir::hkg::lowerRMSNorm(RMSNormOp op, KernelContext &kc) {
       [&](const Slot &sl, ValueRange) -> SmallVector<Value> {
         Value x = toF32(b, loc, sl.raw);
         Value y = arith::MulFOp::create(b, loc, x, splatLike(b, loc, rstd, x));
-        y = arith::MulFOp::create(b, loc, y, e.loadColumn(weight, sl));
+        y = arith::MulFOp::create(b, loc, y, pf.get(0, sl));
         e.storeRow(out, sl, y);
         return {};
       },
