@@ -3,9 +3,9 @@
 // One workgroup samples one row of V logits; the row stays in L2 between its
 // passes. With z = logits / temperature (correctly rounded; a multiply only
 // when 1 / T is a power of two) and max z, every token has the integer mass
-//   q_i = floor(exp2((z_i - max z) log2 e) * 2^S),
+//   q_i = floor(exp(z_i - max z) * 2^S),
 //   S = min(62 - L, 3 (32 - L) - 1, 60), L = ceil(log2 V)
-// (exact, from the bits of the f32 value; tokens with
+// (exact: the f32 value times a power of two; tokens with
 // exp(z_i - max z) < 2^-S get 0, at most V 2^-S of the row's mass together:
 // 2^-27 for V = 128256, S = 44). Every sum below is an integer sum of q's, so the kernel is
 // deterministic (the histograms use integer LDS atomics, whose order does
@@ -25,7 +25,7 @@
 // 1. (strided) max z and the smallest finite z.
 // 2. (strided) A histogram of the mass over B = `bins` (2048 by default)
 //    bins uniform in z:
-//    bin(z) = round(min((max z - z) (B - 1) / (max z - min z), B - 1)), a
+//    bin(z) = min(floor((max z - z) (B - 1) / (max z - min z)), B - 1), a
 //    monotone function of z, so each bin is an interval of keys. A bin is
 //    three i32 words of 32 - L bits of mass each (V adds never overflow
 //    one), added to by 32-bit LDS atomics whose results are unused (the
@@ -63,7 +63,6 @@
 
 #include "llvm/Support/MathExtras.h"
 
-#include <array>
 #include <cmath>
 #include <limits>
 
@@ -426,61 +425,15 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
   Value maxZ = stats[0], minZ = stats[1];
 
   // q(z) = floor(exp(z - max z) 2^S) (scalar or vector).
-  // q(z) (i64, scalar or vector) from the bits of e = exp2((z - max) log2 e)
-  // (one ex2 instruction on NVIDIA, v_exp_f32 on AMD; the same expression
-  // wherever a mass is needed): with e = m 2^(E - 150), m the 24-bit
-  // significand and E the biased exponent, q = floor(e 2^S) = m << (E + S -
-  // 150), or m >> (150 - E - S); 0 for E = 0. Integer instructions only: a
-  // float-to-integer conversion runs on the same narrow pipe as ex2 (a
-  // sixteenth of the FMA rate on sm_90), and conversions were what bounded
-  // the first versions of this kernel.
   auto qOf = [&](Value z) -> Value {
-    auto cst = [&](double v, Value like) {
-      return splatLike(b, loc, constF32(b, loc, v), like);
-    };
-    auto ci32 = [&](int64_t v, Value like) {
-      return splatLike(b, loc, constI32(b, loc, v), like);
-    };
-    Value d = arith::SubFOp::create(b, loc, z, splatLike(b, loc, maxZ, z));
-    Value e = math::Exp2Op::create(
-        b, loc, arith::MulFOp::create(b, loc, d, cst(M_LOG2E, d)));
-    Value bits = arith::BitcastOp::create(b, loc, withType(z, i32), e);
-    Value biased = arith::ShRUIOp::create(b, loc, bits, ci32(23, bits));
-    Value mant = arith::OrIOp::create(
-        b, loc, arith::AndIOp::create(b, loc, bits, ci32(0x7FFFFF, bits)),
-        ci32(0x800000, bits));
-    Value sh = addI(biased, ci32(massShift - 150, bits));
-    Value zero = ci32(0, bits);
-    Value left = arith::ShLIOp::create(
-        b, loc, arith::ExtUIOp::create(b, loc, withType(z, i64), mant),
-        arith::ExtUIOp::create(b, loc, withType(z, i64),
-                               arith::MaxSIOp::create(b, loc, sh, zero)));
-    Value right = arith::ExtUIOp::create(
-        b, loc, withType(z, i64),
-        arith::ShRUIOp::create(
-            b, loc, mant,
-            arith::MinSIOp::create(b, loc, subI(zero, sh), ci32(31, bits))));
-    Value q = selectV(cmpI(arith::CmpIPredicate::sge, sh, zero), left, right);
-    Value isZero = cmpI(arith::CmpIPredicate::eq, biased, zero);
-    return selectV(isZero,
-                   arith::ConstantOp::create(
-                       b, loc, b.getZeroAttr(withType(z, i64))),
-                   q);
-  };
-  // The three wordBits-bit words of q (i32).
-  auto wordsOf = [&](Value q) -> std::array<Value, 3> {
-    std::array<Value, 3> w;
-    Value mask = splatLike(b, loc, c64((int64_t(1) << wordBits) - 1), q);
-    for (int64_t k = 0; k < 3; ++k) {
-      Value part = k ? arith::ShRUIOp::create(
-                           b, loc, q, splatLike(b, loc, c64(k * wordBits), q))
-                           .getResult()
-                     : q;
-      if (k < 2)
-        part = arith::AndIOp::create(b, loc, part, mask);
-      w[k] = arith::TruncIOp::create(b, loc, withType(q, i32), part);
-    }
-    return w;
+    Value e = math::ExpOp::create(
+        b, loc, arith::SubFOp::create(b, loc, z, splatLike(b, loc, maxZ, z)));
+    Value scaled = arith::MulFOp::create(
+        b, loc, e,
+        splatLike(b, loc,
+                  constF32(b, loc, std::ldexp(1.0, static_cast<int>(massShift))),
+                  e));
+    return arith::FPToUIOp::create(b, loc, withType(z, i64), scaled);
   };
 
   // The nucleus: its cut key c, the tied tokens it takes, and per thread (of
@@ -554,19 +507,21 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
         memref::StoreOp::create(b, loc, constI32(b, loc, 0), hist,
                                 ValueRange{word(bin, k)});
     };
-    auto atomicAddWords = [&](ArrayRef<Value> w, Value bin) {
+    auto atomicAdd64 = [&](Value v, Value bin) {
+      Value mask = c64((int64_t(1) << wordBits) - 1);
       for (int64_t k = 0; k < 3; ++k) {
+        Value part = arith::TruncIOp::create(
+            b, loc, i32,
+            arith::AndIOp::create(
+                b, loc, arith::ShRUIOp::create(b, loc, v, c64(k * wordBits)),
+                mask));
         // The high word is 0 for all but the heaviest tokens.
         if (k == 2)
-          ifThen(cmpI(arith::CmpIPredicate::ne, w[k], constI32(b, loc, 0)),
-                 [&] { atomicAdd(w[k], hist, word(bin, k)); });
+          ifThen(cmpI(arith::CmpIPredicate::ne, part, constI32(b, loc, 0)),
+                 [&] { atomicAdd(part, hist, word(bin, k)); });
         else
-          atomicAdd(w[k], hist, word(bin, k));
+          atomicAdd(part, hist, word(bin, k));
       }
-    };
-    auto atomicAdd64 = [&](Value v, Value bin) {
-      std::array<Value, 3> w = wordsOf(v);
-      atomicAddWords(w, bin);
     };
 
     // The bin of `hist` (index 0: the largest keys) where the mass from the
@@ -638,23 +593,15 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
       Value t = arith::MulFOp::create(b, loc, d, splatLike(b, loc, scale, z));
       t = arith::MinNumFOp::create(
           b, loc, t, splatLike(b, loc, constF32(b, loc, kBins - 1), z));
-      // round(t) for t in [0, 2^23) from the bits of t + 2^23 (integer
-      // instructions, not a conversion): monotone, so bins stay key
-      // intervals.
-      Value biasedT = arith::AddFOp::create(
-          b, loc, t, splatLike(b, loc, constF32(b, loc, 8388608.0), z));
-      return subI(arith::BitcastOp::create(b, loc, withType(z, i32), biasedT),
-                  splatLike(b, loc, constI32(b, loc, 0x4B000000), z));
+      return arith::FPToUIOp::create(b, loc, withType(z, i32), t);
     };
     zeroHist();
     barrier();
     s.pass({}, [&](const Chunk &c, ValueRange) -> SmallVector<Value> {
-      std::array<Value, 3> w = wordsOf(qOf(c.z));
-      Value bin = binOf(c.z);
+      Value q = qOf(c.z), bin = binOf(c.z);
       auto add = [&] {
         for (int64_t l = 0; l < c.width; ++l)
-          atomicAddWords({lane(w[0], l), lane(w[1], l), lane(w[2], l)},
-                         toIndex(lane(bin, l)));
+          atomicAdd64(lane(q, l), toIndex(lane(bin, l)));
       };
       if (c.valid)
         ifThen(c.valid, add);
@@ -736,7 +683,6 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     };
     SmallVector<Value> binKeys =
         s.reduceAll({gathered[1], gathered[2]}, minMaxI);
-    Value aboveBin = gathered[0];
     Value count = memref::LoadOp::create(b, loc, counter, ValueRange{ci(0)});
     Value fits = cmpI(arith::CmpIPredicate::sle, count,
                       constI32(b, loc, kListCapacity));
@@ -797,7 +743,7 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
         });
       });
       barrier();
-      Value mass = addI(aboveBin, load64(s.tid));
+      Value mass = addI(gathered[0], load64(s.tid));
       Value tied = load64(addI(s.tid, ci(s.threads)));
       scf::YieldOp::create(b, loc, ValueRange{c, aboveCut, mass, tied});
     }
@@ -845,18 +791,14 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
                                splatLike(b, loc, hi, k)));
           if (c.valid)
             in = andI(in, splatLike(b, loc, c.valid, in));
-          std::array<Value, 3> w = wordsOf(qOf(c.z));
+          Value q = qOf(c.z);
           // Index 0: the largest keys.
           Value sub = arith::ShRUIOp::create(b, loc, subI(k, splatLike(b, loc, lo, k)),
                                              splatLike(b, loc, shift, k));
           Value at = subI(splatLike(b, loc, last, k), sub);
           for (int64_t l = 0; l < c.width; ++l)
             ifThen(lane(in, l),
-                   [&] {
-                     atomicAddWords({lane(w[0], l), lane(w[1], l),
-                                     lane(w[2], l)},
-                                    toIndex(lane(at, l)));
-                   });
+                   [&] { atomicAdd64(lane(q, l), toIndex(lane(at, l))); });
           return {};
         });
         barrier();

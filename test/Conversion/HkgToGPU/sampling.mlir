@@ -4,17 +4,14 @@
 // workgroup of 1024 threads per row, 16-byte loads. Pass 1: max z and the
 // smallest finite z (no exp), 4 vectors loaded per step (unroll) before any
 // is used. Pass 2: a mass histogram over 2048 bins of 64-bit q =
-// floor(exp2((z - max) log2 e) 2^44), taken from the bits of the f32 (no
-// float-to-integer conversion; the bin too is rounded through the bits of
-// t + 2^23), as three i32 words of 15 bits each added by i32 LDS atomics
-// (the top word only when not 0); a workgroup scan of the bins (i64
-// shuffles) finds the cut's bin. Pass 3 (contiguous): the mass above that
-// bin, and the bin's tokens appended to an LDS list
-// through an i32 counter. Then the cut: in the list (each entry against all,
-// then the entries above the cut credited to their owner threads: 128
-// tokens per thread), or else key-histogram passes in an scf.while and a
-// mass pass. Then the tie and mass scans, the seed's splitmix64 draw and the
-// walk of the one chosen thread.
+// floor(exp(z - max) 2^44) as three i32 words of 15 bits of mass each, added
+// by i32 LDS atomics (the top word only when not 0); a workgroup scan of the
+// bins (i64 shuffles) finds the cut's bin. Pass 3 (contiguous): mass above that
+// bin, and the bin's tokens appended to an LDS list through an i32 counter.
+// Then the cut: in the list (each entry against all, then the entries above
+// the cut credited to their owner threads: 128 tokens per thread), or else
+// key-histogram passes in an scf.while and a mass pass. Then the tie and mass
+// scans, the seed's splitmix64 draw and the walk of the one chosen thread.
 // T = 0.7 divides (x * (1 / 0.7) is not x / 0.7).
 
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
@@ -35,14 +32,10 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK:             vector.reduction <maxnumf>
 // CHECK:             vector.reduction <minnumf>
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NOT:         arith.fptoui
-// CHECK:             math.exp2 %{{.*}} : vector<4xf32>
-// CHECK:             arith.bitcast %{{.*}} : vector<4xf32> to vector<4xi32>
-// CHECK:             arith.shli %{{.*}} : vector<4xi64>
+// CHECK:             math.exp %{{.*}} : vector<4xf32>
+// CHECK:             arith.fptoui %{{.*}} : vector<4xf32> to vector<4xi64>
 // CHECK:             arith.minnumf %{{.*}} : vector<4xf32>
-// CHECK:             arith.addf %{{.*}} : vector<4xf32>
-// CHECK:             arith.bitcast %{{.*}} : vector<4xf32> to vector<4xi32>
-// CHECK-NOT:         arith.fptoui
+// CHECK:             arith.fptoui %{{.*}} : vector<4xf32> to vector<4xi32>
 // CHECK-COUNT-2:     memref.atomic_rmw addi %{{.*}}, %[[HIST]][%{{.*}}] : (i32, memref<6144xi32, #gpu.address_space<workgroup>>) -> i32
 // CHECK:             arith.cmpi ne, %{{.*}}, %{{.*}} : i32
 // CHECK:             scf.if
