@@ -1,6 +1,7 @@
 //===- Features.cpp - features of ops, targets, schedules and stats -------===//
 
 #include "hkg/Tuner/Features.h"
+#include "hkg/Tuner/Signature.h"
 
 #include <cmath>
 
@@ -116,11 +117,46 @@ static void addInteractionFeatures(FeatureMap &f, const ScheduleSpace &space,
     }
 }
 
+/// Each knob against the op's default schedule: for integer knobs the log2
+/// ratio to the default (+1: twice the default), for keyword knobs whether
+/// it is the default's value; and how many knobs differ. The default
+/// schedule is the op's own heuristic for the shape and target, so these let
+/// the model learn corrections to it rather than absolute knob values.
+static void addDefaultRelativeFeatures(FeatureMap &f,
+                                       const ScheduleSpace &space,
+                                       const KnobMap &defaults,
+                                       const KnobMap &knobs) {
+  if (defaults.empty())
+    return;
+  unsigned differing = 0;
+  for (const KnobSpec &spec : space.knobs) {
+    auto d = defaults.find(spec.name);
+    if (d == defaults.end())
+      continue;
+    auto it = knobs.find(spec.name);
+    const KnobValue &value = it == knobs.end() ? spec.defaultValue : it->second;
+    differing += value != d->second;
+    const int64_t *i = std::get_if<int64_t>(&value);
+    const int64_t *di = std::get_if<int64_t>(&d->second);
+    if (i && di) {
+      auto lg = [](int64_t v) {
+        return v > 0 ? std::log2(static_cast<double>(v)) : -1.0;
+      };
+      f["dflt." + spec.name] = lg(*i) - lg(*di);
+      continue;
+    }
+    f["dflt.same_" + spec.name] = value == d->second ? 1 : 0;
+  }
+  f["dflt.differing_knobs"] = differing;
+}
+
 OpContext OpContext::get(HkgKernelOpInterface op, const TargetInfo &target) {
   OpContext c;
   c.opName = op->getName().getStringRef().str();
   c.cost = op.getCostFeatures();
   c.space = op.getScheduleSpace(target);
+  if (ScheduleAttr defaults = op.getDefaultSchedule(target))
+    c.defaultKnobs = resolveKnobs(c.space, knobsFromAttr(defaults));
   c.target = &target;
   return c;
 }
@@ -132,6 +168,7 @@ FeatureMap OpContext::getFeatures(const KnobMap &knobs,
   addTargetFeatures(f, *target);
   addScheduleFeatures(f, space, knobs);
   addInteractionFeatures(f, space, cost);
+  addDefaultRelativeFeatures(f, space, defaultKnobs, knobs);
   if (stats)
     addStatFeatures(f, *stats);
   return f;

@@ -74,7 +74,9 @@ Policy::train(llvm::ArrayRef<TrainingGroup> groups,
       continue;
     for (const FeatureMap &row : g.rows)
       for (const auto &entry : row)
-        nameSet.insert(entry.first);
+        if (options.defaultRelativeFeatures ||
+            !StringRef(entry.first).starts_with("dflt."))
+          nameSet.insert(entry.first);
     rows.insert(rows.end(), g.rows.begin(), g.rows.end());
     for (float l : g.labels)
       // rank:ndcg wants integer relevance grades.
@@ -108,6 +110,11 @@ Policy::train(llvm::ArrayRef<TrainingGroup> groups,
   std::string depth = std::to_string(options.maxDepth);
   std::string eta = llvm::formatv("{0}", options.eta).str();
   std::string seed = std::to_string(options.seed);
+  std::string parallelTrees =
+      std::to_string(std::max(1u, options.parallelTrees));
+  std::string subsample = llvm::formatv("{0}", options.subsample).str();
+  std::string colsample = llvm::formatv("{0}", options.colsampleByNode).str();
+  std::string minChild = llvm::formatv("{0}", options.minChildWeight).str();
   const std::pair<const char *, const char *> params[] = {
       {"objective", options.objective.c_str()},
       {"eval_metric", "ndcg"},
@@ -115,6 +122,10 @@ Policy::train(llvm::ArrayRef<TrainingGroup> groups,
       {"max_depth", depth.c_str()},
       {"eta", eta.c_str()},
       {"seed", seed.c_str()},
+      {"num_parallel_tree", parallelTrees.c_str()},
+      {"subsample", subsample.c_str()},
+      {"colsample_bynode", colsample.c_str()},
+      {"min_child_weight", minChild.c_str()},
       {"nthread", "1"},
       {"verbosity", "0"},
   };

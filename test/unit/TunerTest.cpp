@@ -2,6 +2,7 @@
 
 #include "hkg/Dialect/Hkg/Transforms/Passes.h"
 #include "hkg/Tuner/Database.h"
+#include "hkg/Tuner/Passes.h"
 #include "hkg/Tuner/Policy.h"
 #include "hkg/Tuner/Search.h"
 

@@ -11,6 +11,7 @@
 #include "hkg/Pipelines/Pipelines.h"
 #include "hkg/Target/Passes.h"
 #include "hkg/Tuner/DeviceMeasurer.h"
+#include "hkg/Tuner/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -30,6 +31,7 @@ int main(int argc, char **argv) {
   mlir::hkg::registerHkgConversionPasses();
   mlir::hkg::registerHkgTargetPasses();
   mlir::hkg::registerHkgPipelines();
+  mlir::hkg::registerHkgTunerPasses();
   // hkg-autotune measures on the device at hand through this factory.
   mlir::hkg::tuner::registerDeviceMeasurer();
   return mlir::asMainReturnCode(

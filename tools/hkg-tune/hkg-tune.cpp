@@ -73,6 +73,23 @@ static cl::opt<unsigned> rounds("rounds", cl::desc("Boosting rounds"),
                                 cl::init(100), cl::sub(trainCmd));
 static cl::opt<unsigned> maxDepth("max-depth", cl::desc("Tree depth"),
                                   cl::init(6), cl::sub(trainCmd));
+static cl::opt<double> eta("eta", cl::desc("Learning rate"), cl::init(0.3),
+                           cl::sub(trainCmd));
+static cl::opt<unsigned>
+    parallelTrees("parallel-trees",
+                  cl::desc("Trees per round (boosted random forest)"),
+                  cl::init(1), cl::sub(trainCmd));
+static cl::opt<double> subsample("subsample",
+                                 cl::desc("Row subsampling per tree"),
+                                 cl::init(1.0), cl::sub(trainCmd));
+static cl::opt<double> colsample("colsample-bynode",
+                                 cl::desc("Feature subsampling per split"),
+                                 cl::init(1.0), cl::sub(trainCmd));
+static cl::opt<bool> defaultRelative(
+    "default-relative",
+    cl::desc("Train on the dflt.* features (knobs against the op's default "
+             "schedule)"),
+    cl::sub(trainCmd));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed"), cl::init(1),
                               cl::sub(trainCmd), cl::sub(synthCmd),
                               cl::sub(sampleCmd));
@@ -208,6 +225,11 @@ static int runTrain() {
   options.objective = objective;
   options.rounds = rounds;
   options.maxDepth = maxDepth;
+  options.eta = eta;
+  options.parallelTrees = parallelTrees;
+  options.subsample = subsample;
+  options.colsampleByNode = colsample;
+  options.defaultRelativeFeatures = defaultRelative;
   options.seed = static_cast<unsigned>(seed);
   auto policy = Policy::train(groups, options);
   if (!policy)

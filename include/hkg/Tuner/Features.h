@@ -38,6 +38,10 @@ struct OpContext {
   std::string opName;
   CostFeatures cost;
   ScheduleSpace space;
+  /// The op's default schedule on the target, resolved against the space:
+  /// the op author's heuristic, which `dflt.*` features measure candidates
+  /// against.
+  KnobMap defaultKnobs;
   const TargetInfo *target = nullptr;
 
   static OpContext get(HkgKernelOpInterface op, const TargetInfo &target);

@@ -27,6 +27,20 @@ struct PolicyOptions {
   unsigned rounds = 100;
   unsigned maxDepth = 6;
   double eta = 0.3;
+  /// Trees grown per round, each on a random subsample of the rows and of
+  /// the features (a boosted random forest): > 1 averages out the
+  /// high-variance splits a few dozen training groups allow.
+  unsigned parallelTrees = 1;
+  /// Row and per-split feature subsampling (1: all).
+  double subsample = 1.0;
+  double colsampleByNode = 1.0;
+  /// Smallest hessian sum in a leaf (XGBoost's min_child_weight).
+  double minChildWeight = 1.0;
+  /// Train on the `dflt.*` features too (knobs against the op's default
+  /// schedule). Off by default: the shipped H200 model uses them (78.3% held
+  /// out zero-shot against 75.0%), the small per-op models of the search do
+  /// not (docs/Tuning.md).
+  bool defaultRelativeFeatures = false;
   unsigned seed = 0;
 };
 

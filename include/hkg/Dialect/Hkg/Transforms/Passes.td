@@ -60,54 +60,6 @@ def HkgVerifySchedulePass : Pass<"hkg-verify-schedule"> {
   ];
 }
 
-def HkgAutotunePass : Pass<"hkg-autotune"> {
-  let summary = "Pick each hkg op's schedule by measuring, replaying or the policy";
-  let description = [{
-    For every op implementing `HkgKernelOpInterface` that has no `schedule`
-    attribute, picks a schedule and attaches it; a remark on the op says how
-    it was picked. Ops that already carry a schedule keep it.
-
-    With `device=auto` and a device measurer available (the runtime installs
-    one through `hkg::tuner::setMeasurerFactory`), the op is tuned: the
-    evolutionary, model-greedy and explorer agents share `budget` trials,
-    each legal candidate is compiled, checked against the reference and
-    timed, every measurement is stored in the database `db` at once (a killed
-    run resumes where it stopped), and the fastest correct candidate wins.
-
-    With `device=none`, or when no device is available, the pass falls back
-    in order to: the fastest ok record of the database for this op signature
-    and target; the policy model (`model`, or one trained from the
-    database) picking zero-shot among legal candidates; the default schedule.
-
-    Before (`--hkg-autotune="chip=sm_90 device=none db=tune.sqlite"`):
-    ```mlir
-    %0 = hkg.softmax %x axis(1) : tensor<64x8192xf32> -> tensor<64x8192xf32>
-    ```
-    After (remark: `hkg-autotune: replayed the fastest database record ...`):
-    ```mlir
-    %0 = hkg.softmax %x axis(1) {schedule = #hkg.schedule<online = 1,
-        row_cache = registers, rows_per_block = 1, threads = 256, unroll = 2,
-        vector_width = 4>} : tensor<64x8192xf32> -> tensor<64x8192xf32>
-    ```
-    See docs/Tuning.md for the database, the model and the search.
-  }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "Target chip; default: the hkg.target attribute">,
-    Option<"budget", "budget", "unsigned", /*default=*/"32",
-           "Candidates to measure per op when a device is present">,
-    Option<"db", "db", "std::string", /*default=*/"\"\"",
-           "Tuning database (SQLite file); created when measuring">,
-    Option<"device", "device", "std::string", /*default=*/"\"auto\"",
-           "auto: measure when a device is available; none: never measure">,
-    Option<"seed", "seed", "uint64_t", /*default=*/"0",
-           "Seed of the search and of zero-shot sampling">,
-    Option<"model", "model", "std::string", /*default=*/"\"\"",
-           "Policy model (XGBoost JSON saved by hkg-tune train)">
-  ];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
-}
-
 def HkgFusePass : Pass<"hkg-fuse"> {
   let summary = "Fold an hkg.elementwise consuming a matmul into its epilogue";
   let description = [{

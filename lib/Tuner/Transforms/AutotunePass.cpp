@@ -1,4 +1,4 @@
-//===- Autotune.cpp - pick schedules by measuring, replaying or policy ----===//
+//===- AutotunePass.cpp - pick schedules by measuring, replaying, policy -===//
 //
 // hkg-autotune: for each hkg op without a schedule, tune it on the device
 // when one is available, else replay the database, else ask the policy
@@ -9,6 +9,7 @@
 #include "hkg/Dialect/Hkg/IR/HkgInterfaces.h"
 #include "hkg/Dialect/Hkg/Transforms/Passes.h"
 #include "hkg/Tuner/Database.h"
+#include "hkg/Tuner/Passes.h"
 #include "hkg/Tuner/Policy.h"
 #include "hkg/Tuner/Search.h"
 
@@ -19,7 +20,7 @@
 
 namespace mlir::hkg {
 #define GEN_PASS_DEF_HKGAUTOTUNEPASS
-#include "hkg/Dialect/Hkg/Transforms/Passes.h.inc"
+#include "hkg/Tuner/Passes.h.inc"
 } // namespace mlir::hkg
 
 using namespace mlir::hkg::tuner;
