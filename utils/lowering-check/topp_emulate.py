@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""A CPU emulation of the hkg.top_p_sample kernel (lib/Conversion/HkgToGPU/
+"""NOTE: this models the previous threshold-search top-p kernel (before the
+integer-mass histogram sampler of 2026-11-29, see docs/Lowering.md); it no
+longer describes lib/Conversion/HkgToGPU/Sampling.cpp.
+
+A CPU emulation of the hkg.top_p_sample kernel (lib/Conversion/HkgToGPU/
 Sampling.cpp), step by step in f32/i32/i64 as the kernel does it: the strided
 statistics and search passes (per-thread sequential sums of in-order vector
 reductions, then the 32-lane xor butterfly and the fold of the wave partials),

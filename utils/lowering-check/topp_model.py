@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""A NumPy model of the top-p algorithm of lib/Conversion/HkgToGPU/Sampling.cpp
+"""NOTE: this models the previous threshold-search top-p kernel (before the
+integer-mass histogram sampler of 2026-11-29, see docs/Lowering.md); it no
+longer describes lib/Conversion/HkgToGPU/Sampling.cpp.
+
+A NumPy model of the top-p algorithm of lib/Conversion/HkgToGPU/Sampling.cpp
 (f32 keys, multi-threshold key search, tie resolution, thread-major draw
 order), checked against a sort-based float64 nucleus on random rows, rows with
 many ties and rows of equal logits. It checks the algorithm, not the kernel:
