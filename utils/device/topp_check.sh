@@ -24,7 +24,7 @@ fi
 timeout 300 python3 utils/bench/bench.py --bundles .carry/tp/bundles --ops top_p --out "$OUT" > "$OUT/bench.log" 2>&1
 grep -v "^  \|UserWarning" "$OUT/bench.log" | tail -12
 # 4. a profile of the default kernel, when Nsight Compute is installed
-if command -v ncu > /dev/null; then
+if [ -z "${NO_NCU:-}" ] && command -v ncu > /dev/null; then
   timeout 120 ncu --kernel-name regex:hkg_top_p --launch-skip 1 --launch-count 1 \
     --section SpeedOfLight --section WarpStateStats --section InstructionStats \
     --section SchedulerStats --section SourceCounters --section LaunchStats \

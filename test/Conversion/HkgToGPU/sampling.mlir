@@ -32,7 +32,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK:             vector.reduction <maxnumf>
 // CHECK:             vector.reduction <minnumf>
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK:             math.exp %{{.*}} : vector<4xf32>
+// CHECK:             math.exp %{{.*}} fastmath<afn> : vector<4xf32>
 // CHECK:             arith.fptoui %{{.*}} : vector<4xf32> to vector<4xi64>
 // CHECK:             arith.minnumf %{{.*}} : vector<4xf32>
 // CHECK:             arith.fptoui %{{.*}} : vector<4xf32> to vector<4xi32>
