@@ -5,16 +5,17 @@
 #   python3 utils/lowering-check/cases.py --top-p > /tmp/tp.json
 #   HKG_OPT=build/bin/hkg-opt python3 utils/lowering-check/make_cases.py /tmp/tp.json .carry/tp/lcheck
 #   cp utils/lowering-check/check_cases.py .carry/tp/lcheck/
-#   hkg-opt examples/top_p.mlir (target sm_90) --hkg-default-schedule --hkg-to-nvvm -> .carry/tp/tp.ptx
-# 1. ptxas -v and the SASS atomics of the default kernel; 2. the lowering
+# 1. ptxas -v and the SASS atomics of the default kernel (the PTX of the
+# default bundle); 2. the lowering
 # check's top-p cases (nucleus membership, token-order CDF with given
 # uniforms, determinism, chi-square over identical rows); 3. the benchmark
 # row for top-p (hkg default + sweep, eager, Inductor). Results in $OUT.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
-if [ -f .carry/tp/tp.ptx ]; then
-  ptxas -arch=sm_90 -v .carry/tp/tp.ptx -o "$OUT/tp.cubin" 2>&1 | tail -4 | tee "$OUT/ptxas.txt"
+ptx=$(ls .carry/tp/bundles/top_p/default/*.ptx 2>/dev/null | head -1)
+if [ -n "$ptx" ]; then
+  ptxas -arch=sm_90 -v "$ptx" -o "$OUT/tp.cubin" 2>&1 | tail -4 | tee "$OUT/ptxas.txt"
   cuobjdump -sass "$OUT/tp.cubin" > "$OUT/tp.sass" 2>&1
   echo "SASS shared atomics:"; grep -o "ATOMS[.A-Z0-9]*" "$OUT/tp.sass" | sort | uniq -c
   grep -o "ATOMS[.A-Z0-9]*\|CAS[.A-Z0-9]*" "$OUT/tp.sass" | sort | uniq -c > "$OUT/atomics.txt"

@@ -351,16 +351,12 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
   auto zeroLike = [&](Value v) -> Value {
     return arith::ConstantOp::create(b, loc, b.getZeroAttr(v.getType()));
   };
-  auto sumI = [&](Value v) -> Value {
-    if (!isa<VectorType>(v.getType()))
-      return v;
-    return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, v);
-  };
   auto reduceI = [&](Value v, vector::CombiningKind kind) -> Value {
     if (!isa<VectorType>(v.getType()))
       return v;
     return vector::ReductionOp::create(b, loc, kind, v);
   };
+  auto sumI = [&](Value v) { return reduceI(v, vector::CombiningKind::ADD); };
   auto andI = [&](Value x, Value y) -> Value {
     return arith::AndIOp::create(b, loc, x, y);
   };
