@@ -106,6 +106,39 @@ Value mlir::hkg::toF32(OpBuilder &b, Location loc, Value v) {
   return arith::TruncFOp::create(b, loc, target, v);
 }
 
+Value mlir::hkg::bf16ToF32Bits(OpBuilder &b, Location loc, Value v) {
+  assert(getElementTypeOrSelf(v.getType()).isBF16() && "expected bf16");
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto splatI32 = [&](Type t, int64_t c) -> Value {
+    auto attr = b.getIntegerAttr(i32, c);
+    if (auto vt = dyn_cast<VectorType>(t))
+      return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vt, attr));
+    return arith::ConstantOp::create(b, loc, attr);
+  };
+  auto vt = dyn_cast<VectorType>(v.getType());
+  if (vt && vt.getRank() == 1 && vt.getNumElements() % 2 == 0) {
+    // Pairs of bf16 as the i32 words they were loaded in: element 2k is the
+    // low half of word k, element 2k + 1 the high half. Working on words
+    // keeps the cached value packed (no 16-bit registers per element).
+    auto words = VectorType::get({vt.getNumElements() / 2}, i32);
+    Value w = vector::BitCastOp::create(b, loc, words, v);
+    Value lo = arith::ShLIOp::create(b, loc, w, splatI32(words, 16));
+    Value hi = arith::AndIOp::create(
+        b, loc, w, splatI32(words, static_cast<int32_t>(0xFFFF0000u)));
+    auto halves = words.clone(f32);
+    return vector::InterleaveOp::create(
+        b, loc, arith::BitcastOp::create(b, loc, halves, lo),
+        arith::BitcastOp::create(b, loc, halves, hi));
+  }
+  Type i16 = withElementType(v.getType(), b.getI16Type());
+  Type wide = withElementType(v.getType(), i32);
+  Value bits = arith::BitcastOp::create(b, loc, i16, v);
+  Value shifted = arith::ShLIOp::create(
+      b, loc, arith::ExtUIOp::create(b, loc, wide, bits), splatI32(wide, 16));
+  return arith::BitcastOp::create(b, loc, withElementType(v.getType(), f32),
+                                  shifted);
+}
+
 Value mlir::hkg::fromF32(OpBuilder &b, Location loc, Value v,
                          Type elementType) {
   if (elementType.isF32())

@@ -81,6 +81,14 @@ void storeVector(OpBuilder &b, Location loc, Value v, Value m,
 Value toF32(OpBuilder &b, Location loc, Value v);
 Value fromF32(OpBuilder &b, Location loc, Value v, Type elementType);
 
+/// bf16 (scalar or vector) to f32 with integer instructions (the bits
+/// shifted left by 16: exact, like arith.extf). Unlike a second arith.extf
+/// of the same value it is not merged with an earlier conversion by CSE, so
+/// a value kept as bf16 across a long stretch of code (a cached row) is
+/// converted again where it is used instead of living as f32 in twice the
+/// registers.
+Value bf16ToF32Bits(OpBuilder &b, Location loc, Value v);
+
 /// Splats `scalar` to the shape of `like` when `like` is a vector.
 Value splatLike(OpBuilder &b, Location loc, Value scalar, Value like);
 

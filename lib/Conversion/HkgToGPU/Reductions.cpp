@@ -49,14 +49,15 @@ struct Slot {
   int64_t width; // elements
   Value valid;   // i1, or null when always valid
   Value raw;     // vector<width x input type>
+  int pass;      // the pass visiting the slot
 };
 
 using SlotFn = function_ref<SmallVector<Value>(const Slot &, ValueRange)>;
 
 class RowEmitter {
 public:
-  RowEmitter(KernelContext &kc, Value input, Value output, int64_t rows,
-             int64_t len, bool cacheable)
+  RowEmitter(KernelContext &kc, Operation *op, Value input, Value output,
+             int64_t rows, int64_t len, bool cacheable)
       : kc(kc), b(kc.b), loc(kc.loc), rows(rows), len(len) {
     const ResolvedSchedule &s = kc.schedule;
     vw = s.getInt("vector_width");
@@ -94,6 +95,74 @@ public:
     }
     if (cache == "lds")
       ldsRow = kc.addLds({rpb, len}, inType);
+    // The experimental discardable attribute `hkg.row_f32_cache` keeps the
+    // previous code (the conversions of the first pass reused by the later
+    // ones) for side-by-side measurements.
+    rematBF16 = cache == "registers" && inType.isBF16() &&
+                !op->hasAttr("hkg.row_f32_cache");
+  }
+
+  /// The slot's elements as f32. A bf16 row cached in registers is kept as
+  /// bf16 between passes (half the registers of f32 values: on sm_90 the
+  /// default rmsnorm needs 48 -> 32 registers, so more rows are in flight
+  /// per SM) and converted again by each later pass.
+  Value f32(const Slot &slot) {
+    if (rematBF16 && slot.pass > 0)
+      return bf16ToF32Bits(b, loc, slot.raw);
+    return toF32(b, loc, slot.raw);
+  }
+
+  /// A column vector (`loadColumn`) as f32, converted where it is used; bf16
+  /// stays packed in its loaded words until then.
+  Value columnF32(Value raw) {
+    if (getElementTypeOrSelf(raw.getType()).isBF16())
+      return bf16ToF32Bits(b, loc, raw);
+    return toF32(b, loc, raw);
+  }
+
+  /// The last pass of a norm: `emit(slot, columns)` stores the slot's
+  /// outputs, `columns` = `loadColumns(slot)` (weight / bias vectors). With
+  /// the row in registers every column load of the thread is issued before
+  /// the first store of its group (loads may not move across stores that
+  /// could alias, so one load per store would put a cache round trip before
+  /// each store);
+  /// otherwise each group's column loads come with its slot.
+  void lastPass(int passIdx, size_t numColumns,
+                function_ref<SmallVector<Value>(const Slot &)> loadColumns,
+                function_ref<void(const Slot &, ArrayRef<Value>)> emit) {
+    if (cache != "registers") {
+      pass(
+          passIdx, {},
+          [&](const Slot &sl, ValueRange) -> SmallVector<Value> {
+            emit(sl, loadColumns(sl));
+            return {};
+          },
+          nullptr);
+      return;
+    }
+    // Straight-line code: the recorded slots dominate what follows.
+    SmallVector<Slot> slots;
+    pass(
+        passIdx, {},
+        [&](const Slot &sl, ValueRange) -> SmallVector<Value> {
+          slots.push_back(sl);
+          return {};
+        },
+        nullptr);
+    // Column loads are issued in groups of at most `vecsPerThread` vectors
+    // (as many as the row's own loads), so that the registers they take do
+    // not exceed those of the cached row.
+    size_t perSlot = std::max<size_t>(1, numColumns);
+    size_t group = std::max<size_t>(
+        1, static_cast<size_t>(std::max<int64_t>(vecsPerThread, 1)) / perSlot);
+    for (size_t first = 0; first < slots.size(); first += group) {
+      size_t last = std::min(slots.size(), first + group);
+      SmallVector<SmallVector<Value>> columns;
+      for (size_t i = first; i < last; ++i)
+        columns.push_back(loadColumns(slots[i]));
+      for (size_t i = first; i < last; ++i)
+        emit(slots[i], columns[i - first]);
+    }
   }
 
   /// Visits the thread's slots of the row in pass `pass`, threading
@@ -163,12 +232,12 @@ public:
     return arith::SelectOp::create(b, loc, slot.valid, v, id);
   }
 
-  /// Loads `width` elements of a [len] operand (weight, bias) at the slot.
+  /// Loads `width` elements of a [len] operand (weight, bias) at the slot,
+  /// in the operand's element type.
   Value loadColumn(Value m, const Slot &slot) {
     Type et = cast<MemRefType>(m.getType()).getElementType();
-    return toF32(b, loc,
-                 loadVector(b, loc, m, slot.col, slot.width,
-                            vectorAlignment(et, slot.width)));
+    return loadVector(b, loc, m, slot.col, slot.width,
+                      vectorAlignment(et, slot.width));
   }
 
   /// Stores the f32 values `y` of the slot into the [rows, len] output.
@@ -220,6 +289,7 @@ public:
   int64_t rows, len, vw, threads, rpb, unroll, tpr;
   int64_t numVec, tail, vecsPerThread, tailSlots, inAlign;
   StringRef cache;
+  bool rematBF16 = false;
   Type inType;
   Value input, output, tid, rowInBlock, lane, row, rowClamped;
   Value rowValid, ldsRow;
@@ -240,6 +310,7 @@ private:
       vi = arith::MinUIOp::create(b, loc, vi, last);
     }
     slot.col = arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
+    slot.pass = pass;
     slot.raw = loadRaw(slot, pass, staticIdx, cachedVectors);
     return slot;
   }
@@ -256,6 +327,7 @@ private:
     }
     slot.col =
         arith::AddIOp::create(b, loc, e, constIndex(b, loc, numVec * vw));
+    slot.pass = pass;
     slot.raw = loadRaw(slot, pass, j, cachedTail);
     return slot;
   }
@@ -290,7 +362,7 @@ LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
   int64_t rows = op.getResult().getType().getNumElements();
   int64_t len = in.getNumElements() / rows;
   ReduceKind kind = op.getKind();
-  RowEmitter e(kc, kc.args[0], kc.args[1], rows, len, /*cacheable=*/false);
+  RowEmitter e(kc, op, kc.args[0], kc.args[1], rows, len, /*cacheable=*/false);
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   Combiner combine = makeCombiner(kind);
@@ -302,7 +374,7 @@ LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
   SmallVector<Value> acc = e.pass(
       0, identity,
       [&](const Slot &s, ValueRange a) -> SmallVector<Value> {
-        Value x = e.mask(s, toF32(b, loc, s.raw), idValue);
+        Value x = e.mask(s, e.f32(s), idValue);
         return combine(b, loc, a, reduceVector(b, loc, x, kind));
       },
       &combine);
@@ -323,7 +395,7 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
            << "expected the last axis " << in.getRank() - 1;
   int64_t len = in.getShape().back();
   int64_t rows = in.getNumElements() / len;
-  RowEmitter e(kc, kc.args[0], kc.args[1], rows, len, /*cacheable=*/true);
+  RowEmitter e(kc, op, kc.args[0], kc.args[1], rows, len, /*cacheable=*/true);
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   double inf = std::numeric_limits<double>::infinity();
@@ -337,7 +409,7 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
     SmallVector<Value> acc = e.pass(
         0, init,
         [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
-          Value x = e.mask(sl, toF32(b, loc, sl.raw), -inf);
+          Value x = e.mask(sl, e.f32(sl), -inf);
           Value vm = reduceVector(b, loc, x, ReduceKind::Max);
           Value mNew = arith::MaxNumFOp::create(b, loc, a[0], vm);
           Value scaled = arith::MulFOp::create(
@@ -355,7 +427,7 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
         e.pass(
              0, constF32(b, loc, -inf),
              [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
-               Value x = e.mask(sl, toF32(b, loc, sl.raw), -inf);
+               Value x = e.mask(sl, e.f32(sl), -inf);
                return maxC(b, loc, a, reduceVector(b, loc, x, ReduceKind::Max));
              },
              &maxC)
@@ -364,7 +436,7 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
     Value sum = e.pass(
                      1, constF32(b, loc, 0.0),
                      [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
-                       Value x = e.mask(sl, toF32(b, loc, sl.raw), -inf);
+                       Value x = e.mask(sl, e.f32(sl), -inf);
                        Value ex = expDiffOrZero(b, loc, x, m);
                        return sumC(b, loc, a,
                                    reduceVector(b, loc, ex, ReduceKind::Sum));
@@ -378,7 +450,7 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
   e.pass(
       2, {},
       [&](const Slot &sl, ValueRange) -> SmallVector<Value> {
-        Value x = toF32(b, loc, sl.raw);
+        Value x = e.f32(sl);
         Value diff = arith::SubFOp::create(b, loc, x, splatLike(b, loc, m, x));
         Value y =
             arith::MulFOp::create(b, loc, math::ExpOp::create(b, loc, diff),
@@ -407,7 +479,7 @@ static Value rowSum(RowEmitter &e, int pass, function_ref<Value(Value)> f,
            [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
              if (onSlot)
                onSlot(sl);
-             Value v = e.mask(sl, f(toF32(b, loc, sl.raw)), 0.0);
+             Value v = e.mask(sl, f(e.f32(sl)), 0.0);
              return sumC(b, loc, a, reduceVector(b, loc, v, ReduceKind::Sum));
            },
            &sumC)
@@ -443,14 +515,16 @@ struct ColumnPrefetch {
                                   vectorAlignment(et, sl.width)));
     }
   }
-  /// The column `i` (of `columns`) of the next slot of the last pass.
+  /// The column `i` (of `columns`) of the next slot of the last pass, in
+  /// the column's element type (converted to f32 where it is used, so that
+  /// the last pass's batched loads hold packed values).
   Value get(unsigned i, const Slot &sl) {
     if (!enabled)
       return columns[i] ? e.loadColumn(columns[i], sl) : Value();
     Value v = loaded[next + i];
     if (i + 1 == columns.size())
       next += columns.size();
-    return v ? toF32(e.b, e.loc, v) : Value();
+    return v;
   }
   RowEmitter &e;
   SmallVector<Value> columns, loaded;
@@ -467,7 +541,7 @@ LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
   Value weight = op.getWeight() ? kc.args[argIdx++] : Value();
   Value bias = op.getBias() ? kc.args[argIdx++] : Value();
   Value outArg = kc.args.back();
-  RowEmitter e(kc, kc.args[0], outArg, rows, len, /*cacheable=*/true);
+  RowEmitter e(kc, op, kc.args[0], outArg, rows, len, /*cacheable=*/true);
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   Value invLen = constF32(b, loc, 1.0 / static_cast<double>(len));
@@ -484,21 +558,22 @@ LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
   Value rstd =
       math::RsqrtOp::create(b, loc, arith::AddFOp::create(b, loc, var, eps));
   Value out = reshapeView(b, loc, outArg, {rows, len});
-  e.pass(
-      2, {},
-      [&](const Slot &sl, ValueRange) -> SmallVector<Value> {
-        Value x = toF32(b, loc, sl.raw);
+  e.lastPass(
+      2, (weight ? 1 : 0) + (bias ? 1 : 0),
+      [&](const Slot &sl) -> SmallVector<Value> {
+        Value w = pf.get(0, sl);
+        return {w, pf.get(1, sl)};
+      },
+      [&](const Slot &sl, ArrayRef<Value> cols) {
+        Value x = e.f32(sl);
         Value d = arith::SubFOp::create(b, loc, x, splatLike(b, loc, mean, x));
         Value y = arith::MulFOp::create(b, loc, d, splatLike(b, loc, rstd, x));
-        Value w = pf.get(0, sl), bi = pf.get(1, sl);
         if (weight)
-          y = arith::MulFOp::create(b, loc, y, w);
+          y = arith::MulFOp::create(b, loc, y, e.columnF32(cols[0]));
         if (bias)
-          y = arith::AddFOp::create(b, loc, y, bi);
+          y = arith::AddFOp::create(b, loc, y, e.columnF32(cols[1]));
         e.storeRow(out, sl, y);
-        return {};
-      },
-      nullptr);
+      });
   return success();
 }
 
@@ -508,7 +583,7 @@ LogicalResult mlir::hkg::lowerRMSNorm(RMSNormOp op, KernelContext &kc) {
   int64_t rows = in.getNumElements() / len;
   Value weight = kc.args[1];
   Value outArg = kc.args[2];
-  RowEmitter e(kc, kc.args[0], outArg, rows, len, /*cacheable=*/true);
+  RowEmitter e(kc, op, kc.args[0], outArg, rows, len, /*cacheable=*/true);
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   ColumnPrefetch pf(op, e, {weight});
@@ -522,15 +597,13 @@ LogicalResult mlir::hkg::lowerRMSNorm(RMSNormOp op, KernelContext &kc) {
   Value rstd =
       math::RsqrtOp::create(b, loc, arith::AddFOp::create(b, loc, ms, eps));
   Value out = reshapeView(b, loc, outArg, {rows, len});
-  e.pass(
-      1, {},
-      [&](const Slot &sl, ValueRange) -> SmallVector<Value> {
-        Value x = toF32(b, loc, sl.raw);
+  e.lastPass(
+      1, 1, [&](const Slot &sl) -> SmallVector<Value> { return {pf.get(0, sl)}; },
+      [&](const Slot &sl, ArrayRef<Value> cols) {
+        Value x = e.f32(sl);
         Value y = arith::MulFOp::create(b, loc, x, splatLike(b, loc, rstd, x));
-        y = arith::MulFOp::create(b, loc, y, pf.get(0, sl));
+        y = arith::MulFOp::create(b, loc, y, e.columnF32(cols[0]));
         e.storeRow(out, sl, y);
-        return {};
-      },
-      nullptr);
+      });
   return success();
 }
