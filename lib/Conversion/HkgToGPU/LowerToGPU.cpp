@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GPUBuildingBlocks.h"
+#include "MathRewrites.h"
 #include "Matmul.h"
 
 #include "hkg/Conversion/Passes.h"
@@ -16,6 +17,7 @@
 #include "hkg/Dialect/Hkg/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
@@ -146,6 +148,11 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   if (failed(lowerBody(op, kc))) {
     gpuModule->erase();
     return failure();
+  }
+  {
+    RewritePatternSet patterns(ctx);
+    populateActivationRewritePatterns(patterns);
+    walkAndApplyPatterns(func, std::move(patterns));
   }
 
   auto toI32 = [&](ArrayRef<int64_t> dims) {

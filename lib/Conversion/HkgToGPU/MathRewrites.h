@@ -1,0 +1,27 @@
+//===- MathRewrites.h - cheaper exact forms of activation math --*- C++ -*-===//
+//
+// Rewrites applied to every kernel that hkg-lower-to-gpu emits, after the op
+// family's lowering (elementwise bodies and matmul epilogues are cloned into
+// the kernel by then).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_CONVERSION_HKGTOGPU_MATHREWRITES_H
+#define HKG_CONVERSION_HKGTOGPU_MATHREWRITES_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::hkg {
+
+/// `1 + tanh(y)` (f32, either operand order) becomes `2 / (1 + 2^(-2 log2(e)
+/// y))`, the same function (1 + tanh(y) = 2 sigmoid(2 y)) without the
+/// cancellation of `1 + tanh` near tanh = -1, in a few instructions: the
+/// exp2 and the division are marked `afn` (sm_90: ex2.approx and
+/// div.approx, against ~15 instructions for libdevice's tanhf; AMD:
+/// v_exp_f32 and v_rcp_f32). This is the tanh form of GELU,
+/// 0.5 x (1 + tanh(k (x + 0.044715 x^3))).
+void populateActivationRewritePatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::hkg
+
+#endif // HKG_CONVERSION_HKGTOGPU_MATHREWRITES_H
