@@ -77,15 +77,19 @@ _PIN = [dict(threads=512, rows_per_block=2, vector_width=8, unroll=4, row_cache=
 PINNED = {op: _PIN for op in ("layernorm", "rmsnorm")}
 PINNED["softmax"] = [dict(d, online=0) for d in _PIN]
 # Extra hkg-compile flags tried on the default schedule at PERF.md's shape
-# (variant default-<name>): rmsnorm's default needs 48 registers (5
-# workgroups of 256 per SM); asking for 6 caps it at 40 (ptxas then spills
-# 20 bytes).
-FLAG_VARIANTS = {"rmsnorm": {"m6": ["--min-blocks-per-sm=6"], "i32-m6": I32 + ["--min-blocks-per-sm=6"]}}
+# (variant default-<name>): with the bf16 row kept packed, rmsnorm's default
+# needs 47 registers (5 workgroups of 256 per SM); --min-blocks-per-sm=6
+# caps it at 40 (4 bytes spilled), 8 at 32 (8 bytes spilled).
+FLAG_VARIANTS = {"rmsnorm": {"m6": ["--min-blocks-per-sm=6"], "m8": ["--min-blocks-per-sm=8"]},
+                 "softmax": {"m6": ["--min-blocks-per-sm=6"]}}
 # Source variants of the default schedule at PERF.md's shape (variant
 # default-<name>, and default-<name>-i32 with --index32): `pf` = the
 # experimental `hkg.prefetch_columns` (weight / bias loads issued with the
-# row's loads, before the reductions; Reductions.cpp).
-SRC_VARIANTS = {op: {"pf": "hkg.prefetch_columns"} for op in ("layernorm", "rmsnorm")}
+# row's loads, before the reductions; Reductions.cpp); `f32` = the
+# experimental `hkg.row_f32_cache` (the row cached as the first pass's f32
+# values instead of its bf16 words: the code before 2026-12-01).
+SRC_VARIANTS = {op: {"pf": "hkg.prefetch_columns", "f32": "hkg.row_f32_cache"} for op in ("layernorm", "rmsnorm")}
+SRC_VARIANTS["softmax"] = {"f32": "hkg.row_f32_cache"}
 # Not compiled with 32-bit indices: the GEMMs use nvgpu ops.
 NO_INDEX32 = {"gemm", "gemm_decode", "qkv_proj", "attention"}
 
