@@ -149,7 +149,10 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
     gpuModule->erase();
     return failure();
   }
-  {
+  // Elementwise kernels compute their body once per element loaded: there
+  // the activation math is on the throughput path (a GEMM's epilogue runs
+  // once per output of a K-long dot product, and keeps the body as written).
+  if (isa<ElementwiseOp>(op)) {
     RewritePatternSet patterns(ctx);
     populateActivationRewritePatterns(patterns);
     walkAndApplyPatterns(func, std::move(patterns));

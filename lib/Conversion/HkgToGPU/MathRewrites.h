@@ -1,8 +1,7 @@
 //===- MathRewrites.h - cheaper exact forms of activation math --*- C++ -*-===//
 //
-// Rewrites applied to every kernel that hkg-lower-to-gpu emits, after the op
-// family's lowering (elementwise bodies and matmul epilogues are cloned into
-// the kernel by then).
+// Rewrites that hkg-lower-to-gpu applies to the elementwise kernels it emits,
+// after the lowering has cloned the body into the kernel.
 //
 //===----------------------------------------------------------------------===//
 
