@@ -44,7 +44,8 @@ GRIDS = {
     "rmsnorm": ROW,
     "gelu": dict(vector_width=[2, 4, 8], threads=[128, 256, 512, 1024], unroll=[1, 2, 4, 8]),
     "rope": dict(vector_width=[2, 4, 8], threads=[64, 128, 256, 512], tokens_per_block=[1, 2, 4, 8]),
-    "top_p": dict(vector_width=[2, 4], threads=[256, 512, 1024], bins=[1024, 2048], unroll=[2, 4, 8]),
+    "top_p": dict(vector_width=[2, 4], threads=[256, 512, 1024], bins=[1024, 2048], unroll=[2, 4, 8],
+                  light_tokens=[0, 1]),
 }
 MM = dict(tile_m=[64, 128, 256], tile_n=[64, 128, 256], tile_k=[32, 64], waves_m=[1, 2, 4], waves_n=[1, 2, 4],
           stages=[2, 3, 4], lds_swizzle=[0, 1])
@@ -76,6 +77,8 @@ _PIN = [dict(threads=512, rows_per_block=2, vector_width=8, unroll=4, row_cache=
         dict(threads=1024, rows_per_block=4, vector_width=8, unroll=4, row_cache="registers")]
 PINNED = {op: _PIN for op in ("layernorm", "rmsnorm")}
 PINNED["softmax"] = [dict(d, online=0) for d in _PIN]
+# top-p: the default with the opt-in light-token rule.
+PINNED["top_p"] = [dict(vector_width=4, threads=1024, unroll=2, bins=2048, light_tokens=1)]
 # Extra hkg-compile flags tried on the default schedule at PERF.md's shape
 # (variant default-<name>): with the bf16 row kept packed, rmsnorm's default
 # needs 47 registers (5 workgroups of 256 per SM); --min-blocks-per-sm=6

@@ -116,6 +116,8 @@ TOPP = [("f32", 64, 128256, 0.9, 0.7, "", True, False, None), ("f32", 4096, 1000
         ("f32", 16, 32000, 0.99, 0.5, "", False, False, "torch.cat([x[:, :1] * 20, x[:, 1:]], 1)"),
         ("f32", 16, 5000, 1.0, 1.0, "threads = 512", False, False, None),
         ("bf16", 2048, 32000, 0.9, 1.0, "", True, True, "torch.round(x * 4) / 4")]
+# Every case also with light_tokens = 1 (the opt-in light-token rule).
+TOPP += [c[:5] + ((c[5] + ", " if c[5] else "") + "light_tokens = 1",) + c[6:] for c in TOPP if c[3] < 1.0]
 for dt, B, V, p, temp, s, seed, same, transform in TOPP:
     L = t([B, V], dt)
     if seed:

@@ -599,21 +599,64 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     };
     zeroHist();
     barrier();
-    s.pass({}, [&](const Chunk &c, ValueRange) -> SmallVector<Value> {
-      Value q = qOf(c.z), bin = binOf(c.z);
-      auto add = [&] {
-        for (int64_t l = 0; l < c.width; ++l)
-          atomicAdd64(lane(q, l), toIndex(lane(bin, l)));
-      };
-      if (c.valid)
-        ifThen(c.valid, add);
-      else
-        add();
-      return {};
-    });
-    barrier();
     double p = op.getP().convertToDouble();
-    Cut top = findCut(c64(0), [&](Value total) -> Value {
+    // light_tokens = 1: tokens with q <= tau, tau = floor(((1 - p) 2^S - 1)
+    // / V) - 1, are left out of the histogram and summed in registers. All
+    // of them together weigh less than (1 - p) 2^S <= (1 - p) Z, and they
+    // are the lightest tokens, so none is in the nucleus (nor above the
+    // cut's bin: that bin holds heavy mass); Z still counts them. Their bins
+    // need no atomics, the bulk of a long row's tokens for peaked logits.
+    // Modelled in utils/lowering-check/topp_hist_model.py (light=True).
+    int64_t tau = -1;
+    if (kc.schedule.getInt("light_tokens"))
+      tau = std::max<int64_t>(
+          0, static_cast<int64_t>(std::floor(
+                 ((1.0 - p) * std::ldexp(1.0, static_cast<int>(massShift)) -
+                  1.0) /
+                 static_cast<double>(s.vocab))) -
+                 1);
+    Value lightTotal;
+    if (tau < 0) {
+      s.pass({}, [&](const Chunk &c, ValueRange) -> SmallVector<Value> {
+        Value q = qOf(c.z), bin = binOf(c.z);
+        auto add = [&] {
+          for (int64_t l = 0; l < c.width; ++l)
+            atomicAdd64(lane(q, l), toIndex(lane(bin, l)));
+        };
+        if (c.valid)
+          ifThen(c.valid, add);
+        else
+          add();
+        return {};
+      });
+    } else {
+      Value lightSum =
+          s.pass({c64(0)},
+                 [&](const Chunk &c, ValueRange a) -> SmallVector<Value> {
+                   Value q = qOf(c.z), bin = binOf(c.z);
+                   Value heavy = cmpI(arith::CmpIPredicate::ugt, q,
+                                      splatLike(b, loc, c64(tau), q));
+                   if (c.valid)
+                     heavy = andI(heavy, splatLike(b, loc, c.valid, heavy));
+                   for (int64_t l = 0; l < c.width; ++l)
+                     ifThen(lane(heavy, l), [&] {
+                       atomicAdd64(lane(q, l), toIndex(lane(bin, l)));
+                     });
+                   Value light = selectV(heavy, zeroLike(q), q);
+                   Value sum = sumI(light);
+                   sum = s.select(c.valid, sum, c64(0));
+                   return {addI(a[0], sum)};
+                 })
+              .front();
+      Combiner addC = [&](OpBuilder &bb, Location l, ValueRange x,
+                          ValueRange y) -> SmallVector<Value> {
+        return {arith::AddIOp::create(bb, l, x[0], y[0])};
+      };
+      lightTotal = s.reduceAll({lightSum}, addC).front();
+    }
+    barrier();
+    Cut top = findCut(c64(0), [&](Value histTotal) -> Value {
+      Value total = lightTotal ? addI(histTotal, lightTotal) : histTotal;
       // P = ceil(p Z), in [1, Z].
       Value pz = arith::MulFOp::create(
           b, loc, arith::UIToFPOp::create(b, loc, f64, total),

@@ -40,6 +40,11 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
                "histogram bins of the cut search (LDS, 8 bytes each; at "
                "least 2 per thread): wider bins keep more tokens in the "
                "cut's bin");
+  // Off by default until measured on a device (docs/Lowering.md).
+  space.addInt("light_tokens", {0, 1}, 0,
+               "1: tokens too light to be in any nucleus (q <= ((1 - p) "
+               "2^S - 1) / V - 1) skip the histogram's LDS atomics and are "
+               "summed in registers");
   return space;
 }
 
