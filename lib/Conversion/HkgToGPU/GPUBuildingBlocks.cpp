@@ -106,7 +106,8 @@ Value mlir::hkg::toF32(OpBuilder &b, Location loc, Value v) {
   return arith::TruncFOp::create(b, loc, target, v);
 }
 
-Value mlir::hkg::bf16ToF32Bits(OpBuilder &b, Location loc, Value v) {
+Value mlir::hkg::bf16ToF32Bits(OpBuilder &b, Location loc, Value v,
+                                bool wordwise) {
   assert(getElementTypeOrSelf(v.getType()).isBF16() && "expected bf16");
   Type i32 = b.getI32Type(), f32 = b.getF32Type();
   auto splatI32 = [&](Type t, int64_t c) -> Value {
@@ -116,7 +117,7 @@ Value mlir::hkg::bf16ToF32Bits(OpBuilder &b, Location loc, Value v) {
     return arith::ConstantOp::create(b, loc, attr);
   };
   auto vt = dyn_cast<VectorType>(v.getType());
-  if (vt && vt.getRank() == 1 && vt.getNumElements() % 2 == 0) {
+  if (wordwise && vt && vt.getRank() == 1 && vt.getNumElements() % 2 == 0) {
     // Pairs of bf16 as the i32 words they were loaded in: element 2k is the
     // low half of word k, element 2k + 1 the high half. Working on words
     // keeps the cached value packed (no 16-bit registers per element).
@@ -129,6 +130,15 @@ Value mlir::hkg::bf16ToF32Bits(OpBuilder &b, Location loc, Value v) {
     return vector::InterleaveOp::create(
         b, loc, arith::BitcastOp::create(b, loc, halves, lo),
         arith::BitcastOp::create(b, loc, halves, hi));
+  }
+  if (vt && vt.getRank() == 1) {
+    // Each f32 as the i16 pair (0, bf16 bits) (little-endian halves).
+    auto halves = vt.clone(b.getI16Type());
+    Value bits = vector::BitCastOp::create(b, loc, halves, v);
+    Value zero = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(halves, b.getI16IntegerAttr(0).getValue()));
+    Value pairs = vector::InterleaveOp::create(b, loc, zero, bits);
+    return vector::BitCastOp::create(b, loc, vt.clone(b.getF32Type()), pairs);
   }
   Type i16 = withElementType(v.getType(), b.getI16Type());
   Type wide = withElementType(v.getType(), i32);

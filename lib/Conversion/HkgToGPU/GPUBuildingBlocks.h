@@ -86,8 +86,12 @@ Value fromF32(OpBuilder &b, Location loc, Value v, Type elementType);
 /// of the same value it is not merged with an earlier conversion by CSE, so
 /// a value kept as bf16 across a long stretch of code (a cached row) is
 /// converted again where it is used instead of living as f32 in twice the
-/// registers.
-Value bf16ToF32Bits(OpBuilder &b, Location loc, Value v);
+/// registers. `wordwise` (even-width vectors only) works on the i32 words
+/// the pairs were loaded in (shift / mask per word); otherwise each element
+/// is widened on its own. The two forms are different instructions, so a
+/// third use of the same value can take the other form and not be merged
+/// with the second either.
+Value bf16ToF32Bits(OpBuilder &b, Location loc, Value v, bool wordwise = true);
 
 /// Splats `scalar` to the shape of `like` when `like` is a vector.
 Value splatLike(OpBuilder &b, Location loc, Value scalar, Value like);

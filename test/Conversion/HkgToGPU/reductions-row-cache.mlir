@@ -40,17 +40,28 @@ func.func @rms(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<64x819
 
 // -----
 
-// layernorm (weight and bias): groups of 1 slot x 2 columns, each before
-// its store.
+// layernorm (weight and bias): the variance pass converts the cached words
+// in the word form, the output pass in the other integer form (i16 pairs
+// (0, bf16): not merged with the variance pass's conversion); column loads
+// in groups of 1 slot x 2 columns, each before its store.
 
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK-LABEL: gpu.func @hkg_layernorm_0(
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: memref<64x8192xbf16>, %[[W:[a-z0-9]+]]: memref<8192xbf16>, %[[B:[a-z0-9]+]]: memref<8192xbf16>
+// CHECK:         %[[ROW0:.*]] = vector.load %[[X]]
+// CHECK:         arith.extf %[[ROW0]] : vector<8xbf16> to vector<8xf32>
+// CHECK:         gpu.barrier
+// CHECK:         gpu.barrier
+// CHECK:         vector.bitcast %[[ROW0]] : vector<8xbf16> to vector<4xi32>
 // CHECK:         gpu.barrier
 // CHECK:         gpu.barrier
 // CHECK-NOT:     vector.store
 // CHECK:         vector.load %[[W]]
 // CHECK-NEXT:    vector.load %[[B]]
+// CHECK-NOT:     vector.load
+// CHECK:         vector.bitcast %[[ROW0]] : vector<8xbf16> to vector<8xi16>
+// CHECK:         vector.interleave {{.*}} vector<8xi16>
+// CHECK-NOT:     arith.extf
 // CHECK-NOT:     vector.load
 // CHECK:         vector.store
 // CHECK-NEXT:    vector.load %[[W]]
