@@ -84,7 +84,10 @@ PINNED["top_p"] = [dict(vector_width=4, threads=1024, unroll=2, bins=2048, light
 # loads in groups of 2, rmsnorm's default needs 40 registers (6 workgroups of
 # 256 per SM); --min-blocks-per-sm=8 caps it at 32 without spills (8 per SM,
 # 2048 threads).
+# layernorm: 42 registers (5 per SM); 40 without spills at 6 per SM.
+# softmax: 48 (5 per SM); 40 with 8 bytes spilled at 6 per SM.
 FLAG_VARIANTS = {"rmsnorm": {"m8": ["--min-blocks-per-sm=8"]},
+                 "layernorm": {"m6": ["--min-blocks-per-sm=6"]},
                  "softmax": {"m6": ["--min-blocks-per-sm=6"]}}
 # Source variants of the default schedule at PERF.md's shape (variant
 # default-<name>, and default-<name>-i32 with --index32): `pf` = the
