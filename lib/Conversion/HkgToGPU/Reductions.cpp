@@ -109,15 +109,18 @@ public:
   Value f32(const Slot &slot) {
     if (!rematBF16 || slot.pass == 0)
       return toF32(b, loc, slot.raw);
-    // The first later pass takes the word form, the next one the other
-    // integer form (layernorm's variance and output passes would otherwise
-    // share one conversion, kept live across the variance reduction: 64
-    // registers instead of 42 on sm_90), and so on alternately.
+    // NVIDIA: the first later pass takes the word form, the next one the
+    // other integer form (layernorm's variance and output passes would
+    // otherwise share one conversion, kept live across the variance
+    // reduction: 64 registers instead of 42 on sm_90), and so on
+    // alternately. AMD: the word form in every later pass (gfx942 layernorm:
+    // 64 VGPRs so, 72 with the alternating forms).
     auto *it = llvm::find(rematPasses, slot.pass);
     size_t order = it - rematPasses.begin();
     if (it == rematPasses.end())
       rematPasses.push_back(slot.pass);
-    return bf16ToF32Bits(b, loc, slot.raw, /*wordwise=*/order % 2 == 0);
+    bool wordwise = kc.target.isAMD() || order % 2 == 0;
+    return bf16ToF32Bits(b, loc, slot.raw, wordwise);
   }
 
   /// A column vector (`loadColumn`) as f32, converted where it is used; bf16
