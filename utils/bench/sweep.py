@@ -45,7 +45,7 @@ GRIDS = {
     "gelu": dict(vector_width=[2, 4, 8], threads=[128, 256, 512, 1024], unroll=[1, 2, 4, 8]),
     "rope": dict(vector_width=[2, 4, 8], threads=[64, 128, 256, 512], tokens_per_block=[1, 2, 4, 8]),
     "top_p": dict(vector_width=[2, 4], threads=[256, 512, 1024], bins=[1024, 2048], unroll=[2, 4, 8],
-                  light_tokens=[0, 1]),
+                  light_tokens=[0, 1], ctas_per_row=[1, 2]),
 }
 MM = dict(tile_m=[64, 128, 256], tile_n=[64, 128, 256], tile_k=[32, 64], waves_m=[1, 2, 4], waves_n=[1, 2, 4],
           stages=[2, 3, 4], lds_swizzle=[0, 1])
@@ -77,8 +77,11 @@ _PIN = [dict(threads=512, rows_per_block=2, vector_width=8, unroll=4, row_cache=
         dict(threads=1024, rows_per_block=4, vector_width=8, unroll=4, row_cache="registers")]
 PINNED = {op: _PIN for op in ("layernorm", "rmsnorm")}
 PINNED["softmax"] = [dict(d, online=0) for d in _PIN]
-# top-p: the default with the opt-in light-token rule.
-PINNED["top_p"] = [dict(vector_width=4, threads=1024, unroll=2, bins=2048, light_tokens=1)]
+# top-p: the default with the opt-in light-token rule (p0), a cluster of
+# two workgroups per row (p1), both (p2).
+PINNED["top_p"] = [dict(vector_width=4, threads=1024, unroll=2, bins=2048, light_tokens=1),
+                   dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=2),
+                   dict(vector_width=4, threads=1024, unroll=2, bins=2048, light_tokens=1, ctas_per_row=2)]
 # Extra hkg-compile flags tried on the default schedule at PERF.md's shape
 # (variant default-<name>): with the bf16 row kept packed and the weight
 # loads in groups of 2, rmsnorm's default needs 40 registers (6 workgroups of

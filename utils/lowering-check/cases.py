@@ -118,6 +118,12 @@ TOPP = [("f32", 64, 128256, 0.9, 0.7, "", True, False, None), ("f32", 4096, 1000
         ("bf16", 2048, 32000, 0.9, 1.0, "", True, True, "torch.round(x * 4) / 4")]
 # Every case also with light_tokens = 1 (the opt-in light-token rule).
 TOPP += [c[:5] + ((c[5] + ", " if c[5] else "") + "light_tokens = 1",) + c[6:] for c in TOPP if c[3] < 1.0]
+# And with ctas_per_row = 2 (a cluster of two workgroups per row, sm_90)
+# where the row splits into whole vectors (the default vector width: 4 for
+# f32, 8 for bf16), with and without the light-token rule.
+_base = len(TOPP)
+TOPP += [c[:5] + ((c[5] + ", " if c[5] else "") + "ctas_per_row = 2",) + c[6:] for c in TOPP[:_base]
+         if "vector_width" not in c[5] and c[2] % (2 * (4 if c[0] == "f32" else 8)) == 0]
 for dt, B, V, p, temp, s, seed, same, transform in TOPP:
     L = t([B, V], dt)
     if seed:

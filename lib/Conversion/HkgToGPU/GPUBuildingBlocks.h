@@ -35,6 +35,10 @@ struct KernelContext {
   SmallVector<Value> args;
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> block = {1, 1, 1};
+  /// Workgroups per cluster (NVIDIA sm_90 thread-block clusters), set as
+  /// the kernel's known_cluster_size (PTX .reqnctapercluster: an ordinary
+  /// launch runs the grid as clusters); {1, 1, 1} = none.
+  std::array<int64_t, 3> cluster = {1, 1, 1};
 
   /// Adds a static LDS buffer (a workgroup attribution) and returns it.
   Value addLds(ArrayRef<int64_t> shape, Type elementType);

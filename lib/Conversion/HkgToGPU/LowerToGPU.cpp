@@ -164,6 +164,8 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   };
   func.setKnownBlockSizeAttr(toI32(kc.block));
   func.setKnownGridSizeAttr(toI32(kc.grid));
+  if (kc.cluster != std::array<int64_t, 3>{1, 1, 1})
+    func.setKnownClusterSizeAttr(toI32(kc.cluster));
   func->setAttr("hkg.op", b.getStringAttr(op->getName().getStringRef()));
   func->setAttr("hkg.schedule", resolved.toAttr(ctx));
   func->setAttr("hkg.arg_roles", b.getArrayAttr(roles));

@@ -56,6 +56,8 @@
 #include "GPUBuildingBlocks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -93,8 +95,12 @@ public:
     vw = kc.schedule.getInt("vector_width");
     threads = kc.schedule.getInt("threads");
     unroll = kc.schedule.getInt("unroll");
-    numVec = vocab / vw;
-    tail = vocab % vw;
+    // ctas_per_row = 2: a cluster of two workgroups per row, workgroup
+    // `rank` of it owning the tokens [rank V / 2, (rank + 1) V / 2) (V a
+    // multiple of 2 vector_width: no tail).
+    split = kc.schedule.getInt("ctas_per_row");
+    numVec = vocab / vw / split;
+    tail = split > 1 ? 0 : vocab % vw;
     vecsPerThread = llvm::divideCeil(numVec, threads);
     tailSlots = llvm::divideCeil(tail, threads);
     inType = t.getElementType();
@@ -106,11 +112,20 @@ public:
     // x * (1 / T) equals x / T exactly only when 1 / T is a power of two.
     invTempExact = std::frexp(invTemp, &exponent) == 0.5 &&
                    static_cast<double>(static_cast<float>(invTemp)) == invTemp;
-    kc.grid = {rows, 1, 1};
+    kc.grid = {rows * split, 1, 1};
+    if (split > 1)
+      kc.cluster = {split, 1, 1};
     kc.block = {threads, 1, 1};
     logits = kc.args[0];
     tid = threadIdX(b, loc);
     row = blockIdX(b, loc);
+    if (split > 1) {
+      Value bid = row;
+      row = arith::DivUIOp::create(b, loc, bid, constIndex(b, loc, split));
+      rank = arith::RemUIOp::create(b, loc, bid, constIndex(b, loc, split));
+      colBase = arith::MulIOp::create(b, loc, rank,
+                                      constIndex(b, loc, vocab / split));
+    }
   }
 
   /// Visits the thread's chunks of the row in order (vectors, then tail
@@ -171,6 +186,8 @@ public:
               }
               Value col =
                   arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
+              if (colBase)
+                col = arith::AddIOp::create(b, loc, col, colBase);
               raws.push_back(load(col, vw));
               cols.push_back(col);
               valids.push_back(valid);
@@ -246,12 +263,15 @@ public:
   OpBuilder &b;
   Location loc;
   int64_t rows, vocab, vw, threads, unroll, numVec, tail, vecsPerThread,
-      tailSlots;
+      tailSlots, split = 1;
   int64_t align;
   double temperature, invTemp;
   bool invTempExact;
   Type inType;
   Value logits, tid, row;
+  /// With ctas_per_row > 1: the workgroup's rank in its cluster and its
+  /// first token (index); null otherwise.
+  Value rank, colBase;
 
 private:
   Type withI32(Type t) {
@@ -394,6 +414,47 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
   };
   auto barrier = [&]() { gpu::BarrierOp::create(b, loc); };
 
+  // ctas_per_row = 2 (sm_90): the two workgroups of a cluster share each
+  // step's results through distributed shared memory. Exchanges: workgroup
+  // totals written by thread 0 into LDS slots read once by the peer, after
+  // a cluster barrier (release / acquire: the writes are visible). Every
+  // thread of both workgroups reaches every cluster barrier (the branches
+  // around them depend only on values both workgroups share).
+  const bool clustered = s.split > 1;
+  Value peer, rankIsOne, x32, x64, isT0;
+  if (clustered) {
+    isT0 = cmpI(arith::CmpIPredicate::eq, s.tid, ci(0));
+    peer = arith::IndexCastOp::create(b, loc, i32, subI(ci(1), s.rank));
+    rankIsOne = cmpI(arith::CmpIPredicate::eq, s.rank, ci(1));
+    x32 = kc.addLds({4}, i32);
+    x64 = kc.addLds({4}, i64);
+  }
+  auto clusterSync = [&]() {
+    NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+    NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+  };
+  // Element `at` of the peer workgroup's copy of the LDS buffer `lds`
+  // (mapa + ld.shared::cluster).
+  auto peerLoad = [&](Value lds, Value at) -> Value {
+    Type et = cast<MemRefType>(lds.getType()).getElementType();
+    auto shared = LLVM::LLVMPointerType::get(b.getContext(), 3);
+    auto cluster = LLVM::LLVMPointerType::get(b.getContext(), 7);
+    Value base = arith::IndexCastOp::create(
+        b, loc, i64, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, lds));
+    Value ptr = LLVM::IntToPtrOp::create(b, loc, shared, base);
+    Value elt = LLVM::GEPOp::create(
+        b, loc, shared, et, ptr,
+        ValueRange{arith::IndexCastOp::create(b, loc, i64, at)});
+    Value remote = NVVM::MapaOp::create(b, loc, cluster, elt, peer);
+    return LLVM::LoadOp::create(b, loc, et, remote);
+  };
+  // Publishes `v` in slot `k` of `slots` and returns the peer's value there.
+  auto exchange = [&](Value slots, int64_t k, Value v) -> Value {
+    ifThen(isT0, [&] { memref::StoreOp::create(b, loc, v, slots, ValueRange{ci(k)}); });
+    clusterSync();
+    return peerLoad(slots, ci(k));
+  };
+
   // 1. max z and the smallest finite z.
   Combiner maxMinC = [&](OpBuilder &bb, Location l, ValueRange x,
                          ValueRange y) -> SmallVector<Value> {
@@ -418,6 +479,16 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
                                                       ReduceKind::Min))};
       });
   stats = s.reduceAll(stats, maxMinC);
+  if (clustered) {
+    Value xf = kc.addLds({2}, f32);
+    ifThen(isT0, [&] {
+      memref::StoreOp::create(b, loc, stats[0], xf, ValueRange{ci(0)});
+      memref::StoreOp::create(b, loc, stats[1], xf, ValueRange{ci(1)});
+    });
+    clusterSync();
+    stats = {arith::MaxNumFOp::create(b, loc, stats[0], peerLoad(xf, ci(0))),
+             arith::MinNumFOp::create(b, loc, stats[1], peerLoad(xf, ci(1)))};
+  }
   Value maxZ = stats[0], minZ = stats[1];
 
   // q(z) = floor(exp(z - max z) 2^S) (scalar or vector). exp is the fast
@@ -524,6 +595,34 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
         else
           atomicAdd(part, hist, word(bin, k));
       }
+    };
+
+    // ctas_per_row = 2: adds the peer's histogram (and `light`, when given,
+    // its light-token mass) to this workgroup's, word by word; both then
+    // hold the row's histogram. The second cluster barrier keeps either
+    // from changing its words before the peer has read them. Ends with a
+    // workgroup barrier.
+    auto mergeHist = [&](Value *light) {
+      if (light && *light)
+        ifThen(isT0, [&] {
+          memref::StoreOp::create(b, loc, *light, x64, ValueRange{ci(0)});
+        });
+      clusterSync();
+      SmallVector<Value> theirs;
+      for (int64_t k = 0; k < 3 * binsPerThread; ++k)
+        theirs.push_back(peerLoad(hist, addI(s.tid, ci(k * s.threads))));
+      Value peerLight =
+          light && *light ? peerLoad(x64, ci(0)) : Value();
+      clusterSync();
+      for (int64_t k = 0; k < 3 * binsPerThread; ++k) {
+        Value w = addI(s.tid, ci(k * s.threads));
+        Value mine = memref::LoadOp::create(b, loc, hist, ValueRange{w});
+        memref::StoreOp::create(b, loc, addI(mine, theirs[k]), hist,
+                                ValueRange{w});
+      }
+      barrier();
+      if (peerLight)
+        *light = addI(*light, peerLight);
     };
 
     // The bin of `hist` (index 0: the largest keys) where the mass from the
@@ -655,6 +754,8 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
       lightTotal = s.reduceAll({lightSum}, addC).front();
     }
     barrier();
+    if (clustered)
+      mergeHist(&lightTotal);
     Cut top = findCut(c64(0), [&](Value histTotal) -> Value {
       Value total = lightTotal ? addI(histTotal, lightTotal) : histTotal;
       // P = ceil(p Z), in [1, Z].
@@ -729,7 +830,21 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     SmallVector<Value> binKeys =
         s.reduceAll({gathered[1], gathered[2]}, minMaxI);
     Value count = memref::LoadOp::create(b, loc, counter, ValueRange{ci(0)});
-    Value fits = cmpI(arith::CmpIPredicate::sle, count,
+    // ctas_per_row = 2: the peer's count and key range of the cut's bin.
+    Value peerCount;
+    if (clustered) {
+      ifThen(isT0, [&] {
+        memref::StoreOp::create(b, loc, count, x32, ValueRange{ci(0)});
+        memref::StoreOp::create(b, loc, binKeys[0], x32, ValueRange{ci(1)});
+        memref::StoreOp::create(b, loc, binKeys[1], x32, ValueRange{ci(2)});
+      });
+      clusterSync();
+      peerCount = peerLoad(x32, ci(0));
+      binKeys = {arith::MinSIOp::create(b, loc, binKeys[0], peerLoad(x32, ci(1))),
+                 arith::MaxSIOp::create(b, loc, binKeys[1], peerLoad(x32, ci(2)))};
+    }
+    Value fits = cmpI(arith::CmpIPredicate::sle,
+                      peerCount ? addI(count, peerCount) : count,
                       constI32(b, loc, kListCapacity));
 
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{i32, i64, i64, i64}, fits,
@@ -738,7 +853,22 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
       // 4a. The cut among the list's tokens, in LDS.
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      Value n = toIndex(count);
+      // Own entries [0, nOwn); with ctas_per_row = 2 the peer's entries are
+      // appended at [nOwn, n) (their list is complete: the cluster barrier
+      // above; the regions written here and read by the peer are disjoint),
+      // so both workgroups search the whole bin and find the same cut.
+      Value nOwn = toIndex(count), n = nOwn;
+      if (clustered) {
+        Value nPeer = toIndex(peerCount);
+        forEachStrided(nPeer, [&](Value i) {
+          Value at = addI(nOwn, i);
+          for (Value list : {listKey, listId, listQ})
+            memref::StoreOp::create(b, loc, peerLoad(list, i), list,
+                                    ValueRange{at});
+        });
+        barrier();
+        n = addI(nOwn, nPeer);
+      }
       forEachStrided(n, [&](Value j) {
         Value kj = memref::LoadOp::create(b, loc, listKey, ValueRange{j});
         auto inner = scf::ForOp::create(
@@ -770,12 +900,14 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
       barrier();
       Value c = memref::LoadOp::create(b, loc, cutSlot, ValueRange{ci(0)});
       Value aboveCut = memref::LoadOp::create(b, loc, bcast, ValueRange{ci(1)});
-      // Credit the list's tokens above the cut, and its ties, to the threads
-      // whose contiguous slices hold them.
+      // Credit the list's own tokens above the cut, and its ties, to the
+      // threads whose contiguous slices hold them.
       int64_t slice = s.vecsPerThread * s.vw;
-      forEachStrided(n, [&](Value j) {
+      forEachStrided(nOwn, [&](Value j) {
         Value kj = memref::LoadOp::create(b, loc, listKey, ValueRange{j});
         Value id = toIndex(memref::LoadOp::create(b, loc, listId, ValueRange{j}));
+        if (clustered)
+          id = subI(id, s.colBase);
         Value qj = memref::LoadOp::create(b, loc, listQ, ValueRange{j});
         Value owner = selectV(
             cmpI(arith::CmpIPredicate::ult, id, ci(s.numVec * s.vw)),
@@ -847,6 +979,8 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
           return {};
         });
         barrier();
+        if (clustered)
+          mergeHist(nullptr);
         Cut level = findCut(base, [&](Value) { return target; });
         Value sub = subI(last, level.bin);
         Value newLo = addI(lo, arith::ShLIOp::create(b, loc, sub, shift));
@@ -874,12 +1008,27 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
   // 5. Ties taken per thread, the nucleus mass scan, the draw.
   ScanResult tieScan = workgroupScan(kc, ties, s.tid);
   Value tiesBefore = tieScan.exclusive;
+  // ctas_per_row = 2: the second workgroup's tokens follow the first's.
+  if (clustered) {
+    Value peerTies = exchange(x64, 1, tieScan.total);
+    tiesBefore = addI(tiesBefore, selectV(rankIsOne, peerTies, c64(0)));
+  }
   Value taken = arith::MinSIOp::create(
       b, loc,
       arith::MaxSIOp::create(b, loc, subI(kTies, tiesBefore), c64(0)), ties);
   Value partial =
       addI(own, arith::MulIOp::create(b, loc, taken, qCut));
   ScanResult massScan = workgroupScan(kc, partial, s.tid);
+  if (clustered) {
+    Value peerMass = exchange(x64, 2, massScan.total);
+    Value offset = selectV(rankIsOne, peerMass, c64(0));
+    massScan.exclusive = addI(massScan.exclusive, offset);
+    massScan.inclusive = addI(massScan.inclusive, offset);
+    massScan.total = addI(massScan.total, peerMass);
+    // The last read of the peer's LDS: neither workgroup may exit before
+    // the other is past it.
+    clusterSync();
+  }
 
   Value u;
   if (op.getUniform()) {

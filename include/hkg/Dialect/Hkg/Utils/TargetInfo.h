@@ -58,6 +58,8 @@ struct TargetInfo {
 
   bool isAMD() const { return vendor == Vendor::AMD; }
   bool isNVIDIA() const { return vendor == Vendor::NVIDIA; }
+  /// Thread-block clusters with distributed shared memory (sm_90).
+  bool hasClusters() const { return isNVIDIA() && family == "hopper"; }
 };
 
 /// Returns the description of `chip`, or nullptr when hkg does not know it.

@@ -45,6 +45,14 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
                "1: tokens too light to be in any nucleus (q <= ((1 - p) "
                "2^S - 1) / V - 1) skip the histogram's LDS atomics and are "
                "summed in registers");
+  // Off by default until measured on a device (docs/Lowering.md).
+  SmallVector<int64_t> ctas = {1};
+  if (target.hasClusters())
+    ctas.push_back(2);
+  space.addInt("ctas_per_row", ctas, 1,
+               "workgroups per row: 2 = a cluster of two (sm_90), each "
+               "with half the row, exchanging through distributed shared "
+               "memory");
   return space;
 }
 
@@ -56,6 +64,14 @@ LogicalResult TopPSampleOp::verifyScheduleConstraints(
     return emitError() << "schedule knob 'bins' = " << bins
                        << " is not legal with threads = " << threads
                        << "; expected bins >= 2 * threads";
+  int64_t split = schedule.getInt("ctas_per_row");
+  int64_t vw = schedule.getInt("vector_width");
+  int64_t v = getLogits().getType().getDimSize(1);
+  if (split > 1 && v % (split * vw) != 0)
+    return emitError() << "schedule knob 'ctas_per_row' = " << split
+                       << " needs the vocabulary (" << v
+                       << ") to be a multiple of ctas_per_row * vector_width = "
+                       << split * vw;
   return success();
 }
 

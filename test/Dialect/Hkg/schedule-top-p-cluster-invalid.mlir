@@ -1,0 +1,21 @@
+// RUN: hkg-opt %s --split-input-file --hkg-verify-schedule -verify-diagnostics
+
+// ctas_per_row = 2 needs thread-block clusters (sm_90).
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+func.func @amd(%x: tensor<64x128256xf32>) -> tensor<64xi32> {
+  // expected-error @below {{schedule knob 'ctas_per_row' = 2 is not legal for hkg.top_p_sample on gfx942; expected one of: 1}}
+  %0 = hkg.top_p_sample %x p(0.9) temperature(1.0) seed(1) {schedule = #hkg.schedule<vector_width = 4, threads = 1024, unroll = 2, bins = 2048, ctas_per_row = 2>} : tensor<64x128256xf32> -> tensor<64xi32>
+  return %0 : tensor<64xi32>
+}
+}
+
+// -----
+
+// ... and a row of whole vectors in each half.
+module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
+func.func @odd(%x: tensor<4x1004xf32>) -> tensor<4xi32> {
+  // expected-error @below {{schedule knob 'ctas_per_row' = 2 needs the vocabulary (1004) to be a multiple of ctas_per_row * vector_width = 8}}
+  %0 = hkg.top_p_sample %x p(0.9) temperature(1.0) seed(1) {schedule = #hkg.schedule<vector_width = 4, threads = 128, unroll = 2, bins = 256, ctas_per_row = 2>} : tensor<4x1004xf32> -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+}
