@@ -4,7 +4,9 @@
 // over `bins` bins (LDS atomics) that finds the bin holding the nucleus cut,
 // a pass that gathers that bin's tokens into LDS (or, when they are too
 // many, key-histogram passes of log2(bins) bits each), and the draw. Each
-// thread moves `vector_width` logits per access.
+// thread moves `vector_width` logits per access. Opt-in: `light_tokens`
+// (tokens too light for any nucleus skip the histogram), `ctas_per_row` = 2
+// (sm_90: a cluster of two workgroups per row, docs/Lowering.md).
 //
 //===----------------------------------------------------------------------===//
 
