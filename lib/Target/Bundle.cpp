@@ -3,6 +3,7 @@
 // manifest.json (docs/ABI.md):
 //   { "hkg_version", "target", "format",
 //     "kernels": [ { "name", "op", "binary", "entry", "grid", "block",
+//                    ("cluster",)
 //                    "lds_bytes", "schedule", "args", "source", "stats",
 //                    "compile_ms" } ] }
 //
@@ -64,6 +65,8 @@ void mlir::hkg::writeManifest(const Bundle &bundle, llvm::raw_ostream &os) {
           json.attribute("entry", k.entry);
           writeDims(json, "grid", k.grid);
           writeDims(json, "block", k.block);
+          if (k.cluster != std::array<int64_t, 3>{1, 1, 1})
+            writeDims(json, "cluster", k.cluster);
           json.attribute("lds_bytes", k.ldsBytes);
           json.attributeBegin("schedule");
           writeMembers(json, k.schedule);

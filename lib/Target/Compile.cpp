@@ -133,6 +133,11 @@ static LogicalResult describeKernel(gpu::GPUModuleOp module,
     kernel.block[i] = (*block)[i];
     kernel.grid[i] = (*grid)[i];
   }
+  if (std::optional<DenseI32ArrayAttr> cluster =
+          func.getKnownClusterSizeAttr();
+      cluster && *cluster)
+    for (int i = 0; i < 3; ++i)
+      kernel.cluster[i] = (*cluster)[i];
   if (auto op = func->getAttrOfType<StringAttr>("hkg.op"))
     kernel.op = op.getValue().str();
   if (auto source = func->getAttrOfType<StringAttr>("hkg.source"))

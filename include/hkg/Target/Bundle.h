@@ -62,6 +62,10 @@ struct CompiledKernel {
   std::string entry;
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> block = {1, 1, 1};
+  /// Workgroups per thread-block cluster (sm_90; in the manifest only when
+  /// not {1, 1, 1}). The binary carries it (.reqnctapercluster): an
+  /// ordinary launch of `grid` runs the clusters.
+  std::array<int64_t, 3> cluster = {1, 1, 1};
   /// Static LDS (shared memory) the kernel's IR declares.
   int64_t ldsBytes = 0;
   JSONMembers schedule;
