@@ -78,6 +78,58 @@ void mlir::hkg::tuner::addStatFeatures(FeatureMap &f, const StatMap &stats) {
     f["stat." + name] = value;
 }
 
+/// Whether every legal value of `spec` is a positive integer: a size or a
+/// count (threads, vector width, rows per workgroup...), which multiplies
+/// into the work a thread or a workgroup does, rather than a flag or an
+/// offset that may be 0.
+static bool isSizeKnob(const KnobSpec &spec) {
+  return llvm::all_of(spec.legalValues, [](const KnobValue &v) {
+    const int64_t *i = std::get_if<int64_t>(&v);
+    return i && *i > 0;
+  });
+}
+
+/// The op's element count against every product and ratio of its size
+/// knobs: log2(elements) + sum of c_k log2(knob k), c_k in {-1, 0, +1}, over
+/// every non-zero choice of c. Among them are the quantities that decide a
+/// memory-bound kernel whatever the op: elements per thread (elements /
+/// (vector width x unroll x ...)), workgroups launched (elements / the work
+/// of one workgroup), the parallelism a small shape leaves (elements /
+/// (threads x vector width)) -- products of three or more terms that trees
+/// over single log2 features cannot form. Which combination means what is
+/// left to the model: nothing here knows what a knob does.
+static void addElementsPerKnobFeatures(
+    FeatureMap &f, const ScheduleSpace &space, const CostFeatures &cost,
+    llvm::ArrayRef<std::pair<std::string, double>> ints) {
+  llvm::SmallVector<std::pair<std::string, double>> sizes;
+  for (const auto &knob : ints)
+    if (const KnobSpec *spec = space.lookup(knob.first); isSizeKnob(*spec))
+      sizes.push_back(knob);
+  double elements = 0;
+  for (int64_t d : cost.shape)
+    elements += log2OrZero(static_cast<double>(d));
+  size_t combinations = 1;
+  for (size_t i = 0; i < sizes.size(); ++i)
+    combinations *= 3;
+  // Combination c: digit k of c in base 3 is c_k + 1.
+  for (size_t c = 1; c < combinations; ++c) {
+    if (c == (combinations - 1) / 2)
+      continue; // every c_k = 0: the element count itself
+    std::string name = "mix.elements";
+    double value = elements;
+    size_t code = c;
+    for (const auto &[knob, log2Value] : sizes) {
+      int coefficient = static_cast<int>(code % 3) - 1;
+      code /= 3;
+      if (coefficient == 0)
+        continue;
+      name += (coefficient > 0 ? "+" : "-") + knob;
+      value += coefficient * log2Value;
+    }
+    f[name] = value;
+  }
+}
+
 /// Generic interactions a tree model cannot form from log2 values alone:
 /// sums and differences of integer knobs (products and ratios: threads per
 /// row, tile per wave...) and each integer knob against each op dim
@@ -101,6 +153,7 @@ static void addInteractionFeatures(FeatureMap &f, const ScheduleSpace &space,
       f["mix.dim" + std::to_string(d) + "-" + ints[i].first] =
           log2OrZero(static_cast<double>(dim)) - ints[i].second;
   }
+  addElementsPerKnobFeatures(f, space, cost, ints);
   // The last dim against pairs of knobs (elements per thread of a row:
   // row length / (vector width x threads per row)).
   if (cost.shape.empty())

@@ -210,6 +210,34 @@ float mlir::hkg::tuner::rankingLabel(const Measurement &m, double bestUs) {
   return static_cast<float>(bestUs / m.medianUs);
 }
 
+unsigned mlir::hkg::tuner::countChangedKnobs(const KnobMap &knobs,
+                                             const KnobMap &defaults) {
+  unsigned changed = 0;
+  for (const auto &[name, value] : knobs) {
+    auto it = defaults.find(name);
+    changed += it != defaults.end() && it->second != value;
+  }
+  return changed;
+}
+
+size_t mlir::hkg::tuner::pickZeroShot(llvm::ArrayRef<float> scores,
+                                      llvm::ArrayRef<KnobMap> candidates,
+                                      const KnobMap &defaults,
+                                      unsigned maxChangedKnobs) {
+  std::optional<size_t> best;
+  for (size_t i = 0; i < scores.size() && i < candidates.size(); ++i)
+    if (countChangedKnobs(candidates[i], defaults) <= maxChangedKnobs &&
+        (!best || scores[i] > scores[*best]))
+      best = i;
+  if (best)
+    return *best;
+  size_t top = 0;
+  for (size_t i = 1; i < scores.size(); ++i)
+    if (scores[i] > scores[top])
+      top = i;
+  return top;
+}
+
 std::vector<TrainingGroup>
 mlir::hkg::tuner::buildTrainingGroups(llvm::ArrayRef<TuningRecord> records,
                                       OpCatalog &catalog, bool statDropout,

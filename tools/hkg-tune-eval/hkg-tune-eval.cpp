@@ -3,13 +3,14 @@
 //   hkg-tune-eval --dataset records.jsonl [--folds 4] [--seeds 5]
 //                 [--budget 64] [--objective rank:pairwise] [-v]
 //                 [--require-zero-shot F] [--require-search-speedup X]
+//                 [--zero-shot-max-changed-knobs 3] [--split-seed 0]
 //
 // Groups the records per (op signature, target) and splits the groups into
 // folds over shapes (within each op kind, so every kind is trained on). For
 // each fold a policy is trained on the other folds, then on each held-out
 // group:
-//  (a) zero-shot: is the policy's top-1 among the recorded candidates
-//      within 10% of the best recorded time?
+//  (a) zero-shot: is the policy's pick (pickZeroShot) among the recorded
+//      candidates within 10% of the best recorded time?
 //  (b) replayed search: how many trials does the policy-guided search
 //      (default first, then the agents, retraining as it goes) need to reach
 //      95% of the best recorded speed, against random search (uniform over
@@ -71,6 +72,16 @@ static cl::opt<bool> defaultRelative(
 static cl::opt<bool>
     zeroShotOnly("zero-shot-only",
                  cl::desc("Skip the replayed searches (b): only (a)"));
+static cl::opt<unsigned> zeroShotMaxChangedKnobs(
+    "zero-shot-max-changed-knobs", cl::init(kZeroShotMaxChangedKnobs),
+    cl::desc("The zero-shot pick changes at most this many knobs of the "
+             "op's default schedule (a large value: no limit)"));
+static cl::opt<unsigned> splitSeed(
+    "split-seed", cl::init(0),
+    cl::desc("0: folds round-robin over each op kind's groups sorted by "
+             "signature (the CI split); N: the groups of each kind shuffled "
+             "with seed N first (another split, to see how much a result "
+             "depends on it)"));
 static cl::opt<bool> verbose("v", cl::desc("Print one line per group"));
 static cl::opt<double> requireZeroShot(
     "require-zero-shot", cl::init(0),
@@ -204,8 +215,26 @@ int main(int argc, char **argv) {
                             std::tie(b.opName, b.target, b.signature);
                    });
   unsigned folds = std::max(2u, numFolds.getValue());
+  std::vector<size_t> order(groups.size());
+  std::iota(order.begin(), order.end(), 0);
+  if (splitSeed != 0) {
+    // Fisher-Yates within each run of one op kind (spelled out: the
+    // standard shuffle's order is the library's choice).
+    Rng rng(splitSeed);
+    for (size_t begin = 0; begin < groups.size();) {
+      size_t end = begin;
+      while (end < groups.size() &&
+             groups[end].opName == groups[begin].opName &&
+             groups[end].target == groups[begin].target)
+        ++end;
+      for (size_t i = end - 1; i > begin; --i)
+        std::swap(order[i], order[begin + rng() % (i - begin + 1)]);
+      begin = end;
+    }
+  }
   std::map<std::string, unsigned> perKind;
-  for (Group &g : groups) {
+  for (size_t i : order) {
+    Group &g = groups[i];
     g.fold = perKind[g.opName + g.target]++ % folds;
     g.shortName = describe(g);
   }
@@ -266,10 +295,8 @@ int main(int argc, char **argv) {
       auto scores = (*policy)->score(rows);
       if (!scores)
         return fail(llvm::toString(scores.takeError()));
-      size_t top = 0;
-      for (size_t i = 1; i < scores->size(); ++i)
-        if ((*scores)[i] > (*scores)[top])
-          top = i;
+      size_t top = pickZeroShot(*scores, g.candidates, g.defaultKnobs,
+                                zeroShotMaxChangedKnobs);
       const Measurement &picked = g.measurements[top];
       bool hit = picked.isOk() && picked.medianUs <= 1.1 * g.bestUs;
       zeroShotHits += hit;
@@ -292,9 +319,10 @@ int main(int argc, char **argv) {
         if (verbose)
           llvm::outs() << llvm::formatv(
               "  {0,-32} fold {1}: {2,4} candidates, zero-shot {3:f3} of "
-              "best {4}\n",
+              "best {4}, default {5:f3}\n",
               g.shortName, fold, g.candidates.size(), zeroShotRatios.back(),
-              hit ? "(hit)" : "(miss)");
+              hit ? "(hit)" : "(miss)",
+              defaultUs ? g.bestUs / *defaultUs : 0.0);
         continue;
       }
       // (b) replayed search.

@@ -7,6 +7,10 @@
 //             peaks, vendor) from TargetInfo;
 //   knob.*    the schedule: integer knobs as log2 (0 -> -1), keyword knobs
 //             one-hot over the knob's legal values;
+//   mix.*     op-agnostic interactions: sums and differences of knobs, op
+//             dims against knobs, the element count against every product
+//             and ratio of the size knobs;
+//   dflt.*    knobs against the op's default schedule;
 //   stat.*    static stats of the compiled candidate (vgpr, lds_bytes,
 //             spills, occupancy...) when known.
 // A model stores the names it was trained on; a name it does not know is

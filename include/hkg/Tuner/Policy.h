@@ -38,8 +38,9 @@ struct PolicyOptions {
   double minChildWeight = 1.0;
   /// Train on the `dflt.*` features too (knobs against the op's default
   /// schedule). Off by default: the shipped H200 model uses them (78.3% held
-  /// out zero-shot against 75.0%), the small per-op models of the search do
-  /// not (docs/Tuning.md).
+  /// out zero-shot against 75.0%, measured before the mix.elements
+  /// features), the small per-op models of the search do not
+  /// (docs/Tuning.md).
   bool defaultRelativeFeatures = false;
   unsigned seed = 0;
 };
@@ -90,6 +91,25 @@ buildTrainingGroups(llvm::ArrayRef<TuningRecord> records, OpCatalog &catalog,
 
 /// Label of a measurement in a group whose best ok time is `bestUs`.
 float rankingLabel(const Measurement &m, double bestUs);
+
+/// Knobs of `knobs` whose value differs from `defaults` (knobs `defaults`
+/// lacks do not count).
+unsigned countChangedKnobs(const KnobMap &knobs, const KnobMap &defaults);
+
+/// The most knobs of the op's default schedule a zero-shot pick may change.
+/// The default is the op author's heuristic for the shape and target; far
+/// from it a model trained on a few dozen shapes extrapolates (on the H200
+/// dataset, unrestricted picks ran at 0.45-0.57 of the best where the default
+/// was within 3%). 3 was chosen over 1, 2, 4 and no limit on re-shuffled
+/// splits, not on the CI split (docs/Tuning.md).
+inline constexpr unsigned kZeroShotMaxChangedKnobs = 3;
+
+/// The zero-shot pick: the index of the highest score among `candidates`
+/// that change at most `maxChangedKnobs` knobs of `defaults` (the highest
+/// overall when none does).
+size_t pickZeroShot(llvm::ArrayRef<float> scores,
+                    llvm::ArrayRef<KnobMap> candidates, const KnobMap &defaults,
+                    unsigned maxChangedKnobs = kZeroShotMaxChangedKnobs);
 
 } // namespace mlir::hkg::tuner
 

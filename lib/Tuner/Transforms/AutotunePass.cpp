@@ -202,10 +202,7 @@ LogicalResult HkgAutotunePass::pickWithoutDevice(HkgKernelOpInterface op,
       op.emitError("hkg-autotune: ") << llvm::toString(scores.takeError());
       return failure();
     }
-    size_t best = 0;
-    for (size_t i = 1; i < scores->size(); ++i)
-      if ((*scores)[i] > (*scores)[best])
-        best = i;
+    size_t best = pickZeroShot(*scores, candidates, context.defaultKnobs);
     op.setScheduleAttrTo(knobsToAttr(op->getContext(), candidates[best]));
     op.emitRemark() << prefix << "picked zero-shot by " << origin << " among "
                     << candidates.size() << " legal candidates";
