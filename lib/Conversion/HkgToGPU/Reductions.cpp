@@ -103,9 +103,10 @@ public:
   }
 
   /// The slot's elements as f32. A bf16 row cached in registers is kept as
-  /// bf16 between passes (half the registers of f32 values: on sm_90 the
-  /// default rmsnorm needs 48 -> 32 registers, so more rows are in flight
-  /// per SM) and converted again by each later pass.
+  /// bf16 between passes (half the registers of f32 values; with the
+  /// grouped column loads, sm_90's default rmsnorm needs 40 registers
+  /// instead of 48, so more rows are in flight per SM) and converted again
+  /// by each later pass.
   Value f32(const Slot &slot) {
     if (!rematBF16 || slot.pass == 0)
       return toF32(b, loc, slot.raw);
