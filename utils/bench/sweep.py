@@ -76,12 +76,20 @@ _PIN = [dict(threads=512, rows_per_block=2, vector_width=8, unroll=4, row_cache=
         dict(threads=1024, rows_per_block=1, vector_width=8, unroll=1, row_cache="registers"),
         dict(threads=1024, rows_per_block=4, vector_width=8, unroll=4, row_cache="registers")]
 PINNED = {op: _PIN for op in ("layernorm", "rmsnorm")}
+# rmsnorm, 3% behind Inductor: Inductor's own access pattern (its kernel in
+# the 2026-12-01 inductor-src.txt: 512 threads per row, 8 bf16 per thread per
+# step, chunks of 4096, the row read again from L2 in the second pass) as
+# row_cache = none, and the same threads caching 16 elements each.
+PINNED["rmsnorm"] = _PIN + [dict(threads=512, rows_per_block=1, vector_width=8, unroll=1, row_cache="none"),
+                            dict(threads=512, rows_per_block=1, vector_width=8, unroll=2, row_cache="none"),
+                            dict(threads=512, rows_per_block=1, vector_width=8, unroll=2, row_cache="registers"),
+                            dict(threads=256, rows_per_block=1, vector_width=8, unroll=4, row_cache="none")]
 PINNED["softmax"] = [dict(d, online=0) for d in _PIN]
-# top-p: the default with the opt-in light-token rule (p0), a cluster of
-# two workgroups per row (p1), both (p2).
-PINNED["top_p"] = [dict(vector_width=4, threads=1024, unroll=2, bins=2048, light_tokens=1),
-                   dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=2),
-                   dict(vector_width=4, threads=1024, unroll=2, bins=2048, light_tokens=1, ctas_per_row=2)]
+# top-p: the default (on sm_90 a cluster of two workgroups per row) against
+# one workgroup per row (p0, the default before 2026-12-01) and with the
+# opt-in light-token rule (p1).
+PINNED["top_p"] = [dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=1),
+                   dict(vector_width=4, threads=1024, unroll=2, bins=2048, light_tokens=1)]
 # Extra hkg-compile flags tried on the default schedule at PERF.md's shape
 # (variant default-<name>): with the bf16 row kept packed and the weight
 # loads in groups of 2, rmsnorm's default needs 40 registers (6 workgroups of
@@ -95,11 +103,12 @@ FLAG_VARIANTS = {"rmsnorm": {"m8": ["--min-blocks-per-sm=8"]},
 # Source variants of the default schedule at PERF.md's shape (variant
 # default-<name>, and default-<name>-i32 with --index32): `pf` = the
 # experimental `hkg.prefetch_columns` (weight / bias loads issued with the
-# row's loads, before the reductions; Reductions.cpp); `f32` = the
-# experimental `hkg.row_f32_cache` (the row cached as the first pass's f32
-# values instead of its bf16 words: the code before 2026-12-01).
-SRC_VARIANTS = {op: {"pf": "hkg.prefetch_columns", "f32": "hkg.row_f32_cache"} for op in ("layernorm", "rmsnorm")}
-SRC_VARIANTS["softmax"] = {"f32": "hkg.row_f32_cache"}
+# row's loads, before the reductions; Reductions.cpp); `f32` / `bf16` = the
+# row cached as f32 values / as its bf16 words, against each op's default
+# (packed for rmsnorm, f32 for softmax and layernorm: Reductions.cpp).
+SRC_VARIANTS = {"rmsnorm": {"pf": "hkg.prefetch_columns", "f32": "hkg.row_f32_cache"},
+                "layernorm": {"pf": "hkg.prefetch_columns", "bf16": "hkg.row_bf16_cache"},
+                "softmax": {"bf16": "hkg.row_bf16_cache"}}
 # Not compiled with 32-bit indices: the GEMMs use nvgpu ops.
 NO_INDEX32 = {"gemm", "gemm_decode", "qkv_proj", "attention"}
 

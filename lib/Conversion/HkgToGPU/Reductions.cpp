@@ -95,11 +95,17 @@ public:
     }
     if (cache == "lds")
       ldsRow = kc.addLds({rpb, len}, inType);
-    // The experimental discardable attribute `hkg.row_f32_cache` keeps the
-    // previous code (the conversions of the first pass reused by the later
-    // ones) for side-by-side measurements.
+    // Which form a bf16 row takes in registers is measured, per op (H200,
+    // 8192x8192, docs/perf/README.md 2026-12-01): packed, rmsnorm 70.4 us
+    // against 71.1 with f32 values; f32, softmax 70.6 against 78.0 packed
+    // (its exp pass is issue-bound: the conversions are extra instructions
+    // there) and layernorm 70.7 against 71.5. The discardable attributes
+    // `hkg.row_f32_cache` / `hkg.row_bf16_cache` force one form for
+    // side-by-side measurements.
+    bool packedByDefault = isa<RMSNormOp>(op);
     rematBF16 = cache == "registers" && inType.isBF16() &&
-                !op->hasAttr("hkg.row_f32_cache");
+                !op->hasAttr("hkg.row_f32_cache") &&
+                (packedByDefault || op->hasAttr("hkg.row_bf16_cache"));
   }
 
   /// The slot's elements as f32. A bf16 row cached in registers is kept as

@@ -40,10 +40,11 @@ func.func @rms(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<64x819
 
 // -----
 
-// layernorm (weight and bias): the variance pass converts the cached words
-// in the word form, the output pass in the other integer form (i16 pairs
-// (0, bf16): not merged with the variance pass's conversion); column loads
-// in groups of 1 slot x 2 columns, each before its store.
+// layernorm with `hkg.row_bf16_cache` (its default caches f32 values, next
+// test): the variance pass converts the cached words in the word form, the
+// output pass in the other integer form (i16 pairs (0, bf16): not merged
+// with the variance pass's conversion); column loads in groups of 1 slot x
+// 2 columns, each before its store.
 
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK-LABEL: gpu.func @hkg_layernorm_0(
@@ -79,7 +80,44 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK-NOT:     vector.store
 // CHECK:         gpu.return
 func.func @ln(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>, %b: tensor<8192xbf16>) -> tensor<64x8192xbf16> {
+  %0 = hkg.layernorm %x weight(%w : tensor<8192xbf16>) bias(%b : tensor<8192xbf16>) eps(1.0e-05) {hkg.row_bf16_cache, schedule = #hkg.schedule<vector_width = 8, threads = 256, rows_per_block = 1, unroll = 4, row_cache = registers>} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
+  return %0 : tensor<64x8192xbf16>
+}
+}
+
+// -----
+
+// Softmax and layernorm cache a bf16 row as f32 values by default (measured
+// faster on the H200, Reductions.cpp): one conversion per element, in the
+// first pass, none later.
+
+module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
+// CHECK-LABEL: gpu.func @hkg_layernorm_0(
+// CHECK:         %[[ROW0:.*]] = vector.load %{{.*}} : memref<64x8192xbf16>, vector<8xbf16>
+// CHECK:         arith.extf %[[ROW0]] : vector<8xbf16> to vector<8xf32>
+// CHECK:         gpu.barrier
+// CHECK-NOT:     vector.bitcast %[[ROW0]]
+// CHECK:         vector.store
+// CHECK:         gpu.return
+func.func @ln_default(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>, %b: tensor<8192xbf16>) -> tensor<64x8192xbf16> {
   %0 = hkg.layernorm %x weight(%w : tensor<8192xbf16>) bias(%b : tensor<8192xbf16>) eps(1.0e-05) {schedule = #hkg.schedule<vector_width = 8, threads = 256, rows_per_block = 1, unroll = 4, row_cache = registers>} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
+  return %0 : tensor<64x8192xbf16>
+}
+}
+
+// -----
+
+module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
+// CHECK-LABEL: gpu.func @hkg_softmax_0(
+// CHECK:         arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
+// CHECK:         gpu.barrier
+// CHECK-NOT:     vector.bitcast %{{.*}} : vector<8xbf16>
+// CHECK-NOT:     arith.shli
+// CHECK:         math.exp
+// CHECK:         vector.store
+// CHECK:         gpu.return
+func.func @softmax_bf16_default(%x: tensor<64x8192xbf16>) -> tensor<64x8192xbf16> {
+  %0 = hkg.softmax %x axis(1) {schedule = #hkg.schedule<vector_width = 8, threads = 256, rows_per_block = 1, unroll = 4, row_cache = registers, online = 0>} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
   return %0 : tensor<64x8192xbf16>
 }
 }

@@ -4,9 +4,10 @@
 // over `bins` bins (LDS atomics) that finds the bin holding the nucleus cut,
 // a pass that gathers that bin's tokens into LDS (or, when they are too
 // many, key-histogram passes of log2(bins) bits each), and the draw. Each
-// thread moves `vector_width` logits per access. Opt-in: `light_tokens`
-// (tokens too light for any nucleus skip the histogram), `ctas_per_row` = 2
-// (sm_90: a cluster of two workgroups per row, docs/Lowering.md).
+// thread moves `vector_width` logits per access. `ctas_per_row` = 2 (the
+// default on sm_90): a cluster of two workgroups per row, each with half of
+// it (docs/Lowering.md). Opt-in: `light_tokens` (tokens too light for any
+// nucleus skip the histogram).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,16 +43,21 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
                "histogram bins of the cut search (LDS, 8 bytes each; at "
                "least 2 per thread): wider bins keep more tokens in the "
                "cut's bin");
-  // Off by default until measured on a device (docs/Lowering.md).
+  // Off: measured slower on the H200 (64x128256 f32: 82.5 us against 76.5
+  // without; with ctas_per_row = 2, 62.1 against 59.3; docs/perf 2026-12-01).
   space.addInt("light_tokens", {0, 1}, 0,
                "1: tokens too light to be in any nucleus (q <= ((1 - p) "
                "2^S - 1) / V - 1) skip the histogram's LDS atomics and are "
                "summed in registers");
-  // Off by default until measured on a device (docs/Lowering.md).
+  // 2 where the target has clusters and the row splits in two halves of
+  // whole vectors: on the H200, 64x128256 f32, 59.9 us against 76.0 with
+  // one workgroup per row (128 of 132 SMs busy instead of 64; docs/perf
+  // 2026-12-01), checked by the lowering check's 17 cluster cases.
   SmallVector<int64_t> ctas = {1};
   if (target.hasClusters())
     ctas.push_back(2);
-  space.addInt("ctas_per_row", ctas, 1,
+  int64_t ctasDefault = target.hasClusters() && v % (2 * vw) == 0 ? 2 : 1;
+  space.addInt("ctas_per_row", ctas, ctasDefault,
                "workgroups per row: 2 = a cluster of two (sm_90), each "
                "with half the row, exchanging through distributed shared "
                "memory");
