@@ -5,8 +5,8 @@
 // a pass that gathers that bin's tokens into LDS (or, when they are too
 // many, key-histogram passes of log2(bins) bits each), and the draw. Each
 // thread moves `vector_width` logits per access. `ctas_per_row` = 2 (the
-// default on sm_90): a cluster of two workgroups per row, each with half of
-// it (docs/Lowering.md). Opt-in: `light_tokens` (tokens too light for any
+// default on sm_90 for at most half as many rows as SMs): a cluster of two
+// workgroups per row, each with half of it (docs/Lowering.md). Opt-in: `light_tokens` (tokens too light for any
 // nucleus skip the histogram).
 //
 //===----------------------------------------------------------------------===//
@@ -49,14 +49,21 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
                "1: tokens too light to be in any nucleus (q <= ((1 - p) "
                "2^S - 1) / V - 1) skip the histogram's LDS atomics and are "
                "summed in registers");
-  // 2 where the target has clusters and the row splits in two halves of
-  // whole vectors: on the H200, 64x128256 f32, 59.9 us against 76.0 with
-  // one workgroup per row (128 of 132 SMs busy instead of 64; docs/perf
-  // 2026-12-01), checked by the lowering check's 17 cluster cases.
+  // 2 where the target has clusters, the row splits in two halves of whole
+  // vectors, and two workgroups per row still fit the GPU in one wave. On
+  // the H200 (docs/perf 2026-12-01): 64x128256 f32 60.0 us against 76.0
+  // with one workgroup per row (128 of 132 SMs busy instead of 64),
+  // 1x128256 49.2 against 70.5, but 256x32000 103.0 against 49-52 (4 waves
+  // of clusters instead of 2 of single workgroups).
+  int64_t rows = getLogits().getType().getDimSize(0);
   SmallVector<int64_t> ctas = {1};
   if (target.hasClusters())
     ctas.push_back(2);
-  int64_t ctasDefault = target.hasClusters() && v % (2 * vw) == 0 ? 2 : 1;
+  int64_t ctasDefault = target.hasClusters() && v % (2 * vw) == 0 &&
+                                !ShapedType::isDynamic(rows) &&
+                                2 * rows <= target.computeUnits
+                            ? 2
+                            : 1;
   space.addInt("ctas_per_row", ctas, ctasDefault,
                "workgroups per row: 2 = a cluster of two (sm_90), each "
                "with half the row, exchanging through distributed shared "
