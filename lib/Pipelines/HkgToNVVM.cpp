@@ -32,6 +32,7 @@ using namespace mlir::hkg;
 ///         convert-nvgpu-to-nvvm,
 ///         convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true
 ///                            index-bitwidth=64|32},
+///         hkg-nvvm-streaming-access,
 ///         canonicalize, cse, reconcile-unrealized-casts),
 ///       gpu-module-to-binary{format=isa toolkit=<toolkit>})'
 llvm::Error
@@ -82,6 +83,9 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
                                    unsigned(opts.indexBitwidth));
   toNVVM.indexBitwidth = opts.indexBitwidth;
   gpm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  // Nontemporal accesses (hkg.streaming_access) as ld/st.global.cs: NVPTX
+  // ignores the flag.
+  gpm.addPass(createHkgNVVMStreamingAccessPass());
   gpm.addPass(createCanonicalizerPass());
   gpm.addPass(createCSEPass());
   gpm.addPass(createReconcileUnrealizedCastsPass());

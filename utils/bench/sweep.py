@@ -106,9 +106,15 @@ FLAG_VARIANTS = {"rmsnorm": {"m8": ["--min-blocks-per-sm=8"]},
 # row's loads, before the reductions; Reductions.cpp); `f32` / `bf16` = the
 # row cached as f32 values / as its bf16 words, against each op's default
 # (packed for rmsnorm, f32 for softmax and layernorm: Reductions.cpp).
-SRC_VARIANTS = {"rmsnorm": {"pf": "hkg.prefetch_columns", "f32": "hkg.row_f32_cache"},
-                "layernorm": {"pf": "hkg.prefetch_columns", "bf16": "hkg.row_bf16_cache"},
-                "softmax": {"bf16": "hkg.row_bf16_cache"}}
+# `nt` = the experimental `hkg.streaming_access` (the row / element stream's
+# loads and the output's stores nontemporal: ld/st.global.cs on NVIDIA; the
+# mechanism Inductor's rmsnorm has and hkg's lacked, eviction priority on
+# data used once; docs/Lowering.md).
+SRC_VARIANTS = {"rmsnorm": {"pf": "hkg.prefetch_columns", "f32": "hkg.row_f32_cache", "nt": "hkg.streaming_access"},
+                "layernorm": {"pf": "hkg.prefetch_columns", "bf16": "hkg.row_bf16_cache", "nt": "hkg.streaming_access"},
+                "softmax": {"bf16": "hkg.row_bf16_cache", "nt": "hkg.streaming_access"}}
+for _op in ("gelu", "bias_gelu", "swiglu"):
+    SRC_VARIANTS[_op] = {"nt": "hkg.streaming_access"}
 # Not compiled with 32-bit indices: the GEMMs use nvgpu ops.
 NO_INDEX32 = {"gemm", "gemm_decode", "qkv_proj", "attention"}
 

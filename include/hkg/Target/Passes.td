@@ -56,4 +56,35 @@ def HkgLowerSubgroupOpsPass
   ];
 }
 
+def HkgNVVMStreamingAccessPass
+    : Pass<"hkg-nvvm-streaming-access", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower nontemporal llvm.load / llvm.store to PTX's "
+                "cache-streaming ld.global.cs / st.global.cs";
+  let description = [{
+    The NVPTX backend drops `nontemporal` (AMDGPU turns it into the `nt`
+    bit), so this pass, run on NVVM kernels after `convert-gpu-to-nvvm`,
+    lowers each nontemporal `llvm.load` / `llvm.store` of 4, 8 or 16 bytes
+    itself: the pointer is cast to the global address space and the access
+    becomes `ld.global.cs` / `st.global.cs` (`.b32`, `.v2.b32`, `.v4.b32`)
+    inline PTX: "cache streaming, likely accessed once", lines allocated with
+    the evict-first policy in L1 and L2. Other accesses are left alone (a
+    nontemporal access of another size stays a plain one). hkg's lowering
+    marks the row and element streams nontemporal under the experimental
+    `hkg.streaming_access` attribute (docs/Lowering.md).
+
+    Before:
+    ```mlir
+    %v = llvm.load %p {alignment = 16 : i64, nontemporal} : !llvm.ptr -> vector<8xbf16>
+    ```
+    After:
+    ```mlir
+    %g = llvm.addrspacecast %p : !llvm.ptr to !llvm.ptr<1>
+    %s = llvm.inline_asm "ld.global.cs.v4.b32 {$0, $1, $2, $3}, [$4];",
+           "=r,=r,=r,=r,l" %g : (!llvm.ptr<1>) -> !llvm.struct<(i32, i32, i32, i32)>
+    ...   // the four words into vector<4xi32>, bitcast to vector<8xbf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // HKG_TARGET_PASSES_TD

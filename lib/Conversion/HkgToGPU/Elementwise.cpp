@@ -35,6 +35,7 @@ struct ElementwiseEmitter {
   SmallVector<int64_t> inputSizes;
   Value output; // flat view
   int64_t numel;
+  bool streaming = false;
 
   /// Flat index of input `i` for output index `idx`.
   Value inputIndex(unsigned i, Value idx) {
@@ -48,8 +49,11 @@ struct ElementwiseEmitter {
     SmallVector<Value> vs;
     for (auto [i, in] : llvm::enumerate(inputs)) {
       Type et = cast<MemRefType>(in.getType()).getElementType();
+      // Experimental `hkg.streaming_access`: full-size inputs (read once)
+      // nontemporal; broadcast ones (a bias, reused) not.
+      bool once = streaming && inputSizes[i] == numel;
       vs.push_back(loadVector(b, loc, in, inputIndex(i, idx), width,
-                              vectorAlignment(et, width)));
+                              vectorAlignment(et, width), once));
     }
     return vs;
   }
@@ -72,7 +76,7 @@ struct ElementwiseEmitter {
 
   void store(Value v, Value idx, int64_t width) {
     Type et = cast<MemRefType>(output.getType()).getElementType();
-    storeVector(b, loc, v, output, idx, vectorAlignment(et, width));
+    storeVector(b, loc, v, output, idx, vectorAlignment(et, width), streaming);
   }
 };
 } // namespace
@@ -91,7 +95,8 @@ LogicalResult mlir::hkg::lowerElementwise(ElementwiseOp op, KernelContext &kc) {
            << captured.front()
            << "); hkg-lower-to-gpu expects a self-contained body";
 
-  ElementwiseEmitter e{op, b, loc, {}, {}, Value(), numel};
+  ElementwiseEmitter e{op, b, loc, {}, {}, Value(), numel,
+                       op->hasAttr("hkg.streaming_access")};
   for (auto [i, in] : llvm::enumerate(op.getInputs())) {
     int64_t n = cast<ShapedType>(in.getType()).getNumElements();
     e.inputSizes.push_back(n);

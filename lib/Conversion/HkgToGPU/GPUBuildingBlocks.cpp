@@ -75,17 +75,17 @@ int64_t mlir::hkg::vectorAlignment(Type elementType, int64_t width) {
 
 Value mlir::hkg::loadVector(OpBuilder &b, Location loc, Value m,
                             ValueRange indices, int64_t width,
-                            int64_t alignment) {
+                            int64_t alignment, bool nontemporal) {
   auto type =
       VectorType::get({width}, cast<MemRefType>(m.getType()).getElementType());
-  return vector::LoadOp::create(b, loc, type, m, indices,
-                                /*nontemporal=*/false,
+  return vector::LoadOp::create(b, loc, type, m, indices, nontemporal,
                                 llvm::MaybeAlign(alignment));
 }
 
 void mlir::hkg::storeVector(OpBuilder &b, Location loc, Value v, Value m,
-                            ValueRange indices, int64_t alignment) {
-  vector::StoreOp::create(b, loc, v, m, indices, /*nontemporal=*/false,
+                            ValueRange indices, int64_t alignment,
+                            bool nontemporal) {
+  vector::StoreOp::create(b, loc, v, m, indices, nontemporal,
                           llvm::MaybeAlign(alignment));
 }
 

@@ -75,10 +75,13 @@ int64_t vectorAlignment(Type elementType, int64_t width);
 
 /// Loads vector<width x T> from `m` at `indices` (vector.load with the given
 /// byte alignment, so that it becomes one 16-byte access when possible).
+/// `nontemporal` marks a streaming access (used once): AMDGPU sets the `nt`
+/// bit, NVVM kernels get ld/st.global.cs (hkg-nvvm-streaming-access).
 Value loadVector(OpBuilder &b, Location loc, Value m, ValueRange indices,
-                 int64_t width, int64_t alignment);
+                 int64_t width, int64_t alignment, bool nontemporal = false);
 void storeVector(OpBuilder &b, Location loc, Value v, Value m,
-                 ValueRange indices, int64_t alignment);
+                 ValueRange indices, int64_t alignment,
+                 bool nontemporal = false);
 
 /// Converts a float scalar or vector to f32 (arith.extf; no-op for f32), and
 /// back to `elementType` (arith.truncf).

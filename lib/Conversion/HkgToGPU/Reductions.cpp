@@ -102,6 +102,9 @@ public:
     // there) and layernorm 70.7 against 71.5. The discardable attributes
     // `hkg.row_f32_cache` / `hkg.row_bf16_cache` force one form for
     // side-by-side measurements.
+    // Experimental: `hkg.streaming_access` marks the row's global loads and
+    // the output's stores nontemporal (read / written once).
+    streaming = op->hasAttr("hkg.streaming_access");
     bool packedByDefault = isa<RMSNormOp>(op);
     rematBF16 = cache == "registers" && inType.isBF16() &&
                 !op->hasAttr("hkg.row_f32_cache") &&
@@ -270,7 +273,8 @@ public:
     Value v = fromF32(b, loc, y, et);
     Value cond = andGuards(slot.valid, rowValid);
     guarded(cond, [&] {
-      storeVector(b, loc, v, outView, ValueRange{row, slot.col}, align);
+      storeVector(b, loc, v, outView, ValueRange{row, slot.col}, align,
+                  streaming);
     });
   }
 
@@ -311,6 +315,7 @@ public:
   int64_t numVec, tail, vecsPerThread, tailSlots, inAlign;
   StringRef cache;
   bool rematBF16 = false;
+  bool streaming = false;
   SmallVector<int> rematPasses; // later passes, in their order of emission
   Type inType;
   Value input, output, tid, rowInBlock, lane, row, rowClamped;
@@ -363,7 +368,7 @@ private:
       return loadVector(b, loc, ldsRow, ValueRange{rowInBlock, slot.col},
                         slot.width, align);
     Value v = loadVector(b, loc, input, ValueRange{rowClamped, slot.col},
-                         slot.width, align);
+                         slot.width, align, streaming);
     if (cache == "registers")
       regs.push_back(v);
     if (cache == "lds")
