@@ -32,7 +32,7 @@ using namespace mlir::hkg;
 ///         convert-nvgpu-to-nvvm,
 ///         convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true
 ///                            index-bitwidth=64|32},
-///         hkg-nvvm-streaming-access,
+///         hkg-nvvm-streaming-access, hkg-nvvm-dynamic-shared-memory,
 ///         canonicalize, cse, reconcile-unrealized-casts),
 ///       gpu-module-to-binary{format=isa toolkit=<toolkit>})'
 llvm::Error
@@ -86,6 +86,8 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
   // Nontemporal accesses (hkg.streaming_access) as ld/st.global.cs: NVPTX
   // ignores the flag.
   gpm.addPass(createHkgNVVMStreamingAccessPass());
+  // gpu.dynamic_shared_memory as PTX dynamic shared memory (.extern).
+  gpm.addPass(createHkgNVVMDynamicSharedMemoryPass());
   gpm.addPass(createCanonicalizerPass());
   gpm.addPass(createCSEPass());
   gpm.addPass(createReconcileUnrealizedCastsPass());

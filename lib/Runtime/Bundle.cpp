@@ -114,6 +114,12 @@ static llvm::Error readKernel(const json::Value &value,
     return e;
   if (std::optional<int64_t> lds = obj->getInteger("lds_bytes"))
     k.ldsBytes = *lds;
+  if (std::optional<int64_t> lds = obj->getInteger("dynamic_lds_bytes")) {
+    if (*lds < 0 || *lds > (1 << 30))
+      return fieldError(where + ".dynamic_lds_bytes",
+                        "expected a byte count in [0, 2^30]");
+    k.dynamicLdsBytes = *lds;
+  }
   if (std::optional<double> ms = obj->getNumber("compile_ms"))
     k.compileMs = *ms;
   if (const json::Value *s = obj->get("schedule"))

@@ -9,6 +9,7 @@
 #include "DynamicApi.h"
 #include "hkg/Runtime/Device.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstring>
@@ -33,6 +34,10 @@ constexpr int kAttrComputeCapabilityMajor = 75;
 constexpr int kAttrComputeCapabilityMinor = 76;
 constexpr int kJitErrorLogBuffer = 5;
 constexpr int kJitErrorLogBufferSizeBytes = 6;
+// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, and the shared memory a
+// kernel gets without raising it.
+constexpr int kFuncAttributeMaxDynamicSharedSize = 8;
+constexpr unsigned kStaticSharedLimit = 48 * 1024;
 
 struct CudaApi {
   CUresult (*cuInit)(unsigned);
@@ -48,6 +53,7 @@ struct CudaApi {
                                  void **);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, CUstream, void **,
                              void **);
@@ -82,6 +88,7 @@ struct CudaApi {
     RESOLVE(cuModuleLoadDataEx, "cuModuleLoadDataEx");
     RESOLVE(cuModuleUnload, "cuModuleUnload");
     RESOLVE(cuModuleGetFunction, "cuModuleGetFunction");
+    RESOLVE(cuFuncSetAttribute, "cuFuncSetAttribute");
     RESOLVE(cuLaunchKernel, "cuLaunchKernel");
     RESOLVE(cuMemAlloc, "cuMemAlloc_v2", "cuMemAlloc");
     RESOLVE(cuMemFree, "cuMemFree_v2", "cuMemFree");
@@ -214,6 +221,22 @@ public:
   llvm::Error launch(KernelHandle kernel, Dim3 grid, Dim3 block,
                      unsigned dynamicSharedBytes,
                      llvm::ArrayRef<DevicePtr> args) override {
+    // Above 48 KiB a kernel must opt in to its dynamic shared memory
+    // (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES); once per kernel
+    // and size, outside any timed launch after the first.
+    if (dynamicSharedBytes > kStaticSharedLimit) {
+      unsigned &raised = sharedLimits[kernel];
+      if (raised < dynamicSharedBytes) {
+        if (llvm::Error e = check(
+                api.cuFuncSetAttribute(kernel,
+                                       kFuncAttributeMaxDynamicSharedSize,
+                                       static_cast<int>(dynamicSharedBytes)),
+                "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                    std::to_string(dynamicSharedBytes) + ")"))
+          return e;
+        raised = dynamicSharedBytes;
+      }
+    }
     std::vector<CUdeviceptr> values(args.begin(), args.end());
     std::vector<void *> params;
     for (CUdeviceptr &v : values)
@@ -269,6 +292,8 @@ private:
   CudaApi api = {};
   CUdevice device = 0;
   CUcontext context = nullptr;
+  /// The dynamic shared memory limit raised per kernel.
+  llvm::DenseMap<CUfunction, unsigned> sharedLimits;
 };
 
 } // namespace

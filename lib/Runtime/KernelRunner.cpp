@@ -148,7 +148,8 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
           device.copyToDevice(*outPtr, output.data(), output.getNumBytes()))
     return freeAll(), std::move(e);
 
-  if (llvm::Error e = device.launch(*kernel, spec.grid, spec.block, 0, ptrs))
+  if (llvm::Error e = device.launch(*kernel, spec.grid, spec.block,
+                                    spec.dynamicLdsBytes, ptrs))
     return freeAll(), std::move(e);
   if (llvm::Error e = device.synchronize())
     return freeAll(), std::move(e);
@@ -178,7 +179,8 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
 
   if (check.passed && options.reps > 0) {
     auto times =
-        device.timeLaunches(*kernel, spec.grid, spec.block, 0, ptrs,
+        device.timeLaunches(*kernel, spec.grid, spec.block,
+                            spec.dynamicLdsBytes, ptrs,
                             options.warmup, options.reps, options.flushBytes);
     if (!times)
       return freeAll(), times.takeError();

@@ -4,7 +4,7 @@
 //   { "hkg_version", "target", "format",
 //     "kernels": [ { "name", "op", "binary", "entry", "grid", "block",
 //                    ("cluster",)
-//                    "lds_bytes", "schedule", "args", "source", "stats",
+//                    "lds_bytes", ("dynamic_lds_bytes",) "schedule", "args", "source", "stats",
 //                    "compile_ms" } ] }
 //
 //===----------------------------------------------------------------------===//
@@ -68,6 +68,8 @@ void mlir::hkg::writeManifest(const Bundle &bundle, llvm::raw_ostream &os) {
           if (k.cluster != std::array<int64_t, 3>{1, 1, 1})
             writeDims(json, "cluster", k.cluster);
           json.attribute("lds_bytes", k.ldsBytes);
+          if (k.dynamicLdsBytes != 0)
+            json.attribute("dynamic_lds_bytes", k.dynamicLdsBytes);
           json.attributeBegin("schedule");
           writeMembers(json, k.schedule);
           json.attributeEnd();

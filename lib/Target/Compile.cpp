@@ -144,6 +144,8 @@ static LogicalResult describeKernel(gpu::GPUModuleOp module,
     kernel.source = source.getValue().str();
   kernel.schedule = getScheduleMembers(func->getAttr("hkg.schedule"));
   kernel.ldsBytes = getStaticLDSBytes(module, func);
+  if (auto dyn = func->getAttrOfType<IntegerAttr>("hkg.dynamic_lds_bytes"))
+    kernel.dynamicLdsBytes = dyn.getInt();
 
   auto roles = func->getAttrOfType<ArrayAttr>("hkg.arg_roles");
   if (roles && roles.size() != func.getNumArguments())

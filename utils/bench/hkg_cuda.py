@@ -64,6 +64,12 @@ class Kernel:
         d.check(d.lib.cuModuleGetFunction(ctypes.byref(self.func), self.module,
                                           entry["entry"].encode()),
                 f"cuModuleGetFunction({entry['entry']})")
+        # Dynamic shared memory (docs/ABI.md): above 48 KiB the kernel must
+        # opt in (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8).
+        self.dynamic_lds = int(entry.get("dynamic_lds_bytes", 0))
+        if self.dynamic_lds > 48 * 1024:
+            d.check(d.lib.cuFuncSetAttribute(self.func, ctypes.c_int(8), ctypes.c_int(self.dynamic_lds)),
+                    f"cuFuncSetAttribute({entry['entry']}, MAX_DYNAMIC_SHARED_SIZE_BYTES, {self.dynamic_lds})")
 
     def args(self):
         return self.meta["args"]
@@ -85,7 +91,7 @@ class Kernel:
         d = driver()
         d.check(d.lib.cuLaunchKernel(self.func, *[ctypes.c_uint(x) for x in self.grid],
                                      *[ctypes.c_uint(x) for x in self.block],
-                                     ctypes.c_uint(0), stream, params, None),
+                                     ctypes.c_uint(self.dynamic_lds), stream, params, None),
                 f"cuLaunchKernel({self.meta['name']})")
 
 

@@ -232,6 +232,18 @@ for s in ["stages = 1", "stages = 2", "stages = 2, lds_swizzle = 0, lds_pad = 8"
     add_matmul("bf16", [], 256, 256, 320, s=s)
     add_matmul("bf16", [], 192, 160, 96, tb=True, s=s)
 
+# More than 48 KiB of LDS: dynamic shared memory on NVIDIA (72, 96 and 128
+# KiB; the runtime raises the kernel's limit at launch), on odd shapes, a
+# transpose and a fused epilogue.
+BIG_LDS = ["tile_m = 128, tile_n = 256, waves_m = 2, waves_n = 4, stages = 3",
+           "tile_m = 256, tile_n = 128, waves_m = 4, waves_n = 2, stages = 4",
+           "tile_m = 128, tile_n = 128, tile_k = 64, stages = 4"]
+for s in BIG_LDS:
+    add_matmul("bf16", [], 512, 768, 640, s=s)
+    add_matmul("bf16", [], 300, 520, 328, tb=True, s=s)
+add_matmul("bf16", [], 1024, 1536, 512, tb=True, epi="bias_gelu", s=BIG_LDS[0])
+add_matmul("f16", [], 4096, 4096, 4096, s=BIG_LDS[1])
+
 # --top-p: only the top-p cases.
 if "--top-p" in sys.argv:
     cases[:] = [c for c in cases if c["ref"]["op"] == "top_p"]

@@ -20,14 +20,16 @@ def check(rc):
         raise RuntimeError("CUDA driver error %d" % rc)
 
 
-def launch(ptx, entry, grid, block, ptrs):
+def launch(ptx, entry, grid, block, ptrs, dynamic_lds=0):
     mod = ctypes.c_void_p()
     check(cuda.cuModuleLoadData(ctypes.byref(mod), ctypes.c_char_p(ptx.encode() + b"\0")))
     fn = ctypes.c_void_p()
     check(cuda.cuModuleGetFunction(ctypes.byref(fn), mod, entry.encode()))
+    if dynamic_lds > 48 * 1024:  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+        check(cuda.cuFuncSetAttribute(fn, ctypes.c_int(8), ctypes.c_int(dynamic_lds)))
     vals = [ctypes.c_void_p(p) for p in ptrs]
     params = (ctypes.c_void_p * len(vals))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in vals])
-    check(cuda.cuLaunchKernel(fn, *grid, *block, 0, None, params, None))
+    check(cuda.cuLaunchKernel(fn, *grid, *block, ctypes.c_uint(dynamic_lds), None, params, None))
     torch.cuda.synchronize()
 
 
@@ -97,7 +99,8 @@ def run_case(dirname, case):
     out = torch.full(oshape, float("nan"), device="cuda", dtype=DT[odt]) if odt != "i32" else torch.full(oshape, -7, device="cuda", dtype=torch.int32)
     if ref["op"] == "top_p":
         return check_top_p(ptx, case, ins, out)
-    launch(ptx, case["entry"], case["grid"], case["block"], [t.data_ptr() for t in ins] + [out.data_ptr()])
+    launch(ptx, case["entry"], case["grid"], case["block"], [t.data_ptr() for t in ins] + [out.data_ptr()],
+           case.get("dynamic_lds", 0))
     if ref["op"] == "matmul":
         return check_matmul(case, ins, out)
     want = reference(ref, ins)
@@ -281,7 +284,7 @@ def check_top_p(ptx, case, ins, out):
     ref = case["ref"]
     logits = ins[0]
     ptrs = [t.data_ptr() for t in ins] + [out.data_ptr()]
-    launch(ptx, case["entry"], case["grid"], case["block"], ptrs)
+    launch(ptx, case["entry"], case["grid"], case["block"], ptrs, case.get("dynamic_lds", 0))
     B = logits.shape[0]
     probs, sp, idx, k = nucleus(logits, ref["p"], ref["temperature"])
     ok = True
@@ -321,7 +324,7 @@ def check_top_p(ptx, case, ins, out):
             print("  %d of %d rows differ from the token-order CDF walk" % (wrong, B))
     # determinism: the same launch again gives the same tokens
     out2 = torch.full_like(out, -7)
-    launch(ptx, case["entry"], case["grid"], case["block"], ptrs[:-1] + [out2.data_ptr()])
+    launch(ptx, case["entry"], case["grid"], case["block"], ptrs[:-1] + [out2.data_ptr()], case.get("dynamic_lds", 0))
     if not torch.equal(out, out2):
         ok = False
         print("  not deterministic")

@@ -12,7 +12,7 @@ INDEX_BITWIDTH = int(os.environ.get("HKG_INDEX_BITWIDTH", "64"))
 LIBDEVICE = "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
 NVVM = ("builtin.module(nvvm-attach-target{chip=sm_90 features=+ptx80 l=%s}, "
         "gpu.module(convert-nvgpu-to-nvvm, convert-scf-to-cf, convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true}, "
-        "reconcile-unrealized-casts), gpu-module-to-binary{format=isa})" % LIBDEVICE)
+        "hkg-nvvm-streaming-access, hkg-nvvm-dynamic-shared-memory, reconcile-unrealized-casts), gpu-module-to-binary{format=isa})" % LIBDEVICE)
 
 
 def unescape(s):
@@ -26,6 +26,8 @@ def build(name, mlir, ref, outdir):
     blocks = [list(map(int, m.split(","))) for m in re.findall(r"known_block_size = array<i32: ([0-9, ]+)>", lowered)]
     grids = [list(map(int, m.split(","))) for m in re.findall(r"known_grid_size = array<i32: ([0-9, ]+)>", lowered)]
     scheds = re.findall(r"hkg.schedule = (#hkg.schedule<[^>]*>)", lowered)
+    # Kernels with more than 48 KiB of LDS take it as dynamic shared memory.
+    dyn = re.findall(r"hkg.dynamic_lds_bytes = (\d+)", lowered)
     pipeline = NVVM
     bits = 64
     if INDEX_BITWIDTH == 32 and "nvgpu." not in lowered and not re.search(r"memref<[^>]*\?", lowered) and all(
@@ -42,7 +44,8 @@ def build(name, mlir, ref, outdir):
     with open(os.path.join(outdir, name + ".ptx"), "w") as f:
         f.write(ptx)
     return {"name": name, "entry": m.group(1), "block": blocks[0], "grid": grids[0],
-            "schedule": scheds[0], "ref": ref, "ptx": name + ".ptx", "index_bitwidth": bits}
+            "schedule": scheds[0], "ref": ref, "ptx": name + ".ptx", "index_bitwidth": bits,
+            "dynamic_lds": int(dyn[0]) if dyn else 0}
 
 
 def main():

@@ -160,7 +160,7 @@ class Loaded:
         grid = [ctypes.c_uint(x) for x in self.k.grid]
         block = [ctypes.c_uint(x) for x in self.k.block]
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
-        launch, func, zero = d.lib.cuLaunchKernel, self.k.func, ctypes.c_uint(0)
+        launch, func, zero = d.lib.cuLaunchKernel, self.k.func, ctypes.c_uint(self.k.dynamic_lds)
         keep = (ptrs, params)
 
         def run():

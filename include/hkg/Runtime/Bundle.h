@@ -42,6 +42,8 @@ struct KernelSpec {
   Dim3 grid = {1, 1, 1};
   Dim3 block = {1, 1, 1};
   unsigned ldsBytes = 0;
+  /// Dynamic shared memory to launch with (manifest "dynamic_lds_bytes").
+  unsigned dynamicLdsBytes = 0;
   std::vector<ArgSpec> args;
   /// The reference module (one func holding the one hkg op).
   std::string source;

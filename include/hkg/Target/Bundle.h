@@ -68,6 +68,9 @@ struct CompiledKernel {
   std::array<int64_t, 3> cluster = {1, 1, 1};
   /// Static LDS (shared memory) the kernel's IR declares.
   int64_t ldsBytes = 0;
+  /// Dynamic shared memory the launch must provide (NVIDIA kernels needing
+  /// more than 48 KiB; in the manifest only when not 0).
+  int64_t dynamicLdsBytes = 0;
   JSONMembers schedule;
   std::vector<KernelArg> args;
   /// The hkg.source module text (reference semantics).

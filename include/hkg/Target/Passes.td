@@ -87,4 +87,21 @@ def HkgNVVMStreamingAccessPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def HkgNVVMDynamicSharedMemoryPass
+    : Pass<"hkg-nvvm-dynamic-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Declare the dynamic shared memory of NVVM kernels "
+                "`.extern .shared`";
+  let description = [{
+    `convert-gpu-to-nvvm` lowers `gpu.dynamic_shared_memory` to an internal
+    zero-size `llvm.mlir.global` in address space 3. The NVPTX backend
+    demotes such a global into the kernel as a 1-byte `.shared` variable,
+    so accesses past its first byte only work by where the driver happens
+    to place the dynamic allocation. PTX's declaration of dynamic shared
+    memory is an external unsized array; this pass gives every zero-size
+    address-space-3 global external linkage, which NVPTX prints as
+    `.extern .shared .align 16 .b8 __dynamic_shmem__0[];`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // HKG_TARGET_PASSES_TD

@@ -29,6 +29,46 @@ Value KernelContext::addLds(ArrayRef<int64_t> shape, Type elementType) {
   return buffer;
 }
 
+int64_t mlir::hkg::moveLdsToDynamicSharedMemory(gpu::GPUFuncOp func,
+                                                 int64_t staticLimit) {
+  SmallVector<BlockArgument> buffers(func.getWorkgroupAttributions());
+  SmallVector<int64_t> offsets;
+  int64_t total = 0;
+  for (BlockArgument buffer : buffers) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+      return 0;
+    total = llvm::alignTo(total, 16);
+    offsets.push_back(total);
+    total += type.getNumElements() *
+             llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  }
+  if (total <= staticLimit)
+    return 0;
+  MLIRContext *ctx = func.getContext();
+  Block &entry = func.getBody().front();
+  OpBuilder b(ctx);
+  b.setInsertionPointToStart(&entry);
+  Location loc = func.getLoc();
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                   MemRefLayoutAttrInterface(), space);
+  Value base = gpu::DynamicSharedMemoryOp::create(b, loc, bytesType);
+  for (auto [buffer, offset] : llvm::zip(buffers, offsets)) {
+    Value view = memref::ViewOp::create(b, loc, buffer.getType(), base,
+                                        constIndex(b, loc, offset),
+                                        ValueRange{});
+    Value(buffer).replaceAllUsesWith(view);
+  }
+  unsigned first = func.getFirstWorkgroupAttributionIndex();
+  for (unsigned i = buffers.size(); i > 0; --i)
+    entry.eraseArgument(first + i - 1);
+  func->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
+                b.getI64IntegerAttr(0));
+  func.setWorkgroupAttribAttrsAttr(ArrayAttr());
+  return total;
+}
+
 //===----------------------------------------------------------------------===//
 // Scalars, ids, views
 //===----------------------------------------------------------------------===//

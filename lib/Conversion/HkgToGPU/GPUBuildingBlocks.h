@@ -45,6 +45,16 @@ struct KernelContext {
   int64_t waveSize() const { return target.waveSize; }
 };
 
+/// When the kernel's LDS buffers (workgroup attributions) exceed
+/// `staticLimit` bytes, places them in one dynamic shared memory buffer
+/// instead (gpu.dynamic_shared_memory and a memref.view per buffer, at
+/// 16-byte aligned offsets), removes the attributions and returns the
+/// dynamic bytes the launch must ask for; returns 0 and changes nothing
+/// otherwise. NVIDIA caps static shared memory at 48 KiB per workgroup;
+/// more needs a dynamic allocation and, above 48 KiB, an opt-in attribute
+/// at launch (the runtime sets it from the manifest, docs/ABI.md).
+int64_t moveLdsToDynamicSharedMemory(gpu::GPUFuncOp func, int64_t staticLimit);
+
 /// Family entry points: fill the kernel for the op or emit an error on it.
 LogicalResult lowerElementwise(ElementwiseOp op, KernelContext &kc);
 LogicalResult lowerReduce(ReduceOp op, KernelContext &kc);

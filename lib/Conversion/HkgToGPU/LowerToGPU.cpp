@@ -158,6 +158,15 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
     walkAndApplyPatterns(func, std::move(patterns));
   }
 
+  // NVIDIA: more than 48 KiB of LDS goes to dynamic shared memory (the
+  // schedule verifiers allow up to the chip's per-workgroup maximum).
+  int64_t dynamicLds = 0;
+  if (target.isNVIDIA())
+    dynamicLds =
+        moveLdsToDynamicSharedMemory(func, kNvidiaStaticSharedMemoryBytes);
+  if (dynamicLds > 0)
+    func->setAttr("hkg.dynamic_lds_bytes", b.getI64IntegerAttr(dynamicLds));
+
   auto toI32 = [&](ArrayRef<int64_t> dims) {
     SmallVector<int32_t> v(dims.begin(), dims.end());
     return b.getDenseI32ArrayAttr(v);
@@ -187,8 +196,12 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
     return gpu::KernelDim3{constIndex(b, loc, d[0]), constIndex(b, loc, d[1]),
                            constIndex(b, loc, d[2])};
   };
+  Value dynamicSize;
+  if (dynamicLds > 0)
+    dynamicSize = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                               dynamicLds);
   gpu::LaunchFuncOp::create(b, loc, func, dim3(kc.grid), dim3(kc.block),
-                            /*dynamicSharedMemorySize=*/Value(), operands);
+                            dynamicSize, operands);
   SmallVector<Value> tensors;
   for (auto [buf, t] : llvm::zip(results, op->getResultTypes()))
     tensors.push_back(bufferization::ToTensorOp::create(

@@ -1,10 +1,12 @@
 // Matmul schedules hkg-lower-to-gpu refuses, with the knob and legal range.
 // RUN: hkg-opt %s --split-input-file --verify-diagnostics --hkg-lower-to-gpu=chip=sm_90
 
-func.func @static_shared_limit(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
-  // expected-error @below {{'hkg.matmul' op schedule needs 65536 bytes of LDS (stages x (tile_m + tile_n) x (tile_k + lds_pad) x 2 bytes); sm_90 allows 49152 bytes of static shared memory per workgroup}}
-  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<stages = 4>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
-  return %c : tensor<256x256xbf16>
+// Above 48 KiB the kernel takes dynamic shared memory, up to the chip's
+// 232448 bytes per workgroup: 4 stages of 256 x 256 x 64 need 262144.
+func.func @shared_memory_limit(%a: tensor<512x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<512x512xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule needs 262144 bytes of LDS (stages x (tile_m + tile_n) x (tile_k + lds_pad) x 2 bytes); sm_90 allows 232448 bytes of shared memory (above 49152 as dynamic shared memory) per workgroup}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<stages = 4, tile_m = 256, tile_n = 256, tile_k = 64, waves_m = 4, waves_n = 2>} : tensor<512x512xbf16>, tensor<512x512xbf16> -> tensor<512x512xbf16>
+  return %c : tensor<512x512xbf16>
 }
 
 // -----

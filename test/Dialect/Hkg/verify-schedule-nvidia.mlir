@@ -28,9 +28,17 @@ func.func @shared_memory_fits(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>) 
 
 // -----
 
-// One more stage needs 64 KiB: over the 48 KiB static limit.
-func.func @shared_memory(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>) -> tensor<512x512xf16> {
-  // expected-error @below {{schedule needs 65536 bytes of LDS (stages x (tile_m + tile_n) x (tile_k + lds_pad) x 2 bytes); sm_80 allows 49152 bytes of static shared memory per workgroup}}
+// One more stage needs 64 KiB: legal (dynamic shared memory above 48 KiB).
+func.func @dynamic_shared_memory(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>) -> tensor<512x512xf16> {
   %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x16, stages = 4, tile_m = 128, tile_n = 128, tile_k = 32, lds_pad = 0, lds_swizzle = 1, waves_m = 2, waves_n = 2>} : tensor<512x512xf16>, tensor<512x512xf16> -> tensor<512x512xf16>
+  return %0 : tensor<512x512xf16>
+}
+
+// -----
+
+// 4 stages of 256 x 128 x 64 need 192 KiB: over sm_80's 163 KiB per workgroup.
+func.func @shared_memory(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>) -> tensor<512x512xf16> {
+  // expected-error @below {{schedule needs 196608 bytes of LDS (stages x (tile_m + tile_n) x (tile_k + lds_pad) x 2 bytes); sm_80 allows 166912 bytes of shared memory (above 49152 as dynamic shared memory) per workgroup}}
+  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x16, stages = 4, tile_m = 256, tile_n = 128, tile_k = 64, lds_pad = 0, lds_swizzle = 1, waves_m = 4, waves_n = 2>} : tensor<512x512xf16>, tensor<512x512xf16> -> tensor<512x512xf16>
   return %0 : tensor<512x512xf16>
 }

@@ -33,6 +33,7 @@ namespace {
 struct Kernel {
   std::string behaviour;
   long rows = 0, cols = 0;
+  int dynamicSharedLimit = 48 * 1024;
 };
 struct Module {
   std::map<std::string, Kernel> kernels;
@@ -136,9 +137,23 @@ int cuModuleGetFunction(void **fn, void *module, const char *name) {
   *fn = &it->second;
   return 0;
 }
+// As the driver: a launch with more than 48 KiB of dynamic shared memory
+// fails (CUDA_ERROR_INVALID_VALUE) unless the kernel's limit was raised to
+// at least that much (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+// at most the H200's 232448 bytes).
+int cuFuncSetAttribute(void *fn, int attr, int value) {
+  if (attr != 8 || value < 0 || value > 232448)
+    return 1;
+  static_cast<Kernel *>(fn)->dynamicSharedLimit = value;
+  return 0;
+}
 int cuLaunchKernel(void *fn, unsigned, unsigned, unsigned, unsigned, unsigned,
-                   unsigned, unsigned, void *, void **params, void **) {
-  return run(*static_cast<Kernel *>(fn), params);
+                   unsigned, unsigned sharedBytes, void *, void **params,
+                   void **) {
+  auto &k = *static_cast<Kernel *>(fn);
+  if (sharedBytes > 48 * 1024 && sharedBytes > k.dynamicSharedLimit)
+    return 1;
+  return run(k, params);
 }
 int cuMemAlloc_v2(unsigned long long *ptr, size_t bytes) {
   *ptr = reinterpret_cast<unsigned long long>(std::malloc(bytes));
@@ -188,13 +203,15 @@ int cuEventDestroy_v2(void *event) {
   return 0;
 }
 int cuGetErrorString(int status, const char **s) {
-  *s = status == 218   ? "a PTX JIT compilation failed"
+  *s = status == 1     ? "invalid argument"
+       : status == 218 ? "a PTX JIT compilation failed"
        : status == 500 ? "named symbol not found"
                        : "fake CUDA error";
   return 0;
 }
 int cuGetErrorName(int status, const char **s) {
-  *s = status == 218   ? "CUDA_ERROR_INVALID_PTX"
+  *s = status == 1     ? "CUDA_ERROR_INVALID_VALUE"
+       : status == 218 ? "CUDA_ERROR_INVALID_PTX"
        : status == 500 ? "CUDA_ERROR_NOT_FOUND"
                        : "CUDA_ERROR_UNKNOWN";
   return 0;

@@ -11,6 +11,7 @@
 #define HKG_DIALECT_HKG_UTILS_TARGETINFO_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include <cstdint>
 #include "llvm/ADT/StringRef.h"
 
 namespace mlir::hkg {
@@ -19,6 +20,11 @@ enum class Vendor { AMD, NVIDIA };
 
 /// Matrix-core instruction families a schedule can ask for.
 enum class MatrixCoreKind { None, MFMA, WMMA, MmaSync };
+
+/// Static shared memory NVIDIA allows a kernel (`.shared` declarations); a
+/// kernel needing more takes dynamic shared memory and, above this, the
+/// launch must raise the function's limit (docs/ABI.md).
+constexpr int64_t kNvidiaStaticSharedMemoryBytes = 48 * 1024;
 
 struct TargetInfo {
   /// The chip name as LLVM spells it (`gfx942`, `sm_90`).

@@ -55,13 +55,12 @@ inline int64_t clampPow2(int64_t v, int64_t lo, int64_t hi) {
   return static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(v)));
 }
 
-/// LDS (shared memory) one workgroup may declare. hkg kernels allocate it
-/// statically (docs/ABI.md): on NVIDIA that is capped at 48 KiB, more needs
-/// dynamic shared memory and an opt-in attribute at launch.
+/// LDS (shared memory) one workgroup may declare statically (docs/ABI.md):
+/// on NVIDIA that is capped at 48 KiB.
 inline int64_t staticLdsBytes(const TargetInfo &target) {
-  constexpr int64_t kNvidiaStaticSharedBytes = 48 * 1024;
   int64_t lds = target.ldsBytesPerWorkgroup;
-  return target.isNVIDIA() ? std::min(lds, kNvidiaStaticSharedBytes) : lds;
+  return target.isNVIDIA() ? std::min(lds, kNvidiaStaticSharedMemoryBytes)
+                           : lds;
 }
 
 } // namespace mlir::hkg::detail
