@@ -90,6 +90,17 @@ PINNED["softmax"] = [dict(d, online=0) for d in _PIN]
 # opt-in light-token rule (p1).
 PINNED["top_p"] = [dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=1),
                    dict(vector_width=4, threads=1024, unroll=2, bins=2048, light_tokens=1)]
+# GEMMs: tiles over 48 KiB of LDS (dynamic shared memory on NVIDIA, legal
+# since 2026-12-01): 128 x 256 and 256 x 128 over 3 and 4 stages, 8 warps of
+# 64 x 64, and a deeper K step (sm_90 ptxas: 214-242 registers, no spills).
+_MM_BIG = [dict(tile_m=128, tile_n=256, tile_k=32, waves_m=2, waves_n=4, stages=3),
+           dict(tile_m=256, tile_n=128, tile_k=32, waves_m=4, waves_n=2, stages=3),
+           dict(tile_m=128, tile_n=256, tile_k=32, waves_m=2, waves_n=4, stages=4),
+           dict(tile_m=256, tile_n=128, tile_k=32, waves_m=4, waves_n=2, stages=4),
+           dict(tile_m=128, tile_n=128, tile_k=64, waves_m=2, waves_n=2, stages=4),
+           dict(tile_m=128, tile_n=128, tile_k=32, waves_m=2, waves_n=2, stages=4)]
+PINNED["gemm"] = [dict(d, mma="mma_16x8x16", vector_width=8, lds_pad=0, lds_swizzle=1) for d in _MM_BIG]
+PINNED["qkv_proj"] = PINNED["gemm"]
 # Extra hkg-compile flags tried on the default schedule at PERF.md's shape
 # (variant default-<name>): with the bf16 row kept packed and the weight
 # loads in groups of 2, rmsnorm's default needs 40 registers (6 workgroups of
