@@ -191,7 +191,7 @@ void mlir::hkg::printReport(const Bundle &bundle, llvm::raw_ostream &os) {
     }
     os << llvm::formatv(header, k.name, k.op.empty() ? "-" : k.op,
                         formatDims(k.grid), formatDims(k.block), regs,
-                        k.ldsBytes, scratch, spills, occ,
+                        k.ldsBytes + k.dynamicLdsBytes, scratch, spills, occ,
                         llvm::formatv("{0:F2}", k.compileMs).str(),
                         llvm::formatv("{0:F1}", k.compileCpuMs).str());
   }

@@ -232,7 +232,8 @@ static void addNVPTXStats(const NVPTXKernelStats &s, CompiledKernel &kernel) {
   m.emplace_back("spill_bytes", s.spillStoreBytes);
   m.emplace_back("spill_load_bytes", s.spillLoadBytes);
   m.emplace_back("stack_bytes", s.stackFrameBytes);
-  m.emplace_back("shared_bytes", s.sharedBytes);
+  // Static (ptxas) plus dynamic shared memory: what a workgroup occupies.
+  m.emplace_back("shared_bytes", s.sharedBytes + kernel.dynamicLdsBytes);
 }
 
 /// Turns the ISA of `kernel` into its binary and reads the static stats.
