@@ -50,6 +50,37 @@ TEST(ReferenceTest, MatmulTransposedBatchedWithBiasEpilogue) {
               ElementsAre(58.5, 63, 139.5, 153, /*b1*/ 1.5, 1, 3.5, 3));
 }
 
+// W given as [N, K] (transpose_b) gives the same bits as W as [K, N]: the
+// two layouts sum each output over k in the same order (N = 11: a block of
+// eight outputs and a tail of three).
+TEST(ReferenceTest, MatmulTransposedBSameBitsAsPlain) {
+  ParsedOp plain = parseOp(R"(
+    func.func @ref(%a: tensor<5x37xf32>, %b: tensor<37x11xf32>) -> tensor<5x11xf32> {
+      %c = hkg.matmul %a, %b : tensor<5x37xf32>, tensor<37x11xf32> -> tensor<5x11xf32>
+      return %c : tensor<5x11xf32>
+    })");
+  ParsedOp transposed = parseOp(R"(
+    func.func @ref(%a: tensor<5x37xf32>, %b: tensor<11x37xf32>) -> tensor<5x11xf32> {
+      %c = hkg.matmul %a, %b {transpose_b} : tensor<5x37xf32>, tensor<11x37xf32> -> tensor<5x11xf32>
+      return %c : tensor<5x11xf32>
+    })");
+  HostTensor a(DType::F32, {5, 37}), b(DType::F32, {37, 11}),
+      bt(DType::F32, {11, 37});
+  for (int i = 0; i < 5 * 37; ++i)
+    a.set(i, std::sin(0.37 * i) * 3.1);
+  for (int kk = 0; kk < 37; ++kk)
+    for (int j = 0; j < 11; ++j) {
+      double v = std::cos(0.11 * (kk * 11 + j)) * 1.7 + 1e-3 * j;
+      b.set(kk * 11 + j, v);
+      bt.set(j * 37 + kk, v);
+    }
+  std::vector<double> expected = evaluate(plain, {a, b});
+  std::vector<double> got = evaluate(transposed, {a, bt});
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_EQ(got[i], expected[i]) << "element " << i;
+}
+
 TEST(ReferenceTest, MatmulRowSubsetWhenBounded) {
   ParsedOp p = parseOp(R"(
     func.func @ref(%a: tensor<8x2xf32>, %b: tensor<2x2xf32>) -> tensor<8x2xf32> {
