@@ -206,6 +206,8 @@ public:
     return static_cast<ModuleHandle>(module);
   }
   llvm::Error unloadModule(ModuleHandle module) override {
+    // The driver may hand a later module's kernel the same CUfunction.
+    sharedLimits.clear();
     return check(api.cuModuleUnload(module), "cuModuleUnload");
   }
   llvm::Expected<KernelHandle> getKernel(ModuleHandle module,

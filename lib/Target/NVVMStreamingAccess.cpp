@@ -62,6 +62,13 @@ static Value globalPointer(OpBuilder &b, Location loc, Value ptr) {
       b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), ptr);
 }
 
+/// Whether an access of `words` 32-bit words with `alignment` bytes may use
+/// the vector form, which needs its own size in alignment (an access with
+/// less stays a plain one, which NVPTX splits).
+static bool isAligned(std::optional<uint64_t> alignment, unsigned words) {
+  return alignment && *alignment >= 4 * words;
+}
+
 static bool isGenericOrGlobal(Value ptr) {
   unsigned as = cast<LLVM::LLVMPointerType>(ptr.getType()).getAddressSpace();
   return as == 0 || as == 1;
@@ -160,13 +167,15 @@ struct HkgNVVMStreamingAccessPass final
         if (load.getNontemporal() && !load.getVolatile_() &&
             load.getOrdering() == LLVM::AtomicOrdering::not_atomic &&
             isGenericOrGlobal(load.getAddr()))
-          if (unsigned w = wordsOf(load.getType()))
+          if (unsigned w = wordsOf(load.getType());
+              w && isAligned(load.getAlignment(), w))
             todo.push_back({op, w});
       } else if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
         if (store.getNontemporal() && !store.getVolatile_() &&
             store.getOrdering() == LLVM::AtomicOrdering::not_atomic &&
             isGenericOrGlobal(store.getAddr()))
-          if (unsigned w = wordsOf(store.getValue().getType()))
+          if (unsigned w = wordsOf(store.getValue().getType());
+              w && isAligned(store.getAlignment(), w))
             todo.push_back({op, w});
       }
     });

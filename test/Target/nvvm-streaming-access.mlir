@@ -20,16 +20,20 @@ gpu.module @k {
     // CHECK:      llvm.inline_asm "ld.global.cs.b32 $0, [$1];", "=r,l" %{{.*}} : (!llvm.ptr<1>) -> i32
     // CHECK:      llvm.bitcast %{{.*}} : i32 to f32
     %2 = llvm.load %p {alignment = 4 : i64, nontemporal} : !llvm.ptr -> f32
-    // Left alone: no nontemporal flag, 2 bytes, shared memory, volatile.
+    // Left alone: no nontemporal flag, 2 bytes, shared memory, volatile, and
+    // 16 bytes aligned to 2 only (a row whose length is not a multiple of
+    // the vector width): .v4 would fault, NVPTX splits the plain load.
     // CHECK:      llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<8xbf16>
     // CHECK:      llvm.load %{{.*}} {alignment = 2 : i64, nontemporal} : !llvm.ptr -> bf16
     // CHECK:      llvm.load %{{.*}} {alignment = 16 : i64, nontemporal} : !llvm.ptr<3> -> vector<4xi32>
     // CHECK:      llvm.load volatile %{{.*}} {alignment = 4 : i64, nontemporal} : !llvm.ptr -> f32
+    // CHECK:      llvm.load %{{.*}} {alignment = 2 : i64, nontemporal} : !llvm.ptr -> vector<8xbf16>
     // CHECK-NOT:  llvm.inline_asm
     %3 = llvm.load %p {alignment = 16 : i64} : !llvm.ptr -> vector<8xbf16>
     %4 = llvm.load %p {alignment = 2 : i64, nontemporal} : !llvm.ptr -> bf16
     %5 = llvm.load %s {alignment = 16 : i64, nontemporal} : !llvm.ptr<3> -> vector<4xi32>
     %6 = llvm.load volatile %p {alignment = 4 : i64, nontemporal} : !llvm.ptr -> f32
+    %7 = llvm.load %p {alignment = 2 : i64, nontemporal} : !llvm.ptr -> vector<8xbf16>
     llvm.return %0 : vector<8xbf16>
   }
 
@@ -43,8 +47,10 @@ gpu.module @k {
     // CHECK:      llvm.inline_asm has_side_effects "st.global.cs.b32 [$0], $1;", "l,r"
     llvm.store %f, %p {alignment = 4 : i64, nontemporal} : f32, !llvm.ptr
     // CHECK:      llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr
+    // CHECK:      llvm.store %{{.*}} {alignment = 8 : i64, nontemporal} : vector<8xbf16>, !llvm.ptr
     // CHECK-NOT:  llvm.inline_asm
     llvm.store %v, %p {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr
+    llvm.store %v, %p {alignment = 8 : i64, nontemporal} : vector<8xbf16>, !llvm.ptr
     llvm.return
   }
 }

@@ -68,7 +68,8 @@ def HkgNVVMStreamingAccessPass
     becomes `ld.global.cs` / `st.global.cs` (`.b32`, `.v2.b32`, `.v4.b32`)
     inline PTX: "cache streaming, likely accessed once", lines allocated with
     the evict-first policy in L1 and L2. Other accesses are left alone (a
-    nontemporal access of another size stays a plain one). hkg's lowering
+    nontemporal access of another size, or aligned to less than its size,
+    stays a plain one, which NVPTX splits as needed). hkg's lowering
     marks the row and element streams nontemporal under the experimental
     `hkg.streaming_access` attribute (docs/Lowering.md).
 

@@ -29,22 +29,47 @@ Value KernelContext::addLds(ArrayRef<int64_t> shape, Type elementType) {
   return buffer;
 }
 
-int64_t mlir::hkg::moveLdsToDynamicSharedMemory(gpu::GPUFuncOp func,
-                                                 int64_t staticLimit) {
+FailureOr<int64_t> mlir::hkg::moveLdsToDynamicSharedMemory(
+    gpu::GPUFuncOp func, int64_t staticLimit, int64_t maxBytes) {
   SmallVector<BlockArgument> buffers(func.getWorkgroupAttributions());
   SmallVector<int64_t> offsets;
   int64_t total = 0;
+  bool placeable = true;
   for (BlockArgument buffer : buffers) {
     auto type = cast<MemRefType>(buffer.getType());
-    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
-      return 0;
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        !type.getElementType().isIntOrFloat()) {
+      placeable = false;
+      break;
+    }
     total = llvm::alignTo(total, 16);
     offsets.push_back(total);
     total += type.getNumElements() *
              llvm::divideCeil(type.getElementTypeBitWidth(), 8);
   }
-  if (total <= staticLimit)
+  if (placeable && total <= staticLimit)
     return 0;
+  if (!placeable) {
+    // Only an over-the-limit kernel needs the move; one that cannot be
+    // moved is an error only then, and its size is unknown here.
+    int64_t known = 0;
+    for (BlockArgument buffer : buffers)
+      if (auto t = cast<MemRefType>(buffer.getType());
+          t.hasStaticShape() && t.getElementType().isIntOrFloat())
+        known += t.getNumElements() *
+                 llvm::divideCeil(t.getElementTypeBitWidth(), 8);
+    if (known <= staticLimit)
+      return 0;
+    return func.emitError("LDS buffers of ")
+           << known << "+ bytes need dynamic shared memory (more than "
+           << staticLimit
+           << " static), which hkg places only for static-shape, identity-"
+              "layout buffers of integers or floats";
+  }
+  if (total > maxBytes)
+    return func.emitError("kernel needs ")
+           << total << " bytes of LDS; the chip allows " << maxBytes
+           << " per workgroup";
   MLIRContext *ctx = func.getContext();
   Block &entry = func.getBody().front();
   OpBuilder b(ctx);

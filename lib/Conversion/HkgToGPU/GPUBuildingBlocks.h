@@ -52,8 +52,13 @@ struct KernelContext {
 /// dynamic bytes the launch must ask for; returns 0 and changes nothing
 /// otherwise. NVIDIA caps static shared memory at 48 KiB per workgroup;
 /// more needs a dynamic allocation and, above 48 KiB, an opt-in attribute
-/// at launch (the runtime sets it from the manifest, docs/ABI.md).
-int64_t moveLdsToDynamicSharedMemory(gpu::GPUFuncOp func, int64_t staticLimit);
+/// at launch (the runtime sets it from the manifest, docs/ABI.md). Fails,
+/// with an error on the kernel, when a buffer has no static shape, identity
+/// layout and integer or float elements, or when the total exceeds
+/// `maxBytes`.
+FailureOr<int64_t> moveLdsToDynamicSharedMemory(gpu::GPUFuncOp func,
+                                                int64_t staticLimit,
+                                                int64_t maxBytes);
 
 /// Family entry points: fill the kernel for the op or emit an error on it.
 LogicalResult lowerElementwise(ElementwiseOp op, KernelContext &kc);

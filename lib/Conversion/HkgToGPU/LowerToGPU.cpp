@@ -161,9 +161,15 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   // NVIDIA: more than 48 KiB of LDS goes to dynamic shared memory (the
   // schedule verifiers allow up to the chip's per-workgroup maximum).
   int64_t dynamicLds = 0;
-  if (target.isNVIDIA())
-    dynamicLds =
-        moveLdsToDynamicSharedMemory(func, kNvidiaStaticSharedMemoryBytes);
+  if (target.isNVIDIA()) {
+    FailureOr<int64_t> moved = moveLdsToDynamicSharedMemory(
+        func, kNvidiaStaticSharedMemoryBytes, target.ldsBytesPerWorkgroup);
+    if (failed(moved)) {
+      gpuModule->erase();
+      return failure();
+    }
+    dynamicLds = *moved;
+  }
   if (dynamicLds > 0)
     func->setAttr("hkg.dynamic_lds_bytes", b.getI64IntegerAttr(dynamicLds));
 

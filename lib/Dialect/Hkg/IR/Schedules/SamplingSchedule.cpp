@@ -59,7 +59,8 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
   SmallVector<int64_t> ctas = {1};
   if (target.hasClusters())
     ctas.push_back(2);
-  int64_t ctasDefault = target.hasClusters() && v % (2 * vw) == 0 &&
+  int64_t ctasDefault = target.hasClusters() && !ShapedType::isDynamic(v) &&
+                                v % (2 * vw) == 0 &&
                                 !ShapedType::isDynamic(rows) &&
                                 2 * rows <= target.computeUnits
                             ? 2
