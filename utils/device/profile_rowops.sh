@@ -10,6 +10,8 @@
 #          .carry/bundles/rmsnorm/default-nt
 #
 # $OUT gets ncu-CASE.txt (the full report) and prints the key lines.
+# Not yet run (written 2026-12-01 without device time): the NVTX range
+# filter is the first thing to check if nothing is profiled.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 CASE=$1; shift
