@@ -34,6 +34,10 @@ struct RowGeometry {
   int64_t rowLength;
   int64_t elemBytes; // widest of input and output
   int64_t inputElemBytes;
+  /// Bytes a cached row element takes in registers: the lowering keeps a
+  /// bf16 row packed only for rmsnorm (Reductions.cpp); other rows hold
+  /// their f32 conversions.
+  int64_t cachedElemBytes;
 };
 } // namespace
 
@@ -48,6 +52,7 @@ static RowGeometry getGeometry(Value input, Value result, int64_t reducedDims) {
     (static_cast<int64_t>(i) < split ? g.rows : g.rowLength) *= d;
   g.inputElemBytes = elementBytes(t);
   g.elemBytes = std::max(g.inputElemBytes, elementBytes(result.getType()));
+  g.cachedElemBytes = std::max<int64_t>(g.inputElemBytes, 4);
   return g;
 }
 
@@ -83,7 +88,7 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
                "vector accesses each thread keeps in flight per step");
   if (cached) {
     int64_t vectorsPerThread = llvm::divideCeil(g.rowLength, vw * tpr);
-    StringRef cache = cacheWords(vectorsPerThread, vw, g.inputElemBytes) <=
+    StringRef cache = cacheWords(vectorsPerThread, vw, g.cachedElemBytes) <=
                               kMaxCachedWordsPerThread
                           ? "registers"
                           : "none";
@@ -111,7 +116,7 @@ verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
   StringRef cache = s.getKeyword("row_cache");
   if (cache == "registers") {
     int64_t perThread = llvm::divideCeil(g.rowLength, vw * tpr);
-    int64_t words = cacheWords(perThread, vw, g.inputElemBytes);
+    int64_t words = cacheWords(perThread, vw, g.cachedElemBytes);
     if (words > kMaxCachedWordsPerThread)
       return emitError() << "schedule knob 'row_cache' = registers needs "
                          << words << " registers per thread for rows of "
@@ -216,15 +221,23 @@ CostFeatures LayerNormOp::getCostFeatures() {
   return rowCost(*this, getGeometry(getInput(), getResult(), 1), 8.0);
 }
 
+/// rmsnorm keeps a cached bf16 row packed (Reductions.cpp).
+static RowGeometry rmsNormGeometry(RMSNormOp op) {
+  RowGeometry g = getGeometry(op.getInput(), op.getResult(), 1);
+  if (getElementTypeOrSelf(op.getInput().getType()).isBF16())
+    g.cachedElemBytes = g.inputElemBytes;
+  return g;
+}
+
 ScheduleSpace RMSNormOp::getScheduleSpace(const TargetInfo &target) {
-  return buildRowSpace(getGeometry(getInput(), getResult(), 1), target, true);
+  return buildRowSpace(rmsNormGeometry(*this), target, true);
 }
 
 LogicalResult RMSNormOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
-  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1), schedule,
-                              target, emitError);
+  return verifyRowConstraints(rmsNormGeometry(*this), schedule, target,
+                              emitError);
 }
 
 CostFeatures RMSNormOp::getCostFeatures() {
