@@ -102,30 +102,24 @@ _MM_BIG = [dict(tile_m=128, tile_n=256, tile_k=32, waves_m=2, waves_n=4, stages=
 PINNED["gemm"] = [dict(d, mma="mma_16x8x16", vector_width=8, lds_pad=0, lds_swizzle=1) for d in _MM_BIG]
 PINNED["qkv_proj"] = PINNED["gemm"]
 # Extra hkg-compile flags tried on the default schedule at PERF.md's shape
-# (variant default-<name>): with the bf16 row kept packed and the weight
-# loads in groups of 2, rmsnorm's default needs 40 registers (6 workgroups of
-# 256 per SM); --min-blocks-per-sm=8 caps it at 32 without spills (8 per SM,
-# 2048 threads).
-# layernorm: 42 registers (5 per SM); 40 without spills at 6 per SM.
-# softmax: 48 (5 per SM); 40 with 8 bytes spilled at 6 per SM.
-FLAG_VARIANTS = {"rmsnorm": {"m8": ["--min-blocks-per-sm=8"]},
-                 "layernorm": {"m6": ["--min-blocks-per-sm=6"]},
-                 "softmax": {"m6": ["--min-blocks-per-sm=6"]}}
+# (variant default-<name>): --min-blocks-per-sm=8 caps rmsnorm's default at
+# 32 registers without spills (8 workgroups of 256 per SM, 2048 threads).
+# Measured on the H200 and dropped from the sweep (docs/perf/README.md,
+# 2026-12-01 and 2026-12-02): softmax / layernorm at --min-blocks-per-sm=6
+# (80 / 104 us against 70.7 / 70.8).
+FLAG_VARIANTS = {"rmsnorm": {"m8": ["--min-blocks-per-sm=8"]}}
 # Source variants of the default schedule at PERF.md's shape (variant
-# default-<name>, and default-<name>-i32 with --index32): `pf` = the
-# experimental `hkg.prefetch_columns` (weight / bias loads issued with the
-# row's loads, before the reductions; Reductions.cpp); `f32` / `bf16` = the
-# row cached as f32 values / as its bf16 words, against each op's default
-# (packed for rmsnorm, f32 for softmax and layernorm: Reductions.cpp).
-# `nt` = the experimental `hkg.streaming_access` (the row / element stream's
-# loads and the output's stores nontemporal: ld/st.global.cs on NVIDIA; the
-# mechanism Inductor's rmsnorm has and hkg's lacked, eviction priority on
-# data used once; docs/Lowering.md).
-SRC_VARIANTS = {"rmsnorm": {"pf": "hkg.prefetch_columns", "f32": "hkg.row_f32_cache", "nt": "hkg.streaming_access"},
-                "layernorm": {"pf": "hkg.prefetch_columns", "bf16": "hkg.row_bf16_cache", "nt": "hkg.streaming_access"},
-                "softmax": {"bf16": "hkg.row_bf16_cache", "nt": "hkg.streaming_access"}}
-for _op in ("gelu", "bias_gelu", "swiglu"):
-    SRC_VARIANTS[_op] = {"nt": "hkg.streaming_access"}
+# default-<name>, and default-<name>-i32 with --index32): an attribute added
+# to the op, or (attribute, extra hkg-compile flags). `noalias` =
+# `hkg.no_alias` (llvm.noalias / readonly pointers: ld.global.nc, column
+# loads hoisted by ptxas; docs/ABI.md). Measured on the H200 and dropped
+# (docs/perf/README.md): `pf` = `hkg.prefetch_columns` (71.8 / 94.7 us
+# against 70.7 / 70.8 for rmsnorm / layernorm), `nt` = `hkg.streaming_access`
+# (4-6 us slower on every row op), the row cache as f32 for rmsnorm / as bf16
+# for softmax and layernorm (`hkg.row_f32_cache` / `hkg.row_bf16_cache`;
+# 0.6-8 us slower).
+SRC_VARIANTS = {op: {"noalias": "hkg.no_alias"}
+                for op in ("softmax", "layernorm", "rmsnorm", "gelu", "bias_gelu", "swiglu", "rope", "top_p")}
 # Not compiled with 32-bit indices: the GEMMs use nvgpu ops.
 NO_INDEX32 = {"gemm", "gemm_decode", "qkv_proj", "attention"}
 
@@ -221,11 +215,12 @@ def sweep_case(args, rng, op, case, src, per_op, pinned=(), flag_variants=None, 
         ok, err = compile_one(src, os.path.join(opdir, f"default-{name}"), flags)
         notes.append(f"default-{name}" if ok else f"no default-{name} ({err})")
     for name, entry in (src_variants or {}).items():
+        entry, vflags = (entry, []) if isinstance(entry, str) else entry
         vsrc = with_attr(src, entry)
-        ok, err = compile_one(vsrc, os.path.join(opdir, f"default-{name}"))
+        ok, err = compile_one(vsrc, os.path.join(opdir, f"default-{name}"), vflags)
         notes.append(f"default-{name}" if ok else f"no default-{name} ({err})")
         if ok and i32:
-            ok, err = compile_one(vsrc, os.path.join(opdir, f"default-{name}-i32"), I32)
+            ok, err = compile_one(vsrc, os.path.join(opdir, f"default-{name}-i32"), I32 + vflags)
             notes.append(f"default-{name}-i32" if ok else f"no default-{name}-i32 ({err})")
     for i, sched in enumerate(pinned):
         ssrc = with_schedule(src, sched)
