@@ -9,7 +9,9 @@ side: see utils/device/profile_rowops.sh.
 CASE is a bench.py case (`rmsnorm`, `gelu`, ... or `<op>.<shape>`); the
 inputs are bench.py's (make_case).
 Inductor is compiled as bench.py does (max-autotune-no-cudagraphs); its
-autotuning launches come first, then 3 timed-shape launches each.
+autotuning launches come first, then 3 timed-shape launches each. With
+HKG_PROFILE_REF=eager the reference is PyTorch eager instead (GEMMs:
+cuBLAS, no Inductor autotuning).
 """
 import os
 import sys
@@ -27,7 +29,10 @@ def main():
     spec = bench.make_case(case)
     inputs = spec["inputs"]()
     out = kernels[0][1].alloc("output")[0]
-    inductor = torch.compile(spec["eager"], mode="max-autotune-no-cudagraphs", dynamic=False)
+    if os.environ.get("HKG_PROFILE_REF") == "eager":
+        inductor = spec["eager"]
+    else:
+        inductor = torch.compile(spec["eager"], mode="max-autotune-no-cudagraphs", dynamic=False)
     inductor(*inputs)  # autotuning happens here
     torch.cuda.synchronize()
     torch.cuda.nvtx.range_push("profiled")
@@ -38,7 +43,7 @@ def main():
         inductor(*inputs)
     torch.cuda.synchronize()
     torch.cuda.nvtx.range_pop()
-    print("launched", [d for d, _ in kernels], "and inductor")
+    print("launched", [d for d, _ in kernels], "and", os.environ.get("HKG_PROFILE_REF", "inductor"))
 
 
 if __name__ == "__main__":

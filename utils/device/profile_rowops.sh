@@ -10,8 +10,9 @@
 #          .carry/bundles/rmsnorm/default-nt
 #
 # $OUT gets ncu-CASE.txt (the full report) and prints the key lines.
-# Not yet run (written 2026-12-01 without device time): the NVTX range
-# filter is the first thing to check if nothing is profiled.
+# NCU_EXTRA adds ncu options (e.g. "--section SourceCounters" for the top
+# stall locations in SASS); HKG_PROFILE_REF=eager profiles PyTorch eager
+# (cuBLAS for GEMMs) instead of Inductor. First run 2026-12-02.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 CASE=$1; shift
@@ -20,7 +21,7 @@ command -v ncu > /dev/null || { echo "no ncu on this machine"; exit 0; }
 # Inductor's autotuning): 3 per hkg bundle, then 3 of Inductor's.
 timeout 240 ncu --nvtx --nvtx-include "profiled/" \
   --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
-  --section Occupancy --section LaunchStats \
+  --section Occupancy --section LaunchStats ${NCU_EXTRA:-} \
   --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,dram__throughput.avg.pct_of_peak_sustained_elapsed \
   python3 utils/bench/profile_rowop.py "$CASE" "$@" > "$OUT/ncu-$CASE.txt" 2>&1
 echo "ncu exit: $?"
