@@ -115,7 +115,7 @@ FLAG_VARIANTS = {"rmsnorm": {"m8": ["--min-blocks-per-sm=8"]}}
 # loads hoisted by ptxas; docs/ABI.md). Measured on the H200 and dropped
 # (docs/perf/README.md): `pf` = `hkg.prefetch_columns` (71.8 / 94.7 us
 # against 70.7 / 70.8 for rmsnorm / layernorm), `nt` = `hkg.streaming_access`
-# (4-6 us slower on every row op), the row cache as f32 for rmsnorm / as bf16
+# (3-11 us slower on every op), the row cache as f32 for rmsnorm / as bf16
 # for softmax and layernorm (`hkg.row_f32_cache` / `hkg.row_bf16_cache`;
 # 0.6-8 us slower).
 SRC_VARIANTS = {op: {"noalias": "hkg.no_alias"}
