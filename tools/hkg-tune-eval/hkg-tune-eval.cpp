@@ -50,6 +50,10 @@ static cl::opt<unsigned> budget("budget", cl::init(64),
                                 cl::desc("Trials per search"));
 static cl::opt<std::string> objective("objective", cl::init("rank:pairwise"),
                                       cl::desc("rank:pairwise or rank:ndcg"));
+static cl::opt<unsigned> explorerSamples(
+    "explorer-samples", cl::init(SearchOptions().explorerSamples),
+    cl::desc("Random candidates the guided explorer draws per pick (it takes "
+             "one of the model's better half; 1 = pure random)"));
 static cl::opt<unsigned> rounds("rounds", cl::init(100),
                                 cl::desc("Boosting rounds"));
 static cl::opt<unsigned> maxDepth("max-depth", cl::init(6),
@@ -128,6 +132,22 @@ static unsigned trialsToReach(const SearchResult &r, double targetUs) {
       return static_cast<unsigned>(i + 1);
   }
   return budget + 1;
+}
+
+/// Share of the search's first 16 trials that failed or ran slower than
+/// twice the best recorded time: what the agents spend on hopeless
+/// candidates early (a group holds ~40 recorded candidates, so a
+/// full-budget replay measures them all whatever the agents do).
+static double wastedShare(const SearchResult &r, double bestUs) {
+  size_t n = std::min<size_t>(r.trials.size(), 16);
+  if (n == 0)
+    return 0.0;
+  size_t wasted = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Measurement &m = r.trials[i].measurement;
+    wasted += !m.isOk() || m.medianUs > 2.0 * bestUs;
+  }
+  return static_cast<double>(wasted) / n;
 }
 
 /// "softmax 4096x4096xbf16" from the signature's first tensor type.
@@ -248,6 +268,9 @@ int main(int argc, char **argv) {
   double randomHitSum = 0;
   std::vector<double> zeroShotRatios;
   std::vector<double> guidedMedians, randomMedians, unguidedMedians;
+  // Per group: the mean over seeds of the wasted share of the first 16
+  // trials of the guided / random search.
+  std::vector<double> guidedWaste, randomWaste;
   unsigned unguidedMissed = 0;
   unsigned guidedWins = 0, ties = 0, guidedMissed = 0, randomMissed = 0;
   std::map<std::string, std::pair<unsigned, unsigned>> perOpHits;
@@ -336,17 +359,20 @@ int main(int argc, char **argv) {
       };
       double goal = g.bestUs / 0.95;
       std::vector<double> guided, random, unguided;
+      std::pair<double, double> waste{0.0, 0.0};
       for (unsigned s = 1; s <= numSeeds; ++s) {
         SearchOptions options;
         options.budget = budget;
         options.seed = s;
+        options.explorerSamples = explorerSamples;
         // As in hkg-tune and the pass: the search's per-op models use the
         // default feature set.
         PolicyOptions scorerOptions = policyOptions;
         scorerOptions.defaultRelativeFeatures = false;
         PolicyScorer scorer(policy->get(), g.context, scorerOptions);
-        guided.push_back(
-            trialsToReach(runSearch(space, measure, &scorer, options), goal));
+        SearchResult guidedRun = runSearch(space, measure, &scorer, options);
+        guided.push_back(trialsToReach(guidedRun, goal));
+        waste.first += wastedShare(guidedRun, g.bestUs) / numSeeds;
         // The same agents without a model: what the policy adds.
         unguided.push_back(
             trialsToReach(runSearch(space, measure, nullptr, options), goal));
@@ -354,9 +380,13 @@ int main(int argc, char **argv) {
         randomOptions.evolutionaryWeight = 0;
         randomOptions.explorerWeight = 1;
         randomOptions.startWithDefault = false;
-        random.push_back(trialsToReach(
-            runSearch(space, measure, nullptr, randomOptions), goal));
+        SearchResult randomRun =
+            runSearch(space, measure, nullptr, randomOptions);
+        random.push_back(trialsToReach(randomRun, goal));
+        waste.second += wastedShare(randomRun, g.bestUs) / numSeeds;
       }
+      guidedWaste.push_back(waste.first);
+      randomWaste.push_back(waste.second);
       double gm = median(guided), rm = median(random);
       double um = median(unguided);
       unguidedMedians.push_back(um);
@@ -421,6 +451,13 @@ int main(int argc, char **argv) {
   llvm::outs() << llvm::formatv(
       "    policy-guided needed fewer trials in {0}/{1} groups ({2} ties)\n",
       guidedWins, n, ties);
+  auto mean = [&](const std::vector<double> &v) {
+    return std::accumulate(v.begin(), v.end(), 0.0) / v.size();
+  };
+  llvm::outs() << llvm::formatv(
+      "    of the first 16 trials, failed or over 2x the best (mean over "
+      "groups): policy-guided {0:f1}%, random {1:f1}%\n",
+      100.0 * mean(guidedWaste), 100.0 * mean(randomWaste));
 
   int status = 0;
   double hitRate = static_cast<double>(zeroShotHits) / n;

@@ -114,6 +114,9 @@ struct SearchOptions {
   unsigned eliteSize = 8;
   /// Candidates the model-greedy agent samples per pick.
   unsigned greedySamples = 256;
+  /// Random candidates the explorer draws per pick when there is a model;
+  /// it takes one of the best-scored quarter at random (1: pure random).
+  unsigned explorerSamples = 8;
   /// Relative weights of the agents (evolutionary, model-greedy, explorer).
   /// Without a scorer, model-greedy's share goes to the others.
   double evolutionaryWeight = 0.4, greedyWeight = 0.4, explorerWeight = 0.2;
