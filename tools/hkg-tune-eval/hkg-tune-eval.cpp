@@ -53,7 +53,7 @@ static cl::opt<std::string> objective("objective", cl::init("rank:pairwise"),
 static cl::opt<unsigned> explorerSamples(
     "explorer-samples", cl::init(SearchOptions().explorerSamples),
     cl::desc("Random candidates the guided explorer draws per pick (it takes "
-             "one of the model's better half; 1 = pure random)"));
+             "one of the model's best-scored quarter; 1 = pure random)"));
 static cl::opt<unsigned> rounds("rounds", cl::init(100),
                                 cl::desc("Boosting rounds"));
 static cl::opt<unsigned> maxDepth("max-depth", cl::init(6),

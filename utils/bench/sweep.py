@@ -110,7 +110,7 @@ PINNED["qkv_proj"] = PINNED["gemm"]
 FLAG_VARIANTS = {"rmsnorm": {"m8": ["--min-blocks-per-sm=8"]}}
 # Source variants of the default schedule at PERF.md's shape (variant
 # default-<name>, and default-<name>-i32 with --index32): an attribute added
-# to the op, or (attribute, extra hkg-compile flags). `noalias` =
+# to the op. `noalias` =
 # `hkg.no_alias` (llvm.noalias / readonly pointers: ld.global.nc, column
 # loads hoisted by ptxas; docs/ABI.md). Measured on the H200 and dropped
 # (docs/perf/README.md): `pf` = `hkg.prefetch_columns` (71.8 / 94.7 us
@@ -215,12 +215,11 @@ def sweep_case(args, rng, op, case, src, per_op, pinned=(), flag_variants=None, 
         ok, err = compile_one(src, os.path.join(opdir, f"default-{name}"), flags)
         notes.append(f"default-{name}" if ok else f"no default-{name} ({err})")
     for name, entry in (src_variants or {}).items():
-        entry, vflags = (entry, []) if isinstance(entry, str) else entry
         vsrc = with_attr(src, entry)
-        ok, err = compile_one(vsrc, os.path.join(opdir, f"default-{name}"), vflags)
+        ok, err = compile_one(vsrc, os.path.join(opdir, f"default-{name}"))
         notes.append(f"default-{name}" if ok else f"no default-{name} ({err})")
         if ok and i32:
-            ok, err = compile_one(vsrc, os.path.join(opdir, f"default-{name}-i32"), I32 + vflags)
+            ok, err = compile_one(vsrc, os.path.join(opdir, f"default-{name}-i32"), I32)
             notes.append(f"default-{name}-i32" if ok else f"no default-{name}-i32 ({err})")
     for i, sched in enumerate(pinned):
         ssrc = with_schedule(src, sched)
