@@ -2,7 +2,11 @@
 //
 // The NVPTX backend ignores `!nontemporal`; PTX has the cache-streaming
 // operator `.cs` for accesses used once. This pass rewrites nontemporal
-// llvm.load / llvm.store of 4, 8 and 16 bytes into inline PTX with `.cs`.
+// llvm.load / llvm.store of 4, 8 and 16 bytes into inline PTX with `.cs`,
+// or, in a function marked `hkg.load_eviction = "first" | "last"`, the loads
+// into `ld.global.L1::evict_<p>.L2::cache_hint` with an L2 evict-<p> policy
+// made once at the function's entry (what Triton emits for
+// `eviction_policy="evict_first" | "evict_last"`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,19 +78,56 @@ static bool isGenericOrGlobal(Value ptr) {
   return as == 0 || as == 1;
 }
 
-static void rewriteLoad(LLVM::LoadOp load, unsigned words) {
+/// The eviction priority ("first" / "last") `func`'s nontemporal loads ask
+/// for, or "" for the `.cs` form.
+static StringRef loadEvictionOf(LLVM::LLVMFuncOp func) {
+  auto e = func->getAttrOfType<StringAttr>("hkg.load_eviction");
+  if (e && (e.getValue() == "first" || e.getValue() == "last"))
+    return e.getValue();
+  return "";
+}
+
+/// An L2 evict-`priority` cache policy (a 64-bit operand of
+/// `.L2::cache_hint` accesses), created at the entry of `func`.
+static Value createPolicy(LLVM::LLVMFuncOp func, StringRef priority) {
+  OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+  std::string text =
+      ("createpolicy.fractional.L2::evict_" + priority + ".b64 $0, 1.0;").str();
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, func.getLoc(), b.getI64Type(), ValueRange{}, text, "=l",
+      /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
+      /*operand_attrs=*/nullptr);
+  return asmOp.getResult(0);
+}
+
+/// Rewrites `load`; with a `policy`, as an L1 evict-`priority` load with that
+/// L2 cache policy, else as `ld.global.cs`.
+static void rewriteLoad(LLVM::LoadOp load, unsigned words, Value policy,
+                        StringRef priority) {
   OpBuilder b(load);
   Location loc = load.getLoc();
   Type i32 = b.getI32Type();
   Value ptr = globalPointer(b, loc, load.getAddr());
   std::string asmText =
-      llvm::formatv("ld.global.cs{0}.b32 {1}, [${2}];", vectorSuffix(words),
-                    operandList(0, words), words)
-          .str();
+      policy ? llvm::formatv(
+                   "ld.global.L1::evict_{4}.L2::cache_hint{0}.b32 {1}, "
+                   "[${2}], ${3};",
+                   vectorSuffix(words), operandList(0, words), words, words + 1,
+                   priority)
+                   .str()
+             : llvm::formatv("ld.global.cs{0}.b32 {1}, [${2}];",
+                             vectorSuffix(words), operandList(0, words), words)
+                   .str();
   std::string constraints;
   for (unsigned i = 0; i < words; ++i)
     constraints += "=r,";
   constraints += "l";
+  SmallVector<Value> operands = {ptr};
+  if (policy) {
+    constraints += ",l";
+    operands.push_back(policy);
+  }
   Type resultType =
       words == 1 ? i32
                  : LLVM::LLVMStructType::getLiteral(
@@ -94,7 +135,7 @@ static void rewriteLoad(LLVM::LoadOp load, unsigned words) {
   // No side effects: the rewritten loads read a kernel's inputs, which it
   // does not write (hkg marks only those loads nontemporal).
   auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, resultType, ValueRange{ptr}, asmText, constraints,
+      b, loc, resultType, operands, asmText, constraints,
       /*has_side_effects=*/false, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
       /*operand_attrs=*/nullptr);
@@ -179,10 +220,20 @@ struct HkgNVVMStreamingAccessPass final
             todo.push_back({op, w});
       }
     });
+    llvm::DenseMap<Operation *, Value> policies; // per function
     for (auto [op, words] : todo) {
-      if (auto load = dyn_cast<LLVM::LoadOp>(op))
-        rewriteLoad(load, words);
-      else
+      if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+        Value policy;
+        auto func = load->getParentOfType<LLVM::LLVMFuncOp>();
+        StringRef priority = func ? loadEvictionOf(func) : "";
+        if (!priority.empty()) {
+          Value &p = policies[func];
+          if (!p)
+            p = createPolicy(func, priority);
+          policy = p;
+        }
+        rewriteLoad(load, words, policy, priority);
+      } else
         rewriteStore(cast<LLVM::StoreOp>(op), words);
     }
   }

@@ -54,3 +54,28 @@ gpu.module @k {
     llvm.return
   }
 }
+
+// A function marked hkg.load_eviction: its nontemporal loads take an L1 +
+// L2 cache policy of that priority, made once at the entry and shared;
+// stores keep the .cs form (hkg marks none of them under this attribute).
+gpu.module @policy {
+  // CHECK-LABEL: llvm.func @last(
+  // CHECK:       %[[P:.*]] = llvm.inline_asm "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;", "=l"  : () -> i64
+  // CHECK-NOT:   createpolicy
+  // CHECK:       llvm.inline_asm "ld.global.L1::evict_last.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [$4], $5;", "=r,=r,=r,=r,l,l" %{{.*}}, %[[P]]
+  // CHECK:       llvm.inline_asm "ld.global.L1::evict_last.L2::cache_hint.b32 $0, [$1], $2;", "=r,l,l" %{{.*}}, %[[P]]
+  // CHECK:       llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<8xbf16>
+  llvm.func @last(%p: !llvm.ptr) -> vector<8xbf16> attributes {hkg.load_eviction = "last"} {
+    %0 = llvm.load %p {alignment = 16 : i64, nontemporal} : !llvm.ptr -> vector<8xbf16>
+    %1 = llvm.load %p {alignment = 4 : i64, nontemporal} : !llvm.ptr -> f32
+    %2 = llvm.load %p {alignment = 16 : i64} : !llvm.ptr -> vector<8xbf16>
+    llvm.return %0 : vector<8xbf16>
+  }
+  // CHECK-LABEL: llvm.func @first(
+  // CHECK:       %[[P:.*]] = llvm.inline_asm "createpolicy.fractional.L2::evict_first.b64 $0, 1.0;", "=l"
+  // CHECK:       llvm.inline_asm "ld.global.L1::evict_first.L2::cache_hint.v2.b32 {$0, $1}, [$2], $3;", "=r,=r,l,l" %{{.*}}, %[[P]]
+  llvm.func @first(%p: !llvm.ptr) -> vector<2xf32> attributes {hkg.load_eviction = "first"} {
+    %0 = llvm.load %p {alignment = 8 : i64, nontemporal} : !llvm.ptr -> vector<2xf32>
+    llvm.return %0 : vector<2xf32>
+  }
+}

@@ -118,8 +118,16 @@ FLAG_VARIANTS = {"rmsnorm": {"m8": ["--min-blocks-per-sm=8"]}}
 # (3-11 us slower on every op), the row cache as f32 for rmsnorm / as bf16
 # for softmax and layernorm (`hkg.row_f32_cache` / `hkg.row_bf16_cache`;
 # 0.6-8 us slower).
+# `plain` = `hkg.load_eviction = "normal"`: plain loads instead of the
+# default L1 + L2 evict-last policy of the row / element streams on NVIDIA
+# (docs/Lowering.md; measured 2.5-4.5% faster on the H200, 2026-12-02). Also
+# measured and dropped then: "first" (1-10 us slower on every op), and for
+# rmsnorm Inductor's pattern (p5 / p6 with the policy: 68.8-69.4 us against
+# 67.3-67.7 for the default).
 SRC_VARIANTS = {op: {"noalias": "hkg.no_alias"}
                 for op in ("softmax", "layernorm", "rmsnorm", "gelu", "bias_gelu", "swiglu", "rope", "top_p")}
+for _op in ROW_OPS:
+    SRC_VARIANTS[_op]["plain"] = 'hkg.load_eviction = "normal"'
 # Not compiled with 32-bit indices: the GEMMs use nvgpu ops.
 NO_INDEX32 = {"gemm", "gemm_decode", "qkv_proj", "attention"}
 

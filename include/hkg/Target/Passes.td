@@ -73,6 +73,13 @@ def HkgNVVMStreamingAccessPass
     marks the row and element streams nontemporal under the experimental
     `hkg.streaming_access` attribute (docs/Lowering.md).
 
+    In a function with `hkg.load_eviction = "first"` or `"last"` (set by
+    hkg-lower-to-gpu; "last" is the default of the streaming ops on NVIDIA)
+    the nontemporal loads instead become
+    `ld.global.L1::evict_<p>.L2::cache_hint` with one
+    `createpolicy.fractional.L2::evict_<p>.b64` policy made at the
+    function's entry: what Triton emits for `eviction_policy`.
+
     Before:
     ```mlir
     %v = llvm.load %p {alignment = 16 : i64, nontemporal} : !llvm.ptr -> vector<8xbf16>

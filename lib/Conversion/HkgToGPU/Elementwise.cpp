@@ -35,7 +35,7 @@ struct ElementwiseEmitter {
   SmallVector<int64_t> inputSizes;
   Value output; // flat view
   int64_t numel;
-  bool streaming = false;
+  StreamingAccess streaming = StreamingAccess::None;
 
   /// Flat index of input `i` for output index `idx`.
   Value inputIndex(unsigned i, Value idx) {
@@ -49,9 +49,9 @@ struct ElementwiseEmitter {
     SmallVector<Value> vs;
     for (auto [i, in] : llvm::enumerate(inputs)) {
       Type et = cast<MemRefType>(in.getType()).getElementType();
-      // Experimental `hkg.streaming_access`: full-size inputs (read once)
-      // nontemporal; broadcast ones (a bias, reused) not.
-      bool once = streaming && inputSizes[i] == numel;
+      // Experimental `hkg.streaming_access` / `hkg.load_eviction`: full-size
+      // inputs (read once) nontemporal; broadcast ones (a bias, reused) not.
+      bool once = streaming != StreamingAccess::None && inputSizes[i] == numel;
       vs.push_back(loadVector(b, loc, in, inputIndex(i, idx), width,
                               vectorAlignment(et, width), once));
     }
@@ -76,7 +76,8 @@ struct ElementwiseEmitter {
 
   void store(Value v, Value idx, int64_t width) {
     Type et = cast<MemRefType>(output.getType()).getElementType();
-    storeVector(b, loc, v, output, idx, vectorAlignment(et, width), streaming);
+    storeVector(b, loc, v, output, idx, vectorAlignment(et, width),
+                streaming == StreamingAccess::All);
   }
 };
 } // namespace
@@ -96,7 +97,7 @@ LogicalResult mlir::hkg::lowerElementwise(ElementwiseOp op, KernelContext &kc) {
            << "); hkg-lower-to-gpu expects a self-contained body";
 
   ElementwiseEmitter e{op, b, loc, {}, {}, Value(), numel,
-                       op->hasAttr("hkg.streaming_access")};
+                       streamingAccessOf(op, kc.target)};
   for (auto [i, in] : llvm::enumerate(op.getInputs())) {
     int64_t n = cast<ShapedType>(in.getType()).getNumElements();
     e.inputSizes.push_back(n);

@@ -138,6 +138,22 @@ int64_t mlir::hkg::vectorAlignment(Type elementType, int64_t width) {
   return std::min<int64_t>(16, std::max<int64_t>(1, bytes));
 }
 
+StreamingAccess mlir::hkg::streamingAccessOf(Operation *op,
+                                            const TargetInfo &target) {
+  if (op->hasAttr("hkg.streaming_access"))
+    return StreamingAccess::All;
+  StringRef e;
+  if (auto a = op->getAttrOfType<StringAttr>("hkg.load_eviction"))
+    e = a.getValue();
+  else if (isa<ElementwiseOp, SoftmaxOp, LayerNormOp, RMSNormOp>(op))
+    e = "last";
+  if (e == "first")
+    return StreamingAccess::LoadsEvictFirst;
+  if (e == "last" && target.isNVIDIA())
+    return StreamingAccess::LoadsEvictLast;
+  return StreamingAccess::None;
+}
+
 Value mlir::hkg::loadVector(OpBuilder &b, Location loc, Value m,
                             ValueRange indices, int64_t width,
                             int64_t alignment, bool nontemporal) {

@@ -115,6 +115,31 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
                             [&] { return op->emitOpError(); })))
     return failure();
   ResolvedSchedule resolved = resolveSchedule(op, target);
+  // Experimental cache hints: `hkg.streaming_access` (unit) or
+  // `hkg.load_eviction = "first" | "last"`, on the streaming ops.
+  Attribute streamingAttr = op->getAttr("hkg.streaming_access");
+  Attribute evictionAttr = op->getAttr("hkg.load_eviction");
+  if (evictionAttr) {
+    auto s = dyn_cast<StringAttr>(evictionAttr);
+    if (!s || (s.getValue() != "first" && s.getValue() != "last" &&
+               s.getValue() != "normal"))
+      return op->emitOpError("hkg.load_eviction must be \"first\", "
+                             "\"last\" or \"normal\", got ")
+             << evictionAttr;
+    if (streamingAttr)
+      return op->emitOpError("hkg.load_eviction and hkg.streaming_access "
+                             "exclude each other");
+  }
+  if (streamingAttr && !isa<UnitAttr>(streamingAttr))
+    return op->emitOpError("hkg.streaming_access must be a unit attribute, "
+                           "got ")
+           << streamingAttr;
+  if ((streamingAttr || evictionAttr) &&
+      !isa<ElementwiseOp, ReduceOp, SoftmaxOp, LayerNormOp, RMSNormOp>(op))
+    return op->emitOpError()
+           << (streamingAttr ? "hkg.streaming_access" : "hkg.load_eviction")
+           << " is supported on hkg.elementwise, hkg.reduce, hkg.softmax, "
+              "hkg.layernorm and hkg.rmsnorm only";
 
   // The kernel's name: hkg_<op>_<n>, n counting per op kind.
   StringRef opName = op->getName().stripDialect();
@@ -157,6 +182,15 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
                         b.getUnitAttr());
     }
   }
+  // `hkg.load_eviction` tells hkg-nvvm-streaming-access which cache
+  // policy the kernel's nontemporal loads take (instead of `.cs`).
+  StreamingAccess streaming = streamingAccessOf(op, target);
+  if (streaming == StreamingAccess::LoadsEvictFirst ||
+      streaming == StreamingAccess::LoadsEvictLast)
+    func->setAttr("hkg.load_eviction",
+                  b.getStringAttr(streaming == StreamingAccess::LoadsEvictFirst
+                                      ? "first"
+                                      : "last"));
   b.setInsertionPointToStart(&func.getBody().front());
   auto ret = gpu::ReturnOp::create(b, loc);
   b.setInsertionPoint(ret);

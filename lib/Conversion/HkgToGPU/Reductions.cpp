@@ -103,8 +103,9 @@ public:
     // `hkg.row_f32_cache` / `hkg.row_bf16_cache` force one form for
     // side-by-side measurements.
     // Experimental: `hkg.streaming_access` marks the row's global loads and
-    // the output's stores nontemporal (read / written once).
-    streaming = op->hasAttr("hkg.streaming_access");
+    // the output's stores nontemporal (read / written once);
+    // `hkg.load_eviction` the row's loads only (loadRaw).
+    streaming = streamingAccessOf(op, kc.target);
     bool packedByDefault = isa<RMSNormOp>(op);
     rematBF16 = cache == "registers" && inType.isBF16() &&
                 !op->hasAttr("hkg.row_f32_cache") &&
@@ -151,6 +152,7 @@ public:
   void lastPass(int passIdx, size_t numColumns,
                 function_ref<SmallVector<Value>(const Slot &)> loadColumns,
                 function_ref<void(const Slot &, ArrayRef<Value>)> emit) {
+    outputPass = passIdx;
     if (cache != "registers") {
       pass(
           passIdx, {},
@@ -274,7 +276,7 @@ public:
     Value cond = andGuards(slot.valid, rowValid);
     guarded(cond, [&] {
       storeVector(b, loc, v, outView, ValueRange{row, slot.col}, align,
-                  streaming);
+                  streaming == StreamingAccess::All);
     });
   }
 
@@ -315,7 +317,10 @@ public:
   int64_t numVec, tail, vecsPerThread, tailSlots, inAlign;
   StringRef cache;
   bool rematBF16 = false;
-  bool streaming = false;
+  StreamingAccess streaming = StreamingAccess::None;
+  /// The pass that stores the output (set when it is emitted): with
+  /// `row_cache = none` its loads are the row's last read.
+  int outputPass = -1;
   SmallVector<int> rematPasses; // later passes, in their order of emission
   Type inType;
   Value input, output, tid, rowInBlock, lane, row, rowClamped;
@@ -367,8 +372,15 @@ private:
     if (cache == "lds" && pass > 0)
       return loadVector(b, loc, ldsRow, ValueRange{rowInBlock, slot.col},
                         slot.width, align);
+    // Read once (register / LDS cache) or for the last time (the output
+    // pass re-reading global memory).
+    bool lastRead = cache != "none" || pass == outputPass;
+    bool nontemporal =
+        streaming == StreamingAccess::All ||
+        streaming == StreamingAccess::LoadsEvictLast ||
+        (streaming == StreamingAccess::LoadsEvictFirst && lastRead);
     Value v = loadVector(b, loc, input, ValueRange{rowClamped, slot.col},
-                         slot.width, align, streaming);
+                         slot.width, align, nontemporal);
     if (cache == "registers")
       regs.push_back(v);
     if (cache == "lds")
@@ -474,6 +486,7 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
   }
   Value rcp = arith::DivFOp::create(b, loc, constF32(b, loc, 1.0), s);
   Value out = reshapeView(b, loc, kc.args[1], {rows, len});
+  e.outputPass = 2;
   e.pass(
       2, {},
       [&](const Slot &sl, ValueRange) -> SmallVector<Value> {
