@@ -38,7 +38,10 @@ using namespace mlir::hkg;
 llvm::Error
 mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
                                      const HkgToNVVMPipelineOptions &opts) {
-  const TargetInfo *target = lookupTarget(opts.chip);
+  // `sm_90a`: the arch-specific PTX target of a known chip (wgmma).
+  StringRef chip = opts.chip;
+  StringRef baseChip = chip.ends_with("a") ? chip.drop_back() : chip;
+  const TargetInfo *target = lookupTarget(baseChip);
   if (!target || !target->isNVIDIA()) {
     std::string known;
     for (const TargetInfo &t : getAllTargets())
@@ -68,7 +71,7 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
 
   OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
   HkgLowerSubgroupOpsPassOptions reduce;
-  reduce.chip = opts.chip;
+  reduce.chip = baseChip.str();
   gpm.addPass(createHkgLowerSubgroupOpsPass(reduce));
   gpm.addPass(createConvertVectorToSCFPass());
   gpm.addPass(createSCFToControlFlowPass());

@@ -170,6 +170,17 @@ static LogicalResult describeKernel(gpu::GPUModuleOp module,
   return success();
 }
 
+/// The PTX target of the NVIDIA kernel in `module`: the chip, or its
+/// arch-specific form (sm_90a) when a kernel uses arch-specific
+/// instructions (wgmma; marked `hkg.arch_specific` by hkg-lower-to-gpu).
+static std::string nvptxChip(ModuleOp module, const TargetInfo &target) {
+  bool archSpecific = false;
+  module.walk([&](gpu::GPUFuncOp f) {
+    archSpecific |= f->hasAttr("hkg.arch_specific");
+  });
+  return target.chip.str() + (archSpecific ? "a" : "");
+}
+
 /// Runs the gpu-dialect pipeline on `module` (holding one gpu.module) to
 /// format=isa and returns the assembly / PTX text.
 static FailureOr<std::string> compileToISA(ModuleOp module,
@@ -187,7 +198,7 @@ static FailureOr<std::string> compileToISA(ModuleOp module,
     err = buildHkgGPUToROCDLPipeline(pm, opts);
   } else {
     HkgToNVVMPipelineOptions opts;
-    opts.chip = target.chip.str();
+    opts.chip = nvptxChip(module, target);
     opts.optLevel = options.optLevel;
     opts.format = "isa";
     opts.toolkit = options.toolkit;
@@ -276,8 +287,12 @@ static LogicalResult finishKernel(ModuleOp compiled, const TargetInfo &target,
   if (toolkit->ptxas.empty())
     return success();
   SmallVector<NVPTXKernelStats> stats;
+  // ptxas compiles for the PTX's own target (sm_90a for wgmma kernels).
+  std::string arch = target.chip.str();
+  if (StringRef(kernel.isa).contains(".target " + arch + "a"))
+    arch += "a";
   llvm::Expected<std::string> cubin = runPtxas(
-      toolkit->ptxas, target.chip, kernel.isa, options.optLevel, stats);
+      toolkit->ptxas, arch, kernel.isa, options.optLevel, stats);
   if (!cubin)
     return emitErr() << llvm::toString(cubin.takeError());
   if (bundle.format == "cubin")

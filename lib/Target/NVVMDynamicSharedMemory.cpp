@@ -26,12 +26,19 @@ struct HkgNVVMDynamicSharedMemoryPass final
   using Base::Base;
 
   void runOnOperation() override {
+    // wgmma kernels (hkg.arch_specific) read LDS in the 128-byte swizzle,
+    // which repeats every 1024 bytes: their buffers start 1024-aligned.
+    bool archSpecific = false;
+    for (auto func : getOperation().getOps<LLVM::LLVMFuncOp>())
+      archSpecific |= func->hasAttr("hkg.arch_specific");
     for (auto global : getOperation().getOps<LLVM::GlobalOp>()) {
       auto array = dyn_cast<LLVM::LLVMArrayType>(global.getType());
       if (global.getAddrSpace() != 3 || !array || array.getNumElements() != 0)
         continue;
       global.setLinkage(LLVM::Linkage::External);
       global.setDsoLocal(false);
+      if (archSpecific)
+        global.setAlignment(std::max<uint64_t>(global.getAlignment().value_or(1), 1024));
     }
   }
 };

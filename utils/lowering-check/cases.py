@@ -244,7 +244,23 @@ for s in BIG_LDS:
 add_matmul("bf16", [], 1024, 1536, 512, tb=True, epi="bias_gelu", s=BIG_LDS[0])
 add_matmul("f16", [], 4096, 4096, 4096, s=BIG_LDS[1])
 
+# Hopper warpgroup MMA (wgmma, sm_90a; K-major operands): one and two
+# warpgroups along M, 128 and 256 columns, four warpgroups, on tile-multiple
+# and odd shapes, f16, and a fused epilogue.
+WGMMA = ["mma = wgmma_64x128x16, tile_m = 128, tile_n = 128, tile_k = 64, waves_m = 2, waves_n = 1, stages = 3",
+         "mma = wgmma_64x256x16, tile_m = 128, tile_n = 256, tile_k = 64, waves_m = 2, waves_n = 1, stages = 3",
+         "mma = wgmma_64x128x16, tile_m = 64, tile_n = 128, tile_k = 64, waves_m = 1, waves_n = 1, stages = 4",
+         "mma = wgmma_64x128x16, tile_m = 128, tile_n = 256, tile_k = 64, waves_m = 2, waves_n = 2, stages = 3, unroll = 2"]
+for s in WGMMA:
+    add_matmul("bf16", [], 512, 768, 640, tb=True, s=s)
+    add_matmul("bf16", [], 300, 520, 328, tb=True, s=s)
+add_matmul("f16", [], 256, 384, 512, tb=True, s=WGMMA[0])
+add_matmul("bf16", [], 1024, 1536, 512, tb=True, epi="bias_gelu", s=WGMMA[1])
+add_matmul("bf16", [2], 200, 136, 96, tb=True, s=WGMMA[0])
+
 # --top-p: only the top-p cases.
+if "--wgmma" in sys.argv:  # only the wgmma cases
+    cases[:] = [c for c in cases if "wgmma" in c["mlir"]]
 if "--top-p" in sys.argv:
     cases[:] = [c for c in cases if c["ref"]["op"] == "top_p"]
 

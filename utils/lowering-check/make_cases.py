@@ -29,6 +29,9 @@ def build(name, mlir, ref, outdir):
     # Kernels with more than 48 KiB of LDS take it as dynamic shared memory.
     dyn = re.findall(r"hkg.dynamic_lds_bytes = (\d+)", lowered)
     pipeline = NVVM
+    # wgmma kernels need the arch-specific PTX target.
+    if "hkg.arch_specific" in lowered:
+        pipeline = NVVM.replace("chip=sm_90 ", "chip=sm_90a ")
     bits = 64
     if INDEX_BITWIDTH == 32 and "nvgpu." not in lowered and not re.search(r"memref<[^>]*\?", lowered) and all(
             eval("*".join(d.split("x")[:-1]) or "1") <= 1 << 30

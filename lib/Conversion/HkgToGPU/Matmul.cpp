@@ -10,6 +10,13 @@
 //     whose LDS rows run along M or N) feeding nvgpu.mma.sync m16n8k16;
 //     tiles are copied with nvgpu.device_async_copy (cp.async, 16 bytes) in
 //     a `stages`-deep pipeline (cp.async.wait_group stages - 2);
+//   - wgmma_64xNx16 (NVIDIA sm_90a): warpgroup MMA (4 warps, 64 x N per
+//     instruction) reading both operands from LDS through matrix
+//     descriptors; the LDS tiles are the cp.async ones above, K-major with
+//     128-byte rows (tile_k = 64 for 16-bit types) whose 16-byte chunks are
+//     XOR-swizzled by row % 8: the 128-byte-swizzle layout the descriptors
+//     name, in 1024-byte aligned buffers. waves_m x waves_n count
+//     warpgroups; the accumulators are one LLVM struct per thread;
 //   - mfma_* (CDNA) and wmma_* (RDNA): per-lane vector.loads of the
 //     documented operand layouts feeding amdgpu.mfma / amdgpu.wmma; the next
 //     tile is prefetched from global memory into registers while the
@@ -46,7 +53,7 @@ using namespace mlir::hkg;
 
 namespace {
 
-enum class Core { Fma, MmaSync, Mfma, Wmma };
+enum class Core { Fma, MmaSync, Wgmma, Mfma, Wmma };
 
 /// One operand tile in LDS: memref<stages x rows x (cols + pad)>, `cols`
 /// contiguous in global memory too.
@@ -94,12 +101,14 @@ public:
       parts[0].getAsInteger(10, mmaM);
       parts[1].getAsInteger(10, mmaN);
       parts[2].getAsInteger(10, mmaK);
-      core = mma.starts_with("mma") ? Core::MmaSync
+      core = mma.starts_with("wgmma") ? Core::Wgmma
+             : mma.starts_with("mma")  ? Core::MmaSync
              : mma.starts_with("mfma") ? Core::Mfma
                                        : Core::Wmma;
     }
     waveSize = target.waveSize;
-    threads = wm * wn * waveSize;
+    // With wgmma, waves_m x waves_n count warpgroups of 4 waves.
+    threads = wm * wn * (core == Core::Wgmma ? 4 : 1) * waveSize;
     elemT = op.getLhs().getType().getElementType();
     resT = op.getResult().getType().getElementType();
     batch = op.getBatchSize();
@@ -197,6 +206,20 @@ private:
   SmallVector<Value> computeStage(Value stage, ValueRange acc);
   SmallVector<Value> computeFma(Value stage, ValueRange acc);
   SmallVector<Value> computeMmaSync(Value stage, ValueRange acc);
+  SmallVector<Value> computeWgmma(Value stage, ValueRange acc);
+  /// The shared-memory address of LDS buffer `buf` as i64.
+  Value sharedAddress(Value buf);
+  /// A wgmma matrix descriptor of the 128-byte-swizzle K-major tile at
+  /// shared address `addr` (i64).
+  Value wgmmaDescriptor(Value addr);
+  /// The LLVM struct of the thread's wgmma accumulators.
+  Type wgmmaAccType();
+  /// Inline PTX `text` with side effects, no operands.
+  void sideEffectAsm(StringRef text);
+  /// Inline PTX `text` that reads and rewrites the accumulator struct `acc`
+  /// in place (its registers tied), so that nothing moves the accumulators
+  /// across it: wgmma.fence / wait_group.
+  Value accumulatorAsm(StringRef text, Value acc);
   SmallVector<Value> computeAmd(Value stage, ValueRange acc);
   Value mmaSync(Value a, Value bv, Value acc);
 
@@ -227,6 +250,8 @@ private:
   SmallVector<int64_t> epiBatch;
   LdsTile ldsA, ldsB;
   Value tid, lane, waveRow, waveCol, batchIdx, m0, n0;
+  /// wgmma: the warpgroup's first row and column in the tile.
+  Value wgRow, wgCol;
   scf::ForOp kLoop;
 };
 
@@ -261,10 +286,11 @@ LdsTile MatmulKernelBuilder::allocLds(int64_t tileRows, int64_t tileCols,
   LdsTile t;
   t.buf = kernel.addWorkgroupAttribution(type, loc);
   // 16-byte chunks (cp.async, ldmatrix rows, ds_read_b128) need 16-byte
-  // aligned buffers.
-  kernel.setWorkgroupAttributionAttr(kernel.getNumWorkgroupAttributions() - 1,
-                                     LLVM::LLVMDialect::getAlignAttrName(),
-                                     b.getI64IntegerAttr(16));
+  // aligned buffers; wgmma's 128-byte swizzle repeats every 1024 bytes.
+  kernel.setWorkgroupAttributionAttr(
+      kernel.getNumWorkgroupAttributions() - 1,
+      LLVM::LLVMDialect::getAlignAttrName(),
+      b.getI64IntegerAttr(core == Core::Wgmma ? 1024 : 16));
   t.rows = rows;
   t.cols = cols;
   t.transposed = transposed;
@@ -474,6 +500,9 @@ SmallVector<Value> MatmulKernelBuilder::initAccumulators() {
       acc.push_back(zeros(VectorType::get({wtn / lx}, f32)));
     break;
   }
+  case Core::Wgmma:
+    acc.push_back(LLVM::ZeroOp::create(b, loc, wgmmaAccType()));
+    break;
   case Core::MmaSync:
     // vector<4xf32> per m16n8 tile (1-D: n-D loop-carried vectors do not
     // convert to LLVM).
@@ -498,6 +527,8 @@ SmallVector<Value> MatmulKernelBuilder::computeStage(Value stage,
     return computeFma(stage, acc);
   case Core::MmaSync:
     return computeMmaSync(stage, acc);
+  case Core::Wgmma:
+    return computeWgmma(stage, acc);
   case Core::Mfma:
   case Core::Wmma:
     return computeAmd(stage, acc);
@@ -677,6 +708,119 @@ Value MatmulKernelBuilder::mmaSync(Value a, Value bv, Value accV) {
 ///      A[l % 16][i], B[i][l % 16], i < 16; C[2i + l / 16][l % 16].
 ///  - WMMA 16x16x16 on gfx12: A[l % 16][8h + i], B[8h + i][l % 16], i < 8,
 ///      h = l / 16; C[i + 8h][l % 16].
+//===----------------------------------------------------------------------===//
+// Warpgroup MMA (sm_90a)
+//===----------------------------------------------------------------------===//
+
+Type MatmulKernelBuilder::wgmmaAccType() {
+  return LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(mmaN / 2, b.getF32Type()));
+}
+
+void MatmulKernelBuilder::sideEffectAsm(StringRef text) {
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{}, text, "",
+                            /*has_side_effects=*/true,
+                            /*is_align_stack=*/false,
+                            LLVM::tailcallkind::TailCallKind::None,
+                            /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
+}
+
+/// `n` f32 outputs and `first`.. inputs tied to them, as constraints.
+static std::string tiedF32Constraints(int64_t n, StringRef middle) {
+  std::string c;
+  for (int64_t i = 0; i < n; ++i)
+    c += "=f,";
+  c += middle.str();
+  for (int64_t i = 0; i < n; ++i)
+    c += (c.empty() || c.back() == ',' ? "" : ",") + std::to_string(i);
+  return c;
+}
+
+Value MatmulKernelBuilder::accumulatorAsm(StringRef text, Value acc) {
+  int64_t n = mmaN / 2;
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < n; ++i)
+    operands.push_back(
+        LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, wgmmaAccType(), operands, text, tiedF32Constraints(n, ""),
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, nullptr, nullptr);
+  return asmOp.getResult(0);
+}
+
+Value MatmulKernelBuilder::sharedAddress(Value buf) {
+  Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buf);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), p);
+}
+
+/// Matrix descriptor (PTX ISA, "Matrix Descriptor Format"): bits 0-13 the
+/// start address >> 4, 16-29 the leading-dimension byte offset >> 4 (1:
+/// unused by K-major swizzled layouts), 32-45 the stride byte offset >> 4
+/// (1024: eight 128-byte rows, the swizzle atom), 62-63 the swizzle mode
+/// (1: 128 bytes).
+Value MatmulKernelBuilder::wgmmaDescriptor(Value addr) {
+  Type i64 = b.getI64Type();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, addr, cst(0x3FFFF)), cst(4));
+  int64_t fixed = (int64_t(1) << 16) | (int64_t(1024 >> 4) << 32) |
+                  (int64_t(1) << 62);
+  return arith::OrIOp::create(b, loc, start, cst(fixed));
+}
+
+SmallVector<Value> MatmulKernelBuilder::computeWgmma(Value stage,
+                                                     ValueRange accIn) {
+  Type i64 = b.getI64Type();
+  auto toI64 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(b, loc, i64, index);
+  };
+  int64_t rowBytes = tk * elemBytes; // 128
+  // This warpgroup's 64 rows of A and tile_n rows of B in the stage.
+  Value offA = add(mul(stage, ldsA.rows * rowBytes), mul(wgRow, rowBytes));
+  Value offB = add(mul(stage, ldsB.rows * rowBytes), mul(wgCol, rowBytes));
+  Value addrA = arith::AddIOp::create(b, loc, sharedAddress(ldsA.buf),
+                                      toI64(offA));
+  Value addrB = arith::AddIOp::create(b, loc, sharedAddress(ldsB.buf),
+                                      toI64(offB));
+  int64_t n = mmaN / 2;
+  std::string ty = elemT.isBF16() ? "bf16" : "f16";
+  std::string regs;
+  for (int64_t i = 0; i < n; ++i)
+    regs += (i ? ", $" : "$") + std::to_string(i);
+  std::string text =
+      "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(n + 2) +
+      ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(mmaN) +
+      "k16.f32." + ty + "." + ty + " {" + regs + "}, $" + std::to_string(n) +
+      ", $" + std::to_string(n + 1) + ", p, 1, 1, 0, 0;\n}";
+  std::string constraints = tiedF32Constraints(n, "l,l,r,");
+  Value one = arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                        b.getI32IntegerAttr(1));
+  Value acc = accumulatorAsm("wgmma.fence.sync.aligned;", accIn.front());
+  for (int64_t kk = 0; kk < tk; kk += 16) {
+    Value step = arith::ConstantOp::create(
+        b, loc, i64, b.getI64IntegerAttr(kk * elemBytes));
+    Value descA = wgmmaDescriptor(arith::AddIOp::create(b, loc, addrA, step));
+    Value descB = wgmmaDescriptor(arith::AddIOp::create(b, loc, addrB, step));
+    SmallVector<Value> operands = {descA, descB, one};
+    for (int64_t i = 0; i < n; ++i)
+      operands.push_back(
+          LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
+    acc = LLVM::InlineAsmOp::create(
+              b, loc, wgmmaAccType(), operands, text, constraints,
+              /*has_side_effects=*/true, /*is_align_stack=*/false,
+              LLVM::tailcallkind::TailCallKind::None, nullptr, nullptr)
+              .getResult(0);
+  }
+  sideEffectAsm("wgmma.commit_group.sync.aligned;");
+  // Wait for this step's MMAs before the next refill of the stage (the
+  // loop's barrier) and before the accumulators are read.
+  acc = accumulatorAsm("wgmma.wait_group.sync.aligned 0;", acc);
+  return {acc};
+}
+
 SmallVector<Value> MatmulKernelBuilder::computeAmd(Value stage,
                                                    ValueRange accIn) {
   SmallVector<Value> acc(accIn);
@@ -756,6 +900,23 @@ void MatmulKernelBuilder::forEachResultRun(
         fn(add(row, h * 8), col,
            {extract(v, {2 * h}), extract(v, {2 * h + 1})});
     }
+    return;
+  }
+  case Core::Wgmma: {
+    // Warp w of a warpgroup holds its rows 16w .. 16w + 15; element 4j + 2h
+    // + e of the struct is (row lane / 4 + 8h, column 8j + 2 (lane % 4) + e)
+    // of them (PTX ISA, wgmma D fragments: mma.sync's m16n8 C layout for
+    // each 8 columns).
+    Value row = add(waveRow, div(lane, 4));
+    Value col = add(waveCol, mul(rem(lane, 4), 2));
+    Value s = acc.front();
+    auto at = [&](int64_t i) -> Value {
+      return LLVM::ExtractValueOp::create(b, loc, s, ArrayRef<int64_t>{i});
+    };
+    for (int64_t jn = 0; jn < mmaN / 8; ++jn)
+      for (int64_t h = 0; h < 2; ++h)
+        fn(add(row, h * 8), add(col, jn * 8),
+           {at(4 * jn + 2 * h), at(4 * jn + 2 * h + 1)});
     return;
   }
   case Core::Mfma:
@@ -901,8 +1062,18 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value wave = div(tid, waveSize);
   lane = rem(tid, waveSize);
-  waveRow = mul(div(wave, wn), tm / wm);
-  waveCol = mul(rem(wave, wn), tn / wn);
+  if (core == Core::Wgmma) {
+    Value wg = div(wave, 4);
+    wgRow = mul(div(wg, wn), 64);
+    wgCol = mul(rem(wg, wn), mmaN);
+    waveRow = add(wgRow, mul(rem(wave, 4), 16));
+    waveCol = wgCol;
+    // Its PTX needs the arch-specific target (sm_90a): Compile.cpp.
+    kernel->setAttr("hkg.arch_specific", b.getUnitAttr());
+  } else {
+    waveRow = mul(div(wave, wn), tm / wm);
+    waveCol = mul(rem(wave, wn), tn / wn);
+  }
   int64_t tilesM = llvm::divideCeil(m, tm), tilesN = llvm::divideCeil(n, tn);
   Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   batchIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
@@ -955,6 +1126,10 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
       } else {
         nvgpu::DeviceAsyncWaitOp::create(b, loc, token,
                                          b.getI32IntegerAttr(stages - 2));
+        // wgmma reads LDS through the async proxy: this thread's cp.async
+        // writes become visible to it before the barrier.
+        if (core == Core::Wgmma)
+          sideEffectAsm("fence.proxy.async.shared::cta;");
         gpu::BarrierOp::create(b, loc);
         Value next = add(kt, stages - 1);
         Value tile = arith::MinUIOp::create(b, loc, next, c(numK - 1));

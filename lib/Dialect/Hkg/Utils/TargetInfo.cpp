@@ -59,6 +59,9 @@ static constexpr llvm::StringLiteral kWmma[] = {"wmma_16x16x16"};
 // gfx1250 has no 16x16x16 f16/bf16 WMMA; its f16/bf16 forms step K by 32.
 static constexpr llvm::StringLiteral kWmmaGfx1250[] = {"wmma_16x16x32"};
 static constexpr llvm::StringLiteral kMmaSync[] = {"mma_16x8x16"};
+// Hopper adds warpgroup MMA (sm_90a: the kernel's PTX targets sm_90a).
+static constexpr llvm::StringLiteral kMmaHopper[] = {
+    "mma_16x8x16", "wgmma_64x128x16", "wgmma_64x256x16"};
 
 // clang-format off
 static const TargetInfo kTargets[] = {
@@ -91,7 +94,7 @@ static const TargetInfo kTargets[] = {
    MatrixCoreKind::MmaSync, kMmaSync, 2039.0, 19.5, 312.0, "[A100]"},
   {"sm_90", Vendor::NVIDIA, "hopper", "H200 SXM",
    32, 232448, 132, 255, 1024, 64,
-   MatrixCoreKind::MmaSync, kMmaSync, 4800.0, 66.9, 989.4, "[H200]"},
+   MatrixCoreKind::MmaSync, kMmaHopper, 4800.0, 66.9, 989.4, "[H200]"},
 };
 // clang-format on
 

@@ -48,6 +48,12 @@ static MmaShape getMmaShape(StringRef mma) {
 
 static bool isHalfType(Type t) { return t.isF16() || t.isBF16(); }
 
+/// Waves that issue one `mma` together: a warpgroup (4 warps) for Hopper's
+/// wgmma, whose M x N is the warpgroup's; one wave otherwise.
+static int64_t wavesPerMma(StringRef mma) {
+  return mma.starts_with("wgmma") ? 4 : 1;
+}
+
 /// Whether the kernel builder lowers `mma` on `target`: it emits WMMA only
 /// in the 16x16x16 operand layouts of gfx11 and gfx12, and gfx1250's f16/bf16
 /// WMMA is 16x16x32, so matmuls there use FMAs.
@@ -174,7 +180,8 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
     return emitError() << "schedule knob 'mma' = " << mma
                        << " needs f16 or bf16 operands, got " << elem
                        << "; expected mma = none";
-  int64_t threads = wavesM * wavesN * target.waveSize;
+  // With wgmma, waves_m x waves_n count warpgroups.
+  int64_t threads = wavesM * wavesN * wavesPerMma(mma) * target.waveSize;
   if (threads > target.maxThreadsPerWorkgroup)
     return emitError() << "schedule knobs 'waves_m' x 'waves_n' = "
                        << wavesM * wavesN << " waves of " << target.waveSize
@@ -199,6 +206,28 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
     return emitError() << "schedule knob 'tile_k' = " << tileK
                        << " must be a multiple of the mma K (" << shape.k
                        << ")";
+  if (mma.starts_with("wgmma")) {
+    // The kernel reads both operands from LDS through wgmma's matrix
+    // descriptors in the 128-byte-swizzle K-major layout (Matmul.cpp).
+    if (getTransposeA() || !getTransposeB())
+      return emitError() << "schedule knob 'mma' = " << mma
+                         << " needs K contiguous in both operands "
+                            "(transpose_a = false, transpose_b = true)";
+    if (tileK * bytes != 128)
+      return emitError() << "schedule knob 'mma' = " << mma
+                         << " needs tile_k x element bytes = 128 (tile_k = "
+                         << 128 / bytes << "), got tile_k = " << tileK;
+    if (tileN != wavesN * shape.n)
+      return emitError() << "schedule knob 'mma' = " << mma
+                         << " needs tile_n = waves_n x " << shape.n
+                         << " (one wgmma N per warpgroup), got " << tileN;
+    if (s.getInt("lds_swizzle") != 1 || s.getInt("lds_pad") != 0 ||
+        s.getInt("stages") < 2 || s.getInt("vector_width") * bytes != 16)
+      return emitError() << "schedule knob 'mma' = " << mma
+                         << " needs lds_swizzle = 1, lds_pad = 0, stages >= "
+                            "2 and 16-byte vectors (vector_width = "
+                         << 16 / bytes << ")";
+  }
   int64_t pad = s.getInt("lds_pad");
   int64_t lds = s.getInt("stages") * (tileM + tileN) * (tileK + pad) * bytes;
   if (lds > ldsLimit(target))
