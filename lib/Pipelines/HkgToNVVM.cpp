@@ -64,12 +64,19 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
 
   GpuNVVMAttachTargetOptions attach;
   attach.chip = opts.chip;
-  attach.features = opts.features;
+  // PTX ISA 7.4 at least: the default load cache policy of the streaming
+  // kernels (createpolicy, .L2::cache_hint; docs/Lowering.md) needs it, and
+  // sm_80's lowest version is 7.0 (sm_90's is 7.8).
+  attach.features = opts.features.empty() && baseChip == "sm_80"
+                        ? std::string("+ptx74")
+                        : opts.features.getValue();
   attach.optLevel = opts.optLevel;
   attach.cmdOptions = opts.ptxasOptions;
   pm.addPass(createGpuNVVMAttachTarget(attach));
 
   OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
+  // wgmma kernels: the arch-specific target (sm_90a).
+  gpm.addPass(createHkgNVVMArchSpecificTargetPass());
   HkgLowerSubgroupOpsPassOptions reduce;
   reduce.chip = baseChip.str();
   gpm.addPass(createHkgLowerSubgroupOpsPass(reduce));
@@ -86,8 +93,9 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
                                    unsigned(opts.indexBitwidth));
   toNVVM.indexBitwidth = opts.indexBitwidth;
   gpm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
-  // Nontemporal accesses (hkg.streaming_access) as ld/st.global.cs: NVPTX
-  // ignores the flag.
+  // Nontemporal accesses as ld/st.global.cs (hkg.streaming_access) or loads
+  // with a cache policy (hkg.load_eviction, the streaming kernels' default
+  // on Hopper): NVPTX ignores the flag.
   gpm.addPass(createHkgNVVMStreamingAccessPass());
   // gpu.dynamic_shared_memory as PTX dynamic shared memory (.extern).
   gpm.addPass(createHkgNVVMDynamicSharedMemoryPass());

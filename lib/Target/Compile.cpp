@@ -170,17 +170,6 @@ static LogicalResult describeKernel(gpu::GPUModuleOp module,
   return success();
 }
 
-/// The PTX target of the NVIDIA kernel in `module`: the chip, or its
-/// arch-specific form (sm_90a) when a kernel uses arch-specific
-/// instructions (wgmma; marked `hkg.arch_specific` by hkg-lower-to-gpu).
-static std::string nvptxChip(ModuleOp module, const TargetInfo &target) {
-  bool archSpecific = false;
-  module.walk([&](gpu::GPUFuncOp f) {
-    archSpecific |= f->hasAttr("hkg.arch_specific");
-  });
-  return target.chip.str() + (archSpecific ? "a" : "");
-}
-
 /// Runs the gpu-dialect pipeline on `module` (holding one gpu.module) to
 /// format=isa and returns the assembly / PTX text.
 static FailureOr<std::string> compileToISA(ModuleOp module,
@@ -198,7 +187,7 @@ static FailureOr<std::string> compileToISA(ModuleOp module,
     err = buildHkgGPUToROCDLPipeline(pm, opts);
   } else {
     HkgToNVVMPipelineOptions opts;
-    opts.chip = nvptxChip(module, target);
+    opts.chip = target.chip.str();
     opts.optLevel = options.optLevel;
     opts.format = "isa";
     opts.toolkit = options.toolkit;

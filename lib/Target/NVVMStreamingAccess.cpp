@@ -233,8 +233,9 @@ struct HkgNVVMStreamingAccessPass final
           policy = p;
         }
         rewriteLoad(load, words, policy, priority);
-      } else
+      } else {
         rewriteStore(cast<LLVM::StoreOp>(op), words);
+      }
     }
   }
 };

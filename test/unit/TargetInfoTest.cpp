@@ -33,10 +33,21 @@ TEST(TargetInfo, MatrixCoresMatchVendor) {
         EXPECT_TRUE(m.starts_with("mfma_")) << t.chip.str() << " " << m.str();
       if (t.matrixCore == MatrixCoreKind::WMMA)
         EXPECT_TRUE(m.starts_with("wmma_")) << t.chip.str() << " " << m.str();
+      // NVIDIA: warp-level mma.sync; Hopper adds warpgroup MMA.
       if (t.matrixCore == MatrixCoreKind::MmaSync)
-        EXPECT_TRUE(m.starts_with("mma_")) << t.chip.str() << " " << m.str();
+        EXPECT_TRUE(m.starts_with("mma_") ||
+                    (t.family == "hopper" && m.starts_with("wgmma_")))
+            << t.chip.str() << " " << m.str();
     }
   }
+  EXPECT_TRUE(llvm::is_contained(lookupTarget("sm_90")->mmaIntrinsics,
+                                 "wgmma_64x128x16"));
+  EXPECT_FALSE(llvm::any_of(lookupTarget("sm_80")->mmaIntrinsics,
+                            [](llvm::StringRef m) {
+                              return m.starts_with("wgmma_");
+                            }));
+  // The default (first) NVIDIA instruction stays mma.sync.
+  EXPECT_EQ(lookupTarget("sm_90")->mmaIntrinsics.front(), "mma_16x8x16");
   EXPECT_EQ(lookupTarget("gfx950")->ldsBytesPerWorkgroup, 160u * 1024u);
   EXPECT_EQ(lookupTarget("gfx942")->ldsBytesPerWorkgroup, 64u * 1024u);
 }

@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
-# One device call: does a load cache policy (`hkg.load_eviction`, sweep
-# variants `default-l2el` = "last" and, in the first run, `default-l2ef` =
-# "first"; Triton's eviction_policy) close rmsnorm's 3% to Inductor, and
-# what does it do to the other memory-bound ops?
+# One device call: a load cache policy (`hkg.load_eviction`) against plain
+# loads, PERF.md's memory-bound ops, as run for docs/perf 2026-12-02
+# (session 6, runs 1 and 2):
 #   1. the side-by-side bench of PERF.md's shapes for the 7 memory-bound ops
-#      (every default-* variant timed in full: default, default-l2el,
-#      default-noalias; rmsnorm also default-m8, default-m8-l2el and
-#      default-p5-l2el / default-p6-l2el, Inductor's access pattern);
+#      (every default-* variant timed in full);
 #   2. the same bench again for rmsnorm, swiglu, layernorm and gelu (the
-#      effects are 1-2 us; a second sample of the same kernels in the same
-#      run shows what is noise);
-#   3. Inductor's PTX of its rmsnorm kernels (Triton's cache), to compare
-#      with hkg's instruction for instruction;
-#   4. Nsight Compute: rmsnorm default and default-l2el against Inductor.
+#      effects are 1-3 us; a second sample in the same run shows the noise);
+#   3. Inductor's PTX of its rmsnorm kernels (Triton's cache);
+#   4. Nsight Compute: rmsnorm default and default-plain against Inductor.
+# Runs 1 and 2 used sweep source variants `default-l2ef` / `default-l2el`
+# ("first" / "last" on a plain default) that were replaced when "last"
+# became the default; today's variants are `default` (the policy) and
+# `default-plain` (hkg.load_eviction = "normal").
 # Prepared here (no GPU), from the repo root after building:
 #   rm -rf .carry/bundles
 #   python3 utils/bench/sweep.py --out .carry/bundles --shapes perf \
@@ -42,7 +41,7 @@ cp "$OUT/x/repeat/bench.md" "$OUT/repeat.md" 2>/dev/null && grep "^| " "$OUT/rep
 echo "triton ptx: $(grep -c '^===' "$OUT/x/triton-ptx.txt") files"
 if [ $SECONDS -lt 470 ]; then
   OUT="$OUT/x" bash utils/device/profile_rowops.sh rmsnorm .carry/bundles/rmsnorm/default \
-    .carry/bundles/rmsnorm/default-l2el | head -40
+    .carry/bundles/rmsnorm/default-plain | head -40
 fi
 tar -C "$OUT" -cJf "$OUT/extras.tar.xz" x && rm -rf "$OUT/x"
 ls -la "$OUT"

@@ -59,7 +59,7 @@ def HkgLowerSubgroupOpsPass
 def HkgNVVMStreamingAccessPass
     : Pass<"hkg-nvvm-streaming-access", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower nontemporal llvm.load / llvm.store to PTX's "
-                "cache-streaming ld.global.cs / st.global.cs";
+                "ld/st.global.cs, or loads with an L1 + L2 cache policy";
   let description = [{
     The NVPTX backend drops `nontemporal` (AMDGPU turns it into the `nt`
     bit), so this pass, run on NVVM kernels after `convert-gpu-to-nvvm`,
@@ -93,6 +93,25 @@ def HkgNVVMStreamingAccessPass
     ```
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def HkgNVVMArchSpecificTargetPass
+    : Pass<"hkg-nvvm-arch-specific-target", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Move the NVVM target of modules with wgmma kernels to the "
+                "arch-specific chip (sm_90a)";
+  let description = [{
+    Hopper's warpgroup MMA (`wgmma.mma_async`) exists only for the
+    arch-specific PTX target `sm_90a` (PTX ISA 8.0). hkg-lower-to-gpu marks
+    the kernels that use it `hkg.arch_specific`; in a gpu.module holding
+    one, this pass rewrites each `#nvvm.target` whose chip has no `a` suffix
+    to the chip with it, and its features to at least `+ptx80`. Run after
+    `nvvm-attach-target`; a no-op for other modules.
+
+    Before: `gpu.module @k [#nvvm.target<chip = "sm_90", features = "+ptx78">]`
+    holding a `gpu.func` with `hkg.arch_specific`.
+    After: `gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx80">]`.
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
 def HkgNVVMDynamicSharedMemoryPass

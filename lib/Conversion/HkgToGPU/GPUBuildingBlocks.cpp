@@ -145,8 +145,9 @@ StreamingAccess mlir::hkg::streamingAccessOf(Operation *op,
   StringRef e;
   if (auto a = op->getAttrOfType<StringAttr>("hkg.load_eviction"))
     e = a.getValue();
-  else if (isa<ElementwiseOp, SoftmaxOp, LayerNormOp, RMSNormOp>(op))
-    e = "last";
+  else if (target.family == "hopper" &&
+           isa<ElementwiseOp, SoftmaxOp, LayerNormOp, RMSNormOp>(op))
+    e = "last"; // the default where it was measured (H200)
   if (e == "first")
     return StreamingAccess::LoadsEvictFirst;
   if (e == "last" && target.isNVIDIA())

@@ -96,9 +96,9 @@ int64_t vectorAlignment(Type elementType, int64_t width);
 ///    row element / full-size input element, stores plain;
 ///  - `hkg.load_eviction = "last"` (LoadsEvictLast): every global read of
 ///    the row / full-size inputs, stores plain. The default of
-///    hkg.elementwise, softmax, layernorm and rmsnorm on NVIDIA (measured
-///    2.5-4.5% faster on the H200); on AMD it is plain loads (`nt`, the only
-///    hint the marker becomes there, means the opposite);
+///    hkg.elementwise, softmax, layernorm and rmsnorm on Hopper (sm_90,
+///    where it was measured: docs/Lowering.md); on AMD it is plain loads
+///    (`nt`, the only hint the marker becomes there, means the opposite);
 ///  - `hkg.load_eviction = "normal"` or an AMD "last": None, plain loads.
 /// hkg-nvvm-streaming-access gives the loads of the two `hkg.load_eviction`
 /// forms L1 and L2 evict-first / evict-last cache policies (what Triton
@@ -108,8 +108,9 @@ StreamingAccess streamingAccessOf(Operation *op, const TargetInfo &target);
 
 /// Loads vector<width x T> from `m` at `indices` (vector.load with the given
 /// byte alignment, so that it becomes one 16-byte access when possible).
-/// `nontemporal` marks a streaming access (used once): AMDGPU sets the `nt`
-/// bit, NVVM kernels get ld/st.global.cs (hkg-nvvm-streaming-access).
+/// `nontemporal` marks a stream access for hkg-nvvm-streaming-access: NVVM
+/// kernels get ld/st.global.cs, or a load cache policy in kernels marked
+/// `hkg.load_eviction` (StreamingAccess above); AMDGPU sets the `nt` bit.
 Value loadVector(OpBuilder &b, Location loc, Value m, ValueRange indices,
                  int64_t width, int64_t alignment, bool nontemporal = false);
 void storeVector(OpBuilder &b, Location loc, Value v, Value m,

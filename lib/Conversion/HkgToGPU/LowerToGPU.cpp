@@ -115,7 +115,7 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
                             [&] { return op->emitOpError(); })))
     return failure();
   ResolvedSchedule resolved = resolveSchedule(op, target);
-  // Experimental cache hints: `hkg.streaming_access` (unit) or
+  // Cache hints: the experimental `hkg.streaming_access` (unit) or
   // `hkg.load_eviction = "first" | "last"`, on the streaming ops.
   Attribute streamingAttr = op->getAttr("hkg.streaming_access");
   Attribute evictionAttr = op->getAttr("hkg.load_eviction");
@@ -167,7 +167,8 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   // Opt-in `hkg.no_alias`: the caller promises that no output overlaps
   // another argument (inputs are only read, as always): every pointer gets
   // `llvm.noalias` and the inputs `llvm.readonly`, so that NVIDIA loads the
-  // inputs through ld.global.nc and ptxas may hoist a norm's column loads
+  // inputs (but the cache-policy stream loads, which are inline PTX)
+  // through ld.global.nc and ptxas may hoist a norm's column loads
   // above the stores before them. Not the default: on the H200 it cost
   // registers (layernorm 64 -> 80, rmsnorm 40 -> 43, bias + GELU 32 -> 38)
   // and was 0.6-3.8 us slower on four of the seven PERF.md memory-bound ops,

@@ -102,9 +102,10 @@ public:
     // there) and layernorm 70.7 against 71.5. The discardable attributes
     // `hkg.row_f32_cache` / `hkg.row_bf16_cache` force one form for
     // side-by-side measurements.
-    // Experimental: `hkg.streaming_access` marks the row's global loads and
-    // the output's stores nontemporal (read / written once);
-    // `hkg.load_eviction` the row's loads only (loadRaw).
+    // The experimental `hkg.streaming_access` marks the row's global loads
+    // and the output's stores nontemporal (read / written once); the load
+    // cache policy (`hkg.load_eviction`, default on Hopper) the row's loads
+    // only (loadRaw).
     streaming = streamingAccessOf(op, kc.target);
     bool packedByDefault = isa<RMSNormOp>(op);
     rematBF16 = cache == "registers" && inType.isBF16() &&
@@ -402,6 +403,7 @@ LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
   int64_t len = in.getNumElements() / rows;
   ReduceKind kind = op.getKind();
   RowEmitter e(kc, op, kc.args[0], kc.args[1], rows, len, /*cacheable=*/false);
+  e.outputPass = 0; // its one read of the row is the last
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   Combiner combine = makeCombiner(kind);

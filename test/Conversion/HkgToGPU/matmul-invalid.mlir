@@ -45,3 +45,36 @@ func.func @epilogue_capture(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>, 
   }
   return %c : tensor<128x128xf32>
 }
+
+// -----
+
+// wgmma reads both operands K-major from LDS: B must be [N, K].
+func.func @wgmma_needs_kmajor_b(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  // expected-error @below {{schedule knob 'mma' = wgmma_64x128x16 needs K contiguous in both operands (transpose_a = false, transpose_b = true)}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_m = 128, tile_n = 128, tile_k = 64, waves_m = 2, waves_n = 1, stages = 3>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}
+
+// -----
+
+func.func @wgmma_tile_k(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  // expected-error @below {{schedule knob 'mma' = wgmma_64x128x16 needs tile_k x element bytes = 128 (tile_k = 64), got tile_k = 32}}
+  %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_m = 128, tile_n = 128, tile_k = 32, waves_m = 2, waves_n = 1, stages = 3>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}
+
+// -----
+
+func.func @wgmma_tile_n(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  // expected-error @below {{schedule knob 'mma' = wgmma_64x128x16 needs tile_n = waves_n x 128 (one wgmma N per warpgroup), got 256}}
+  %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_m = 128, tile_n = 256, tile_k = 64, waves_m = 2, waves_n = 1, stages = 3>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}
+
+// -----
+
+func.func @wgmma_layout(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  // expected-error @below {{schedule knob 'mma' = wgmma_64x128x16 needs lds_swizzle = 1, lds_pad = 0, stages >= 2 and 16-byte vectors (vector_width = 8)}}
+  %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_m = 128, tile_n = 128, tile_k = 64, waves_m = 2, waves_n = 1, stages = 3, lds_swizzle = 0, lds_pad = 8>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}

@@ -1,7 +1,7 @@
 // The default matmul schedules through the upstream GPU backends: matrix-core
 // instructions, LDS staging, no scratch or spills, the fused epilogue.
 // REQUIRES: rocdl-toolkit, libdevice
-// RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 | hkg-opt %mm_sm90_ptx | FileCheck %s --check-prefix=SM90
+// RUN: hkg-opt %s --hkg-default-schedule=chip=sm_80 --hkg-lower-to-gpu=chip=sm_80 | hkg-opt %mm_sm80_ptx | FileCheck %s --check-prefix=SM80
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-lower-to-gpu=chip=gfx942 | hkg-opt %mm_gfx942_isa | FileCheck %s --check-prefixes=AMD,GFX942
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx950 --hkg-lower-to-gpu=chip=gfx950 | hkg-opt %mm_gfx950_isa | FileCheck %s --check-prefixes=AMD,GFX950
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx90a --hkg-lower-to-gpu=chip=gfx90a | hkg-opt %mm_gfx90a_isa | FileCheck %s --check-prefixes=AMD,GFX90A
@@ -34,20 +34,20 @@ func.func @proj(%x: tensor<512x1024xbf16>, %w: tensor<768x1024xbf16>, %bias: ten
   return %0 : tensor<512x768xbf16>
 }
 
-// SM90: gpu.binary @hkg_matmul_0
-// SM90-SAME: .target sm_90
-// SM90: .shared .align 16 .b8 __wg_hkg_matmul_0_0[24576]
-// SM90: .shared .align 16 .b8 __wg_hkg_matmul_0_1[24576]
-// SM90: cp.async.cg.shared.global [{{[^]]*}}], [{{[^]]*}}], 16;
-// SM90: cp.async.commit_group
-// SM90: cp.async.wait_group \091;
-// SM90: bar.sync \090;
-// SM90: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// SM90: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// SM90: cp.async.wait_group \090;
+// SM80: gpu.binary @hkg_matmul_0
+// SM80-SAME: .target sm_80
+// SM80: .shared .align 16 .b8 __wg_hkg_matmul_0_0[24576]
+// SM80: .shared .align 16 .b8 __wg_hkg_matmul_0_1[24576]
+// SM80: cp.async.cg.shared.global [{{[^]]*}}], [{{[^]]*}}], 16;
+// SM80: cp.async.commit_group
+// SM80: cp.async.wait_group \091;
+// SM80: bar.sync \090;
+// SM80: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// SM80: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// SM80: cp.async.wait_group \090;
 // The epilogue: tanh from libdevice (exp-based), bf16 pairs stored.
-// SM90: ex2.approx
-// SM90: st.global.b32
+// SM80: ex2.approx
+// SM80: st.global.b32
 
 // GFX942: global_load_dwordx4
 // GFX942: ds_write_b128

@@ -1,4 +1,5 @@
 // hkg.matmul kernels (IR), one per matrix-core family and the FMA fallback.
+// RUN: hkg-opt %s --split-input-file --hkg-default-schedule=chip=sm_80 --hkg-lower-to-gpu=chip=sm_80 --canonicalize --cse | FileCheck %s --check-prefix=SM80
 // RUN: hkg-opt %s --split-input-file --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 --canonicalize --cse | FileCheck %s --check-prefix=SM90
 // RUN: hkg-opt %s --split-input-file --hkg-default-schedule=chip=gfx942 --hkg-lower-to-gpu=chip=gfx942 --canonicalize --cse | FileCheck %s --check-prefix=GFX942
 // RUN: hkg-opt %s --split-input-file --hkg-default-schedule=chip=gfx1100 --hkg-lower-to-gpu=chip=gfx1100 --canonicalize --cse | FileCheck %s --check-prefix=GFX1100
@@ -17,33 +18,62 @@ func.func @bias(%x: tensor<256x512xbf16>, %w: tensor<256x512xbf16>, %bias: tenso
   return %0 : tensor<256x256xbf16>
 }
 
-// NVIDIA: 128x128x32 tiles, 4 warps of 64x64, a 3-stage cp.async pipeline
-// into swizzled shared memory, ldmatrix fragments, m16n8k16 mma.sync.
+// NVIDIA (sm_80; sm_90 below): 128x128x32 tiles, 4 warps of 64x64, a
+// 3-stage cp.async pipeline into swizzled shared memory, ldmatrix fragments,
+// m16n8k16 mma.sync.
+// SM80-LABEL: gpu.module @hkg_matmul_0
+// SM80: gpu.func @hkg_matmul_0(%{{.*}}: memref<256x512xbf16>, %{{.*}}: memref<256x512xbf16>, %{{.*}}: memref<256xbf16>, %{{.*}}: memref<256x256xbf16>)
+// SM80-SAME: workgroup(%[[LA:.*]] : memref<3x128x32xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LB:.*]] : memref<3x128x32xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// SM80-SAME: known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 4, 1, 1>
+// SM80: arith.xori
+// SM80: nvgpu.device_async_copy {{.*}}, %[[LA]][{{.*}}], 8 {bypassL1}
+// SM80: nvgpu.device_async_copy {{.*}}, %[[LB]][{{.*}}], 8 {bypassL1}
+// SM80: %[[G0:.*]] = nvgpu.device_async_create_group
+// SM80: nvgpu.device_async_create_group
+// SM80: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args({{.*}}) -> (vector<4xf32>,
+// SM80: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// SM80-NEXT: gpu.barrier
+// SM80: nvgpu.device_async_copy
+// SM80: nvgpu.device_async_create_group
+// SM80: nvgpu.ldmatrix %[[LA]][{{.*}}] {numTiles = 4 : i32, transpose = false} : {{.*}} -> vector<4x2xbf16>
+// SM80: nvgpu.ldmatrix %[[LB]][{{.*}}] {numTiles = 4 : i32, transpose = false} : {{.*}} -> vector<4x2xbf16>
+// SM80: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
+// SM80: scf.yield
+// SM80: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// SM80: %[[BIAS:.*]] = vector.load %{{.*}} : memref<1x1x256xbf16>, vector<2xbf16>
+// SM80: vector.extract %[[BIAS]][0]
+// SM80: arith.extf
+// SM80: arith.addf
+// SM80: arith.truncf
+// SM80: vector.store %{{.*}} {alignment = 4 : i64} : memref<1x256x256xbf16>, vector<2xbf16>
+
+// Hopper, K-major operands: warpgroup MMA by default. Two warpgroups of
+// 64x128 (256 threads), 128x128x64 tiles over 3 stages (96 KiB: dynamic
+// shared memory, 1024-byte aligned), the cp.async writes fenced for the
+// async proxy, four m64n128k16 wgmmas per K tile on descriptors, the
+// accumulators in one struct; the kernel is marked for sm_90a.
 // SM90-LABEL: gpu.module @hkg_matmul_0
-// SM90: gpu.func @hkg_matmul_0(%{{.*}}: memref<256x512xbf16>, %{{.*}}: memref<256x512xbf16>, %{{.*}}: memref<256xbf16>, %{{.*}}: memref<256x256xbf16>)
-// SM90-SAME: workgroup(%[[LA:.*]] : memref<3x128x32xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LB:.*]] : memref<3x128x32xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// SM90-SAME: known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 4, 1, 1>
-// SM90: arith.xori
-// SM90: nvgpu.device_async_copy {{.*}}, %[[LA]][{{.*}}], 8 {bypassL1}
-// SM90: nvgpu.device_async_copy {{.*}}, %[[LB]][{{.*}}], 8 {bypassL1}
-// SM90: %[[G0:.*]] = nvgpu.device_async_create_group
-// SM90: nvgpu.device_async_create_group
-// SM90: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args({{.*}}) -> (vector<4xf32>,
-// SM90: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
-// SM90-NEXT: gpu.barrier
+// SM90: gpu.func @hkg_matmul_0(
+// SM90-SAME: hkg.arch_specific
+// SM90-SAME: hkg.dynamic_lds_bytes = 98304
+// SM90-SAME: mma = wgmma_64x128x16
+// SM90-SAME: tile_k = 64, tile_m = 128, tile_n = 128
+// SM90-SAME: known_block_size = array<i32: 256, 1, 1>
+// SM90: gpu.dynamic_shared_memory
 // SM90: nvgpu.device_async_copy
-// SM90: nvgpu.device_async_create_group
-// SM90: nvgpu.ldmatrix %[[LA]][{{.*}}] {numTiles = 4 : i32, transpose = false} : {{.*}} -> vector<4x2xbf16>
-// SM90: nvgpu.ldmatrix %[[LB]][{{.*}}] {numTiles = 4 : i32, transpose = false} : {{.*}} -> vector<4x2xbf16>
-// SM90: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
+// SM90: scf.for {{.*}} -> (!llvm.struct<(f32, f32,
+// SM90: nvgpu.device_async_wait
+// SM90-NEXT: llvm.inline_asm has_side_effects "fence.proxy.async.shared::cta;"
+// SM90-NEXT: gpu.barrier
+// SM90: memref.extract_aligned_pointer_as_index
+// SM90: llvm.inline_asm has_side_effects "wgmma.fence.sync.aligned;"
+// SM90-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// SM90: llvm.inline_asm has_side_effects "wgmma.commit_group.sync.aligned;"
+// SM90: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
 // SM90: scf.yield
-// SM90: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
-// SM90: %[[BIAS:.*]] = vector.load %{{.*}} : memref<1x1x256xbf16>, vector<2xbf16>
-// SM90: vector.extract %[[BIAS]][0]
-// SM90: arith.extf
+// SM90: llvm.extractvalue
 // SM90: arith.addf
-// SM90: arith.truncf
-// SM90: vector.store %{{.*}} {alignment = 4 : i64} : memref<1x256x256xbf16>, vector<2xbf16>
+// SM90: vector.store %{{.*}} : memref<1x256x256xbf16>, vector<2xbf16>
 
 // CDNA3: 4 waves of 64x64 in 16x16x16 MFMAs; the next K tile is loaded
 // into registers while the current one is multiplied.
@@ -79,16 +109,16 @@ func.func @f32(%a: tensor<128x256xf32>, %b: tensor<256x96xf32>) -> tensor<128x96
   %0 = hkg.matmul %a, %b : tensor<128x256xf32>, tensor<256x96xf32> -> tensor<128x96xf32>
   return %0 : tensor<128x96xf32>
 }
-// SM90-LABEL: gpu.module @hkg_matmul_0
-// SM90: workgroup(%{{.*}} : memref<2x64x20xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<2x16x68xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// SM90-SAME: known_grid_size = array<i32: 4, 1, 1>
-// SM90: nvgpu.device_async_copy
-// SM90: scf.for
-// SM90: vector.fma {{.*}} : vector<4xf32>
-// SM90: scf.yield
+// SM80-LABEL: gpu.module @hkg_matmul_0
+// SM80: workgroup(%{{.*}} : memref<2x64x20xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<2x16x68xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// SM80-SAME: known_grid_size = array<i32: 4, 1, 1>
+// SM80: nvgpu.device_async_copy
+// SM80: scf.for
+// SM80: vector.fma {{.*}} : vector<4xf32>
+// SM80: scf.yield
 // The 96 columns are not a multiple of the 64-column tile: guarded stores.
-// SM90: scf.if
-// SM90: memref.store
+// SM80: scf.if
+// SM80: memref.store
 // GFX942-LABEL: gpu.module @hkg_matmul_0
 // GFX942: vector.fma {{.*}} : vector<4xf32>
 // GFX942-NOT: amdgpu.mfma
@@ -101,11 +131,11 @@ func.func @decode(%a: tensor<16x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tenso
   %0 = hkg.matmul %a, %w {transpose_b} : tensor<16x4096xbf16>, tensor<4096x4096xbf16> -> tensor<16x4096xbf16>
   return %0 : tensor<16x4096xbf16>
 }
-// SM90-LABEL: gpu.module @hkg_matmul_0
-// SM90: workgroup(%{{.*}} : memref<4x16x128xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LB:.*]] : memref<4x32x128xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// SM90-SAME: known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 128, 1, 1>
-// SM90: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
-// SM90: nvgpu.ldmatrix %[[LB]][{{.*}}] {numTiles = 2 : i32, transpose = false} : {{.*}} -> vector<2x2xbf16>
+// SM80-LABEL: gpu.module @hkg_matmul_0
+// SM80: workgroup(%{{.*}} : memref<4x16x128xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LB:.*]] : memref<4x32x128xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// SM80-SAME: known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 128, 1, 1>
+// SM80: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// SM80: nvgpu.ldmatrix %[[LB]][{{.*}}] {numTiles = 2 : i32, transpose = false} : {{.*}} -> vector<2x2xbf16>
 // GFX942-LABEL: gpu.module @hkg_matmul_0
 // GFX942: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 64, 1, 1>
 
@@ -121,18 +151,18 @@ func.func @edges(%a: tensor<3x200x100xf16>, %b: tensor<3x200x72xf16>, %r: tensor
   }
   return %0 : tensor<3x100x72xf32>
 }
-// SM90-LABEL: gpu.module @hkg_matmul_0
-// SM90: gpu.func @hkg_matmul_0(%{{.*}}: memref<3x200x100xf16>
-// SM90-SAME: known_grid_size = array<i32: 1, 1, 3>
+// SM80-LABEL: gpu.module @hkg_matmul_0
+// SM80: gpu.func @hkg_matmul_0(%{{.*}}: memref<3x200x100xf16>
+// SM80-SAME: known_grid_size = array<i32: 1, 1, 3>
 // Zero-filled copies past the edges (src elements 0), 8-byte chunks.
-// SM90: nvgpu.device_async_copy {{.*}}, 4, %{{.*}} :
+// SM80: nvgpu.device_async_copy {{.*}}, 4, %{{.*}} :
 // Transposed A: ldmatrix .trans from [k][m] rows; f16 uses nvgpu.mma.sync.
-// SM90: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
-// SM90: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
-// SM90: scf.if
-// SM90: memref.load %{{.*}} : memref<3x100x72xf32>
-// SM90: arith.addf
-// SM90: memref.store %{{.*}} : memref<3x100x72xf32>
+// SM80: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// SM80: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// SM80: scf.if
+// SM80: memref.load %{{.*}} : memref<3x100x72xf32>
+// SM80: arith.addf
+// SM80: memref.store %{{.*}} : memref<3x100x72xf32>
 // GFX942-LABEL: gpu.module @hkg_matmul_0
 // GFX942: arith.select
 // GFX942: amdgpu.mfma 16x16x16 {{.*}} : vector<4xf16>, vector<4xf16>, vector<4xf32>
