@@ -78,3 +78,13 @@ func.func @wgmma_layout(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> t
   %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_m = 128, tile_n = 128, tile_k = 64, waves_m = 2, waves_n = 1, stages = 3, lds_swizzle = 0, lds_pad = 8>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
   return %c : tensor<256x256xbf16>
 }
+
+// -----
+
+// Found by hkg-tune on the H200 (two warpgroups over 256 rows computed
+// wrong results before the verifier refused them).
+func.func @wgmma_tile_m(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  // expected-error @below {{schedule knob 'mma' = wgmma_64x128x16 needs tile_m = waves_m x 64 (one wgmma M per warpgroup), got 256}}
+  %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_m = 256, tile_n = 128, tile_k = 64, waves_m = 2, waves_n = 1, stages = 3>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}

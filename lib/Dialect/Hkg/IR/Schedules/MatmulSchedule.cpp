@@ -235,6 +235,11 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
       return emitError() << "schedule knob 'mma' = " << mma
                          << " needs tile_k x element bytes = 128 (tile_k = "
                          << 128 / bytes << "), got tile_k = " << tileK;
+    // Each warpgroup computes one 64 x N instruction tile (Matmul.cpp).
+    if (tileM != wavesM * shape.m)
+      return emitError() << "schedule knob 'mma' = " << mma
+                         << " needs tile_m = waves_m x " << shape.m
+                         << " (one wgmma M per warpgroup), got " << tileM;
     if (tileN != wavesN * shape.n)
       return emitError() << "schedule knob 'mma' = " << mma
                          << " needs tile_n = waves_n x " << shape.n
