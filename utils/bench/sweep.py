@@ -107,6 +107,8 @@ _WGMMA = [dict(tile_m=128, tile_n=128, waves_m=2, waves_n=1, mma="wgmma_64x128x1
           dict(tile_m=256, tile_n=128, waves_m=4, waves_n=1, mma="wgmma_64x128x16", stages=3),
           dict(tile_m=128, tile_n=128, waves_m=2, waves_n=1, mma="wgmma_64x128x16", stages=4, unroll=2)]
 PINNED["qkv_proj"] = PINNED["gemm"] + [dict(d, tile_k=64, vector_width=8, lds_pad=0, lds_swizzle=1) for d in _WGMMA]
+# The 4096^3 GEMM (B as [K, N]) with wgmma's MN-major B (p6-p10).
+PINNED["gemm"] = PINNED["gemm"] + [dict(d, tile_k=64, vector_width=8, lds_pad=0, lds_swizzle=1) for d in _WGMMA]
 # Extra hkg-compile flags tried on the default schedule at PERF.md's shape
 # (variant default-<name>): --min-blocks-per-sm=8 caps rmsnorm's default at
 # 32 registers without spills (8 workgroups of 256 per SM, 2048 threads).

@@ -257,6 +257,13 @@ for s in WGMMA:
 add_matmul("f16", [], 256, 384, 512, tb=True, s=WGMMA[0])
 add_matmul("bf16", [], 1024, 1536, 512, tb=True, epi="bias_gelu", s=WGMMA[1])
 add_matmul("bf16", [2], 200, 136, 96, tb=True, s=WGMMA[0])
+# B as [K, N] (MN-major: 64-column panels, the transposing descriptor).
+for s in WGMMA:
+    add_matmul("bf16", [], 512, 768, 640, s=s)
+    add_matmul("bf16", [], 300, 520, 328, s=s)
+add_matmul("f16", [], 256, 384, 512, s=WGMMA[0])
+add_matmul("bf16", [], 1024, 1536, 512, epi="bias_gelu", s=WGMMA[1])
+add_matmul("bf16", [2], 200, 136, 96, s=WGMMA[0])
 
 # --top-p: only the top-p cases.
 if "--wgmma" in sys.argv:  # only the wgmma cases

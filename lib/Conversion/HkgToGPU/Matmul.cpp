@@ -64,8 +64,17 @@ struct LdsTile {
   /// Whether LDS holds the transpose of the global tile (so that K is
   /// contiguous for the AMD fragment loads); the copy then scatters.
   bool transposed = false;
-  int64_t tileRows() const { return transposed ? cols : rows; }
-  int64_t tileCols() const { return transposed ? rows : cols; }
+  /// wgmma's MN-major operand (B as [K, N]): the tile's columns in panels
+  /// of `panelCols` (64 for 16-bit: 128-byte rows), panel p's rows
+  /// following panel p - 1's in LDS; 0 = one panel.
+  int64_t panelCols = 0;
+  int64_t tileRows() const {
+    return panelCols ? rows / numPanels : transposed ? cols : rows;
+  }
+  int64_t tileCols() const {
+    return panelCols ? cols * numPanels : transposed ? rows : cols;
+  }
+  int64_t numPanels = 1;
   bool swizzle = false;
   /// Elements per 16-byte chunk (the unit of the XOR swizzle).
   int64_t chunkElems = 8;
@@ -167,8 +176,12 @@ private:
   }
 
   GlobalOperand globalView(Value arg, int64_t rows, int64_t cols);
-  LdsTile allocLds(int64_t rows, int64_t cols, bool transposed);
+  LdsTile allocLds(int64_t rows, int64_t cols, bool transposed,
+                   int64_t panelCols = 0);
   Value physCol(const LdsTile &t, Value row, Value col);
+  /// The LDS (row, column) of tile element (row, col), panels and swizzle
+  /// applied.
+  std::pair<Value, Value> ldsIndex(const LdsTile &t, Value row, Value col);
 
   /// Calls `fn(valid, globalRow, globalCol, ldsRow, ldsCol)` for each
   /// vector_width chunk this thread copies of the tile at (row0, col0) of
@@ -209,9 +222,10 @@ private:
   SmallVector<Value> computeWgmma(Value stage, ValueRange acc);
   /// The shared-memory address of LDS buffer `buf` as i64.
   Value sharedAddress(Value buf);
-  /// A wgmma matrix descriptor of the 128-byte-swizzle K-major tile at
-  /// shared address `addr` (i64).
-  Value wgmmaDescriptor(Value addr);
+  /// A wgmma matrix descriptor of the 128-byte-swizzle tile at shared
+  /// address `addr` (i64); `leadingBytes`: the MN-major panel stride (16, a
+  /// placeholder, for K-major tiles).
+  Value wgmmaDescriptor(Value addr, int64_t leadingBytes = 16);
   /// The LLVM struct of the thread's wgmma accumulators.
   Type wgmmaAccType();
   /// Inline PTX `text` with side effects, no operands.
@@ -276,9 +290,15 @@ GlobalOperand MatmulKernelBuilder::globalView(Value arg, int64_t rows,
 }
 
 LdsTile MatmulKernelBuilder::allocLds(int64_t tileRows, int64_t tileCols,
-                                      bool transposed) {
+                                      bool transposed, int64_t panelCols) {
   int64_t rows = transposed ? tileCols : tileRows;
   int64_t cols = transposed ? tileRows : tileCols;
+  int64_t numPanels = 1;
+  if (panelCols && cols > panelCols) {
+    numPanels = cols / panelCols;
+    rows *= numPanels;
+    cols = panelCols;
+  }
   auto space = gpu::AddressSpaceAttr::get(b.getContext(),
                                           gpu::AddressSpace::Workgroup);
   auto type = MemRefType::get({stages, rows, cols + pad}, elemT,
@@ -294,6 +314,8 @@ LdsTile MatmulKernelBuilder::allocLds(int64_t tileRows, int64_t tileCols,
   t.rows = rows;
   t.cols = cols;
   t.transposed = transposed;
+  t.panelCols = numPanels > 1 ? panelCols : 0;
+  t.numPanels = numPanels;
   t.chunkElems = 16 / elemBytes;
   t.swizzle = swizzle && cols / t.chunkElems > 1;
   return t;
@@ -314,6 +336,15 @@ Value MatmulKernelBuilder::physCol(const LdsTile &t, Value row, Value col) {
   Value within = rem(col, t.chunkElems);
   Value swizzled = arith::XOrIOp::create(b, loc, chunk, phase);
   return add(mul(swizzled, t.chunkElems), within);
+}
+
+std::pair<Value, Value> MatmulKernelBuilder::ldsIndex(const LdsTile &t,
+                                                     Value row, Value col) {
+  if (t.panelCols) {
+    row = add(mul(div(col, t.panelCols), t.tileRows()), row);
+    col = rem(col, t.panelCols);
+  }
+  return {row, physCol(t, row, col)};
 }
 
 Value MatmulKernelBuilder::loadLds(const LdsTile &t, Value stage, Value row,
@@ -423,8 +454,9 @@ SmallVector<Value> MatmulKernelBuilder::issueAsyncCopy(Value kt,
       gc = select(valid, gc, zero);
       srcElements = select(valid, c(vw), zero);
     }
+    auto [lrow, lcol] = ldsIndex(t, lr, lc);
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, t.buf, ValueRange{stage, lr, physCol(t, lr, lc)}, g.view,
+        b, loc, t.buf, ValueRange{stage, lrow, lcol}, g.view,
         ValueRange{batchIdx, gr, gc}, b.getIndexAttr(vw), srcElements,
         vw * elemBytes == 16 ? b.getUnitAttr() : UnitAttr()));
   });
@@ -755,19 +787,19 @@ Value MatmulKernelBuilder::sharedAddress(Value buf) {
 }
 
 /// Matrix descriptor (PTX ISA, "Matrix Descriptor Format"): bits 0-13 the
-/// start address >> 4, 16-29 the leading-dimension byte offset >> 4 (1:
-/// unused by K-major swizzled layouts), 32-45 the stride byte offset >> 4
-/// (1024: eight 128-byte rows, the swizzle atom), 62-63 the swizzle mode
-/// (1: 128 bytes).
-Value MatmulKernelBuilder::wgmmaDescriptor(Value addr) {
+/// start address >> 4, 16-29 the leading-dimension byte offset >> 4 (K-major
+/// swizzled layouts do not use it; MN-major: from one 64-element panel to
+/// the next), 32-45 the stride byte offset >> 4 (1024: eight 128-byte rows,
+/// the swizzle atom), 62-63 the swizzle mode (1: 128 bytes).
+Value MatmulKernelBuilder::wgmmaDescriptor(Value addr, int64_t leadingBytes) {
   Type i64 = b.getI64Type();
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
   };
   Value start = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, addr, cst(0x3FFFF)), cst(4));
-  int64_t fixed = (int64_t(1) << 16) | (int64_t(1024 >> 4) << 32) |
-                  (int64_t(1) << 62);
+  int64_t fixed = (int64_t((leadingBytes >> 4) & 0x3FFF) << 16) |
+                  (int64_t(1024 >> 4) << 32) | (int64_t(1) << 62);
   return arith::OrIOp::create(b, loc, start, cst(fixed));
 }
 
@@ -780,7 +812,15 @@ SmallVector<Value> MatmulKernelBuilder::computeWgmma(Value stage,
   int64_t rowBytes = tk * elemBytes; // 128
   // This warpgroup's 64 rows of A and tile_n rows of B in the stage.
   Value offA = add(mul(stage, ldsA.rows * rowBytes), mul(wgRow, rowBytes));
-  Value offB = add(mul(stage, ldsB.rows * rowBytes), mul(wgCol, rowBytes));
+  // B: K-major, its tile_n rows of 128 bytes; MN-major ([K, N]), panels of
+  // 64 columns x tile_k rows (this warpgroup's first panel: wgCol / 64).
+  int64_t panelBytes = tk * rowBytes;
+  Value offB = add(mul(stage, ldsB.rows * rowBytes),
+                   transB ? mul(wgCol, rowBytes)
+                          : mul(div(wgCol, ldsB.panelCols
+                                               ? ldsB.panelCols
+                                               : 128 / elemBytes),
+                                panelBytes));
   Value addrA = arith::AddIOp::create(b, loc, sharedAddress(ldsA.buf),
                                       toI64(offA));
   Value addrB = arith::AddIOp::create(b, loc, sharedAddress(ldsB.buf),
@@ -794,16 +834,27 @@ SmallVector<Value> MatmulKernelBuilder::computeWgmma(Value stage,
       "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(n + 2) +
       ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(mmaN) +
       "k16.f32." + ty + "." + ty + " {" + regs + "}, $" + std::to_string(n) +
-      ", $" + std::to_string(n + 1) + ", p, 1, 1, 0, 0;\n}";
+      ", $" + std::to_string(n + 1) + ", p, 1, 1, 0, " + (transB ? "0" : "1") +
+      ";\n}";
   std::string constraints = tiedF32Constraints(n, "l,l,r,");
   Value one = arith::ConstantOp::create(b, loc, b.getI32Type(),
                                         b.getI32IntegerAttr(1));
   Value acc = accumulatorAsm("wgmma.fence.sync.aligned;", accIn.front());
   for (int64_t kk = 0; kk < tk; kk += 16) {
-    Value step = arith::ConstantOp::create(
-        b, loc, i64, b.getI64IntegerAttr(kk * elemBytes));
-    Value descA = wgmmaDescriptor(arith::AddIOp::create(b, loc, addrA, step));
-    Value descB = wgmmaDescriptor(arith::AddIOp::create(b, loc, addrB, step));
+    auto offset = [&](int64_t bytes) -> Value {
+      return arith::ConstantOp::create(b, loc, i64,
+                                       b.getI64IntegerAttr(bytes));
+    };
+    // K-major: 16 K values are 32 bytes along the row; MN-major: 16 rows.
+    Value descA = wgmmaDescriptor(
+        arith::AddIOp::create(b, loc, addrA, offset(kk * elemBytes)));
+    Value descB =
+        transB ? wgmmaDescriptor(arith::AddIOp::create(
+                     b, loc, addrB, offset(kk * elemBytes)))
+               : wgmmaDescriptor(
+                     arith::AddIOp::create(b, loc, addrB,
+                                           offset(kk * rowBytes)),
+                     /*leadingBytes=*/panelBytes);
     SmallVector<Value> operands = {descA, descB, one};
     for (int64_t i = 0; i < n; ++i)
       operands.push_back(
@@ -1055,7 +1106,9 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
   // want K contiguous (vector fragment loads) and transpose at the store.
   bool amdMma = core == Core::Mfma || core == Core::Wmma;
   ldsA = allocLds(transA ? tk : tm, transA ? tm : tk, amdMma && transA);
-  ldsB = allocLds(transB ? tn : tk, transB ? tk : tn, amdMma && !transB);
+  // wgmma reads an MN-major B ([K, N]) in 128-byte-wide panels.
+  ldsB = allocLds(transB ? tn : tk, transB ? tk : tn, amdMma && !transB,
+                  core == Core::Wgmma && !transB ? 128 / elemBytes : 0);
 
   // Thread and tile coordinates. Tiles are visited in groups of 8 rows of
   // tiles so that concurrently running workgroups share A and B in L2.

@@ -29,7 +29,7 @@ func.func @mma_needs_halves(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) ->
 
 func.func @warp_tile(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
   // expected-error @below {{'hkg.matmul' op schedule knob 'tile_n' = 32 must be a multiple of waves_n x the mma N (8 x 8)}}
-  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<tile_n = 32, waves_n = 8, waves_m = 1>} : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xbf16>
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x16, tile_n = 32, waves_n = 8, waves_m = 1>} : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xbf16>
   return %c : tensor<128x128xbf16>
 }
 
@@ -48,10 +48,10 @@ func.func @epilogue_capture(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>, 
 
 // -----
 
-// wgmma reads both operands K-major from LDS: B must be [N, K].
-func.func @wgmma_needs_kmajor_b(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
-  // expected-error @below {{schedule knob 'mma' = wgmma_64x128x16 needs K contiguous in both operands (transpose_a = false, transpose_b = true)}}
-  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_m = 128, tile_n = 128, tile_k = 64, waves_m = 2, waves_n = 1, stages = 3>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+// wgmma reads A K-major from LDS: A must be [M, K].
+func.func @wgmma_needs_kmajor_a(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  // expected-error @below {{schedule knob 'mma' = wgmma_64x128x16 needs K contiguous in A (transpose_a = false)}}
+  %c = hkg.matmul %a, %b {transpose_a, schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_m = 128, tile_n = 128, tile_k = 64, waves_m = 2, waves_n = 1, stages = 3>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
   return %c : tensor<256x256xbf16>
 }
 

@@ -1,5 +1,5 @@
-// Each matmul knob shows up in the kernel (sm_90).
-// RUN: hkg-opt %s --split-input-file --hkg-lower-to-gpu=chip=sm_90 --canonicalize --cse | FileCheck %s
+// Each matmul knob shows up in the kernel (mma.sync: sm_80, whose default it is; sm_90 lowers it the same way but defaults to wgmma).
+// RUN: hkg-opt %s --split-input-file --hkg-lower-to-gpu=chip=sm_80 --canonicalize --cse | FileCheck %s
 
 // stages = 1: copy, wait for everything, compute; no prologue.
 // CHECK-LABEL: gpu.module @hkg_matmul_0

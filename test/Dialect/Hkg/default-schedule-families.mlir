@@ -2,8 +2,8 @@
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx90a | FileCheck %s --check-prefixes=CHECK,WAVE64
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1100 | FileCheck %s --check-prefixes=CHECK,WAVE32,RDNA
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1201 | FileCheck %s --check-prefixes=CHECK,WAVE32,RDNA
-// RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 | FileCheck %s --check-prefixes=CHECK,WAVE32,NV
-// RUN: hkg-opt %s --hkg-default-schedule=chip=sm_80 | FileCheck %s --check-prefixes=CHECK,WAVE32,NV
+// RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 | FileCheck %s --check-prefixes=CHECK,WAVE32,HOPPER
+// RUN: hkg-opt %s --hkg-default-schedule=chip=sm_80 | FileCheck %s --check-prefixes=CHECK,WAVE32,AMPERE
 
 // What differs between the target families: wave64 CDNA, wave32 RDNA and
 // NVIDIA warps pick different workgroup sizes for small rows and different
@@ -22,7 +22,8 @@ func.func @tiny_rows(%x: tensor<1024x8xf32>) -> tensor<1024x8xf32> {
 // CHECK-LABEL: func.func @gemm_bf16
 // WAVE64: lds_pad = 0, lds_swizzle = 1, mma = mfma_16x16x16,
 // RDNA: lds_pad = 0, lds_swizzle = 1, mma = wmma_16x16x16,
-// NV: lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x16,
+// HOPPER: lds_pad = 0, lds_swizzle = 1, mma = wgmma_64x128x16,
+// AMPERE: lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x16,
 func.func @gemm_bf16(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
   %0 = hkg.matmul %a, %b : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
   return %0 : tensor<256x256xbf16>

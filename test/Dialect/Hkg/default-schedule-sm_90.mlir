@@ -2,12 +2,14 @@
 // RUN: hkg-opt %S/Inputs/all-ops.mlir --hkg-default-schedule=chip=sm_90 \
 // RUN:   | hkg-opt --hkg-verify-schedule="chip=sm_90 require-schedule" | FileCheck %s
 
-// Default schedules on sm_90, NVIDIA Hopper (H100/H200): warp 32, mma.sync
-// (mma_16x8x16), no LDS padding, 227 KiB shared memory.
+// Default schedules on sm_90, NVIDIA Hopper (H100/H200): warp 32, warpgroup
+// MMA (wgmma_64x128x16, two warpgroups) for 16-bit GEMMs with A as [M, K],
+// mma.sync (mma_16x8x16) for decode shapes, no LDS padding, 227 KiB shared
+// memory.
 // Every default is spelled out in full and verifies on its own chip.
 
 // CHECK-LABEL: func.func @matmul_bf16(
-// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x16, split_k = 1, stages = 3, tile_k = 32, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 2>}
+// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<lds_pad = 0, lds_swizzle = 1, mma = wgmma_64x128x16, split_k = 1, stages = 3, tile_k = 64, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 1>}
 // CHECK-LABEL: func.func @matmul_f32(
 // CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<lds_pad = 4, lds_swizzle = 0, mma = none, split_k = 1, stages = 2, tile_k = 16, tile_m = 64, tile_n = 64, unroll = 1, vector_width = 4, waves_m = 2, waves_n = 2>}
 // CHECK-LABEL: func.func @matmul_decode(

@@ -7,11 +7,11 @@
 // CHECK-LABEL: func.func @module_target
 // CHECK: mma = mfma_16x16x16
 // OPTION-LABEL: func.func @module_target
-// OPTION: mma = mma_16x8x16
+// OPTION: mma = wgmma_64x128x16
 // CHECK-LABEL: func.func @function_target
 // CHECK: mma = wmma_16x16x16
 // OPTION-LABEL: func.func @function_target
-// OPTION: mma = mma_16x8x16
+// OPTION: mma = wgmma_64x128x16
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
   func.func @module_target(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>) -> tensor<64x64xf16> {
     %0 = hkg.matmul %a, %b : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf16>
