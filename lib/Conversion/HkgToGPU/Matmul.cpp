@@ -12,11 +12,12 @@
 //     a `stages`-deep pipeline (cp.async.wait_group stages - 2);
 //   - wgmma_64xNx16 (NVIDIA sm_90a): warpgroup MMA (4 warps, 64 x N per
 //     instruction) reading both operands from LDS through matrix
-//     descriptors; the LDS tiles are the cp.async ones above, K-major with
-//     128-byte rows (tile_k = 64 for 16-bit types) whose 16-byte chunks are
-//     XOR-swizzled by row % 8: the 128-byte-swizzle layout the descriptors
-//     name, in 1024-byte aligned buffers. waves_m x waves_n count
-//     warpgroups; the accumulators are one LLVM struct per thread;
+//     descriptors; the LDS tiles are the cp.async ones above, with 128-byte
+//     rows (A and a K-major B: tile_k = 64 for 16-bit types; a B as [K, N]
+//     in panels of 64 columns) whose 16-byte chunks are XOR-swizzled by
+//     row % 8: the 128-byte-swizzle layouts the descriptors name, in
+//     1024-byte aligned buffers. waves_m x waves_n count warpgroups; the
+//     accumulators are one LLVM struct per thread;
 //   - mfma_* (CDNA) and wmma_* (RDNA): per-lane vector.loads of the
 //     documented operand layouts feeding amdgpu.mfma / amdgpu.wmma; the next
 //     tile is prefetched from global memory into registers while the
@@ -817,10 +818,7 @@ SmallVector<Value> MatmulKernelBuilder::computeWgmma(Value stage,
   int64_t panelBytes = tk * rowBytes;
   Value offB = add(mul(stage, ldsB.rows * rowBytes),
                    transB ? mul(wgCol, rowBytes)
-                          : mul(div(wgCol, ldsB.panelCols
-                                               ? ldsB.panelCols
-                                               : 128 / elemBytes),
-                                panelBytes));
+                          : mul(div(wgCol, 128 / elemBytes), panelBytes));
   Value addrA = arith::AddIOp::create(b, loc, sharedAddress(ldsA.buf),
                                       toI64(offA));
   Value addrB = arith::AddIOp::create(b, loc, sharedAddress(ldsB.buf),
