@@ -223,21 +223,31 @@ add_matmul("f16", [3], 100, 72, 200, ta=True, epi="silu_residual", odt="f32")
 add_matmul("bf16", [2], 200, 136, 96, ta=True, tb=True)
 add_matmul("f32", [], 128, 96, 256, epi="silu_residual")
 add_matmul("f32", [], 77, 45, 33)
+def mma_sync(s):
+    """The mma.sync schedule `s` (knobs over sm_80's default: sm_90's is wgmma,
+    whose knobs a partial mma.sync schedule must not inherit)."""
+    knobs = {"mma": "mma_16x8x16", "tile_k": "32", "waves_m": "2", "waves_n": "2"}
+    for kv in s.split(","):
+        k, v = (x.strip() for x in kv.split("="))
+        knobs[k] = v
+    return ", ".join(f"{k} = {v}" for k, v in knobs.items())
+
+
 for s in ["stages = 1", "stages = 2", "stages = 2, lds_swizzle = 0, lds_pad = 8", "stages = 2, lds_swizzle = 0, lds_pad = 16",
           "tile_m = 64, tile_n = 64, waves_m = 2, waves_n = 2", "tile_m = 128, tile_n = 64, tile_k = 64, stages = 2",
           "tile_m = 64, tile_n = 128, waves_m = 1, waves_n = 4, tile_k = 16, stages = 4",
           "mma = none, tile_m = 64, tile_n = 64, tile_k = 16, lds_swizzle = 0, lds_pad = 8",
           "vector_width = 4", "vector_width = 2, stages = 2", "vector_width = 1, stages = 2",
           "unroll = 2", "unroll = 4, stages = 2"]:
-    add_matmul("bf16", [], 256, 256, 320, s=s)
-    add_matmul("bf16", [], 192, 160, 96, tb=True, s=s)
+    add_matmul("bf16", [], 256, 256, 320, s=mma_sync(s))
+    add_matmul("bf16", [], 192, 160, 96, tb=True, s=mma_sync(s))
 
 # More than 48 KiB of LDS: dynamic shared memory on NVIDIA (72, 96 and 128
 # KiB; the runtime raises the kernel's limit at launch), on odd shapes, a
 # transpose and a fused epilogue.
-BIG_LDS = ["tile_m = 128, tile_n = 256, waves_m = 2, waves_n = 4, stages = 3",
-           "tile_m = 256, tile_n = 128, waves_m = 4, waves_n = 2, stages = 4",
-           "tile_m = 128, tile_n = 128, tile_k = 64, stages = 4"]
+BIG_LDS = [mma_sync(s) for s in ["tile_m = 128, tile_n = 256, waves_m = 2, waves_n = 4, stages = 3",
+                                  "tile_m = 256, tile_n = 128, waves_m = 4, waves_n = 2, stages = 4",
+                                  "tile_m = 128, tile_n = 128, tile_k = 64, stages = 4"]]
 for s in BIG_LDS:
     add_matmul("bf16", [], 512, 768, 640, s=s)
     add_matmul("bf16", [], 300, 520, 328, tb=True, s=s)

@@ -11,7 +11,7 @@ HKG_OPT = os.environ.get("HKG_OPT", "build/bin/hkg-opt")
 INDEX_BITWIDTH = int(os.environ.get("HKG_INDEX_BITWIDTH", "64"))
 LIBDEVICE = "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
 NVVM = ("builtin.module(nvvm-attach-target{chip=sm_90 features=+ptx80 l=%s}, "
-        "gpu.module(convert-nvgpu-to-nvvm, convert-scf-to-cf, convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true}, "
+        "gpu.module(hkg-nvvm-arch-specific-target, convert-nvgpu-to-nvvm, convert-scf-to-cf, convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true}, "
         "hkg-nvvm-streaming-access, hkg-nvvm-dynamic-shared-memory, reconcile-unrealized-casts), gpu-module-to-binary{format=isa})" % LIBDEVICE)
 
 
@@ -28,10 +28,7 @@ def build(name, mlir, ref, outdir):
     scheds = re.findall(r"hkg.schedule = (#hkg.schedule<[^>]*>)", lowered)
     # Kernels with more than 48 KiB of LDS take it as dynamic shared memory.
     dyn = re.findall(r"hkg.dynamic_lds_bytes = (\d+)", lowered)
-    pipeline = NVVM
-    # wgmma kernels need the arch-specific PTX target.
-    if "hkg.arch_specific" in lowered:
-        pipeline = NVVM.replace("chip=sm_90 ", "chip=sm_90a ")
+    pipeline = NVVM  # hkg-nvvm-arch-specific-target: sm_90a for wgmma kernels
     bits = 64
     if INDEX_BITWIDTH == 32 and "nvgpu." not in lowered and not re.search(r"memref<[^>]*\?", lowered) and all(
             eval("*".join(d.split("x")[:-1]) or "1") <= 1 << 30
