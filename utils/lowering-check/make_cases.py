@@ -9,7 +9,11 @@ HKG_OPT = os.environ.get("HKG_OPT", "build/bin/hkg-opt")
 # it (no nvgpu op, at most 2^30 elements per memref: hkg::canUse32BitIndices),
 # to check 32-bit indexing on the GPU; the others (the GEMMs) are left out.
 INDEX_BITWIDTH = int(os.environ.get("HKG_INDEX_BITWIDTH", "64"))
-LIBDEVICE = "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
+# CUDA's libdevice (LIBDEVICE, else the CUDA toolkit's or Debian's copy).
+LIBDEVICE = os.environ.get("LIBDEVICE") or next(
+    (p for p in ("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc",
+                 "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc") if os.path.exists(p)),
+    "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc")
 NVVM = ("builtin.module(nvvm-attach-target{chip=sm_90 features=+ptx80 l=%s}, "
         "gpu.module(hkg-nvvm-arch-specific-target, convert-nvgpu-to-nvvm, convert-scf-to-cf, convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true}, "
         "hkg-nvvm-streaming-access, hkg-nvvm-dynamic-shared-memory, reconcile-unrealized-casts), gpu-module-to-binary{format=isa})" % LIBDEVICE)
