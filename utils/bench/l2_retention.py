@@ -39,6 +39,9 @@ def main():
     ap.add_argument("--copies", type=int, default=6)
     ap.add_argument("--variants", default="default,default-plain")
     args = ap.parse_args()
+    unknown = [op for op in args.ops.split(",") if op not in B.MEMORY_BOUND or op == "rope"]
+    if unknown:
+        ap.error(f"--ops: {', '.join(unknown)} not one of {', '.join(B.ROW_OPS)}")
     rows = []
     for op in args.ops.split(","):
         spec = B.make_case(op)
