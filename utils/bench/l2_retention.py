@@ -39,7 +39,7 @@ def main():
     ap.add_argument("--copies", type=int, default=6)
     ap.add_argument("--variants", default="default,default-plain")
     args = ap.parse_args()
-    unknown = [op for op in args.ops.split(",") if op not in B.MEMORY_BOUND or op == "rope"]
+    unknown = [op for op in args.ops.split(",") if op not in B.MEMORY_BOUND]
     if unknown:
         ap.error(f"--ops: {', '.join(unknown)} not one of {', '.join(B.ROW_OPS)}")
     rows = []
