@@ -41,7 +41,7 @@ def main():
     args = ap.parse_args()
     unknown = [op for op in args.ops.split(",") if op not in B.MEMORY_BOUND]
     if unknown:
-        ap.error(f"--ops: {', '.join(unknown)} not one of {', '.join(B.ROW_OPS)}")
+        ap.error(f"--ops: {', '.join(unknown)} not one of {', '.join(B.MEMORY_BOUND)}")
     rows = []
     for op in args.ops.split(","):
         spec = B.make_case(op)
