@@ -38,10 +38,7 @@ using namespace mlir::hkg;
 llvm::Error
 mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
                                      const HkgToNVVMPipelineOptions &opts) {
-  // `sm_90a`: the arch-specific PTX target of a known chip (wgmma).
-  StringRef chip = opts.chip;
-  StringRef baseChip = chip.ends_with("a") ? chip.drop_back() : chip;
-  const TargetInfo *target = lookupTarget(baseChip);
+  const TargetInfo *target = lookupTarget(opts.chip);
   if (!target || !target->isNVIDIA()) {
     std::string known;
     for (const TargetInfo &t : getAllTargets())
@@ -67,7 +64,7 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
   // PTX ISA 7.4 at least: the default load cache policy of the streaming
   // kernels (createpolicy, .L2::cache_hint; docs/Lowering.md) needs it, and
   // sm_80's lowest version is 7.0 (sm_90's is 7.8).
-  attach.features = opts.features.empty() && baseChip == "sm_80"
+  attach.features = opts.features.empty() && opts.chip == "sm_80"
                         ? std::string("+ptx74")
                         : opts.features.getValue();
   attach.optLevel = opts.optLevel;
@@ -78,7 +75,7 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
   // wgmma kernels: the arch-specific target (sm_90a).
   gpm.addPass(createHkgNVVMArchSpecificTargetPass());
   HkgLowerSubgroupOpsPassOptions reduce;
-  reduce.chip = baseChip.str();
+  reduce.chip = opts.chip;
   gpm.addPass(createHkgLowerSubgroupOpsPass(reduce));
   gpm.addPass(createConvertVectorToSCFPass());
   gpm.addPass(createSCFToControlFlowPass());
