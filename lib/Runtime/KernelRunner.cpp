@@ -10,8 +10,10 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 
 #include <algorithm>
 
@@ -53,6 +55,40 @@ static llvm::Error validateArgs(const KernelSpec &spec, mlir::Operation *op) {
   }
   return llvm::Error::success();
 }
+
+namespace {
+/// An exclusive advisory lock on a file (RunOptions::deviceLockPath) for as
+/// long as it lives; none when the path is empty.
+class DeviceLock {
+public:
+  static llvm::Expected<DeviceLock> acquire(llvm::StringRef path) {
+    DeviceLock lock;
+    if (path.empty())
+      return lock;
+    if (std::error_code ec = llvm::sys::fs::openFileForReadWrite(
+            path, lock.fd, llvm::sys::fs::CD_OpenAlways,
+            llvm::sys::fs::OF_None))
+      return makeError("cannot open the device lock '" + path +
+                       "': " + ec.message());
+    if (std::error_code ec = llvm::sys::fs::lockFile(lock.fd))
+      return makeError("cannot lock the device lock '" + path +
+                       "': " + ec.message());
+    return lock;
+  }
+  DeviceLock(DeviceLock &&other) : fd(other.fd) { other.fd = -1; }
+  DeviceLock &operator=(DeviceLock &&) = delete;
+  ~DeviceLock() {
+    if (fd < 0)
+      return;
+    (void)llvm::sys::fs::unlockFile(fd);
+    (void)llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  }
+
+private:
+  DeviceLock() = default;
+  int fd = -1;
+};
+} // namespace
 
 /// The op's floor on `target`: the time its bytes take at peak bandwidth or
 /// its flops at peak compute, whichever is longer.
@@ -107,6 +143,17 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
   const ArgSpec &outSpec = spec.args.back();
   HostTensor output(outSpec.dtype, outSpec.shape);
   poison(output);
+  // The reference first: host work, done before taking the device lock.
+  bool isTopP = llvm::isa<mlir::hkg::TopPSampleOp>(*op);
+  std::optional<ReferenceResult> reference;
+  if (!isTopP) {
+    ReferenceOptions refOptions;
+    refOptions.maxMultiplyAdds = options.maxReferenceMultiplyAdds;
+    auto ref = evaluateReference(*op, *inputs, refOptions);
+    if (!ref)
+      return ref.takeError();
+    reference = std::move(*ref);
+  }
 
   auto file = llvm::MemoryBuffer::getFile(bundle.getBinaryPath(spec),
                                           /*IsText=*/false,
@@ -124,6 +171,13 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
     return kernel.takeError();
 
   // Device buffers: inputs, then the (poisoned) output.
+  std::optional<DeviceLock> lock;
+  {
+    auto acquired = DeviceLock::acquire(options.deviceLockPath);
+    if (!acquired)
+      return acquired.takeError();
+    lock.emplace(std::move(*acquired));
+  }
   llvm::SmallVector<DevicePtr> ptrs;
   auto freeAll = [&] {
     for (DevicePtr p : ptrs)
@@ -156,18 +210,12 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
   if (llvm::Error e =
           device.copyToHost(output.data(), *outPtr, output.getNumBytes()))
     return freeAll(), std::move(e);
+  lock.reset();
 
-  CheckResult check;
-  if (llvm::isa<mlir::hkg::TopPSampleOp>(*op)) {
-    check = checkTopPSample(*op, *inputs, output);
-  } else {
-    ReferenceOptions refOptions;
-    refOptions.maxMultiplyAdds = options.maxReferenceMultiplyAdds;
-    auto ref = evaluateReference(*op, *inputs, refOptions);
-    if (!ref)
-      return freeAll(), ref.takeError();
-    check = compareTensors(output, *ref, getDefaultTolerance(outSpec.dtype));
-  }
+  CheckResult check =
+      isTopP ? checkTopPSample(*op, *inputs, output)
+             : compareTensors(output, *reference,
+                              getDefaultTolerance(outSpec.dtype));
   outcome["status"] = check.passed ? "pass" : "fail";
   outcome["message"] = check.message;
   outcome["check"] = json::Object{{"checked", check.checked},
@@ -178,12 +226,17 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
                                   {"max_abs_error", check.maxAbsError}};
 
   if (check.passed && options.reps > 0) {
+    auto acquired = DeviceLock::acquire(options.deviceLockPath);
+    if (!acquired)
+      return freeAll(), acquired.takeError();
+    lock.emplace(std::move(*acquired));
     auto times =
         device.timeLaunches(*kernel, spec.grid, spec.block,
                             spec.dynamicLdsBytes, ptrs,
                             options.warmup, options.reps, options.flushBytes);
     if (!times)
       return freeAll(), times.takeError();
+    lock.reset();
     std::vector<float> sorted = *times;
     std::sort(sorted.begin(), sorted.end());
     double medianS = sorted[sorted.size() / 2] * 1e-3;

@@ -1,6 +1,7 @@
 //===- TunerTest.cpp - signatures, database, policy and search ------------===//
 
 #include "hkg/Dialect/Hkg/Transforms/Passes.h"
+#include "hkg/Tuner/Confirm.h"
 #include "hkg/Tuner/Database.h"
 #include "hkg/Tuner/Passes.h"
 #include "hkg/Tuner/Policy.h"
@@ -16,6 +17,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::hkg;
@@ -487,4 +489,93 @@ TEST_F(TunerTest, AutotunePassMeasuresThroughTheFactoryAndResumes) {
   runPass(20);
   EXPECT_EQ(calls, 20u);
   setMeasurerFactory(nullptr);
+}
+
+TEST(ConfirmTest, TheWinnerIsTheLowestRemeasuredMedian) {
+  auto knobs = [](int64_t v) { return KnobMap{{"unroll", v}}; };
+  auto trial = [&](int64_t v, MeasureStatus status, double us) {
+    Trial t;
+    t.schedule = knobs(v);
+    t.measurement.status = status;
+    t.measurement.medianUs = us;
+    return t;
+  };
+  // The search: the default (v = 0) at 100 us; v = 1 looked fastest by luck;
+  // v = 4 is ok but not among the 3 fastest others; v = 5 was wrong.
+  SearchResult result;
+  result.trials = {trial(0, MeasureStatus::Ok, 100.0),
+                   trial(1, MeasureStatus::Ok, 95.0),
+                   trial(5, MeasureStatus::Wrong, NAN),
+                   trial(2, MeasureStatus::Ok, 97.0),
+                   trial(3, MeasureStatus::Ok, 98.0),
+                   trial(4, MeasureStatus::Ok, 99.0)};
+  // Re-measured: v = 1 is really 101 us, v = 2 96 us, v = 3 fails once.
+  std::map<int64_t, std::vector<double>> times = {
+      {0, {100.5, 99.5, 100.0}},
+      {1, {101.0, 102.0, 100.5}},
+      {2, {96.5, 95.5, 96.0}},
+      {3, {90.0, -1.0, 90.0}}};
+  std::vector<int64_t> order;
+  std::map<int64_t, size_t> calls;
+  MeasureFn measure = [&](const KnobMap &k) {
+    int64_t v = std::get<int64_t>(k.at("unroll"));
+    order.push_back(v);
+    Measurement m;
+    double us = times.at(v).at(calls[v]++);
+    m.status = us < 0 ? MeasureStatus::Wrong : MeasureStatus::Ok;
+    m.medianUs = us < 0 ? NAN : us;
+    return m;
+  };
+  ConfirmOptions options;
+  ConfirmResult confirm = confirmFinalists(result, knobs(0), measure, options);
+  ASSERT_EQ(confirm.finalists.size(), 4u);
+  EXPECT_TRUE(confirm.finalists[0].isDefault);
+  EXPECT_EQ(confirm.defaultFinalist, std::optional<size_t>(0));
+  // Finalists: the default, then the others by search time (v = 4 is out).
+  std::vector<size_t> trialIndices;
+  for (const Finalist &f : confirm.finalists)
+    trialIndices.push_back(f.trial);
+  EXPECT_EQ(trialIndices, (std::vector<size_t>{0, 1, 3, 4}));
+  EXPECT_EQ(confirm.numMeasurements, 12u);
+  // Each round starts one finalist later.
+  EXPECT_EQ(order, (std::vector<int64_t>{0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1}));
+  EXPECT_DOUBLE_EQ(confirm.finalists[0].confirmedUs, 100.0);
+  EXPECT_DOUBLE_EQ(confirm.finalists[1].confirmedUs, 101.0);
+  EXPECT_DOUBLE_EQ(confirm.finalists[2].confirmedUs, 96.0);
+  // The fastest times, but one re-measurement was wrong: it cannot win.
+  EXPECT_FALSE(confirm.finalists[3].isOk());
+  ASSERT_TRUE(confirm.winner.has_value());
+  EXPECT_EQ(*confirm.winner, 2u);
+  ASSERT_TRUE(confirm.getSpeedup().has_value());
+  EXPECT_DOUBLE_EQ(*confirm.getSpeedup(), 100.0 / 96.0);
+}
+
+TEST(ConfirmTest, TheDefaultCanWinAndZeroRoundsMeasureNothing) {
+  SearchResult result;
+  for (int64_t v : {0, 1}) {
+    Trial t;
+    t.schedule = KnobMap{{"unroll", v}};
+    t.measurement.status = MeasureStatus::Ok;
+    t.measurement.medianUs = v ? 90.0 : 100.0;
+    result.trials.push_back(t);
+  }
+  KnobMap dflt{{"unroll", int64_t(0)}};
+  MeasureFn measure = [&](const KnobMap &k) {
+    Measurement m;
+    m.status = MeasureStatus::Ok;
+    m.medianUs = std::get<int64_t>(k.at("unroll")) ? 100.2 : 99.8;
+    return m;
+  };
+  ConfirmResult confirm =
+      confirmFinalists(result, dflt, measure, ConfirmOptions{});
+  ASSERT_TRUE(confirm.winner.has_value());
+  EXPECT_TRUE(confirm.finalists[*confirm.winner].isDefault);
+  EXPECT_DOUBLE_EQ(*confirm.getSpeedup(), 1.0);
+
+  ConfirmOptions none;
+  none.rounds = 0;
+  ConfirmResult skipped = confirmFinalists(result, dflt, measure, none);
+  EXPECT_EQ(skipped.numMeasurements, 0u);
+  EXPECT_FALSE(skipped.winner.has_value());
+  EXPECT_EQ(skipped.finalists.size(), 2u);
 }

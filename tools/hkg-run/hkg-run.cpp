@@ -102,6 +102,12 @@ static cl::opt<unsigned> flushMiB(
     cl::desc("MiB overwritten before each timed launch so it starts with a "
              "cold L2 (0: no flush)"),
     cl::init(256), cl::cat(category));
+static cl::opt<std::string> deviceLock(
+    "device-lock",
+    cl::desc("Hold an exclusive lock on this file while a kernel uses the "
+             "GPU (check and timed launches), so that processes sharing one "
+             "GPU through the same file never overlap on it"),
+    cl::value_desc("file"), cl::cat(category));
 static cl::opt<bool>
     noIsolation("no-isolation",
                 cl::desc("Run kernels in this process (no fault isolation)"),
@@ -129,6 +135,7 @@ static RunOptions getRunOptions() {
   options.maxReferenceMultiplyAdds = maxRefWork;
   options.ceilingBandwidthGBs = ceilingBw;
   options.ceilingTflops = ceilingTflops;
+  options.deviceLockPath = deviceLock;
   return options;
 }
 
@@ -202,6 +209,8 @@ static json::Object runIsolated(const char *argv0, llvm::StringRef bundlePath,
       llvm::formatv("--max-ref-madds={0:e9}", maxRefWork.getValue()).str(),
       llvm::formatv("--ceiling-bw={0:e9}", ceilingBw.getValue()).str(),
       llvm::formatv("--ceiling-tflops={0:e9}", ceilingTflops.getValue()).str()};
+  if (!deviceLock.empty())
+    args.push_back("--device-lock=" + deviceLock);
   for (const std::string &f : testFaults)
     args.push_back("--test-fault=" + f);
   WorkerResult w = runWorker(self, args, timeoutOpt * 1000);

@@ -3,15 +3,18 @@
 // For each hkg op without a schedule: the search of Search.h (default first,
 // then the agents, guided by the policy) measuring on the device through the
 // measurer factory, every measurement stored in the database (a killed run
-// resumes), progress on stderr (trial n/budget, best so far, ETA). Writes
-// the module with the best schedules attached, and a report: a markdown
-// summary and, per op, an SVG plot of the best time against trials.
+// resumes), progress on stderr (trial n/budget, best so far, ETA); then the
+// default and the fastest candidates are re-measured in rounds (Confirm.h)
+// and the lowest re-measured median wins. Writes the module with the winning
+// schedules attached, and a report: a markdown summary, the same as JSON,
+// and, per op, an SVG plot of the best time against trials.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TuneCommand.h"
 
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+#include "hkg/Tuner/Confirm.h"
 #include "hkg/Tuner/Database.h"
 #include "hkg/Tuner/Policy.h"
 #include "hkg/Tuner/Search.h"
@@ -19,8 +22,10 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -43,9 +48,16 @@ namespace {
 /// What the report shows of one tuned op.
 struct TunedOp {
   std::string description;
+  std::string signature;
   std::vector<Trial> trials;
+  /// The search's fastest ok trial.
   std::optional<size_t> best;
   std::optional<double> defaultUs;
+  ConfirmResult confirm;
+  /// The trial whose schedule the op gets: the confirmation's winner, or
+  /// the search's fastest trial when nothing was confirmed.
+  std::optional<size_t> winner;
+  double searchSeconds = 0, confirmSeconds = 0;
 };
 } // namespace
 
@@ -268,25 +280,89 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
     };
     PolicyScorer scorer(prior.get(), context, policyOptions);
     SearchResult result = runSearch(space, measure, &scorer, searchOptions);
+    t.signature = signature;
     t.trials = result.trials;
     t.best = result.best;
+    t.winner = result.best;
     for (const Trial &trial : result.trials)
       if (trial.schedule == space.getDefault() && trial.measurement.isOk())
         t.defaultUs = trial.measurement.medianUs;
     if (recording && !recording->getError().empty())
       llvm::errs() << "hkg-tune: warning: measurements were not all stored: "
                    << recording->getError() << "\n";
-    if (result.best) {
-      const Trial &best = result.trials[*result.best];
+    auto confirmStart = std::chrono::steady_clock::now();
+    t.searchSeconds =
+        std::chrono::duration<double>(confirmStart - start).count();
+    if (result.best && options.confirmRounds > 0) {
+      // Re-measured candidates are already in the database: these
+      // measurements go to the report only.
+      MeasureFn remeasure = [&](const KnobMap &knobs) {
+        MeasureRequest request{op, signature, target, &knobs};
+        return measurer->measure(request);
+      };
+      ConfirmOptions confirmOptions;
+      confirmOptions.finalists = options.confirmFinalists;
+      confirmOptions.rounds = options.confirmRounds;
+      t.confirm = confirmFinalists(
+          result, space.getDefault(), remeasure, confirmOptions,
+          [&](unsigned round, size_t f, const Measurement &m) {
+            llvm::errs() << llvm::formatv(
+                "  [{0}/{1}] confirm round {2}/{3}, finalist {4}: {5,-13} "
+                "{6,12}\n",
+                index + 1, ops.size(), round + 1, options.confirmRounds,
+                f + 1, stringifyMeasureStatus(m.status),
+                m.isOk() ? formatUs(m.medianUs) : std::string("-"));
+          });
+      t.winner = t.confirm.winner
+                     ? std::optional<size_t>(
+                           t.confirm.finalists[*t.confirm.winner].trial)
+                     : std::nullopt;
+      for (auto [k, f] : llvm::enumerate(t.confirm.finalists))
+        llvm::errs() << llvm::formatv(
+            "  [{0}/{1}] finalist {2}: search {3}, re-measured {4}{5}: {6}\n",
+            index + 1, ops.size(), k + 1,
+            formatUs(result.trials[f.trial].measurement.medianUs),
+            f.isOk() ? formatUs(f.confirmedUs) : std::string("(not ok)"),
+            f.isDefault ? " (default)" : "", formatKnobs(result.trials[f.trial]
+                                                             .schedule));
+    }
+    t.confirmSeconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - confirmStart)
+                           .count();
+    if (t.winner) {
+      const Trial &best = result.trials[*t.winner];
       op.setScheduleAttrTo(knobsToAttr(&ctx, best.schedule));
+      std::string versus;
+      if (std::optional<double> speedup = t.confirm.getSpeedup())
+        versus = llvm::formatv(", confirmed {0} against the default's {1}: "
+                               "{2:f3}x",
+                               formatUs(t.confirm.finalists[*t.confirm.winner]
+                                            .confirmedUs),
+                               formatUs(t.confirm.finalists
+                                            [*t.confirm.defaultFinalist]
+                                                .confirmedUs),
+                               *speedup)
+                     .str();
+      else if (t.confirm.winner)
+        versus =
+            llvm::formatv(", confirmed {0} (no default to compare: it was "
+                          "not ok)",
+                          formatUs(
+                              t.confirm.finalists[*t.confirm.winner].confirmedUs))
+                .str();
+      else if (t.defaultUs)
+        versus = llvm::formatv(", {0:f2}x the default schedule",
+                               *t.defaultUs / best.measurement.medianUs)
+                     .str();
       llvm::errs() << llvm::formatv(
           "  [{0}/{1}] best {2} by the {3} agent{4}: {5}\n", index + 1,
-          ops.size(), formatUs(best.measurement.medianUs), best.agent,
-          t.defaultUs ? llvm::formatv(", {0:f2}x the default schedule",
-                                      *t.defaultUs / best.measurement.medianUs)
-                            .str()
-                      : std::string(),
+          ops.size(), formatUs(best.measurement.medianUs), best.agent, versus,
           formatKnobs(best.schedule));
+    } else if (result.best) {
+      llvm::errs() << llvm::formatv("  [{0}/{1}] no finalist passed every "
+                                    "re-measurement; the op keeps no "
+                                    "schedule\n",
+                                    index + 1, ops.size());
     } else {
       llvm::errs() << llvm::formatv("  [{0}/{1}] no correct candidate in {2} "
                                     "trials; the op keeps no schedule\n",
@@ -315,9 +391,18 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
   llvm::raw_string_ostream mdos(md);
   mdos << "# hkg-tune report\n\n"
        << llvm::formatv("Device: {0}, chip {1}, budget {2} trials per op, "
-                        "seed {3}.\n\n",
+                        "seed {3}; then the default and the {4} fastest "
+                        "candidates re-measured {5} time(s) each, the lowest "
+                        "median of those winning.\n\n",
                         measurer->getName(), target->chip, options.budget,
-                        options.seed);
+                        options.seed, options.confirmFinalists,
+                        options.confirmRounds);
+  llvm::json::Array jsonOps;
+  auto finite = [](double v) -> llvm::json::Value {
+    if (std::isfinite(v))
+      return v;
+    return nullptr;
+  };
   for (auto [i, t] : llvm::enumerate(tuned)) {
     std::string svgPath = llvm::formatv("{0}-{1}.svg", prefix, i).str();
     if (llvm::Error e = writeFile(svgPath, bestVsTrialsSvg(t)))
@@ -325,15 +410,47 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
     mdos << "## " << t.description << "\n\n";
     if (t.best) {
       const Trial &best = t.trials[*t.best];
-      mdos << "Best: " << formatUs(best.measurement.medianUs) << " (`"
-           << formatKnobs(best.schedule) << "`, " << best.agent << " agent)";
+      mdos << "Search: fastest " << formatUs(best.measurement.medianUs)
+           << " (`" << formatKnobs(best.schedule) << "`, " << best.agent
+           << " agent)";
       if (t.defaultUs)
-        mdos << llvm::formatv("; default schedule {0}, speed-up {1:f2}x",
+        mdos << llvm::formatv("; default schedule {0}, {1:f2}x",
                               formatUs(*t.defaultUs),
                               *t.defaultUs / best.measurement.medianUs);
-      mdos << ".\n\n";
+      mdos << llvm::formatv("; {0} trial(s) in {1:f0} s.\n\n",
+                            t.trials.size(), t.searchSeconds);
     } else {
       mdos << "No correct candidate.\n\n";
+    }
+    if (!t.confirm.finalists.empty() && t.confirm.numMeasurements) {
+      mdos << llvm::formatv("Confirmation ({0} measurements in {1:f0} s):\n\n",
+                            t.confirm.numMeasurements, t.confirmSeconds)
+           << "| finalist | search | re-measured | median | schedule |\n"
+           << "|---|---|---|---|---|\n";
+      for (auto [k, f] : llvm::enumerate(t.confirm.finalists)) {
+        std::string times = llvm::join(
+            llvm::map_range(f.remeasured,
+                            [](const Measurement &m) {
+                              return m.isOk()
+                                         ? llvm::formatv("{0:f2}", m.medianUs)
+                                               .str()
+                                         : stringifyMeasureStatus(m.status)
+                                               .str();
+                            }),
+            ", ");
+        bool won = t.confirm.winner && *t.confirm.winner == k;
+        mdos << llvm::formatv(
+            "| {0}{1}{2} | {3} | {4} | {5} | `{6}` |\n", k + 1,
+            f.isDefault ? " (default)" : "", won ? " **winner**" : "",
+            formatUs(t.trials[f.trial].measurement.medianUs), times,
+            f.isOk() ? formatUs(f.confirmedUs) : std::string("not ok"),
+            formatKnobs(t.trials[f.trial].schedule));
+      }
+      if (std::optional<double> speedup = t.confirm.getSpeedup())
+        mdos << llvm::formatv("\nConfirmed speed-up over the default: "
+                              "{0:f3}x.\n",
+                              *speedup);
+      mdos << "\n";
     }
     mdos << "![best time vs trials](" << llvm::sys::path::filename(svgPath)
          << ")\n\n| trial | agent | status | median | schedule |\n"
@@ -346,6 +463,54 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
                                    : std::string("-"),
           formatKnobs(trial.schedule));
     mdos << "\n";
+
+    llvm::json::Array finalists;
+    for (const Finalist &f : t.confirm.finalists) {
+      llvm::json::Array times;
+      for (const Measurement &m : f.remeasured)
+        times.push_back(m.isOk() ? llvm::json::Value(m.medianUs)
+                                 : llvm::json::Value(
+                                       stringifyMeasureStatus(m.status)));
+      finalists.push_back(llvm::json::Object{
+          {"schedule", formatKnobs(t.trials[f.trial].schedule)},
+          {"default", f.isDefault},
+          {"search_us", finite(t.trials[f.trial].measurement.medianUs)},
+          {"remeasured_us", std::move(times)},
+          {"median_us", finite(f.confirmedUs)}});
+    }
+    llvm::json::Object entry{
+        {"op", t.description},
+        {"signature", t.signature},
+        {"trials", static_cast<int64_t>(t.trials.size())},
+        {"confirm_measurements",
+         static_cast<int64_t>(t.confirm.numMeasurements)},
+        {"search_seconds", t.searchSeconds},
+        {"confirm_seconds", t.confirmSeconds},
+        {"default_search_us", t.defaultUs ? llvm::json::Value(*t.defaultUs)
+                                          : llvm::json::Value(nullptr)},
+        {"finalists", std::move(finalists)}};
+    if (t.best)
+      entry["search_best"] = llvm::json::Object{
+          {"schedule", formatKnobs(t.trials[*t.best].schedule)},
+          {"us", t.trials[*t.best].measurement.medianUs}};
+    if (t.winner)
+      entry["winner"] = formatKnobs(t.trials[*t.winner].schedule);
+    if (std::optional<double> speedup = t.confirm.getSpeedup())
+      entry["confirmed_speedup"] = *speedup;
+    jsonOps.push_back(std::move(entry));
+  }
+  {
+    std::string json;
+    llvm::raw_string_ostream jos(json);
+    jos << llvm::formatv("{0:2}",
+                         llvm::json::Value(llvm::json::Object{
+                             {"chip", target->chip},
+                             {"budget", static_cast<int64_t>(options.budget)},
+                             {"seed", static_cast<int64_t>(options.seed)},
+                             {"ops", std::move(jsonOps)}}))
+        << "\n";
+    if (llvm::Error e = writeFile(prefix + ".json", json))
+      return fail(llvm::toString(std::move(e)));
   }
   if (llvm::Error e = writeFile(prefix + ".md", md))
     return fail(llvm::toString(std::move(e)));

@@ -19,6 +19,11 @@ struct TuneCommandOptions {
   /// Report prefix: <report>.md and <report>-<n>.svg (best time vs trials);
   /// empty: derived from the output (or "hkg-tune" for stdout).
   std::string report;
+  /// Re-measurement of the default and the fastest candidates after the
+  /// search (Confirm.h): candidates besides the default, and rounds (0: the
+  /// search's fastest trial wins as measured).
+  unsigned confirmFinalists = 3;
+  unsigned confirmRounds = 3;
 };
 
 /// Tunes every hkg op without a schedule in `input` on the device at hand

@@ -121,6 +121,21 @@ static cl::opt<unsigned> tuneFlushMiB("flush-l2-mib",
                                       cl::desc("MiB overwritten before each "
                                                "timed launch"),
                                       cl::init(256), cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneConfirmFinalists(
+    "confirm-finalists",
+    cl::desc("Fastest candidates re-measured with the default after the "
+             "search"),
+    cl::init(3), cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneConfirmRounds(
+    "confirm-rounds",
+    cl::desc("Re-measurements of each finalist; the winner has the lowest "
+             "median of them (0: the search's fastest trial wins)"),
+    cl::init(3), cl::sub(tuneCmd));
+static cl::opt<std::string> tuneDeviceLock(
+    "device-lock",
+    cl::desc("Lock file held while a candidate uses the GPU, for several "
+             "hkg-tune runs sharing one GPU"),
+    cl::value_desc("file"), cl::sub(tuneCmd));
 static cl::opt<unsigned> sampleCount("n", cl::desc("Schedules to print"),
                                      cl::init(32), cl::sub(sampleCmd));
 static cl::opt<unsigned> sampleOpIndex("op-index",
@@ -375,6 +390,7 @@ int main(int argc, char **argv) {
     device.warmup = tuneWarmup;
     device.timeoutSeconds = tuneTimeout;
     device.flushMiB = tuneFlushMiB;
+    device.deviceLock = tuneDeviceLock;
     registerDeviceMeasurer(device);
     TuneCommandOptions options;
     options.input = inputPath;
@@ -385,6 +401,8 @@ int main(int argc, char **argv) {
     options.model = tuneModel;
     options.seed = tuneSeed;
     options.report = tuneReport;
+    options.confirmFinalists = tuneConfirmFinalists;
+    options.confirmRounds = tuneConfirmRounds;
     return runTuneCommand(options);
   }
   return fail("expected a subcommand: import, export, train, signature, "

@@ -275,6 +275,13 @@ add_matmul("f16", [], 256, 384, 512, s=WGMMA[0])
 add_matmul("bf16", [], 1024, 1536, 512, epi="bias_gelu", s=WGMMA[1])
 add_matmul("bf16", [2], 200, 136, 96, s=WGMMA[0])
 
+# The tile order (group_m): row after row, and groups of 4 and 16 rows of
+# tiles over 11 x 7 tiles (the last group is partial; 1600 = 12.5 x 128 rows,
+# 900 = 7 x 128 + 4 columns), wgmma and mma.sync.
+for g in (1, 4, 16):
+    add_matmul("bf16", [], 1600, 900, 256, tb=True, s=WGMMA[0] + f", group_m = {g}")
+    add_matmul("bf16", [], 1600, 900, 256, s=mma_sync(f"group_m = {g}"))
+
 # --top-p: only the top-p cases.
 if "--wgmma" in sys.argv:  # only the wgmma cases
     cases[:] = [c for c in cases if "wgmma" in c["mlir"]]

@@ -84,6 +84,30 @@ def fmt_us(us):
     return "-" if us is None else f"{us:.2f} us"
 
 
+def read_confirmation(path):
+    """The confirmation of `hkg-tune tune`'s report JSON (one op per file
+    here): (default median, winner median, speed-up, winner schedule,
+    measurements), or None when the report has none."""
+    try:
+        with open(path) as f:
+            ops = json.load(f).get("ops", [])
+    except (OSError, ValueError):
+        return None
+    if not ops or not ops[0].get("finalists"):
+        return None
+    op = ops[0]
+    finalists = op["finalists"]
+    default = next((f for f in finalists if f["default"]), None)
+    winner = next((f for f in finalists if f["schedule"] == op.get("winner")), None)
+    return {
+        "default_us": default["median_us"] if default else None,
+        "winner_us": winner["median_us"] if winner else None,
+        "speedup": op.get("confirmed_speedup"),
+        "winner": op.get("winner"),
+        "measurements": op.get("confirm_measurements", 0),
+    }
+
+
 def summarize(args, ops):
     records = load_records(args.records)
     rows = []
@@ -104,10 +128,21 @@ def summarize(args, ops):
         total_wall += wall
         speedup = (f"{default_us / best['median_us']:.2f}x"
                    if best and default_us else "-")
-        rows.append("| {} | {} | {} | {} | {} | {} | `{}` | {} | {:.0f} s | {} |".format(
+        c = read_confirmation(os.path.join(args.reports, op, "report.json"))
+        if c:
+            confirmed = [fmt_us(c["default_us"]), fmt_us(c["winner_us"]),
+                         f"**{c['speedup']:.3f}x**" if c["speedup"] else "-",
+                         "(the default)" if c["winner"] and c["winner"] == (
+                             knob_key(json.loads(default)) if default else None)
+                         else f"`{c['winner']}`" if c["winner"] else "-",
+                         str(c["measurements"])]
+        else:
+            confirmed = ["-", "-", "-",
+                         f"`{knob_key(best['schedule'])}`" if best else "-", "0"]
+        rows.append("| {} | {} | {} | {} | {} | {} | {} | {} | {:.0f} s | {} |".format(
             op, read_text(os.path.join(d, "state"), "not run"), len(recs),
             fmt_us(default_us), fmt_us(best["median_us"]) if best else "-",
-            speedup, knob_key(best["schedule"]) if best else "-",
+            speedup, " | ".join(confirmed),
             ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())) or "-",
             wall, f"[report]({op}/report.md)"
             if os.path.exists(os.path.join(args.reports, op, "report.md"))
@@ -116,13 +151,19 @@ def summarize(args, ops):
           "trials per op)\n")
     print("Times are medians of the worker's timed launches on a cold L2; "
           "only candidates that passed the check against the float64 "
-          "reference (`ok`) are timed or can win.\n")
-    print("| op | state | trials | default | tuned | speed-up | tuned schedule "
-          "| statuses | tuning wall time | report |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "reference (`ok`) are timed or can win. search: the trials' own "
+          "timings (the fastest of many noisy timings is biased low); "
+          "confirmed: the default and the fastest candidates re-measured in "
+          "rotating rounds after the search, median of those (hkg-tune's "
+          "confirmation), and the winner is the lowest of them.\n")
+    print("| op | state | trials | default (search) | fastest (search) "
+          "| search speed-up | default (confirmed) | winner (confirmed) "
+          "| confirmed speed-up | winner | confirm measurements | statuses "
+          "| tuning wall time | report |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         print(row)
-    print(f"\nTotal tuning wall time: {total_wall:.0f} s.")
+    print(f"\nTotal tuning wall time (summed over ops): {total_wall:.0f} s.")
 
 
 def estimate(args, ops):

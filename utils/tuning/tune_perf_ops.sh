@@ -8,8 +8,9 @@
 #   bash utils/tuning/tune_perf_ops.sh [op ...]     # from the repo root
 #
 # Ops: examples/<op>.mlir with hkg.target rewritten to $CHIP; default: all of
-# PERF.md's table (softmax layernorm rmsnorm gelu bias_gelu swiglu rope top_p
-# gemm gemm_decode qkv_proj). Split them over device calls as needed.
+# PERF.md's table but attention, which hkg does not lower yet (softmax
+# layernorm rmsnorm gelu bias_gelu swiglu rope top_p gemm gemm8192
+# gemm_decode qkv_proj). Split them over device calls as needed.
 #
 # Resuming: the database ($WORK/perf.sqlite, WORK=.tune by default, an
 # ignored path that stays on a warm machine between calls) holds every
@@ -20,16 +21,18 @@
 # the time left before DEADLINE_S (540 s after the start): an op cut short is
 # marked "interrupted" and resumes in the next call.
 #
-# $OUT gets: summary.md (one table: default and tuned time, speed-up, tuned
-# schedule, statuses, tuning wall time), estimate.txt, records.jsonl (the
-# database export), resume/ (the database and wall times, to carry back),
-# and per op <op>/: input.mlir, tune.log, tuned.mlir, report.md,
+# $OUT gets: summary.md (one table: default and fastest time in the search,
+# the confirmed default and winner times and speed-up, the winning schedule,
+# statuses, tuning wall time), estimate.txt, records.jsonl (the database
+# export), resume/ (the database and wall times, to carry back), and per op
+# <op>/: input.mlir, tune.log, tuned.mlir, report.md, report.json,
 # report-0.svg.
 #
 # Environment: OUT, TOOLS (.carry/tune: hkg-tune.tar.xz, or a directory with
 # bin/hkg-tune and bin/hkg-run, e.g. build), CHIP (sm_90), BUDGET (64), SEED
 # (0), MODEL (data/policy-h200.json; empty: none), EXAMPLES (examples),
-# DEADLINE_S (540), HKG_TUNE_ARGS (extra `hkg-tune tune` options).
+# DEADLINE_S (540), HKG_TUNE_ARGS (extra `hkg-tune tune` options), JOBS
+# (1: ops tuned at once, sharing the GPU through the lock $WORK/gpu.lock).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 START=$(date +%s)
@@ -42,11 +45,13 @@ MODEL=${MODEL-data/policy-h200.json}
 EXAMPLES=${EXAMPLES:-examples}
 WORK=${WORK:-.tune}
 RESUME_FROM=${RESUME_FROM:-.carry/tune-resume}
+JOBS=${JOBS:-1}
 DEADLINE=$((START + ${DEADLINE_S:-540}))
-ALL_OPS="softmax layernorm rmsnorm gelu bias_gelu swiglu rope top_p gemm gemm_decode qkv_proj"
+ALL_OPS="softmax layernorm rmsnorm gelu bias_gelu swiglu rope top_p gemm gemm8192 gemm_decode qkv_proj"
 OPS=${*:-$ALL_OPS}
 mkdir -p "$OUT" "$WORK/ops"
 DB=$WORK/perf.sqlite
+LOCK=$WORK/gpu.lock
 
 # The tools: an unpacked tarball (cached in $WORK/tools) or a directory.
 if [ -x "$TOOLS/bin/hkg-tune" ]; then
@@ -106,20 +111,29 @@ python3 utils/tuning/perf_summary.py --estimate --records "$OUT/records.jsonl" -
 
 model_args=()
 [ -n "$MODEL" ] && model_args=(--model "$MODEL")
-for op in $VALID; do
-  d=$WORK/ops/$op
+# One op's tuning; its log goes to $OUT/<op>/tune.log (and, with JOBS=1, to
+# stdout as it comes).
+tune_op() {
+  local op=$1 d=$WORK/ops/$1 left t0 t1 rc n
   left=$((DEADLINE - $(date +%s)))
   if [ "$left" -lt 30 ]; then
     echo "== $op: not started, ${left}s left before the deadline (rerun to go on)"
     [ -f "$d/state" ] || echo "not started" > "$d/state"
-    continue
+    return
   fi
   echo "== $op: tuning (at most ${left}s)"
   t0=$(date +%s.%N)
-  timeout -k 10 "$left" "$BIN/hkg-tune" tune "$OUT/$op/input.mlir" --chip "$CHIP" --budget "$BUDGET" \
-    --seed "$SEED" --db "$DB" "${model_args[@]}" -o "$OUT/$op/tuned.mlir" --report "$OUT/$op/report" \
-    ${HKG_TUNE_ARGS:-} 2>&1 | tee "$OUT/$op/tune.log"
-  rc=${PIPESTATUS[0]}
+  if [ "$JOBS" = 1 ]; then
+    timeout -k 10 "$left" "$BIN/hkg-tune" tune "$OUT/$op/input.mlir" --chip "$CHIP" --budget "$BUDGET" \
+      --seed "$SEED" --db "$DB" "${model_args[@]}" -o "$OUT/$op/tuned.mlir" --report "$OUT/$op/report" \
+      --device-lock "$LOCK" ${HKG_TUNE_ARGS:-} 2>&1 | tee "$OUT/$op/tune.log"
+    rc=${PIPESTATUS[0]}
+  else
+    timeout -k 10 "$left" "$BIN/hkg-tune" tune "$OUT/$op/input.mlir" --chip "$CHIP" --budget "$BUDGET" \
+      --seed "$SEED" --db "$DB" "${model_args[@]}" -o "$OUT/$op/tuned.mlir" --report "$OUT/$op/report" \
+      --device-lock "$LOCK" ${HKG_TUNE_ARGS:-} > "$OUT/$op/tune.log" 2>&1
+    rc=$?
+  fi
   t1=$(date +%s.%N)
   echo "$t0 $t1" | awk '{printf "%.1f\n", $2 - $1}' >> "$d/wall_s"
   case "$rc" in
@@ -128,9 +142,23 @@ for op in $VALID; do
     *) echo "failed (hkg-tune exit $rc)" > "$d/state" ;;
   esac
   n=$(grep -cE "trial [0-9]+/[0-9]+:" "$OUT/$op/tune.log")
+  [ "$JOBS" = 1 ] || grep -E "best|finalist|no correct|keeps no|error" "$OUT/$op/tune.log" | sed "s/^/  $op: /"
   echo "== $op: $(cat "$d/state") in $(tail -1 "$d/wall_s") s; $n trial(s) measured in this call$( [ "$n" -gt 0 ] &&
     awk -v w="$(tail -1 "$d/wall_s")" -v n="$n" 'BEGIN {printf ", %.1f s per trial", w / n}')"
+}
+
+# JOBS > 1 tunes that many ops at once: their host work (compiling, random
+# inputs, the float64 references) runs in parallel, while the device lock
+# lets one candidate at a time use the GPU, so the timings are as if alone.
+for op in $VALID; do
+  if [ "$JOBS" = 1 ]; then
+    tune_op "$op"
+  else
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+    tune_op "$op" &
+  fi
 done
+wait
 
 export_db
 python3 utils/tuning/perf_summary.py --records "$OUT/records.jsonl" --ops "$WORK/ops" --reports "$OUT" \

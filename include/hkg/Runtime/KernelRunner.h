@@ -33,6 +33,12 @@ struct RunOptions {
   /// Measured ceilings; 0 takes the target table's peaks.
   double ceilingBandwidthGBs = 0;
   double ceilingTflops = 0;
+  /// A file to hold an exclusive advisory lock on (flock) while this run
+  /// uses the GPU: the check's upload, launch and download, and the timed
+  /// launches. Workers that share one GPU through the same file never
+  /// overlap on it, while the host work (random inputs, the float64
+  /// reference, the comparison) runs in parallel. Empty: no lock.
+  std::string deviceLockPath;
 };
 
 /// Runs `kernel` of `bundle` on `device`. The result is a record:

@@ -43,6 +43,10 @@ struct DeviceMeasurerOptions {
   /// compileBundle in this process. Empty: $HKG_COMPILE when set (tests use
   /// a stand-in), else compile in process.
   std::string compilerProgram;
+  /// Passed to the worker as --device-lock: several tuners sharing one GPU
+  /// through the same file measure in parallel on the host and one at a
+  /// time on the GPU. Empty: no lock.
+  std::string deviceLock;
 };
 
 /// Creates the measurer of the device at hand for `target`, or returns null

@@ -102,6 +102,7 @@ public:
     pad = s.getInt("lds_pad");
     swizzle = s.getInt("lds_swizzle") != 0;
     unroll = s.getInt("unroll");
+    groupM = s.getInt("group_m");
     StringRef mma = s.getKeyword("mma");
     if (mma == "none") {
       core = Core::Fma;
@@ -251,7 +252,7 @@ private:
   MatmulOp op;
   const TargetInfo &target;
 
-  int64_t tm, tn, tk, wm, wn, stages, vw, pad, unroll;
+  int64_t tm, tn, tk, wm, wn, stages, vw, pad, unroll, groupM;
   bool swizzle;
   Core core = Core::Fma;
   int64_t mmaM = 1, mmaN = 1, mmaK = 1;
@@ -1108,8 +1109,9 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
   ldsB = allocLds(transB ? tn : tk, transB ? tk : tn, amdMma && !transB,
                   core == Core::Wgmma && !transB ? 128 / elemBytes : 0);
 
-  // Thread and tile coordinates. Tiles are visited in groups of 8 rows of
-  // tiles so that concurrently running workgroups share A and B in L2.
+  // Thread and tile coordinates. Tiles are visited in groups of group_m
+  // rows of tiles so that concurrently running workgroups share A and B in
+  // L2.
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value wave = div(tid, waveSize);
   lane = rem(tid, waveSize);
@@ -1128,7 +1130,7 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
   int64_t tilesM = llvm::divideCeil(m, tm), tilesN = llvm::divideCeil(n, tn);
   Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   batchIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  int64_t group = std::min<int64_t>(8, tilesM);
+  int64_t group = std::min<int64_t>(groupM, tilesM);
   Value tileRow, tileCol;
   if (group <= 1 || tilesN == 1) {
     tileRow = div(pid, tilesN);

@@ -164,6 +164,8 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
       "--warmup=" + std::to_string(options.warmup),
       "--reps=" + std::to_string(options.reps),
       "--flush-l2-mib=" + std::to_string(options.flushMiB)};
+  if (!options.deviceLock.empty())
+    args.push_back("--device-lock=" + options.deviceLock);
   rt::WorkerResult w =
       rt::runWorker(options.workerProgram, args, options.timeoutSeconds * 1000);
   if (w.status == rt::WorkerStatus::TimedOut) {

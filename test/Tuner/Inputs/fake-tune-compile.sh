@@ -4,7 +4,8 @@
 # --chip=sm_90 -o <dir>` writes a one-kernel bundle for the 4x16 f32 softmax.
 # Its fake kernel behaves by the number of calls so far, counted in the file
 # $FAKE_TUNE_COUNTER: the 1st candidate fails to compile, the 2nd is 1% wrong,
-# the 3rd crashes, every later one is a correct softmax.
+# the 3rd crashes, every later one is a correct softmax, except the calls
+# listed in $FAKE_TUNE_WRONG_AT (e.g. "8 11"), which are wrong.
 in="$1"; shift
 out=""; chip=""
 while [ $# -gt 0 ]; do
@@ -26,6 +27,7 @@ case "$n" in
   3) behaviour=crash ;;
   *) behaviour=softmax ;;
 esac
+for w in $FAKE_TUNE_WRONG_AT; do [ "$w" = "$n" ] && behaviour=wrong; done
 mkdir -p "$out"
 echo "hkg_softmax_0 $behaviour 4 16" > "$out/hkg_softmax_0.ptx"
 cat > "$out/manifest.json" <<JSON

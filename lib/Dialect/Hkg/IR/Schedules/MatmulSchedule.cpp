@@ -177,6 +177,9 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   space.addInt("lds_swizzle", {0, 1}, swizzle,
                "XOR-swizzle the 16-byte chunks of LDS rows");
   space.addInt("unroll", {1, 2, 4}, 1, "unroll factor of the K loop");
+  space.addInt("group_m", {1, 4, 8, 16}, 8,
+               "rows of tiles visited together, so that concurrently running "
+               "workgroups share B (and A) in L2 (1: row after row)");
   space.addInt("split_k", {1}, 1,
                "workgroups sharing one K range (only 1 is implemented)");
   return space;
