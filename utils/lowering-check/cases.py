@@ -282,6 +282,11 @@ for g in (1, 4, 16):
     add_matmul("bf16", [], 1600, 900, 256, tb=True, s=WGMMA[0] + f", group_m = {g}")
     add_matmul("bf16", [], 1600, 900, 256, s=mma_sync(f"group_m = {g}"))
 
+# FMAs with one column of B per lane (tile_n / waves_n / 8 = 1), which failed
+# to compile on the H200 tuning run of 2026-12-02.
+add_matmul("bf16", [], 256, 256, 320, s="mma = none, tile_m = 128, tile_n = 64, tile_k = 16, waves_m = 1, waves_n = 8, "
+           "stages = 1, lds_swizzle = 0, lds_pad = 8, vector_width = 4")
+
 # --top-p: only the top-p cases.
 if "--wgmma" in sys.argv:  # only the wgmma cases
     cases[:] = [c for c in cases if "wgmma" in c["mlir"]]

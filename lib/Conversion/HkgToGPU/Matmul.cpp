@@ -593,6 +593,10 @@ SmallVector<Value> MatmulKernelBuilder::computeFma(Value stage,
     } else {
       bRow = loadAlongK(ldsB, /*kContiguous=*/true, stage, kv, colBase, rn);
     }
+    // One column per lane (rn = 1) loads a scalar.
+    if (!isa<VectorType>(bRow.getType()))
+      bRow = vector::FromElementsOp::create(
+          b, loc, VectorType::get({rn}, elemT), ValueRange{bRow});
     if (elemT != f32)
       bRow = arith::ExtFOp::create(b, loc, accType, bRow);
     for (int64_t i = 0; i < rm; ++i) {

@@ -55,3 +55,46 @@ func.func @fma(%a: tensor<256x320xbf16>, %b: tensor<320x256xbf16>) -> tensor<256
   %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = none, tile_m = 64, tile_n = 64, tile_k = 16, lds_swizzle = 0, lds_pad = 8, vector_width = 1>} : tensor<256x320xbf16>, tensor<320x256xbf16> -> tensor<256x256xbf16>
   return %0 : tensor<256x256xbf16>
 }
+
+// -----
+
+// group_m = 4: 8 x 8 tiles of 128 walked in groups of 4 tile rows (the
+// group's rows: min(tiles left, 4)); tile row = first + p % rows, column =
+// p / rows.
+// CHECK-LABEL: gpu.module @hkg_matmul_0
+// CHECK: %[[P:.*]] = gpu.block_id  x
+// CHECK: %[[G:.*]] = arith.divui %[[P]], %c32 : index
+// CHECK: %[[ROWS:.*]] = arith.minui %{{.*}}, %c4 : index
+// CHECK: %[[IN:.*]] = arith.remui %[[P]], %c32 : index
+// CHECK: arith.remui %[[IN]], %[[ROWS]] : index
+// CHECK: arith.divui %[[IN]], %[[ROWS]] : index
+func.func @group4(%a: tensor<1024x256xbf16>, %b: tensor<256x1024xbf16>) -> tensor<1024x1024xbf16> {
+  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<group_m = 4>} : tensor<1024x256xbf16>, tensor<256x1024xbf16> -> tensor<1024x1024xbf16>
+  return %0 : tensor<1024x1024xbf16>
+}
+
+// -----
+
+// group_m = 1: row after row (tile row = p / 8, column = p % 8).
+// CHECK-LABEL: gpu.module @hkg_matmul_0
+// CHECK: %[[P:.*]] = gpu.block_id  x
+// CHECK-NOT: arith.minui
+// CHECK: arith.divui %[[P]], %c8 : index
+// CHECK: arith.remui %[[P]], %c8 : index
+func.func @group1(%a: tensor<1024x256xbf16>, %b: tensor<256x1024xbf16>) -> tensor<1024x1024xbf16> {
+  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<group_m = 1>} : tensor<1024x256xbf16>, tensor<256x1024xbf16> -> tensor<1024x1024xbf16>
+  return %0 : tensor<1024x1024xbf16>
+}
+
+// -----
+
+// FMAs with one column of B per lane (tile_n / waves_n / 8 lanes = 1): the
+// scalar LDS load becomes a one-element vector (a compile error on the
+// H200 tuning run of 2026-12-02 before).
+// CHECK-LABEL: gpu.module @hkg_matmul_0
+// CHECK: arith.extf %{{.*}} : vector<1xbf16> to vector<1xf32>
+// CHECK: vector.fma %{{.*}} : vector<1xf32>
+func.func @fma_one_column(%a: tensor<256x320xbf16>, %b: tensor<320x256xbf16>) -> tensor<256x256xbf16> {
+  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = none, tile_m = 128, tile_n = 64, tile_k = 16, waves_m = 1, waves_n = 8, stages = 1, lds_swizzle = 0, lds_pad = 8, vector_width = 4>} : tensor<256x320xbf16>, tensor<320x256xbf16> -> tensor<256x256xbf16>
+  return %0 : tensor<256x256xbf16>
+}
