@@ -287,6 +287,18 @@ for g in (1, 4, 16):
 add_matmul("bf16", [], 256, 256, 320, s="mma = none, tile_m = 128, tile_n = 64, tile_k = 16, waves_m = 1, waves_n = 8, "
            "stages = 1, lds_swizzle = 0, lds_pad = 8, vector_width = 4")
 
+# split_k (sm_90 clusters, partial sums through distributed shared memory):
+# the decode shape with 2, 4 and 8 workgroups per tile and a bias + GELU
+# epilogue (applied to the sums), a ragged last K step (296 = 9 x 32 + 8,
+# 10 steps over 2), B as [K, N], mma.sync 128 x 128 tiles and FMAs.
+for sk in (2, 4, 8):
+    add_matmul("bf16", [], 16, 4096, 4096, tb=True, s=f"split_k = {sk}")
+add_matmul("bf16", [], 16, 1024, 4096, tb=True, epi="bias_gelu", s="split_k = 4")
+add_matmul("bf16", [], 16, 512, 296, tb=True, s="split_k = 2, tile_k = 32")
+add_matmul("bf16", [], 48, 512, 1024, s=mma_sync("split_k = 4, tile_m = 64, tile_n = 64"))
+add_matmul("bf16", [], 256, 256, 512, s=mma_sync("split_k = 2, stages = 3"))
+add_matmul("f32", [], 64, 128, 512, s="split_k = 2")
+
 # --top-p: only the top-p cases.
 if "--wgmma" in sys.argv:  # only the wgmma cases
     cases[:] = [c for c in cases if "wgmma" in c["mlir"]]

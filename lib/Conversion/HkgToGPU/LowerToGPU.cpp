@@ -76,6 +76,7 @@ static LogicalResult lowerBody(Operation *op, KernelContext &kc) {
           return failure();
         kc.grid = launch->grid;
         kc.block = launch->block;
+        kc.cluster = launch->cluster;
         return success();
       })
       .Default([&](Operation *o) {

@@ -103,6 +103,7 @@ public:
     swizzle = s.getInt("lds_swizzle") != 0;
     unroll = s.getInt("unroll");
     groupM = s.getInt("group_m");
+    splitK = s.getInt("split_k");
     StringRef mma = s.getKeyword("mma");
     if (mma == "none") {
       core = Core::Fma;
@@ -244,6 +245,12 @@ private:
   void forEachResultRun(ValueRange acc,
                         function_ref<void(Value, Value, ArrayRef<Value>)> fn);
   void storeRun(Value row, Value col, ArrayRef<Value> values);
+  /// split_k > 1: publishes this thread's accumulators in LDS, and the
+  /// cluster's first workgroup adds those of the others (mapa +
+  /// ld.shared::cluster, between cluster barriers that every thread of the
+  /// cluster reaches) and calls `store` with the sums.
+  void reduceAcrossClusterAndStore(ArrayRef<Value> acc, Value rank,
+                                   function_ref<void(ArrayRef<Value>)> store);
   Value applyEpilogue(Value acc, ArrayRef<Value> epilogueValues);
 
   OpBuilder &b;
@@ -252,7 +259,7 @@ private:
   MatmulOp op;
   const TargetInfo &target;
 
-  int64_t tm, tn, tk, wm, wn, stages, vw, pad, unroll, groupM;
+  int64_t tm, tn, tk, wm, wn, stages, vw, pad, unroll, groupM, splitK;
   bool swizzle;
   Core core = Core::Fma;
   int64_t mmaM = 1, mmaN = 1, mmaK = 1;
@@ -924,6 +931,66 @@ SmallVector<Value> MatmulKernelBuilder::computeAmd(Value stage,
 // Epilogue and stores
 //===----------------------------------------------------------------------===//
 
+void MatmulKernelBuilder::reduceAcrossClusterAndStore(
+    ArrayRef<Value> acc, Value rank,
+    function_ref<void(ArrayRef<Value>)> store) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  SmallVector<int64_t> offsets;
+  int64_t perThread = 0;
+  for (Value v : acc) {
+    offsets.push_back(perThread);
+    perThread += cast<VectorType>(v.getType()).getNumElements();
+  }
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto type = MemRefType::get({threads, perThread}, f32,
+                              MemRefLayoutAttrInterface(), space);
+  Value partials = kernel.addWorkgroupAttribution(type, loc);
+  kernel.setWorkgroupAttributionAttr(kernel.getNumWorkgroupAttributions() - 1,
+                                     LLVM::LLVMDialect::getAlignAttrName(),
+                                     b.getI64IntegerAttr(16));
+  for (auto [v, offset] : llvm::zip(acc, offsets))
+    vector::StoreOp::create(b, loc, v, partials, ValueRange{tid, c(offset)});
+  auto clusterSync = [&] {
+    NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+    NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+  };
+  clusterSync();
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        rank, c(0));
+  auto ifOp = scf::IfOp::create(b, loc, isFirst, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    auto shared = LLVM::LLVMPointerType::get(ctx, 3);
+    auto cluster = LLVM::LLVMPointerType::get(ctx, 7);
+    Value base = arith::IndexCastOp::create(
+        b, loc, i64,
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, partials));
+    Value ptr = LLVM::IntToPtrOp::create(b, loc, shared, base);
+    Value row = mul(tid, perThread);
+    SmallVector<Value> sums(acc.begin(), acc.end());
+    for (int64_t r = 1; r < splitK; ++r) {
+      Value peer = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(r));
+      for (auto [i, sum] : llvm::enumerate(sums)) {
+        auto vt = cast<VectorType>(sum.getType());
+        Value at =
+            arith::IndexCastOp::create(b, loc, i64, add(row, offsets[i]));
+        Value elt =
+            LLVM::GEPOp::create(b, loc, shared, f32, ptr, ValueRange{at});
+        Value remote = NVVM::MapaOp::create(b, loc, cluster, elt, peer);
+        Value partial = LLVM::LoadOp::create(
+            b, loc, vt, remote,
+            /*alignment=*/std::min<int64_t>(16, 4 * vt.getNumElements()));
+        sum = arith::AddFOp::create(b, loc, sum, partial);
+      }
+    }
+    store(sums);
+  }
+  // The peers' LDS must outlive the first workgroup's reads.
+  clusterSync();
+}
+
 void MatmulKernelBuilder::forEachResultRun(
     ValueRange acc, function_ref<void(Value, Value, ArrayRef<Value>)> fn) {
   auto extract = [&](Value v, ArrayRef<int64_t> pos) -> Value {
@@ -1134,6 +1201,15 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
   int64_t tilesM = llvm::divideCeil(m, tm), tilesN = llvm::divideCeil(n, tn);
   Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   batchIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  // split_k > 1 (sm_90): clusters of split_k consecutive workgroups share
+  // one output tile, workgroup `rank` of the cluster taking K steps
+  // [rank, rank + 1) x kSteps; their accumulators are summed through
+  // distributed shared memory after the K loop.
+  Value rank;
+  if (splitK > 1) {
+    rank = rem(pid, splitK);
+    pid = div(pid, splitK);
+  }
   int64_t group = std::min<int64_t>(groupM, tilesM);
   Value tileRow, tileCol;
   if (group <= 1 || tilesN == 1) {
@@ -1151,7 +1227,12 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
   m0 = mul(tileRow, tm);
   n0 = mul(tileCol, tn);
 
-  int64_t numK = llvm::divideCeil(k, tk);
+  int64_t numK = llvm::divideCeil(k, tk) / splitK;
+  Value kBegin = splitK > 1 ? mul(rank, numK) : Value();
+  // The K step of this workgroup's `local` one.
+  auto kTile = [&](Value local) {
+    return splitK > 1 ? add(kBegin, local) : local;
+  };
   SmallVector<Value> acc = initAccumulators();
   Value zero = c(0), one = c(1);
 
@@ -1166,7 +1247,7 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
     for (int64_t s = 0; s < stages - 1; ++s) {
       int64_t tile = std::min(s, numK - 1);
       token = nvgpu::DeviceAsyncCreateGroupOp::create(
-          b, loc, tokenType, issueAsyncCopy(c(tile), c(s)));
+          b, loc, tokenType, issueAsyncCopy(kTile(c(tile)), c(s)));
     }
     auto loop = scf::ForOp::create(b, loc, zero, c(numK), one, acc);
     {
@@ -1177,7 +1258,7 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
       if (stages == 1) {
         gpu::BarrierOp::create(b, loc);
         Value t = nvgpu::DeviceAsyncCreateGroupOp::create(
-            b, loc, tokenType, issueAsyncCopy(kt, zero));
+            b, loc, tokenType, issueAsyncCopy(kTile(kt), zero));
         nvgpu::DeviceAsyncWaitOp::create(b, loc, t, b.getI32IntegerAttr(0));
         gpu::BarrierOp::create(b, loc);
       } else {
@@ -1191,7 +1272,7 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
         Value next = add(kt, stages - 1);
         Value tile = arith::MinUIOp::create(b, loc, next, c(numK - 1));
         nvgpu::DeviceAsyncCreateGroupOp::create(
-            b, loc, tokenType, issueAsyncCopy(tile, rem(next, stages)));
+            b, loc, tokenType, issueAsyncCopy(kTile(tile), rem(next, stages)));
       }
       SmallVector<Value> out =
           computeStage(stage, loop.getRegionIterArgs());
@@ -1204,7 +1285,7 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
   } else {
     // Register prefetch: tile kt + 1 is loaded from global memory while
     // tile kt is computed, then written to the other LDS buffer.
-    storeRegistersToLds(loadTileToRegisters(zero), zero);
+    storeRegistersToLds(loadTileToRegisters(kTile(zero)), zero);
     gpu::BarrierOp::create(b, loc);
     auto loop = scf::ForOp::create(b, loc, zero, c(numK), one, acc);
     {
@@ -1217,7 +1298,7 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
       // Clamp so the prefetch of the last step stays in bounds; its result
       // is not stored.
       Value nextK = select(hasNext, next, kt);
-      SmallVector<Value> regs = loadTileToRegisters(nextK);
+      SmallVector<Value> regs = loadTileToRegisters(kTile(nextK));
       SmallVector<Value> out =
           computeStage(stage, loop.getRegionIterArgs());
       if (stages == 1)
@@ -1236,16 +1317,24 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
     kLoop = loop;
   }
 
-  forEachResultRun(acc, [&](Value row, Value col, ArrayRef<Value> values) {
-    storeRun(row, col, values);
-  });
+  auto storeResults = [&](ArrayRef<Value> results) {
+    forEachResultRun(results,
+                     [&](Value row, Value col, ArrayRef<Value> values) {
+                       storeRun(row, col, values);
+                     });
+  };
+  if (splitK > 1)
+    reduceAcrossClusterAndStore(acc, rank, storeResults);
+  else
+    storeResults(acc);
   // Last, so that the stores read the results of the remainder loop the
   // unrolling may add.
   if (failed(unrollKLoop(kLoop)))
     return failure();
 
   MatmulLaunch launch;
-  launch.grid = {tilesM * tilesN, 1, batch};
+  launch.grid = {tilesM * tilesN * splitK, 1, batch};
+  launch.cluster = {splitK, 1, 1};
   launch.block = {threads, 1, 1};
   return launch;
 }

@@ -24,6 +24,8 @@ namespace mlir::hkg {
 struct MatmulLaunch {
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> block = {1, 1, 1};
+  /// Workgroups per cluster (split_k > 1 on sm_90).
+  std::array<int64_t, 3> cluster = {1, 1, 1};
 };
 
 /// Builds the kernel of `op` into `kernel`, whose arguments are the static

@@ -94,3 +94,12 @@ func.func @load_eviction_on_rope(%x: tensor<1x16x4x128xbf16>, %c: tensor<16x64xf
   %y = hkg.rope %x, %c, %s neox offset(0) {hkg.load_eviction = "last", schedule = #hkg.schedule<vector_width = 8, threads = 256, tokens_per_block = 1>} : tensor<1x16x4x128xbf16>, tensor<16x64xf32>, tensor<16x64xf32> -> tensor<1x16x4x128xbf16>
   return %y : tensor<1x16x4x128xbf16>
 }
+
+// -----
+
+// split_k > 1 needs thread-block clusters (sm_90).
+func.func @split_k_without_clusters(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<16x4096xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'split_k' = 2 is not legal for hkg.matmul on gfx942; expected one of: 1}}
+  %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<split_k = 2>} : tensor<16x4096xbf16>, tensor<4096x4096xbf16> -> tensor<16x4096xbf16>
+  return %c : tensor<16x4096xbf16>
+}

@@ -88,3 +88,30 @@ func.func @wgmma_tile_m(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> t
   %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_m = 256, tile_n = 128, tile_k = 64, waves_m = 2, waves_n = 1, stages = 3>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
   return %c : tensor<256x256xbf16>
 }
+
+// -----
+
+// split_k: clusters of mma.sync or FMA workgroups only.
+func.func @split_k_wgmma(%a: tensor<512x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<512x512xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'split_k' = 2 is not implemented with mma = wgmma_64x128x16; expected split_k = 1}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<split_k = 2>} : tensor<512x512xbf16>, tensor<512x512xbf16> -> tensor<512x512xbf16>
+  return %c : tensor<512x512xbf16>
+}
+
+// -----
+
+// split_k workgroups take equal shares of the K steps.
+func.func @split_k_steps(%a: tensor<16x384xbf16>, %b: tensor<4096x384xbf16>) -> tensor<16x4096xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'split_k' = 2 must divide the K steps (ceil(K / tile_k) = 3)}}
+  %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<split_k = 2>} : tensor<16x384xbf16>, tensor<4096x384xbf16> -> tensor<16x4096xbf16>
+  return %c : tensor<16x4096xbf16>
+}
+
+// -----
+
+// The partial sums need tile_m x tile_n x 4 bytes of LDS besides the pipeline.
+func.func @split_k_lds(%a: tensor<512x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<512x512xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule needs 278528 bytes of LDS (the K pipeline's 147456 and tile_m x tile_n x 4 for split_k's partial sums); sm_90 allows 232448 per workgroup}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<split_k = 2, mma = mma_16x8x16, tile_m = 256, tile_n = 128, tile_k = 64, waves_m = 4, waves_n = 2, stages = 3>} : tensor<512x512xbf16>, tensor<512x512xbf16> -> tensor<512x512xbf16>
+  return %c : tensor<512x512xbf16>
+}

@@ -180,8 +180,15 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   space.addInt("group_m", {1, 4, 8, 16}, 8,
                "rows of tiles visited together, so that concurrently running "
                "workgroups share B (and A) in L2 (1: row after row)");
-  space.addInt("split_k", {1}, 1,
-               "workgroups sharing one K range (only 1 is implemented)");
+  // split_k > 1 needs thread-block clusters (sm_90): the partial sums meet
+  // in distributed shared memory.
+  SmallVector<int64_t> splits = {1};
+  if (target.hasClusters())
+    splits = {1, 2, 4, 8};
+  space.addInt("split_k", splits, 1,
+               "workgroups of one cluster sharing an output tile, each over "
+               "1/split_k of K, summed through distributed shared memory "
+               "(sm_90; 1 elsewhere)");
   return space;
 }
 
@@ -289,6 +296,26 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
   if (splitK * tileK > getK())
     return emitError() << "schedule knobs 'split_k' x 'tile_k' = " << splitK
                        << " x " << tileK << " exceed K = " << getK();
+  if (splitK > 1) {
+    if (mma.starts_with("wgmma"))
+      return emitError() << "schedule knob 'split_k' = " << splitK
+                         << " is not implemented with mma = " << mma
+                         << "; expected split_k = 1";
+    int64_t steps = llvm::divideCeil(getK(), tileK);
+    if (steps % splitK != 0)
+      return emitError() << "schedule knob 'split_k' = " << splitK
+                         << " must divide the K steps (ceil(K / tile_k) = "
+                         << steps << ")";
+    // Each thread's accumulators, published for the cluster's reduction.
+    int64_t partials = tileM * tileN * 4;
+    if (lds + partials > ldsLimit(target))
+      return emitError() << "schedule needs " << lds + partials
+                         << " bytes of LDS (the K pipeline's " << lds
+                         << " and tile_m x tile_n x 4 for split_k's partial "
+                            "sums); "
+                         << target.chip << " allows " << ldsLimit(target)
+                         << " per workgroup";
+  }
   return success();
 }
 
