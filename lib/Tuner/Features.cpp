@@ -81,8 +81,11 @@ void mlir::hkg::tuner::addStatFeatures(FeatureMap &f, const StatMap &stats) {
 /// Whether every legal value of `spec` is a positive integer: a size or a
 /// count (threads, vector width, rows per workgroup...), which multiplies
 /// into the work a thread or a workgroup does, rather than a flag or an
-/// offset that may be 0.
+/// offset that may be 0 -- unless the space says the knob only orders the
+/// work (KnobSpec::sizesWork). The mix features below grow as 3^sizes.
 static bool isSizeKnob(const KnobSpec &spec) {
+  if (!spec.sizesWork)
+    return false;
   return llvm::all_of(spec.legalValues, [](const KnobValue &v) {
     const int64_t *i = std::get_if<int64_t>(&v);
     return i && *i > 0;

@@ -579,3 +579,38 @@ TEST(ConfirmTest, TheDefaultCanWinAndZeroRoundsMeasureNothing) {
   EXPECT_FALSE(skipped.winner.has_value());
   EXPECT_EQ(skipped.finalists.size(), 2u);
 }
+
+TEST(FeaturesTest, MixFeaturesCombineOnlyKnobsThatSizeWork) {
+  MLIRContext ctx;
+  loadTunerDialects(ctx);
+  auto module = parseSourceString<ModuleOp>(R"mlir(
+    func.func @mm(%a: tensor<256x512xbf16>, %b: tensor<512x256xbf16>) -> tensor<256x256xbf16> {
+      %0 = hkg.matmul %a, %b : tensor<256x512xbf16>, tensor<512x256xbf16> -> tensor<256x256xbf16>
+      return %0 : tensor<256x256xbf16>
+    }
+  )mlir",
+                                            &ctx);
+  ASSERT_TRUE(module);
+  HkgKernelOpInterface op;
+  module->walk([&](HkgKernelOpInterface found) { op = found; });
+  OpContext context = OpContext::get(op, *lookupTarget("sm_90"));
+  ASSERT_NE(context.space.lookup("group_m"), nullptr);
+  EXPECT_FALSE(context.space.lookup("group_m")->sizesWork);
+  FeatureMap f = context.getFeatures(context.defaultKnobs);
+  // The element count against the 9 size knobs (tile_m/n/k, waves_m/n,
+  // stages, vector_width, unroll, split_k): 3^9 sign choices less the
+  // all-zero one and the all-minus one (code 0, which the loop of
+  // addElementsPerKnobFeatures starts after); group_m (an order, not a
+  // size) is in none of them, only in the pairwise mixes.
+  size_t mixes = 0, withGroup = 0;
+  EXPECT_TRUE(f.count("mix.group_m+tile_m") || f.count("mix.tile_m+group_m"));
+  for (const auto &[name, value] : f) {
+    if (!StringRef(name).starts_with("mix.elements"))
+      continue;
+    ++mixes;
+    withGroup += StringRef(name).contains("group_m");
+  }
+  EXPECT_EQ(mixes, 19683u - 2u);
+  EXPECT_EQ(withGroup, 0u);
+  EXPECT_DOUBLE_EQ(f.at("knob.group_m"), 3.0);
+}

@@ -293,7 +293,8 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
     auto confirmStart = std::chrono::steady_clock::now();
     t.searchSeconds =
         std::chrono::duration<double>(confirmStart - start).count();
-    if (result.best && options.confirmRounds > 0) {
+    if (result.best && options.confirmRounds > 0 &&
+        options.confirmFinalists > 0) {
       // Re-measured candidates are already in the database: these
       // measurements go to the report only.
       MeasureFn remeasure = [&](const KnobMap &knobs) {

@@ -20,8 +20,8 @@ struct TuneCommandOptions {
   /// empty: derived from the output (or "hkg-tune" for stdout).
   std::string report;
   /// Re-measurement of the default and the fastest candidates after the
-  /// search (Confirm.h): candidates besides the default, and rounds (0: the
-  /// search's fastest trial wins as measured).
+  /// search (Confirm.h): candidates besides the default, and rounds (either
+  /// 0: the search's fastest trial wins as measured).
   unsigned confirmFinalists = 3;
   unsigned confirmRounds = 3;
 };

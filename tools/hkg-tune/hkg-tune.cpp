@@ -124,7 +124,7 @@ static cl::opt<unsigned> tuneFlushMiB("flush-l2-mib",
 static cl::opt<unsigned> tuneConfirmFinalists(
     "confirm-finalists",
     cl::desc("Fastest candidates re-measured with the default after the "
-             "search"),
+             "search (0: no confirmation)"),
     cl::init(3), cl::sub(tuneCmd));
 static cl::opt<unsigned> tuneConfirmRounds(
     "confirm-rounds",

@@ -30,10 +30,11 @@ std::string KnobSpec::legalValuesString() const {
 
 ScheduleSpace &ScheduleSpace::addInt(StringRef name, ArrayRef<int64_t> legal,
                                      int64_t defaultValue,
-                                     StringRef description) {
+                                     StringRef description, bool sizesWork) {
   KnobSpec spec;
   spec.name = name.str();
   spec.description = description.str();
+  spec.sizesWork = sizesWork;
   for (int64_t v : legal)
     spec.legalValues.push_back(v);
   spec.defaultValue = defaultValue;

@@ -35,6 +35,11 @@ struct KnobSpec {
   std::string description;
   llvm::SmallVector<KnobValue> legalValues;
   KnobValue defaultValue;
+  /// Whether an integer knob sizes or counts the work of a thread or a
+  /// workgroup (tiles, threads, vector width, unroll...), as opposed to only
+  /// ordering it (group_m: which workgroup takes which tile). The tuner's
+  /// mix features (Features.cpp) combine sizes only.
+  bool sizesWork = true;
 
   bool isLegal(const KnobValue &value) const;
   /// "1, 2, 4, 8" or "single_pass, online".
@@ -47,7 +52,8 @@ struct ScheduleSpace {
 
   /// Adds an integer knob.
   ScheduleSpace &addInt(llvm::StringRef name, llvm::ArrayRef<int64_t> legal,
-                        int64_t defaultValue, llvm::StringRef description);
+                        int64_t defaultValue, llvm::StringRef description,
+                        bool sizesWork = true);
   /// Adds a keyword knob.
   ScheduleSpace &addKeyword(llvm::StringRef name,
                             llvm::ArrayRef<llvm::StringRef> legal,

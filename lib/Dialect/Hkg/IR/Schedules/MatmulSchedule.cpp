@@ -179,7 +179,8 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   space.addInt("unroll", {1, 2, 4}, 1, "unroll factor of the K loop");
   space.addInt("group_m", {1, 4, 8, 16}, 8,
                "rows of tiles visited together, so that concurrently running "
-               "workgroups share B (and A) in L2 (1: row after row)");
+               "workgroups share B (and A) in L2 (1: row after row)",
+               /*sizesWork=*/false);
   // split_k > 1 needs thread-block clusters (sm_90): the partial sums meet
   // in distributed shared memory.
   SmallVector<int64_t> splits = {1};
