@@ -7,6 +7,8 @@
 #include "GPUBuildingBlocks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -469,4 +471,26 @@ ScanResult mlir::hkg::workgroupScan(KernelContext &kc, Value value, Value tid) {
   }
   gpu::BarrierOp::create(b, loc);
   return {addAny(b, loc, prefix, incl), addAny(b, loc, prefix, excl), total};
+}
+
+void mlir::hkg::clusterBarrier(OpBuilder &b, Location loc) {
+  NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+}
+
+Value mlir::hkg::loadFromPeerLds(OpBuilder &b, Location loc, Value lds,
+                                 Value index, Value peer, Type type,
+                                 unsigned alignment) {
+  Type et = cast<MemRefType>(lds.getType()).getElementType();
+  Type i64 = b.getI64Type();
+  auto shared = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  auto cluster = LLVM::LLVMPointerType::get(b.getContext(), 7);
+  Value base = arith::IndexCastOp::create(
+      b, loc, i64, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, lds));
+  Value ptr = LLVM::IntToPtrOp::create(b, loc, shared, base);
+  Value elt = LLVM::GEPOp::create(
+      b, loc, shared, et, ptr,
+      ValueRange{arith::IndexCastOp::create(b, loc, i64, index)});
+  Value remote = NVVM::MapaOp::create(b, loc, cluster, elt, peer);
+  return LLVM::LoadOp::create(b, loc, type, remote, alignment);
 }

@@ -185,6 +185,19 @@ struct ScanResult {
 };
 ScanResult workgroupScan(KernelContext &kc, Value value, Value tid);
 
+/// Thread-block cluster barrier (sm_90): barrier.cluster.arrive (release)
+/// then wait (acquire), `.aligned`: every thread of every workgroup of the
+/// cluster must reach it, and LDS written before it is visible to the
+/// cluster's other workgroups after it.
+void clusterBarrier(OpBuilder &b, Location loc);
+
+/// Loads a `type` (the element type of the LDS memref `lds`, or a vector of
+/// it) at flat element `index` of `lds` in the cluster's workgroup `peer`
+/// (an i32 rank): mapa + ld.shared::cluster. `alignment` in bytes, 0 for
+/// the type's ABI alignment.
+Value loadFromPeerLds(OpBuilder &b, Location loc, Value lds, Value index,
+                      Value peer, Type type, unsigned alignment = 0);
+
 } // namespace mlir::hkg
 
 #endif // HKG_LIB_CONVERSION_HKGTOGPU_GPUBUILDINGBLOCKS_H

@@ -37,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Matmul.h"
+#include "GPUBuildingBlocks.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -935,7 +936,7 @@ void MatmulKernelBuilder::reduceAcrossClusterAndStore(
     ArrayRef<Value> acc, Value rank,
     function_ref<void(ArrayRef<Value>)> store) {
   MLIRContext *ctx = b.getContext();
-  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  Type f32 = b.getF32Type();
   SmallVector<int64_t> offsets;
   int64_t perThread = 0;
   for (Value v : acc) {
@@ -951,36 +952,22 @@ void MatmulKernelBuilder::reduceAcrossClusterAndStore(
                                      b.getI64IntegerAttr(16));
   for (auto [v, offset] : llvm::zip(acc, offsets))
     vector::StoreOp::create(b, loc, v, partials, ValueRange{tid, c(offset)});
-  auto clusterSync = [&] {
-    NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
-    NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
-  };
-  clusterSync();
+  clusterBarrier(b, loc);
   Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         rank, c(0));
   auto ifOp = scf::IfOp::create(b, loc, isFirst, /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    auto shared = LLVM::LLVMPointerType::get(ctx, 3);
-    auto cluster = LLVM::LLVMPointerType::get(ctx, 7);
-    Value base = arith::IndexCastOp::create(
-        b, loc, i64,
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, partials));
-    Value ptr = LLVM::IntToPtrOp::create(b, loc, shared, base);
+    // Thread tid's values start at flat element tid x perThread.
     Value row = mul(tid, perThread);
     SmallVector<Value> sums(acc.begin(), acc.end());
     for (int64_t r = 1; r < splitK; ++r) {
       Value peer = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(r));
       for (auto [i, sum] : llvm::enumerate(sums)) {
         auto vt = cast<VectorType>(sum.getType());
-        Value at =
-            arith::IndexCastOp::create(b, loc, i64, add(row, offsets[i]));
-        Value elt =
-            LLVM::GEPOp::create(b, loc, shared, f32, ptr, ValueRange{at});
-        Value remote = NVVM::MapaOp::create(b, loc, cluster, elt, peer);
-        Value partial = LLVM::LoadOp::create(
-            b, loc, vt, remote,
+        Value partial = loadFromPeerLds(
+            b, loc, partials, add(row, offsets[i]), peer, vt,
             /*alignment=*/std::min<int64_t>(16, 4 * vt.getNumElements()));
         sum = arith::AddFOp::create(b, loc, sum, partial);
       }
@@ -988,7 +975,7 @@ void MatmulKernelBuilder::reduceAcrossClusterAndStore(
     store(sums);
   }
   // The peers' LDS must outlive the first workgroup's reads.
-  clusterSync();
+  clusterBarrier(b, loc);
 }
 
 void MatmulKernelBuilder::forEachResultRun(

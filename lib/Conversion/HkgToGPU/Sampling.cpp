@@ -431,24 +431,11 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     x32 = kc.addLds({4}, i32);
     x64 = kc.addLds({4}, i64);
   }
-  auto clusterSync = [&]() {
-    NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
-    NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
-  };
-  // Element `at` of the peer workgroup's copy of the LDS buffer `lds`
-  // (mapa + ld.shared::cluster).
+  auto clusterSync = [&]() { clusterBarrier(b, loc); };
+  // Element `at` of the peer workgroup's copy of the LDS buffer `lds`.
   auto peerLoad = [&](Value lds, Value at) -> Value {
-    Type et = cast<MemRefType>(lds.getType()).getElementType();
-    auto shared = LLVM::LLVMPointerType::get(b.getContext(), 3);
-    auto cluster = LLVM::LLVMPointerType::get(b.getContext(), 7);
-    Value base = arith::IndexCastOp::create(
-        b, loc, i64, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, lds));
-    Value ptr = LLVM::IntToPtrOp::create(b, loc, shared, base);
-    Value elt = LLVM::GEPOp::create(
-        b, loc, shared, et, ptr,
-        ValueRange{arith::IndexCastOp::create(b, loc, i64, at)});
-    Value remote = NVVM::MapaOp::create(b, loc, cluster, elt, peer);
-    return LLVM::LoadOp::create(b, loc, et, remote);
+    return loadFromPeerLds(b, loc, lds, at, peer,
+                           cast<MemRefType>(lds.getType()).getElementType());
   };
   // Publishes `v` in slot `k` of `slots` and returns the peer's value there.
   auto exchange = [&](Value slots, int64_t k, Value v) -> Value {
