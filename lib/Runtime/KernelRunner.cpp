@@ -59,17 +59,23 @@ static llvm::Error validateArgs(const KernelSpec &spec, mlir::Operation *op) {
 namespace {
 /// An exclusive advisory lock on a file (RunOptions::deviceLockPath) for as
 /// long as it lives; none when the path is empty.
+/// Opens the lock file `path` into `fd`.
+static llvm::Error openDeviceLock(llvm::StringRef path, int &fd) {
+  if (std::error_code ec = llvm::sys::fs::openFileForReadWrite(
+          path, fd, llvm::sys::fs::CD_OpenAlways, llvm::sys::fs::OF_None))
+    return makeError("cannot open the device lock '" + path +
+                     "': " + ec.message());
+  return llvm::Error::success();
+}
+
 class DeviceLock {
 public:
   static llvm::Expected<DeviceLock> acquire(llvm::StringRef path) {
     DeviceLock lock;
     if (path.empty())
       return lock;
-    if (std::error_code ec = llvm::sys::fs::openFileForReadWrite(
-            path, lock.fd, llvm::sys::fs::CD_OpenAlways,
-            llvm::sys::fs::OF_None))
-      return makeError("cannot open the device lock '" + path +
-                       "': " + ec.message());
+    if (llvm::Error e = openDeviceLock(path, lock.fd))
+      return std::move(e);
     if (std::error_code ec = llvm::sys::fs::lockFile(lock.fd))
       return makeError("cannot lock the device lock '" + path +
                        "': " + ec.message());
@@ -89,6 +95,14 @@ private:
   int fd = -1;
 };
 } // namespace
+
+llvm::Error hkg::rt::checkDeviceLockPath(llvm::StringRef path) {
+  int fd = -1;
+  if (llvm::Error e = openDeviceLock(path, fd))
+    return e;
+  (void)llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  return llvm::Error::success();
+}
 
 /// The op's floor on `target`: the time its bytes take at peak bandwidth or
 /// its flops at peak compute, whichever is longer.

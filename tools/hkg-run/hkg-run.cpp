@@ -342,6 +342,13 @@ int main(int argc, char **argv) {
                  << deviceOpt << "'\n";
     return ExitUsage;
   }
+  if (!deviceLock.empty()) {
+    if (llvm::Error e = checkDeviceLockPath(deviceLock)) {
+      llvm::errs() << "hkg-run: error: " << llvm::toString(std::move(e))
+                   << "\n";
+      return ExitUsage;
+    }
+  }
   // Loads the bundle at `path` and picks the kernels to run; prints the
   // error and returns nullopt on failure.
   std::optional<Bundle> bundle;

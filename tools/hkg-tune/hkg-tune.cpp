@@ -16,6 +16,7 @@
 #include "TuneCommand.h"
 
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+#include "hkg/Runtime/KernelRunner.h"
 #include "hkg/Tuner/Database.h"
 #include "hkg/Tuner/DeviceMeasurer.h"
 #include "hkg/Tuner/Policy.h"
@@ -385,6 +386,9 @@ int main(int argc, char **argv) {
   if (sampleCmd)
     return runSample();
   if (tuneCmd) {
+    if (!tuneDeviceLock.empty())
+      if (llvm::Error e = ::hkg::rt::checkDeviceLockPath(tuneDeviceLock))
+        return fail(llvm::toString(std::move(e)));
     DeviceMeasurerOptions device;
     device.reps = tuneReps;
     device.warmup = tuneWarmup;

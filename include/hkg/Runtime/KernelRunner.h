@@ -50,6 +50,11 @@ struct RunOptions {
 /// ("timing" only when the check passed and reps > 0). Anything that stops
 /// the run (bad source, manifest/op mismatch, a failing driver call) is an
 /// error.
+/// Opens (creating it if needed) the lock file of RunOptions::deviceLockPath
+/// without locking it, so that a tool can refuse an unusable path at once
+/// rather than fail every kernel's run.
+llvm::Error checkDeviceLockPath(llvm::StringRef path);
+
 llvm::Expected<llvm::json::Object> runKernel(const Bundle &bundle,
                                              const KernelSpec &kernel,
                                              Device &device,
