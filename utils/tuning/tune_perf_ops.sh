@@ -123,15 +123,15 @@ tune_op() {
   fi
   echo "== $op: tuning (at most ${left}s)"
   t0=$(date +%s.%N)
+  # shellcheck disable=SC2206
+  local cmd=(timeout -k 10 "$left" "$BIN/hkg-tune" tune "$OUT/$op/input.mlir" --chip "$CHIP"
+    --budget "$BUDGET" --seed "$SEED" --db "$DB" "${model_args[@]}" -o "$OUT/$op/tuned.mlir"
+    --report "$OUT/$op/report" --device-lock "$LOCK" ${HKG_TUNE_ARGS:-})
   if [ "$JOBS" = 1 ]; then
-    timeout -k 10 "$left" "$BIN/hkg-tune" tune "$OUT/$op/input.mlir" --chip "$CHIP" --budget "$BUDGET" \
-      --seed "$SEED" --db "$DB" "${model_args[@]}" -o "$OUT/$op/tuned.mlir" --report "$OUT/$op/report" \
-      --device-lock "$LOCK" ${HKG_TUNE_ARGS:-} 2>&1 | tee "$OUT/$op/tune.log"
+    "${cmd[@]}" 2>&1 | tee "$OUT/$op/tune.log"
     rc=${PIPESTATUS[0]}
   else
-    timeout -k 10 "$left" "$BIN/hkg-tune" tune "$OUT/$op/input.mlir" --chip "$CHIP" --budget "$BUDGET" \
-      --seed "$SEED" --db "$DB" "${model_args[@]}" -o "$OUT/$op/tuned.mlir" --report "$OUT/$op/report" \
-      --device-lock "$LOCK" ${HKG_TUNE_ARGS:-} > "$OUT/$op/tune.log" 2>&1
+    "${cmd[@]}" > "$OUT/$op/tune.log" 2>&1
     rc=$?
   fi
   t1=$(date +%s.%N)
