@@ -299,6 +299,50 @@ add_matmul("bf16", [], 48, 512, 1024, s=mma_sync("split_k = 4, tile_m = 64, tile
 add_matmul("bf16", [], 256, 256, 512, s=mma_sync("split_k = 2, stages = 3"))
 add_matmul("f32", [], 64, 128, 512, s="split_k = 2")
 
+# attention: the mma.sync kernel (default on sm_90) and the FMA kernel;
+# causal with Sq = Skv and Sq < Skv (queries at the end; the op refuses
+# Sq > Skv with causal); grouped-query heads; every tile shape family,
+# one and two stages, 16-row groups per wave 1 and 2; a scale attribute;
+# the PERF.md shape.
+def add_attention(dt, b, hq, hkv, sq, skv, d, dv=None, causal=True, s="", scale=None):
+    dv = dv or d
+    Q, K, V, O = t([b, hq, sq, d], dt), t([b, hkv, skv, d], dt), t([b, hkv, skv, dv], dt), t([b, hq, sq, dv], dt)
+    attrs = (" causal" if causal else "") + (" scale(%s)" % scale if scale is not None else "")
+    name = "attention_%s_%dx%dx%dx%dx%dx%d%s_%d" % (dt, b, hq, hkv, sq, skv, d, "_causal" if causal else "", len(cases))
+    ref = {"op": "attention", "causal": causal, "scale": 1.0, "attn_scale": scale if scale is not None else 1.0 / d ** 0.5,
+           "args": [[dt, [b, hq, sq, d]], [dt, [b, hkv, skv, d]], [dt, [b, hkv, skv, dv]]], "out": [dt, [b, hq, sq, dv]]}
+    add(name, f"""
+func.func @f(%q: {Q}, %k: {K}, %v: {V}) -> {O} {{
+  %y = hkg.attention %q, %k, %v{attrs}{sched(s)} : {Q}, {K}, {V} -> {O}
+  return %y : {O}
+}}""", ref)
+
+
+def att(s):
+    base = dict(x.split(" = ") for x in "mma = mma_16x8x16, stages = 2, tile_kv = 64, tile_q = 64, waves = 4".split(", "))
+    for kv in s.split(", "):
+        k, v = kv.split(" = ")
+        base[k] = v
+    return ", ".join("%s = %s" % kv for kv in sorted(base.items()))
+
+
+add_attention("bf16", 1, 8, 8, 256, 256, 64)
+add_attention("bf16", 2, 8, 2, 512, 512, 128)
+add_attention("bf16", 1, 4, 4, 128, 384, 64, causal=False)
+add_attention("bf16", 1, 4, 4, 128, 384, 64)
+add_attention("f16", 1, 4, 2, 256, 256, 128)
+add_attention("bf16", 1, 4, 4, 256, 256, 64, dv=128, scale=0.25)
+add_attention("f32", 1, 2, 2, 64, 64, 32)
+add_attention("f32", 1, 2, 1, 96, 160, 32, dv=48)
+for s in ["tile_q = 128", "tile_q = 128, waves = 8", "tile_kv = 32", "tile_kv = 128, stages = 1", "stages = 1",
+          "tile_q = 16, waves = 1", "tile_q = 32, waves = 2, tile_kv = 16", "tile_q = 64, waves = 2",
+          "mma = none", "mma = none, tile_q = 32, waves = 2, stages = 1"]:
+    add_attention("bf16", 1, 4, 2, 512, 512, 128, s=att(s))
+add_attention("bf16", 1, 4, 4, 128, 384, 64, s=att("mma = none, tile_kv = 32"))
+add_attention("bf16", 4, 32, 32, 4096, 4096, 128)
+
+if "--attention" in sys.argv:  # only the attention cases
+    cases[:] = [c for c in cases if c["ref"]["op"] == "attention"]
 # --top-p: only the top-p cases.
 if "--wgmma" in sys.argv:  # only the wgmma cases
     cases[:] = [c for c in cases if "wgmma" in c["mlir"]]

@@ -75,7 +75,33 @@ def reference(ref, ins):
     if op == "matmul":
         a, b = matmul_operands(ref, xs)
         return epilogue(ref, a @ b, xs)
+    if op == "attention":
+        return attention_reference(ref, xs)
     raise ValueError(op)
+
+
+def attention_reference(ref, xs):
+    """softmax(q k^T * scale [+ causal mask: key j visible to query i iff
+    j <= i + Skv - Sq]) v in float64, one (batch, head) at a time; rows that
+    see no key are 0 (as hkg's reference)."""
+    q, k, v = xs
+    B, H, Sq, D = q.shape
+    Hkv, Skv = k.shape[1], k.shape[2]
+    out = torch.zeros(B, H, Sq, v.shape[3], dtype=torch.float64, device=q.device)
+    keep = None
+    if ref["causal"]:
+        i = torch.arange(Sq, device=q.device)[:, None]
+        j = torch.arange(Skv, device=q.device)[None, :]
+        keep = j <= i + (Skv - Sq)
+    for bi in range(B):
+        for h in range(H):
+            kh = h // (H // Hkv)
+            s = q[bi, h] @ k[bi, kh].T * ref["attn_scale"]
+            if keep is not None:
+                s = s.masked_fill(~keep, float("-inf"))
+            p = torch.softmax(s, -1).nan_to_num(0.0)
+            out[bi, h] = p @ v[bi, kh]
+    return out
 
 
 def run_case(dirname, case):

@@ -8,9 +8,9 @@
 #   bash utils/tuning/tune_perf_ops.sh [op ...]     # from the repo root
 #
 # Ops: examples/<op>.mlir with hkg.target rewritten to $CHIP; default: all of
-# PERF.md's table but attention, which hkg does not lower yet (softmax
-# layernorm rmsnorm gelu bias_gelu swiglu rope top_p gemm gemm8192
-# gemm_decode qkv_proj). Split them over device calls as needed.
+# PERF.md's table (softmax layernorm rmsnorm gelu bias_gelu swiglu rope top_p
+# gemm gemm8192 gemm_decode qkv_proj attention). Split them over device calls
+# as needed.
 #
 # Resuming: the database ($WORK/perf.sqlite, WORK=.tune by default, an
 # ignored path that stays on a warm machine between calls) holds every
@@ -47,7 +47,7 @@ WORK=${WORK:-.tune}
 RESUME_FROM=${RESUME_FROM:-.carry/tune-resume}
 JOBS=${JOBS:-1}
 DEADLINE=$((START + ${DEADLINE_S:-540}))
-ALL_OPS="softmax layernorm rmsnorm gelu bias_gelu swiglu rope top_p gemm gemm8192 gemm_decode qkv_proj"
+ALL_OPS="softmax layernorm rmsnorm gelu bias_gelu swiglu rope top_p gemm gemm8192 gemm_decode qkv_proj attention"
 OPS=${*:-$ALL_OPS}
 mkdir -p "$OUT" "$WORK/ops"
 DB=$WORK/perf.sqlite

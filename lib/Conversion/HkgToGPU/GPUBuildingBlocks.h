@@ -68,6 +68,7 @@ LogicalResult lowerLayerNorm(LayerNormOp op, KernelContext &kc);
 LogicalResult lowerRMSNorm(RMSNormOp op, KernelContext &kc);
 LogicalResult lowerRope(RopeOp op, KernelContext &kc);
 LogicalResult lowerTopPSample(TopPSampleOp op, KernelContext &kc);
+LogicalResult lowerAttention(AttentionOp op, KernelContext &kc);
 
 //===----------------------------------------------------------------------===//
 // Scalars, ids, views

@@ -69,6 +69,7 @@ static LogicalResult lowerBody(Operation *op, KernelContext &kc) {
       .Case<RMSNormOp>([&](auto o) { return lowerRMSNorm(o, kc); })
       .Case<RopeOp>([&](auto o) { return lowerRope(o, kc); })
       .Case<TopPSampleOp>([&](auto o) { return lowerTopPSample(o, kc); })
+      .Case<AttentionOp>([&](auto o) { return lowerAttention(o, kc); })
       .Case<MatmulOp>([&](auto o) -> LogicalResult {
         FailureOr<MatmulLaunch> launch =
             buildMatmulKernel(kc.b, kc.func, o, kc.schedule, kc.target);
@@ -105,9 +106,6 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
   Location loc = op->getLoc();
-  if (isa<AttentionOp>(op))
-    return op->emitOpError("is not yet supported by hkg-lower-to-gpu");
-
   ScheduleAttr schedule = op.getScheduleAttrOrNull();
   if (!schedule)
     return op->emitOpError("has no schedule; run hkg-default-schedule (or "

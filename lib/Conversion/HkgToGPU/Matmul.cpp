@@ -38,6 +38,7 @@
 
 #include "Matmul.h"
 #include "GPUBuildingBlocks.h"
+#include "MatrixCore.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -239,7 +240,6 @@ private:
   /// across it: wgmma.fence / wait_group.
   Value accumulatorAsm(StringRef text, Value acc);
   SmallVector<Value> computeAmd(Value stage, ValueRange acc);
-  Value mmaSync(Value a, Value bv, Value acc);
 
   /// Calls `fn(rowInTile, colInTile, values)` for each run of accumulator
   /// values contiguous along N.
@@ -671,79 +671,17 @@ SmallVector<Value> MatmulKernelBuilder::computeMmaSync(Value stage,
         bFrag.push_back(v);
         continue;
       }
-      // Split rows {0, 1} and {2, 3} (row extracts and inserts: a 2-D
-      // extract_strided_slice does not lower in convert-gpu-to-nvvm).
-      for (int64_t h = 0; h < 2; ++h) {
-        Value frag = arith::ConstantOp::create(b, loc, bType,
-                                               b.getZeroAttr(bType));
-        for (int64_t r = 0; r < 2; ++r) {
-          Value row = vector::ExtractOp::create(b, loc, v,
-                                                ArrayRef<int64_t>{2 * h + r});
-          frag = vector::InsertOp::create(b, loc, row, frag,
-                                          ArrayRef<int64_t>{r});
-        }
-        bFrag.push_back(frag);
-      }
+      auto [first, second] = splitLdMatrixX4(b, loc, v);
+      bFrag.push_back(first);
+      bFrag.push_back(second);
     }
     for (int64_t i = 0; i < mt; ++i)
       for (int64_t jn = 0; jn < nt; ++jn) {
         Value &accV = acc[i * nt + jn];
-        accV = mmaSync(aFrag[i], bFrag[jn], accV);
+        accV = mmaSyncM16N8K16(b, loc, aFrag[i], bFrag[jn], accV);
       }
   }
   return acc;
-}
-
-/// One m16n8k16 mma.sync. nvgpu.mma.sync handles f16; its conversion to
-/// NVVM cannot type bf16 operands, so bf16 goes to nvvm.mma.sync directly,
-/// with the fragments as the .b32 registers PTX expects.
-Value MatmulKernelBuilder::mmaSync(Value a, Value bv, Value accV) {
-  if (elemT.isF16()) {
-    // vector<4xf32> <-> vector<2x2xf32> by elements (vector.shape_cast has
-    // no direct lowering in convert-gpu-to-nvvm).
-    auto c2 = VectorType::get({2, 2}, b.getF32Type());
-    SmallVector<Value> elems;
-    for (int64_t i = 0; i < 4; ++i)
-      elems.push_back(
-          vector::ExtractOp::create(b, loc, accV, ArrayRef<int64_t>{i}));
-    Value d = nvgpu::MmaSyncOp::create(
-        b, loc, a, bv, vector::FromElementsOp::create(b, loc, c2, elems),
-        ArrayRef<int64_t>{16, 8, 16});
-    elems.clear();
-    for (int64_t i = 0; i < 4; ++i)
-      elems.push_back(vector::ExtractOp::create(
-          b, loc, d, ArrayRef<int64_t>{i / 2, i % 2}));
-    return vector::FromElementsOp::create(b, loc, accV.getType(), elems);
-  }
-  auto i32Vec = VectorType::get({1}, b.getI32Type());
-  auto regs = [&](Value frag) {
-    SmallVector<Value> r;
-    int64_t rows = cast<VectorType>(frag.getType()).getDimSize(0);
-    for (int64_t i = 0; i < rows; ++i) {
-      Value pair = vector::ExtractOp::create(b, loc, frag, ArrayRef<int64_t>{i});
-      Value word = vector::BitCastOp::create(b, loc, i32Vec, pair);
-      r.push_back(vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
-    }
-    return r;
-  };
-  SmallVector<Value> cRegs;
-  for (int64_t i = 0; i < 4; ++i)
-    cRegs.push_back(
-        vector::ExtractOp::create(b, loc, accV, ArrayRef<int64_t>{i}));
-  Type f32 = b.getF32Type();
-  auto resType = LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                                  {f32, f32, f32, f32});
-  Value d = NVVM::MmaOp::create(
-      b, loc, resType, regs(a), regs(bv), cRegs, ArrayRef<int64_t>{16, 8, 16},
-      std::nullopt, std::nullopt,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                    NVVM::MMATypes::bf16},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                     NVVM::MMALayout::col});
-  SmallVector<Value> outs;
-  for (int64_t i = 0; i < 4; ++i)
-    outs.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
-  return vector::FromElementsOp::create(b, loc, accV.getType(), outs);
 }
 
 /// Operand layouts of the AMD matrix cores, per lane `l` of the wave:

@@ -2,7 +2,8 @@
 //
 // Flash-attention style: a workgroup owns `tile_q` query rows of one head and
 // streams key/value blocks of `tile_kv` rows through LDS (`stages` buffers),
-// keeping an online softmax; `waves` waves split the query rows.
+// keeping an online softmax; `waves` waves split the query rows in groups
+// of 16 (lib/Conversion/HkgToGPU/Attention.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,37 +15,62 @@ using namespace mlir;
 using namespace mlir::hkg;
 using namespace mlir::hkg::detail;
 
+/// The matrix instructions the attention kernel is written for: mma.sync
+/// m16n8k16 on NVIDIA. AMD's MFMA / WMMA (and sm_90a's warpgroup MMA) are
+/// not lowered for attention yet: there it runs the FMA kernel.
+static bool attentionSupportsMma(StringRef mma) { return mma == "mma_16x8x16"; }
+
+/// LDS bytes of a schedule: the query tile, `stages` key and value blocks
+/// (rows padded by 16 bytes against ldmatrix bank conflicts) and, for the
+/// FMA kernel, the f32 P tile.
+static int64_t attentionLdsBytes(int64_t tileQ, int64_t tileKv, int64_t stages,
+                                 bool fma, int64_t d, int64_t dv,
+                                 int64_t bytes) {
+  int64_t pad = 16 / bytes;
+  return (tileQ * (d + pad) + stages * tileKv * ((d + pad) + (dv + pad))) *
+             bytes +
+         (fma ? tileQ * tileKv * 4 : 0);
+}
+
 ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   Type elem = getQuery().getType().getElementType();
   bool half = elem.isF16() || elem.isBF16();
   SmallVector<StringRef> mmas = {"none"};
   for (StringRef m : target.mmaIntrinsics)
-    mmas.push_back(m);
-  StringRef mma = half && !target.mmaIntrinsics.empty()
-                      ? StringRef(target.mmaIntrinsics.front())
-                      : "none";
-  // The default must fit the target's LDS (see verifyScheduleConstraints):
-  // large head dims give up double buffering first, then shrink the tiles.
+    if (attentionSupportsMma(m))
+      mmas.push_back(m);
+  StringRef mma = half && mmas.size() > 1 ? mmas[1] : "none";
+  // The default: 64 x 64 tiles, four waves of 16 rows, two stages; smaller
+  // tiles where the sequence lengths need them, and then within the LDS
+  // (see verifyScheduleConstraints): large head dims give up double
+  // buffering first, then shrink the key/value block.
+  int64_t sq = getQuery().getType().getDimSize(2);
+  int64_t skv = getKey().getType().getDimSize(2);
   int64_t d = getQuery().getType().getDimSize(3);
   int64_t dv = getValue().getType().getDimSize(3);
-  int64_t tileQ = 64, tileKv = 64, stages = half ? 2 : 1;
+  int64_t tileQ = 64, tileKv = 64, stages = 2;
+  while (tileQ > 16 && sq % tileQ != 0)
+    tileQ /= 2;
+  while (tileKv > 16 && skv % tileKv != 0)
+    tileKv /= 2;
+  int64_t waves = std::min<int64_t>(4, tileQ / 16);
   auto ldsBytes = [&] {
-    return (tileQ * d + stages * tileKv * (d + dv)) * elementBytes(elem);
+    return attentionLdsBytes(tileQ, tileKv, stages, mma == "none", d, dv,
+                             elementBytes(elem));
   };
-  while (ldsBytes() > staticLdsBytes(target)) {
+  while (ldsBytes() > target.ldsBytesPerWorkgroup) {
     if (stages > 1)
       stages = 1;
     else if (tileKv > 16)
       tileKv /= 2;
-    else if (tileQ > 16)
-      tileQ /= 2;
     else
       break; // No tile fits: verification reports it.
   }
   ScheduleSpace space;
   space.addInt("tile_q", {16, 32, 64, 128}, tileQ, "query rows per workgroup");
   space.addInt("tile_kv", {16, 32, 64, 128}, tileKv, "key/value rows per step");
-  space.addInt("waves", {1, 2, 4, 8}, 4, "waves per workgroup");
+  space.addInt("waves", {1, 2, 4, 8}, waves,
+               "waves per workgroup (each owns tile_q / waves query rows)");
   space.addKeyword("mma", mmas, mma,
                    "matrix-core instruction, or none for FMAs");
   space.addInt("stages", {1, 2}, stages, "LDS buffers for key/value blocks");
@@ -60,22 +86,40 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
     return emitError() << "schedule knob 'mma' = " << mma
                        << " needs f16 or bf16 operands, got " << elem
                        << "; expected mma = none";
-  int64_t waves = s.getInt("waves"), tileQ = s.getInt("tile_q");
-  if (tileQ % waves != 0)
+  if (mma != "none" && !attentionSupportsMma(mma))
+    return emitError() << "schedule knob 'mma' = " << mma
+                       << " is not supported by the attention kernel; "
+                          "expected mma_16x8x16 or none";
+  int64_t waves = s.getInt("waves"), tileQ = s.getInt("tile_q"),
+          tileKv = s.getInt("tile_kv");
+  if (tileQ % (16 * waves) != 0)
     return emitError() << "schedule knob 'tile_q' = " << tileQ
-                       << " must be a multiple of 'waves' = " << waves;
+                       << " must be a multiple of 16 x 'waves' = "
+                       << 16 * waves << " (each wave owns 16-row groups)";
+  int64_t sq = getQuery().getType().getDimSize(2);
+  int64_t skv = getKey().getType().getDimSize(2);
+  if (sq % tileQ != 0)
+    return emitError() << "schedule knob 'tile_q' = " << tileQ
+                       << " must divide the query length " << sq;
+  if (skv % tileKv != 0)
+    return emitError() << "schedule knob 'tile_kv' = " << tileKv
+                       << " must divide the key/value length " << skv;
   int64_t d = getQuery().getType().getDimSize(3);
   int64_t dv = getValue().getType().getDimSize(3);
-  int64_t bytes = elementBytes(elem);
-  int64_t lds = (tileQ * d + s.getInt("stages") * s.getInt("tile_kv") *
-                                 (d + dv)) *
-                bytes;
-  if (lds > staticLdsBytes(target))
+  if (d % 16 != 0 || dv % 16 != 0)
+    return emitError() << "the attention kernel needs head dims that are "
+                          "multiples of 16, got D = "
+                       << d << " and Dv = " << dv;
+  int64_t lds = attentionLdsBytes(tileQ, tileKv, s.getInt("stages"),
+                                  mma == "none", d, dv, elementBytes(elem));
+  if (lds > target.ldsBytesPerWorkgroup)
     return emitError() << "schedule needs " << lds
-                       << " bytes of LDS (tile_q x D + stages x tile_kv x "
-                          "(D + Dv) elements); "
-                       << target.chip << " has "
-                       << staticLdsBytes(target);
+                       << " bytes of LDS (tile_q x (D + pad) + stages x "
+                          "tile_kv x (D + Dv + 2 pad) elements"
+                       << (mma == "none" ? ", + tile_q x tile_kv f32 for P"
+                                         : "")
+                       << "); " << target.chip << " has "
+                       << target.ldsBytesPerWorkgroup;
   return success();
 }
 

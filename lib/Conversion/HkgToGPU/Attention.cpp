@@ -1,0 +1,692 @@
+//===- Attention.cpp - hkg.attention to a flash-attention kernel ----------===//
+//
+// One workgroup owns `tile_q` query rows of one (batch, query head) and
+// streams the key / value rows of its key/value head through LDS in blocks
+// of `tile_kv` rows (`stages` buffers), keeping the softmax online (running
+// row max m and row sum l; the output accumulators are rescaled by
+// exp(m_old - m_new) when the max grows), as in FlashAttention-2. `waves`
+// waves split the query rows, 16 x (tile_q / waves / 16) each, so that no
+// state is shared between waves but the LDS blocks.
+//
+// Per wave and 16-row group, S = Q K^T (16 x tile_kv) and O (16 x Dv) live
+// in registers in the m16n8 accumulator layout of mma.sync: per n8 tile a
+// lane holds rows lane / 4 (+ 8) and columns 2 (lane % 4) + {0, 1}, so a
+// row's values sit in the 4 lanes of a quad (row max / sum: 2 shuffles).
+//
+//   - mma_16x8x16 (NVIDIA): Q fragments by ldmatrix (held in registers for
+//     the whole key loop when a wave owns 16 rows), K fragments by ldmatrix
+//     (K rows are the B operand's N rows, D contiguous), V by ldmatrix.trans;
+//     P = exp(S - m) goes from the S accumulators straight into the A
+//     fragments of P V, converted to 16 bits (the C and A layouts agree);
+//   - none (every target, every float type): the same register layout
+//     computed with FMAs from LDS (W / 4 rows per lane step on wave64), P
+//     through a per-wave LDS buffer for the P V product.
+//
+// Key/value blocks are copied with cp.async on NVIDIA (block kb + 1 in
+// flight while block kb is computed when stages = 2), with vector loads and
+// stores elsewhere. With `causal`, a workgroup walks only the blocks up to
+// its last row's diagonal; the blocks that cross the diagonal run a second
+// copy of the loop body that masks; the grid runs the longest query tiles
+// first. Scores are scaled by scale * log2(e) and exponentiated with exp2.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUBuildingBlocks.h"
+#include "MatrixCore.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+namespace {
+
+class AttentionKernelBuilder {
+public:
+  AttentionKernelBuilder(AttentionOp op, KernelContext &kc)
+      : kc(kc), b(kc.b), loc(op.getLoc()), op(op) {
+    const ResolvedSchedule &s = kc.schedule;
+    tq = s.getInt("tile_q");
+    tkv = s.getInt("tile_kv");
+    waves = s.getInt("waves");
+    stages = s.getInt("stages");
+    useMma = s.getKeyword("mma") != "none";
+    waveSize = kc.waveSize();
+    threads = waves * waveSize;
+    auto q = op.getQuery().getType();
+    batch = q.getDimSize(0);
+    hq = q.getDimSize(1);
+    sq = q.getDimSize(2);
+    d = q.getDimSize(3);
+    hkv = op.getKey().getType().getDimSize(1);
+    skv = op.getKey().getType().getDimSize(2);
+    dv = op.getValue().getType().getDimSize(3);
+    elemT = q.getElementType();
+    elemBytes = elemT.getIntOrFloatBitWidth() / 8;
+    vw = 16 / elemBytes;
+    pad = vw;
+    causal = op.getCausal();
+    offset = skv - sq;
+    scaleLog2 = op.getEffectiveScale() / std::log(2.0);
+    rowGroups = tq / waves / 16;
+    perTile = 128 / waveSize;
+    rowStep = waveSize / 4;
+    asyncCopy = kc.target.isNVIDIA();
+  }
+
+  LogicalResult build();
+
+private:
+  Value c(int64_t v) { return constIndex(b, loc, v); }
+  Value f(double v) { return constF32(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y == 0 ? x : add(x, c(y)); }
+  Value mul(Value x, int64_t y) {
+    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y)).getResult();
+  }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, c(y)).getResult();
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, c(y));
+  }
+  Value select(Value cond, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, cond, x, y);
+  }
+  Value extract(Value v, int64_t i) {
+    return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{i});
+  }
+  Value vec(ArrayRef<Value> elems) {
+    auto t = VectorType::get({static_cast<int64_t>(elems.size())},
+                             elems.front().getType());
+    return vector::FromElementsOp::create(b, loc, t, elems);
+  }
+
+  /// Calls fn(row, col) for each vw-element chunk this thread copies of a
+  /// rows x cols tile (cols contiguous).
+  void forEachChunk(int64_t rows, int64_t cols,
+                    function_ref<void(Value, Value)> fn);
+  /// Copies rows [row0, row0 + rows) of the [B, H, S, cols] global `g`
+  /// (batch bIdx, head head) into `lds` at indices prefix ++ (r, c).
+  /// cp.async appends its tokens to `tokens`.
+  void copyTile(Value g, Value head, Value row0, int64_t rows, int64_t cols,
+                Value lds, ValueRange prefix, SmallVectorImpl<Value> &tokens);
+  /// Copies key/value block `kb` into LDS stage `stage`.
+  void copyKvBlock(Value kb, Value stage, SmallVectorImpl<Value> &tokens);
+  Value commit(ArrayRef<Value> tokens);
+  /// Reduces each value over the 4 lanes of a quad (one row's lanes).
+  SmallVector<Value> quadReduce(ArrayRef<Value> values,
+                                const Combiner &combine) {
+    SmallVector<Value> out;
+    for (Value v : values)
+      out.push_back(
+          subgroupReduce(b, loc, v, combine, 4, waveSize).front());
+    return out;
+  }
+  void waitAll();
+
+  /// The query row (in the tile) and key column (in the block) of element
+  /// `e` of n8 tile `j` in row group `i` of this lane.
+  Value rowOf(int64_t i, int64_t e) {
+    return add(add(waveRow, 16 * i + rowStep * (e / 2)), g);
+  }
+  Value colOf(int64_t j, int64_t e) { return add(mul(t4, 2), 8 * j + e % 2); }
+
+  /// Q fragments of row group i and K step kk (ldmatrix.x4).
+  Value loadQFragment(int64_t i, int64_t kk);
+  /// S of row group `i` for the block in `stage`, one vector<perTile> per
+  /// n8 tile.
+  SmallVector<Value> scoresMma(int64_t i, Value stage);
+  SmallVector<SmallVector<Value>> scoresFma(Value stage);
+  /// O += P V.
+  void accumulateMma(ArrayRef<SmallVector<Value>> p, Value stage,
+                     SmallVectorImpl<Value> &o);
+  void accumulateFma(ArrayRef<SmallVector<Value>> p, Value stage,
+                     SmallVectorImpl<Value> &o);
+
+  /// The loop over key/value blocks [begin, end): the state is O (rowGroups
+  /// x Dv / 8 vectors), then m and l (rowGroups x perTile / 2 scalars each).
+  SmallVector<Value> buildLoop(Value begin, Value end, ValueRange state,
+                               bool masked);
+  SmallVector<Value> buildBlock(Value kb, ValueRange state, bool masked);
+
+  KernelContext &kc;
+  OpBuilder &b;
+  Location loc;
+  AttentionOp op;
+
+  int64_t tq, tkv, waves, stages, waveSize, threads;
+  bool useMma, causal, asyncCopy;
+  int64_t batch, hq, hkv, sq, skv, d, dv, elemBytes, vw, pad, offset;
+  double scaleLog2;
+  Type elemT;
+  /// 16-row groups per wave; accumulator elements per lane and n8 tile;
+  /// rows between a lane's two rows of a tile (8 on wave32, 16 on wave64).
+  int64_t rowGroups, perTile, rowStep;
+
+  Value tid, lane, wave, g, t4, waveRow, q0, bIdx, head, kvHead, numKv;
+  Value qLds, kLds, vLds, pLds;
+  SmallVector<Value> qFrags;
+  /// The first group's token (the waits' operand).
+  Value lastToken;
+};
+
+} // namespace
+
+void AttentionKernelBuilder::forEachChunk(int64_t rows, int64_t cols,
+                                          function_ref<void(Value, Value)> fn) {
+  int64_t perRow = cols / vw, total = rows * perRow;
+  for (int64_t first = 0; first < total; first += threads) {
+    Value id = add(tid, first);
+    // The last round may cover part of the tile: surplus threads repeat
+    // the last chunk (the same data to the same place).
+    if (first + threads > total)
+      id = arith::MinUIOp::create(b, loc, id, c(total - 1));
+    fn(div(id, perRow), mul(rem(id, perRow), vw));
+  }
+}
+
+void AttentionKernelBuilder::copyTile(Value gm, Value h, Value row0,
+                                      int64_t rows, int64_t cols, Value lds,
+                                      ValueRange prefix,
+                                      SmallVectorImpl<Value> &tokens) {
+  auto vt = VectorType::get({vw}, elemT);
+  forEachChunk(rows, cols, [&](Value r, Value col) {
+    SmallVector<Value> dst(prefix);
+    dst.push_back(r);
+    dst.push_back(col);
+    SmallVector<Value> src = {bIdx, h, add(row0, r), col};
+    if (asyncCopy) {
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, lds, dst, gm, src, b.getIndexAttr(vw),
+          /*srcElements=*/Value(), b.getUnitAttr()));
+      return;
+    }
+    Value v = vector::LoadOp::create(b, loc, vt, gm, src,
+                                     /*nontemporal=*/false,
+                                     llvm::MaybeAlign(16));
+    vector::StoreOp::create(b, loc, v, lds, dst, /*nontemporal=*/false,
+                            llvm::MaybeAlign(16));
+  });
+}
+
+void AttentionKernelBuilder::copyKvBlock(Value kb, Value stage,
+                                         SmallVectorImpl<Value> &tokens) {
+  Value row0 = mul(kb, tkv);
+  copyTile(kc.args[1], kvHead, row0, tkv, d, kLds, stage, tokens);
+  copyTile(kc.args[2], kvHead, row0, tkv, dv, vLds, stage, tokens);
+}
+
+Value AttentionKernelBuilder::commit(ArrayRef<Value> tokens) {
+  if (!asyncCopy)
+    return Value();
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  Value token = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType,
+                                                        tokens);
+  // cp.async.wait_group waits for groups by count, not by token: any token
+  // that dominates every wait will do, the prologue's.
+  if (!lastToken)
+    lastToken = token;
+  return token;
+}
+
+void AttentionKernelBuilder::waitAll() {
+  if (asyncCopy && lastToken)
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, lastToken,
+                                     b.getI32IntegerAttr(0));
+}
+
+//===----------------------------------------------------------------------===//
+// S = Q K^T
+//===----------------------------------------------------------------------===//
+
+Value AttentionKernelBuilder::loadQFragment(int64_t i, int64_t kk) {
+  // ldmatrix: lane l gives the row address of 8x8 matrix l / 8, matrices
+  // (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k 8-15), (m 8-15, k 8-15).
+  Value r8 = rem(lane, 8), j = div(lane, 8);
+  Value row = add(add(add(waveRow, 16 * i), r8), mul(rem(j, 2), 8));
+  Value col = add(mul(div(j, 2), 8), 16 * kk);
+  auto type = VectorType::get({4, 2}, elemT);
+  return nvgpu::LdMatrixOp::create(b, loc, type, qLds, ValueRange{row, col},
+                                   /*transpose=*/false, 4);
+}
+
+SmallVector<Value> AttentionKernelBuilder::scoresMma(int64_t i, Value stage) {
+  auto accType = VectorType::get({4}, b.getF32Type());
+  Value zero = arith::ConstantOp::create(b, loc, accType,
+                                         b.getZeroAttr(accType));
+  SmallVector<Value> s(tkv / 8, zero);
+  Value r8 = rem(lane, 8), j = div(lane, 8);
+  auto pairType = VectorType::get({4, 2}, elemT);
+  for (int64_t kk = 0; kk < d / 16; ++kk) {
+    Value a = rowGroups == 1 ? qFrags[kk] : loadQFragment(i, kk);
+    for (int64_t jn = 0; jn < tkv / 8; jn += 2) {
+      // K rows are the N rows of B, D (= K of the mma) contiguous:
+      // matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7),
+      // (n 8-15, k 8-15).
+      Value row = add(add(r8, 8 * jn), mul(div(j, 2), 8));
+      Value col = add(mul(rem(j, 2), 8), 16 * kk);
+      Value v = nvgpu::LdMatrixOp::create(b, loc, pairType, kLds,
+                                          ValueRange{stage, row, col},
+                                          /*transpose=*/false, 4);
+      auto [first, second] = splitLdMatrixX4(b, loc, v);
+      s[jn] = mmaSyncM16N8K16(b, loc, a, first, s[jn]);
+      s[jn + 1] = mmaSyncM16N8K16(b, loc, a, second, s[jn + 1]);
+    }
+  }
+  return s;
+}
+
+SmallVector<SmallVector<Value>>
+AttentionKernelBuilder::scoresFma(Value stage) {
+  Type f32 = b.getF32Type();
+  int64_t nt = tkv / 8;
+  // Scalar accumulators, [i][j][e] flattened, carried through a loop over D.
+  SmallVector<Value> init(rowGroups * nt * perTile, f(0.0));
+  auto loop = scf::ForOp::create(b, loc, c(0), c(d), c(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value k = loop.getInductionVar();
+    SmallVector<Value> acc(loop.getRegionIterArgs());
+    SmallVector<Value> keys;
+    for (int64_t jj = 0; jj < nt; ++jj)
+      for (int64_t e = 0; e < 2; ++e)
+        keys.push_back(toF32(b, loc,
+                             memref::LoadOp::create(
+                                 b, loc, kLds,
+                                 ValueRange{stage, colOf(jj, e), k})));
+    for (int64_t i = 0; i < rowGroups; ++i)
+      for (int64_t r = 0; r < perTile / 2; ++r) {
+        Value q = toF32(b, loc,
+                        memref::LoadOp::create(b, loc, qLds,
+                                               ValueRange{rowOf(i, 2 * r), k}));
+        for (int64_t jj = 0; jj < nt; ++jj)
+          for (int64_t e = 0; e < 2; ++e) {
+            Value &a = acc[(i * nt + jj) * perTile + 2 * r + e];
+            a = math::FmaOp::create(b, loc, q, keys[2 * jj + e], a);
+          }
+      }
+    scf::YieldOp::create(b, loc, acc);
+  }
+  SmallVector<SmallVector<Value>> s(rowGroups);
+  auto vt = VectorType::get({perTile}, f32);
+  for (int64_t i = 0; i < rowGroups; ++i)
+    for (int64_t jj = 0; jj < nt; ++jj) {
+      SmallVector<Value> elems;
+      for (int64_t e = 0; e < perTile; ++e)
+        elems.push_back(loop.getResult((i * nt + jj) * perTile + e));
+      s[i].push_back(vector::FromElementsOp::create(b, loc, vt, elems));
+    }
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// O += P V
+//===----------------------------------------------------------------------===//
+
+void AttentionKernelBuilder::accumulateMma(ArrayRef<SmallVector<Value>> p,
+                                           Value stage,
+                                           SmallVectorImpl<Value> &o) {
+  int64_t nd = dv / 8;
+  Value r8 = rem(lane, 8), j = div(lane, 8);
+  auto aType = VectorType::get({4, 2}, elemT);
+  auto pairType = VectorType::get({4, 2}, elemT);
+  auto halfPair = VectorType::get({2}, elemT);
+  for (int64_t kk = 0; kk < tkv / 16; ++kk) {
+    // The A fragment of P's columns 16 kk .. 16 kk + 15: rows (g, g + 8) x
+    // k (0-7, 8-15) are the accumulators of n8 tiles 2 kk and 2 kk + 1.
+    SmallVector<Value> a;
+    for (int64_t i = 0; i < rowGroups; ++i) {
+      Value frag =
+          arith::ConstantOp::create(b, loc, aType, b.getZeroAttr(aType));
+      for (int64_t reg = 0; reg < 4; ++reg) {
+        Value tile = p[i][2 * kk + reg / 2];
+        int64_t e0 = 2 * (reg % 2);
+        Value pair = vec({extract(tile, e0), extract(tile, e0 + 1)});
+        pair = arith::TruncFOp::create(b, loc, halfPair, pair);
+        frag = vector::InsertOp::create(b, loc, pair, frag,
+                                        ArrayRef<int64_t>{reg});
+      }
+      a.push_back(frag);
+    }
+    for (int64_t jn = 0; jn < nd; jn += 2) {
+      // V rows are the K rows of B, Dv (= N) contiguous: ldmatrix.trans,
+      // matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7),
+      // (n 8-15, k 8-15).
+      Value row = add(add(r8, 16 * kk), mul(rem(j, 2), 8));
+      Value col = add(mul(div(j, 2), 8), 8 * jn);
+      Value v = nvgpu::LdMatrixOp::create(b, loc, pairType, vLds,
+                                          ValueRange{stage, row, col},
+                                          /*transpose=*/true, 4);
+      auto [first, second] = splitLdMatrixX4(b, loc, v);
+      for (int64_t i = 0; i < rowGroups; ++i) {
+        o[i * nd + jn] = mmaSyncM16N8K16(b, loc, a[i], first, o[i * nd + jn]);
+        o[i * nd + jn + 1] =
+            mmaSyncM16N8K16(b, loc, a[i], second, o[i * nd + jn + 1]);
+      }
+    }
+  }
+}
+
+void AttentionKernelBuilder::accumulateFma(ArrayRef<SmallVector<Value>> p,
+                                           Value stage,
+                                           SmallVectorImpl<Value> &o) {
+  Type f32 = b.getF32Type();
+  int64_t nd = dv / 8;
+  // P through this wave's LDS rows; the block's barriers (before the next
+  // block's P is written) keep the buffer's uses apart.
+  for (int64_t i = 0; i < rowGroups; ++i)
+    for (int64_t jj = 0; jj < tkv / 8; ++jj)
+      for (int64_t e = 0; e < perTile; ++e)
+        memref::StoreOp::create(b, loc, extract(p[i][jj], e), pLds,
+                                ValueRange{rowOf(i, e), colOf(jj, e)});
+  gpu::BarrierOp::create(b, loc);
+  SmallVector<Value> init;
+  for (Value v : o)
+    for (int64_t e = 0; e < perTile; ++e)
+      init.push_back(extract(v, e));
+  auto loop = scf::ForOp::create(b, loc, c(0), c(tkv), c(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value k = loop.getInductionVar();
+    SmallVector<Value> acc(loop.getRegionIterArgs());
+    SmallVector<Value> values;
+    for (int64_t jd = 0; jd < nd; ++jd) {
+      Value v = vector::LoadOp::create(
+          b, loc, VectorType::get({2}, elemT), vLds,
+          ValueRange{stage, k, colOf(jd, 0)}, /*nontemporal=*/false,
+          llvm::MaybeAlign(2 * elemBytes));
+      v = toF32(b, loc, v);
+      values.push_back(extract(v, 0));
+      values.push_back(extract(v, 1));
+    }
+    for (int64_t i = 0; i < rowGroups; ++i)
+      for (int64_t r = 0; r < perTile / 2; ++r) {
+        Value pv =
+            memref::LoadOp::create(b, loc, pLds, ValueRange{rowOf(i, 2 * r), k});
+        for (int64_t jd = 0; jd < nd; ++jd)
+          for (int64_t e = 0; e < 2; ++e) {
+            Value &a = acc[(i * nd + jd) * perTile + 2 * r + e];
+            a = math::FmaOp::create(b, loc, pv, values[2 * jd + e], a);
+          }
+      }
+    scf::YieldOp::create(b, loc, acc);
+  }
+  auto vt = VectorType::get({perTile}, f32);
+  for (int64_t i = 0; i < static_cast<int64_t>(o.size()); ++i) {
+    SmallVector<Value> elems;
+    for (int64_t e = 0; e < perTile; ++e)
+      elems.push_back(loop.getResult(i * perTile + e));
+    o[i] = vector::FromElementsOp::create(b, loc, vt, elems);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The key/value loop
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
+                                                      ValueRange stateIn,
+                                                      bool masked) {
+  SmallVector<Value> state(stateIn);
+  Type f32 = b.getF32Type();
+  int64_t nd = dv / 8, nt = tkv / 8, rowsPerLane = perTile / 2;
+  Value stage = stages == 1 ? c(0) : rem(kb, stages);
+
+  // Bring block kb into LDS.
+  if (asyncCopy) {
+    if (stages == 1) {
+      gpu::BarrierOp::create(b, loc);
+      SmallVector<Value> tokens;
+      copyKvBlock(kb, c(0), tokens);
+      commit(tokens);
+      waitAll();
+      gpu::BarrierOp::create(b, loc);
+    } else {
+      // Block kb was issued one step ago (or before the loop); once every
+      // thread has it, nobody reads the other stage any more: refill it
+      // with block kb + 1 (clamped: a repeat past the end is never read).
+      waitAll();
+      gpu::BarrierOp::create(b, loc);
+      SmallVector<Value> tokens;
+      Value next = arith::MinUIOp::create(b, loc, add(kb, 1),
+                                          arith::SubIOp::create(b, loc, numKv,
+                                                                c(1)));
+      copyKvBlock(next, rem(add(kb, 1), stages), tokens);
+      commit(tokens);
+    }
+  } else {
+    // Synchronous copies. One buffer: everyone must be done with block
+    // kb - 1 first. Two: the barrier before block kb - 1's compute already
+    // ordered the reads of block kb - 2, which used this stage.
+    SmallVector<Value> tokens;
+    if (stages == 1)
+      gpu::BarrierOp::create(b, loc);
+    copyKvBlock(kb, stage, tokens);
+    gpu::BarrierOp::create(b, loc);
+  }
+
+  // S, scaled to the log2 domain, masked.
+  SmallVector<SmallVector<Value>> s;
+  if (useMma) {
+    for (int64_t i = 0; i < rowGroups; ++i)
+      s.push_back(scoresMma(i, stage));
+  } else {
+    s = scoresFma(stage);
+  }
+  Value negInf = f(-std::numeric_limits<double>::infinity());
+  Value kv0 = mul(kb, tkv);
+  auto vt = VectorType::get({perTile}, f32);
+  auto fmf = arith::FastMathFlagsAttr::get(b.getContext(),
+                                           arith::FastMathFlags::afn);
+  for (int64_t i = 0; i < rowGroups; ++i)
+    for (int64_t jj = 0; jj < nt; ++jj) {
+      SmallVector<Value> elems;
+      for (int64_t e = 0; e < perTile; ++e) {
+        Value x = arith::MulFOp::create(b, loc, extract(s[i][jj], e),
+                                        f(scaleLog2));
+        if (masked) {
+          // Key kv0 + col is visible to query q0 + row iff
+          // col + kv0 <= row + q0 + (Skv - Sq).
+          Value key = add(kv0, colOf(jj, e));
+          Value limit = add(add(q0, rowOf(i, e)), offset);
+          Value visible = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::sle, key, limit);
+          x = select(visible, x, negInf);
+        }
+        elems.push_back(x);
+      }
+      s[i][jj] = vector::FromElementsOp::create(b, loc, vt, elems);
+    }
+
+  // Online softmax per row: m, l, rescale O, P = exp2(S - m).
+  Value *m = state.data() + rowGroups * nd;
+  Value *l = m + rowGroups * rowsPerLane;
+  Combiner maxOf = makeCombiner(ReduceKind::Max);
+  for (int64_t i = 0; i < rowGroups; ++i) {
+    SmallVector<Value> rowMax;
+    for (int64_t r = 0; r < rowsPerLane; ++r) {
+      Value mx = negInf;
+      for (int64_t jj = 0; jj < nt; ++jj)
+        for (int64_t e = 2 * r; e < 2 * r + 2; ++e)
+          mx = arith::MaximumFOp::create(b, loc, mx, extract(s[i][jj], e));
+      rowMax.push_back(mx);
+    }
+    rowMax = quadReduce(rowMax, maxOf);
+    SmallVector<Value> alpha, mSafe;
+    for (int64_t r = 0; r < rowsPerLane; ++r) {
+      Value &mr = m[i * rowsPerLane + r];
+      Value mNew = arith::MaximumFOp::create(b, loc, mr, rowMax[r]);
+      // A row that sees no key yet keeps m = -inf: subtract 0 instead, so
+      // that its P and alpha are exp2(-inf) = 0 rather than NaN.
+      Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         mNew, negInf);
+      Value safe = select(none, f(0.0), mNew);
+      alpha.push_back(math::Exp2Op::create(
+          b, loc, arith::SubFOp::create(b, loc, mr, safe), fmf));
+      mSafe.push_back(safe);
+      mr = mNew;
+    }
+    SmallVector<Value> rowSum(rowsPerLane, f(0.0));
+    for (int64_t jj = 0; jj < nt; ++jj) {
+      SmallVector<Value> elems;
+      for (int64_t e = 0; e < perTile; ++e) {
+        Value x = arith::SubFOp::create(b, loc, extract(s[i][jj], e),
+                                        mSafe[e / 2]);
+        Value p = math::Exp2Op::create(b, loc, x, fmf);
+        rowSum[e / 2] = arith::AddFOp::create(b, loc, rowSum[e / 2], p);
+        elems.push_back(p);
+      }
+      s[i][jj] = vector::FromElementsOp::create(b, loc, vt, elems);
+    }
+    for (int64_t r = 0; r < rowsPerLane; ++r) {
+      // l stays a per-lane partial sum (alpha is the same in the quad);
+      // the quad adds its partials at the end.
+      Value &lr = l[i * rowsPerLane + r];
+      lr = arith::AddFOp::create(
+          b, loc, arith::MulFOp::create(b, loc, lr, alpha[r]), rowSum[r]);
+    }
+    SmallVector<Value> scale;
+    for (int64_t e = 0; e < perTile; ++e)
+      scale.push_back(alpha[e / 2]);
+    Value scaleVec = vector::FromElementsOp::create(b, loc, vt, scale);
+    for (int64_t jd = 0; jd < nd; ++jd)
+      state[i * nd + jd] =
+          arith::MulFOp::create(b, loc, state[i * nd + jd], scaleVec);
+  }
+
+  SmallVector<Value> o(state.begin(), state.begin() + rowGroups * nd);
+  if (useMma)
+    accumulateMma(s, stage, o);
+  else
+    accumulateFma(s, stage, o);
+  llvm::copy(o, state.begin());
+  return state;
+}
+
+SmallVector<Value> AttentionKernelBuilder::buildLoop(Value begin, Value end,
+                                                     ValueRange state,
+                                                     bool masked) {
+  auto loop = scf::ForOp::create(b, loc, begin, end, c(1), state);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> out =
+      buildBlock(loop.getInductionVar(), loop.getRegionIterArgs(), masked);
+  scf::YieldOp::create(b, loc, out);
+  return SmallVector<Value>(loop.getResults());
+}
+
+LogicalResult AttentionKernelBuilder::build() {
+  Type f32 = b.getF32Type();
+  tid = threadIdX(b, loc);
+  lane = rem(tid, waveSize);
+  wave = div(tid, waveSize);
+  g = div(lane, 4);
+  t4 = rem(lane, 4);
+  waveRow = mul(wave, tq / waves);
+  int64_t numQTiles = sq / tq;
+  Value qTile = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  // Causal: the last query tiles walk the most blocks; run them first.
+  if (causal)
+    qTile = arith::SubIOp::create(b, loc, c(numQTiles - 1), qTile);
+  q0 = mul(qTile, tq);
+  head = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  kvHead = div(head, hq / hkv);
+  numKv = c(skv / tkv);
+
+  qLds = kc.addLds({tq, d + pad}, elemT);
+  kLds = kc.addLds({stages, tkv, d + pad}, elemT);
+  vLds = kc.addLds({stages, tkv, dv + pad}, elemT);
+  if (!useMma)
+    pLds = kc.addLds({tq, tkv}, f32);
+
+  // The blocks this tile walks: [0, full) see every key, [full, end) cross
+  // the diagonal (causal) and mask. Signed: Skv - Sq may be negative.
+  Value end = numKv, full = numKv;
+  if (causal) {
+    auto floorDiv = [&](Value x, int64_t y) -> Value {
+      return arith::FloorDivSIOp::create(b, loc, x, c(y));
+    };
+    auto clamp = [&](Value x, Value hi) -> Value {
+      Value lo = arith::MaxSIOp::create(b, loc, x, c(0));
+      return arith::MinSIOp::create(b, loc, lo, hi);
+    };
+    end = clamp(add(floorDiv(add(q0, tq - 1 + offset), tkv), 1), numKv);
+    full = clamp(floorDiv(add(q0, offset + 1), tkv), end);
+  }
+
+  // The query tile (and with two stages the first key/value block).
+  SmallVector<Value> tokens;
+  copyTile(kc.args[0], head, q0, tq, d, qLds, ValueRange{}, tokens);
+  if (asyncCopy && stages > 1)
+    copyKvBlock(c(0), c(0), tokens);
+  commit(tokens);
+  if (useMma && rowGroups == 1) {
+    waitAll();
+    gpu::BarrierOp::create(b, loc);
+    for (int64_t kk = 0; kk < d / 16; ++kk)
+      qFrags.push_back(loadQFragment(0, kk));
+  } else if (!asyncCopy) {
+    gpu::BarrierOp::create(b, loc);
+  }
+
+  int64_t nd = dv / 8, rowsPerLane = perTile / 2;
+  auto vt = VectorType::get({perTile}, f32);
+  Value zeros = arith::ConstantOp::create(b, loc, vt, b.getZeroAttr(vt));
+  SmallVector<Value> state(rowGroups * nd, zeros);
+  state.append(rowGroups * rowsPerLane,
+               f(-std::numeric_limits<double>::infinity()));
+  state.append(rowGroups * rowsPerLane, f(0.0));
+  state = buildLoop(c(0), full, state, /*masked=*/false);
+  if (causal)
+    state = buildLoop(full, end, state, /*masked=*/true);
+  waitAll();
+
+  // O / l, stored as pairs along Dv.
+  Value *l = state.data() + rowGroups * nd + rowGroups * rowsPerLane;
+  Combiner sum = makeCombiner(ReduceKind::Sum);
+  Value out = kc.args[3];
+  auto pairType = VectorType::get({2}, f32);
+  for (int64_t i = 0; i < rowGroups; ++i) {
+    SmallVector<Value> partial(l + i * rowsPerLane,
+                               l + (i + 1) * rowsPerLane);
+    SmallVector<Value> total = quadReduce(partial, sum);
+    for (int64_t r = 0; r < rowsPerLane; ++r) {
+      // A row that saw no key (causal, Sq > Skv) is 0, as the reference.
+      Value positive = arith::CmpFOp::create(
+          b, loc, arith::CmpFPredicate::OGT, total[r], f(0.0));
+      Value inv = select(positive,
+                         arith::DivFOp::create(b, loc, f(1.0), total[r]),
+                         f(0.0));
+      Value invPair = vector::BroadcastOp::create(b, loc, pairType, inv);
+      Value row = add(q0, rowOf(i, 2 * r));
+      for (int64_t jd = 0; jd < nd; ++jd) {
+        Value acc = state[i * nd + jd];
+        Value pair = vec({extract(acc, 2 * r), extract(acc, 2 * r + 1)});
+        pair = arith::MulFOp::create(b, loc, pair, invPair);
+        vector::StoreOp::create(b, loc, fromF32(b, loc, pair, elemT), out,
+                                ValueRange{bIdx, head, row, colOf(jd, 0)},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(2 * elemBytes));
+      }
+    }
+  }
+  kc.grid = {numQTiles, hq, batch};
+  kc.block = {threads, 1, 1};
+  return success();
+}
+
+LogicalResult mlir::hkg::lowerAttention(AttentionOp op, KernelContext &kc) {
+  return AttentionKernelBuilder(op, kc).build();
+}
