@@ -7,7 +7,8 @@
 #   2. utils/bench/attention_bench.py: SDPA and the hkg variants in
 #      .carry/att-bundles on PERF.md's shape, checked and timed;
 #   3. hkg-tune on examples/attention.mlir (utils/device/tune_call.sh
-#      attention, BUDGET trials + the confirmation), unless SKIP_TUNE=1.
+#      attention, BUDGET trials + the confirmation), unless SKIP_TUNE=1 or
+#      a case of step 1 failed.
 # Prepared here (no GPU), from the repo root after building:
 #   python3 utils/lowering-check/cases.py --attention > /tmp/att-cases.json
 #   rm -rf .carry/lcheck-att && HKG_OPT=build/bin/hkg-opt python3 utils/lowering-check/make_cases.py /tmp/att-cases.json .carry/lcheck-att
@@ -34,6 +35,10 @@ if [ -d .carry/att-bundles ]; then
   cat "$W/attention.md" 2>/dev/null || tail -20 "$W/bench.log"
 fi
 tar -cJf "$OUT/check.tar.xz" -C "$W" .
+# A kernel that fails the check is not tuned (FORCE_TUNE=1 tunes anyway).
+if grep -qE "^FAIL" "$W/lcheck.log" 2>/dev/null && [ -z "${FORCE_TUNE:-}" ]; then
+  echo "lowering check failed: not tuning"; SKIP_TUNE=1
+fi
 if [ -z "${SKIP_TUNE:-}" ]; then
   RESUME_FROM=${RESUME_FROM:-/nonexistent} BUDGET=${BUDGET:-64} \
     DEADLINE_S=$((${CALL_S:-575} - SECONDS)) bash utils/device/tune_call.sh attention
