@@ -27,6 +27,16 @@ Tolerance hkg::rt::getDefaultTolerance(DType type) {
   return {0, 0, 0};
 }
 
+Tolerance hkg::rt::getOpTolerance(mlir::Operation *op, DType type) {
+  Tolerance t = getDefaultTolerance(type);
+  if (auto attention = llvm::dyn_cast<mlir::hkg::AttentionOp>(op)) {
+    mlir::Type in = attention.getQuery().getType().getElementType();
+    int mantissa = in.isBF16() ? 8 : in.isF16() ? 11 : 24;
+    t.elemScaled = 2 * std::ldexp(1.0, -mantissa);
+  }
+  return t;
+}
+
 uint64_t hkg::rt::getPoisonBits(DType type) {
   switch (type) {
   case DType::F16:
@@ -113,13 +123,17 @@ CheckResult hkg::rt::compareTensors(const HostTensor &actual,
 
   int64_t firstMismatch = -1;
   double bound = tolerance.elemAbs * rms;
+  bool scaled = tolerance.elemScaled > 0 && !expected.errorScale.empty();
   for (int64_t i = 0; i < n; ++i) {
     if (!expected.isComputed(i) || unwritten[i])
       continue;
     double a = got[i], e = want[i];
     if (std::isnan(a) || !std::isfinite(e))
       continue;
-    if (std::fabs(a - e) > tolerance.elemRel * std::fabs(e) + bound) {
+    double allowed = tolerance.elemRel * std::fabs(e) + bound;
+    if (scaled)
+      allowed += tolerance.elemScaled * expected.errorScale[i];
+    if (std::fabs(a - e) > allowed) {
       if (r.mismatched++ == 0)
         firstMismatch = i;
     }
@@ -152,11 +166,17 @@ CheckResult hkg::rt::compareTensors(const HostTensor &actual,
   }
   if (r.mismatched) {
     sep();
-    os << llvm::formatv("{0} element(s) outside {1:e1}*|ref| + {2:e1}*rms "
-                        "(first at {3}: got {4:e6}, expected {5:e6})",
-                        r.mismatched, tolerance.elemRel, tolerance.elemAbs,
+    os << llvm::formatv("{0} element(s) outside {1:e1}*|ref| + {2:e1}*rms",
+                        r.mismatched, tolerance.elemRel, tolerance.elemAbs);
+    if (scaled)
+      os << llvm::formatv(" + {0:e1}*scale", tolerance.elemScaled);
+    os << llvm::formatv(" (first at {0}: got {1:e6}, expected {2:e6}",
                         formatIndex(shape, firstMismatch), got[firstMismatch],
                         want[firstMismatch]);
+    if (scaled)
+      os << llvm::formatv(", scale {0:e3}",
+                          expected.errorScale[firstMismatch]);
+    os << ")";
   }
   r.message = msg;
   r.passed = msg.empty();

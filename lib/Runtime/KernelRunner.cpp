@@ -229,7 +229,7 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
   CheckResult check =
       isTopP ? checkTopPSample(*op, *inputs, output)
              : compareTensors(output, *reference,
-                              getDefaultTolerance(outSpec.dtype));
+                              getOpTolerance(*op, outSpec.dtype));
   outcome["status"] = check.passed ? "pass" : "fail";
   outcome["message"] = check.message;
   outcome["check"] = json::Object{{"checked", check.checked},

@@ -411,10 +411,11 @@ attentionReference(mlir::hkg::AttentionOp op, ArrayRef<HostTensor> inputs,
   std::vector<int64_t> rows =
       pickRows(numRows, static_cast<double>(skv) * (d + dv), options);
   markRows(result, rows, numRows, dv);
+  result.errorScale.assign(numRows * dv, 0.0);
   double *outData = result.output.getF64Data();
   forEach(rows.size(), [&](int64_t r) {
     int64_t row = rows[r];
-    std::vector<double> scores(skv), out(dv);
+    std::vector<double> scores(skv), out(dv), errScale(dv);
     int64_t i = row % sq, h = (row / sq) % hq, bi = row / (sq * hq);
     int64_t kh = h / group;
     const double *qr = q.data() + row * d;
@@ -438,12 +439,16 @@ attentionReference(mlir::hkg::AttentionOp op, ArrayRef<HostTensor> inputs,
       }
       for (int64_t j = 0; j <= last; ++j) {
         double p = scores[j] / sum;
-        for (int64_t c = 0; c < dv; ++c)
+        for (int64_t c = 0; c < dv; ++c) {
           out[c] += p * vb[j * dv + c];
+          errScale[c] += p * std::fabs(vb[j * dv + c]);
+        }
       }
     }
-    for (int64_t c = 0; c < dv; ++c)
+    for (int64_t c = 0; c < dv; ++c) {
       outData[row * dv + c] = out[c];
+      result.errorScale[row * dv + c] = errScale[c];
+    }
   });
   return result;
 }

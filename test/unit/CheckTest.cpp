@@ -206,3 +206,21 @@ TEST(CheckTest, RandomInputsForRopeAreRealTables) {
   }
   EXPECT_EQ((*in)[1].get(0), 1.0); // Position 0: angle 0.
 }
+
+TEST(CheckTest, ErrorScaleWidensTheBoundPerElement) {
+  // Two elements with the same reference value and error; only the one
+  // whose error scale covers the error passes.
+  HostTensor out = makeTensor(DType::F32, {2}, {1.01, 1.01});
+  ReferenceResult ref = makeExpected({2}, {1, 1});
+  ref.errorScale = {1.0, 0.001};
+  Tolerance t = getDefaultTolerance(DType::F32);
+  t.elemScaled = 0.02;
+  CheckResult r = compareTensors(out, ref, t);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.mismatched, 1);
+  EXPECT_NE(r.message.find("first at [1]"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("scale 1.000e-03"), std::string::npos) << r.message;
+  // Without elemScaled the scales are ignored: both fail.
+  t.elemScaled = 0;
+  EXPECT_EQ(compareTensors(out, ref, t).mismatched, 2);
+}

@@ -2,6 +2,8 @@
 
 #include "RuntimeTestUtils.h"
 
+#include "hkg/Runtime/Check.h"
+
 #include <cmath>
 
 using namespace hkg::rt;
@@ -260,6 +262,30 @@ TEST(ReferenceTest, AttentionNonCausalScale) {
   HostTensor k = makeTensor(DType::F32, {1, 1, 2, 1}, {0, std::log(4.0)});
   HostTensor v = makeTensor(DType::F32, {1, 1, 2, 1}, {10, 20});
   EXPECT_THAT(evaluate(p, {q, k, v}), near({2 + 16}, 1e-5));
+}
+
+TEST(ReferenceTest, AttentionErrorScaleAndTolerance) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%q: tensor<1x1x1x1xbf16>, %k: tensor<1x1x2x1xbf16>, %v: tensor<1x1x2x1xbf16>) -> tensor<1x1x1x1xbf16> {
+      %o = hkg.attention %q, %k, %v
+          : tensor<1x1x1x1xbf16>, tensor<1x1x2x1xbf16>, tensor<1x1x2x1xbf16> -> tensor<1x1x1x1xbf16>
+      return %o : tensor<1x1x1x1xbf16>
+    })");
+  ASSERT_TRUE(p.op);
+  // Equal scores: weights [1/2, 1/2]; v = [3, -5]: the output is -1, its
+  // error scale sum_j p_j |v_j| = 4.
+  HostTensor q = makeTensor(DType::BF16, {1, 1, 1, 1}, {0});
+  HostTensor k = makeTensor(DType::BF16, {1, 1, 2, 1}, {1, 1});
+  HostTensor v = makeTensor(DType::BF16, {1, 1, 2, 1}, {3, -5});
+  auto result = evaluateReference(p.op, {q, k, v});
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  double out = 0;
+  result->output.toDoubles(&out);
+  EXPECT_NEAR(out, -1.0, 1e-12);
+  ASSERT_EQ(result->errorScale.size(), 1u);
+  EXPECT_NEAR(result->errorScale[0], 4.0, 1e-12);
+  // bf16 operands: 2 u = 2^-7 per unit of scale.
+  EXPECT_EQ(getOpTolerance(p.op, DType::BF16).elemScaled, std::ldexp(1.0, -7));
 }
 
 TEST(ReferenceTest, NucleusProbabilitiesAndSampling) {

@@ -28,13 +28,26 @@ namespace hkg::rt {
 struct Tolerance {
   /// Bound on ||out - ref||_2 / ||ref||_2.
   double normRel;
-  /// Per-element bound: |out - ref| <= elemRel * |ref| + elemAbs * rms(ref).
+  /// Per-element bound: |out - ref| <= elemRel * |ref| + elemAbs * rms(ref)
+  /// (+ elemScaled * errorScale[i] where the reference gives error scales).
   double elemRel;
   double elemAbs;
+  /// Multiplies the reference's per-element error scale (ReferenceResult::
+  /// errorScale), e.g. attention's sum_j p_ij |v_jc|: 0 = not used.
+  double elemScaled = 0;
 };
 
 /// The default tolerance for outputs of `type` (exact for i32).
 Tolerance getDefaultTolerance(DType type);
+
+/// The tolerance of `op`'s output of `type`: the default, and for
+/// hkg.attention also 2 u_in * errorScale, u_in the unit roundoff of the
+/// operands' type (2^-8 bf16, 2^-11 f16, 2^-24 f32): the kernel rounds the
+/// probabilities P to that type for the P V product (as FlashAttention and
+/// PyTorch's SDPA do), which moves an output by up to u_in sum_j p_ij |v_jc|
+/// -- an absolute error set by V's scale, not by the output's own (late
+/// causal rows average thousands of keys and are small).
+Tolerance getOpTolerance(mlir::Operation *op, DType type);
 
 /// The NaN bit pattern outputs are poisoned with (for i32: 0x7fbadbad, an
 /// impossible token id).

@@ -53,6 +53,9 @@ struct ReferenceResult {
   HostTensor output;
   /// Which elements were computed; empty when all were.
   std::vector<bool> computed;
+  /// Per-element scale of the error a correct kernel may make (attention:
+  /// sum_j p_ij |v_jc|, see getOpTolerance); empty when the op has none.
+  std::vector<double> errorScale;
 
   bool isComputed(int64_t i) const { return computed.empty() || computed[i]; }
 };

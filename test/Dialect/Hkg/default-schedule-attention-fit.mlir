@@ -1,17 +1,20 @@
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 | FileCheck %s --check-prefixes=CHECK,LDS64K
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1201 | FileCheck %s --check-prefixes=CHECK,LDS64K
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx950 | FileCheck %s --check-prefixes=CHECK,LDS160K
-// RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 | FileCheck %s --check-prefixes=CHECK,LDS48K
+// RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 | FileCheck %s --check-prefixes=CHECK,LDS227K
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-verify-schedule="chip=gfx942 require-schedule" -o /dev/null
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1100 --hkg-verify-schedule="chip=gfx1100 require-schedule" -o /dev/null
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-verify-schedule="chip=sm_90 require-schedule" -o /dev/null
 
-// Attention defaults fit the target's LDS: tile_q x D + stages x tile_kv x
-// (D + Dv) elements. Large head dims first give up double buffering, then
-// shrink the K/V tile. NVIDIA targets allow 48 KiB of static shared memory
-// per workgroup.
+// Attention defaults fit the target's LDS: tile_q x (D + pad) + stages x
+// tile_kv x (D + Dv + 2 pad) elements (pad = 16 bytes per row), plus
+// tile_q x tile_kv f32 for P in the FMA kernel, the only one on AMD targets
+// (attention's MFMA / WMMA kernels are not written yet). Large head dims
+// first give up double buffering, then shrink the K/V tile. NVIDIA kernels
+// take what is above 48 KiB as dynamic shared memory (227 KiB on sm_90).
 
-// D = 64 bf16: 40 KiB double-buffered, fits everywhere.
+// D = 64 bf16: 45 KiB double-buffered (61 KiB with the FMA kernel's P),
+// fits everywhere.
 // CHECK-LABEL: func.func @d64
 // CHECK: stages = 2, tile_kv = 64, tile_q = 64
 func.func @d64(%q: tensor<1x8x256x64xbf16>) -> tensor<1x8x256x64xbf16> {
@@ -19,23 +22,33 @@ func.func @d64(%q: tensor<1x8x256x64xbf16>) -> tensor<1x8x256x64xbf16> {
   return %0 : tensor<1x8x256x64xbf16>
 }
 
-// D = 128 bf16: 80 KiB double-buffered, 48 KiB single-buffered.
+// D = 128 bf16: 85 KiB double-buffered (101 KiB with P); the FMA kernel
+// single-buffered with a 64-row K/V tile needs 67 KiB, with 32 rows 42 KiB.
 // CHECK-LABEL: func.func @d128
-// LDS64K: stages = 1, tile_kv = 64, tile_q = 64
-// LDS160K: stages = 2, tile_kv = 64, tile_q = 64
-// LDS48K: stages = 1, tile_kv = 64, tile_q = 64
+// LDS64K: mma = none, stages = 1, tile_kv = 32, tile_q = 64
+// LDS160K: mma = none, stages = 2, tile_kv = 64, tile_q = 64
+// LDS227K: mma = mma_16x8x16, stages = 2, tile_kv = 64, tile_q = 64
 func.func @d128(%q: tensor<4x32x1024x128xbf16>) -> tensor<4x32x1024x128xbf16> {
   %0 = hkg.attention %q, %q, %q causal : tensor<4x32x1024x128xbf16>, tensor<4x32x1024x128xbf16>, tensor<4x32x1024x128xbf16> -> tensor<4x32x1024x128xbf16>
   return %0 : tensor<4x32x1024x128xbf16>
 }
 
-// D = 256 bf16: 160 KiB double-buffered; a 32-row K/V tile fits 64 KiB
-// exactly, a 16-row tile fits 48 KiB exactly.
+// D = 256 bf16: 165 KiB double-buffered (181 KiB with P); with P,
+// single-buffered: 115 KiB at 64 K/V rows, 74 KiB at 32, 53.5 KiB at 16.
 // CHECK-LABEL: func.func @d256
-// LDS64K: stages = 1, tile_kv = 32, tile_q = 64
-// LDS160K: stages = 2, tile_kv = 64, tile_q = 64
-// LDS48K: stages = 1, tile_kv = 16, tile_q = 64
+// LDS64K: mma = none, stages = 1, tile_kv = 16, tile_q = 64
+// LDS160K: mma = none, stages = 1, tile_kv = 64, tile_q = 64
+// LDS227K: mma = mma_16x8x16, stages = 2, tile_kv = 64, tile_q = 64
 func.func @d256(%q: tensor<1x4x256x256xbf16>) -> tensor<1x4x256x256xbf16> {
   %0 = hkg.attention %q, %q, %q : tensor<1x4x256x256xbf16>, tensor<1x4x256x256xbf16>, tensor<1x4x256x256xbf16> -> tensor<1x4x256x256xbf16>
   return %0 : tensor<1x4x256x256xbf16>
+}
+
+// Sequence lengths that 64 does not divide take the largest tiles that do;
+// the waves follow tile_q (16 rows each).
+// CHECK-LABEL: func.func @short
+// CHECK: stages = 2, tile_kv = 16, tile_q = 32, waves = 2
+func.func @short(%q: tensor<1x2x96x64xbf16>, %kv: tensor<1x2x48x64xbf16>) -> tensor<1x2x96x64xbf16> {
+  %0 = hkg.attention %q, %kv, %kv : tensor<1x2x96x64xbf16>, tensor<1x2x48x64xbf16>, tensor<1x2x48x64xbf16> -> tensor<1x2x96x64xbf16>
+  return %0 : tensor<1x2x96x64xbf16>
 }

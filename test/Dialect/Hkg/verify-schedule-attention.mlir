@@ -1,21 +1,44 @@
 // RUN: hkg-opt %s --split-input-file --hkg-verify-schedule=chip=gfx942 --verify-diagnostics
 
-// Constraints of AttentionOp::verifyScheduleConstraints. (`tile_q` must be a
-// multiple of `waves`; with tile_q in {16..128} and waves in {1..8} every
-// legal pair satisfies it, so that rule has no failing case.)
+// Constraints of AttentionOp::verifyScheduleConstraints on gfx942 (the
+// f16/bf16 rule of `mma`: verify-schedule-mma-per-target.mlir, on sm_90).
 
-func.func @mma_needs_half(%q: tensor<1x2x64x32xf32>) -> tensor<1x2x64x32xf32> {
-  // expected-error @below {{'hkg.attention' op schedule knob 'mma' = mfma_32x32x8 needs f16 or bf16 operands, got 'f32'; expected mma = none}}
-  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = mfma_32x32x8>} : tensor<1x2x64x32xf32>, tensor<1x2x64x32xf32>, tensor<1x2x64x32xf32> -> tensor<1x2x64x32xf32>
-  return %0 : tensor<1x2x64x32xf32>
+func.func @lds(%q: tensor<1x8x512x128xbf16>) -> tensor<1x8x512x128xbf16> {
+  // expected-error @below {{schedule needs 239616 bytes of LDS (tile_q x (D + pad) + stages x tile_kv x (D + Dv + 2 pad) elements, + tile_q x tile_kv f32 for P); gfx942 has 65536}}
+  %0 = hkg.attention %q, %q, %q causal {schedule = #hkg.schedule<tile_q = 128, tile_kv = 128, stages = 2, waves = 8>} : tensor<1x8x512x128xbf16>, tensor<1x8x512x128xbf16>, tensor<1x8x512x128xbf16> -> tensor<1x8x512x128xbf16>
+  return %0 : tensor<1x8x512x128xbf16>
 }
 
 // -----
 
-func.func @lds(%q: tensor<1x8x512x128xbf16>) -> tensor<1x8x512x128xbf16> {
-  // expected-error @below {{schedule needs 163840 bytes of LDS (tile_q x D + stages x tile_kv x (D + Dv) elements); gfx942 has 65536}}
-  %0 = hkg.attention %q, %q, %q causal {schedule = #hkg.schedule<tile_q = 128, tile_kv = 128, stages = 2>} : tensor<1x8x512x128xbf16>, tensor<1x8x512x128xbf16>, tensor<1x8x512x128xbf16> -> tensor<1x8x512x128xbf16>
-  return %0 : tensor<1x8x512x128xbf16>
+func.func @rows_per_wave(%q: tensor<1x2x64x32xf16>) -> tensor<1x2x64x32xf16> {
+  // expected-error @below {{schedule knob 'tile_q' = 32 must be a multiple of 16 x 'waves' = 64 (each wave owns 16-row groups)}}
+  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<tile_q = 32, waves = 4>} : tensor<1x2x64x32xf16>, tensor<1x2x64x32xf16>, tensor<1x2x64x32xf16> -> tensor<1x2x64x32xf16>
+  return %0 : tensor<1x2x64x32xf16>
+}
+
+// -----
+
+func.func @tile_q_divides(%q: tensor<1x2x96x32xf16>) -> tensor<1x2x96x32xf16> {
+  // expected-error @below {{schedule knob 'tile_q' = 64 must divide the query length 96}}
+  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<tile_q = 64, tile_kv = 32>} : tensor<1x2x96x32xf16>, tensor<1x2x96x32xf16>, tensor<1x2x96x32xf16> -> tensor<1x2x96x32xf16>
+  return %0 : tensor<1x2x96x32xf16>
+}
+
+// -----
+
+func.func @tile_kv_divides(%q: tensor<1x2x64x32xf16>, %kv: tensor<1x2x80x32xf16>) -> tensor<1x2x64x32xf16> {
+  // expected-error @below {{schedule knob 'tile_kv' = 32 must divide the key/value length 80}}
+  %0 = hkg.attention %q, %kv, %kv {schedule = #hkg.schedule<tile_kv = 32>} : tensor<1x2x64x32xf16>, tensor<1x2x80x32xf16>, tensor<1x2x80x32xf16> -> tensor<1x2x64x32xf16>
+  return %0 : tensor<1x2x64x32xf16>
+}
+
+// -----
+
+func.func @head_dims(%q: tensor<1x2x64x40xf16>) -> tensor<1x2x64x40xf16> {
+  // expected-error @below {{the attention kernel needs head dims that are multiples of 16, got D = 40 and Dv = 40}}
+  %0 = hkg.attention %q, %q, %q : tensor<1x2x64x40xf16>, tensor<1x2x64x40xf16>, tensor<1x2x64x40xf16> -> tensor<1x2x64x40xf16>
+  return %0 : tensor<1x2x64x40xf16>
 }
 
 // -----

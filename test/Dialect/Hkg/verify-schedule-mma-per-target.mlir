@@ -44,9 +44,10 @@ module attributes {hkg.target = #hkg.target<chip = "gfx1250">} {
 
 // -----
 
+// Attention's kernel has no AMD matrix-core form yet: only `none` there.
 module attributes {hkg.target = #hkg.target<chip = "gfx1201">} {
   func.func @mfma_on_rdna4(%q: tensor<1x2x64x32xf16>) -> tensor<1x2x64x32xf16> {
-    // expected-error @below {{schedule knob 'mma' = mfma_16x16x16 is not legal for hkg.attention on gfx1201; expected one of: none, wmma_16x16x16}}
+    // expected-error @below {{schedule knob 'mma' = mfma_16x16x16 is not legal for hkg.attention on gfx1201; expected one of: none}}
     %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = mfma_16x16x16>} : tensor<1x2x64x32xf16>, tensor<1x2x64x32xf16>, tensor<1x2x64x32xf16> -> tensor<1x2x64x32xf16>
     return %0 : tensor<1x2x64x32xf16>
   }
@@ -61,3 +62,26 @@ module attributes {hkg.target = #hkg.target<chip = "sm_80">} {
     return %0 : tensor<256x256xf16>
   }
 }
+
+// -----
+
+// sm_90's warpgroup MMA (sm_90a) is a matmul form; attention takes mma.sync,
+// and only with 16-bit operands.
+module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
+  func.func @wgmma_attention(%q: tensor<1x2x64x64xbf16>) -> tensor<1x2x64x64xbf16> {
+    // expected-error @below {{schedule knob 'mma' = wgmma_64x128x16 is not legal for hkg.attention on sm_90; expected one of: none, mma_16x8x16}}
+    %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = wgmma_64x128x16>} : tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16> -> tensor<1x2x64x64xbf16>
+    return %0 : tensor<1x2x64x64xbf16>
+  }
+}
+
+// -----
+
+module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
+  func.func @mma_needs_half(%q: tensor<1x2x64x32xf32>) -> tensor<1x2x64x32xf32> {
+    // expected-error @below {{'hkg.attention' op schedule knob 'mma' = mma_16x8x16 needs f16 or bf16 operands, got 'f32'; expected mma = none}}
+    %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = mma_16x8x16>} : tensor<1x2x64x32xf32>, tensor<1x2x64x32xf32>, tensor<1x2x64x32xf32> -> tensor<1x2x64x32xf32>
+    return %0 : tensor<1x2x64x32xf32>
+  }
+}
+

@@ -61,8 +61,8 @@ func.func @top_p(%l: tensor<2x1000xf32>) -> tensor<2xi32> {
 }
 
 // CHECK-LABEL: func.func @attention
-// CHECK: {schedule = #hkg.schedule<mma = mfma_16x16x16, stages = 1, tile_kv = 32, tile_q = 128, waves = 8>}
+// CHECK: {schedule = #hkg.schedule<mma = none, stages = 1, tile_kv = 16, tile_q = 128, waves = 8>}
 func.func @attention(%q: tensor<1x8x256x128xbf16>) -> tensor<1x8x256x128xbf16> {
-  %0 = hkg.attention %q, %q, %q causal {schedule = #hkg.schedule<tile_q = 128, tile_kv = 32, waves = 8, mma = mfma_16x16x16, stages = 1>} : tensor<1x8x256x128xbf16>, tensor<1x8x256x128xbf16>, tensor<1x8x256x128xbf16> -> tensor<1x8x256x128xbf16>
+  %0 = hkg.attention %q, %q, %q causal {schedule = #hkg.schedule<tile_q = 128, tile_kv = 16, waves = 8, mma = none, stages = 1>} : tensor<1x8x256x128xbf16>, tensor<1x8x256x128xbf16>, tensor<1x8x256x128xbf16> -> tensor<1x8x256x128xbf16>
   return %0 : tensor<1x8x256x128xbf16>
 }

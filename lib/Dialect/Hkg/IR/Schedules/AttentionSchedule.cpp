@@ -86,10 +86,6 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
     return emitError() << "schedule knob 'mma' = " << mma
                        << " needs f16 or bf16 operands, got " << elem
                        << "; expected mma = none";
-  if (mma != "none" && !attentionSupportsMma(mma))
-    return emitError() << "schedule knob 'mma' = " << mma
-                       << " is not supported by the attention kernel; "
-                          "expected mma_16x8x16 or none";
   int64_t waves = s.getInt("waves"), tileQ = s.getInt("tile_q"),
           tileKv = s.getInt("tile_kv");
   if (tileQ % (16 * waves) != 0)
