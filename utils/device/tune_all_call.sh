@@ -7,7 +7,8 @@
 #   2. cuBLAS on the four GEMMs (utils/bench/cublas_gemms.py), for the
 #      tuned times of step 3;
 #   3. utils/device/tune_call.sh on every op of PERF.md's table that hkg
-#      lowers (attention is not lowered yet), longest first, JOBS ops at once
+#      lowers but attention (utils/device/attention_call.sh tunes it: its
+#      float64 reference takes most of a trial), longest first, JOBS ops at once
 #      sharing the GPU through the device lock (hkg-tune --device-lock), each
 #      op BUDGET search trials then the confirmation (default + 3 finalists
 #      re-measured 3 times: 12 more measurements).
