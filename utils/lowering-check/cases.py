@@ -282,6 +282,24 @@ for g in (1, 4, 16):
     add_matmul("bf16", [], 1600, 900, 256, tb=True, s=WGMMA[0] + f", group_m = {g}")
     add_matmul("bf16", [], 1600, 900, 256, s=mma_sync(f"group_m = {g}"))
 
+# wgmma_pending = 1 (each step's warpgroup MMAs in flight during the next
+# step; the refill targets the stage of two steps back): 3 and 4 stages, B
+# K-major and MN-major, ragged M / N / K (328 = 5 x 64 + 8: the last K step
+# zero-filled), a K of one step (the exit wait alone), unroll 2 (the stage
+# indices fold), 256 columns, two warpgroups along N, batches and a bias +
+# GELU epilogue.
+PENDING = [WGMMA[0] + ", wgmma_pending = 1",
+           WGMMA[0].replace("stages = 3", "stages = 4") + ", wgmma_pending = 1",
+           WGMMA[1] + ", wgmma_pending = 1",
+           WGMMA[3] + ", wgmma_pending = 1"]
+for s in PENDING:
+    add_matmul("bf16", [], 512, 768, 640, tb=True, s=s)
+    add_matmul("bf16", [], 300, 520, 328, s=s)
+add_matmul("bf16", [], 256, 256, 64, tb=True, s=PENDING[0])
+add_matmul("f16", [2], 200, 136, 96, tb=True, s=PENDING[1])
+add_matmul("bf16", [], 1024, 1536, 512, tb=True, epi="bias_gelu", s=PENDING[1])
+add_matmul("bf16", [], 2048, 2048, 2048, s=PENDING[1] + ", group_m = 1")
+
 # FMAs with one column of B per lane (tile_n / waves_n / 8 = 1), which failed
 # to compile on the H200 tuning run of 2026-12-02.
 add_matmul("bf16", [], 256, 256, 320, s="mma = none, tile_m = 128, tile_n = 64, tile_k = 16, waves_m = 1, waves_n = 8, "
@@ -346,6 +364,8 @@ if "--attention" in sys.argv:  # only the attention cases
 # --top-p: only the top-p cases.
 if "--wgmma" in sys.argv:  # only the wgmma cases
     cases[:] = [c for c in cases if "wgmma" in c["mlir"]]
+if "--wgmma-pending" in sys.argv:  # only the wgmma_pending cases
+    cases[:] = [c for c in cases if "wgmma_pending" in c["mlir"]]
 if "--top-p" in sys.argv:
     cases[:] = [c for c in cases if c["ref"]["op"] == "top_p"]
 

@@ -17,7 +17,10 @@
 //     in panels of 64 columns) whose 16-byte chunks are XOR-swizzled by
 //     row % 8: the 128-byte-swizzle layouts the descriptors name, in
 //     1024-byte aligned buffers. waves_m x waves_n count warpgroups; the
-//     accumulators are one LLVM struct per thread;
+//     accumulators are one LLVM struct per thread. With wgmma_pending = 1
+//     a step's MMAs stay in flight while the next step waits for its tile
+//     and issues its copies (wgmma.wait_group 1); the refill then targets
+//     the stage of two steps back, one tile fewer ahead;
 //   - mfma_* (CDNA) and wmma_* (RDNA): per-lane vector.loads of the
 //     documented operand layouts feeding amdgpu.mfma / amdgpu.wmma; the next
 //     tile is prefetched from global memory into registers while the
@@ -106,6 +109,7 @@ public:
     unroll = s.getInt("unroll");
     groupM = s.getInt("group_m");
     splitK = s.getInt("split_k");
+    wgmmaPending = s.getInt("wgmma_pending");
     StringRef mma = s.getKeyword("mma");
     if (mma == "none") {
       core = Core::Fma;
@@ -261,6 +265,8 @@ private:
   const TargetInfo &target;
 
   int64_t tm, tn, tk, wm, wn, stages, vw, pad, unroll, groupM, splitK;
+  /// wgmma groups left in flight across K steps (0 or 1).
+  int64_t wgmmaPending = 0;
   bool swizzle;
   Core core = Core::Fma;
   int64_t mmaM = 1, mmaN = 1, mmaK = 1;
@@ -815,9 +821,12 @@ SmallVector<Value> MatmulKernelBuilder::computeWgmma(Value stage,
               .getResult(0);
   }
   sideEffectAsm("wgmma.commit_group.sync.aligned;");
-  // Wait for this step's MMAs before the next refill of the stage (the
-  // loop's barrier) and before the accumulators are read.
-  acc = accumulatorAsm("wgmma.wait_group.sync.aligned 0;", acc);
+  // Wait for this step's MMAs (wgmma_pending = 0) or the previous step's
+  // (1) before the loop's barrier, after which a refill overwrites their
+  // stage; the loop's exit waits for all before the accumulators are read.
+  acc = accumulatorAsm("wgmma.wait_group.sync.aligned " +
+                           std::to_string(wgmmaPending) + ";",
+                       acc);
   return {acc};
 }
 
@@ -1167,9 +1176,15 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
     // with tile kt + stages - 1 while computing tile kt. Past the last tile
     // the refill repeats the last tile into a stage no later step reads, so
     // that every step commits one non-empty group.
+    //
+    // wgmma_pending = 1 leaves step kt - 1's MMAs in flight during step kt,
+    // so step kt refills the stage of step kt - 2 (whose MMAs every
+    // warpgroup waited for before the barrier) with tile kt + stages - 2:
+    // one tile fewer ahead.
+    int64_t ahead = stages - 1 - wgmmaPending;
     auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
     Value token;
-    for (int64_t s = 0; s < stages - 1; ++s) {
+    for (int64_t s = 0; s < ahead; ++s) {
       int64_t tile = std::min(s, numK - 1);
       token = nvgpu::DeviceAsyncCreateGroupOp::create(
           b, loc, tokenType, issueAsyncCopy(kTile(c(tile)), c(s)));
@@ -1188,13 +1203,13 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
         gpu::BarrierOp::create(b, loc);
       } else {
         nvgpu::DeviceAsyncWaitOp::create(b, loc, token,
-                                         b.getI32IntegerAttr(stages - 2));
+                                         b.getI32IntegerAttr(ahead - 1));
         // wgmma reads LDS through the async proxy: this thread's cp.async
         // writes become visible to it before the barrier.
         if (core == Core::Wgmma)
           sideEffectAsm("fence.proxy.async.shared::cta;");
         gpu::BarrierOp::create(b, loc);
-        Value next = add(kt, stages - 1);
+        Value next = add(kt, ahead);
         Value tile = arith::MinUIOp::create(b, loc, next, c(numK - 1));
         nvgpu::DeviceAsyncCreateGroupOp::create(
             b, loc, tokenType, issueAsyncCopy(kTile(tile), rem(next, stages)));
@@ -1205,6 +1220,8 @@ FailureOr<MatmulLaunch> MatmulKernelBuilder::build() {
     }
     acc = SmallVector<Value>(loop.getResults());
     kLoop = loop;
+    if (wgmmaPending > 0)
+      acc = {accumulatorAsm("wgmma.wait_group.sync.aligned 0;", acc.front())};
     if (stages > 1)
       nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(0));
   } else {

@@ -115,3 +115,21 @@ func.func @split_k_lds(%a: tensor<512x512xbf16>, %b: tensor<512x512xbf16>) -> te
   %c = hkg.matmul %a, %b {schedule = #hkg.schedule<split_k = 2, mma = mma_16x8x16, tile_m = 256, tile_n = 128, tile_k = 64, waves_m = 4, waves_n = 2, stages = 3>} : tensor<512x512xbf16>, tensor<512x512xbf16> -> tensor<512x512xbf16>
   return %c : tensor<512x512xbf16>
 }
+
+// -----
+
+// wgmma_pending keeps warpgroup MMAs in flight: only wgmma has them.
+func.func @wgmma_pending_needs_wgmma(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'wgmma_pending' = 1 needs mma = wgmma_*, got mma = mma_16x8x16; expected wgmma_pending = 0}}
+  %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = mma_16x8x16, tile_k = 32, waves_m = 2, waves_n = 2, wgmma_pending = 1>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}
+
+// -----
+
+// The stage of the MMAs in flight cannot be refilled: a third stage is needed.
+func.func @wgmma_pending_needs_three_stages(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'wgmma_pending' = 1 needs stages >= 3 (a stage for the MMAs in flight), got stages = 2}}
+  %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<stages = 2, wgmma_pending = 1>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}

@@ -5,8 +5,9 @@
 // (rows padded by lds_pad elements, 16-byte chunks XOR-swizzled with
 // lds_swizzle); waves_m x waves_n waves split the tile, each issuing `mma`
 // matrix-core instructions (or plain FMAs with `mma = none`); A and B are
-// read from global memory in vector_width-element chunks. `split_k` is
-// fixed to 1 (no cross-workgroup K reduction yet). The kernel is built by
+// read from global memory in vector_width-element chunks; `split_k`
+// workgroups of a cluster share an output tile (sm_90); `wgmma_pending`
+// keeps warpgroup MMAs in flight across K steps. The kernel is built by
 // lib/Conversion/HkgToGPU/Matmul.cpp; docs/perf/matmul-design.md explains
 // the defaults.
 //
@@ -186,6 +187,13 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   SmallVector<int64_t> splits = {1};
   if (target.hasClusters())
     splits = {1, 2, 4, 8};
+  // Opt-in until measured: 0 waits for each K step's warpgroup MMAs before
+  // the next step (the kernel measured in docs/perf 2026-12-02).
+  space.addInt("wgmma_pending", {0, 1}, 0,
+               "warpgroup-MMA groups left in flight across K steps "
+               "(wgmma.wait_group N): 1 overlaps a step's MMAs with the next "
+               "step's wait, barrier and copies (mma = wgmma_*, stages >= 3; "
+               "0 elsewhere)");
   space.addInt("split_k", splits, 1,
                "workgroups of one cluster sharing an output tile, each over "
                "1/split_k of K, summed through distributed shared memory "
@@ -261,6 +269,19 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                          << " needs lds_swizzle = 1, lds_pad = 0, stages >= "
                             "2 and 16-byte vectors (vector_width = "
                          << 16 / bytes << ")";
+  }
+  if (int64_t pending = s.getInt("wgmma_pending")) {
+    if (!mma.starts_with("wgmma"))
+      return emitError() << "schedule knob 'wgmma_pending' = " << pending
+                         << " needs mma = wgmma_*, got mma = " << mma
+                         << "; expected wgmma_pending = 0";
+    // The refill of step kt writes the stage of step kt - 2: a third stage
+    // holds the tile whose MMAs are still in flight.
+    if (s.getInt("stages") < 3)
+      return emitError() << "schedule knob 'wgmma_pending' = " << pending
+                         << " needs stages >= 3 (a stage for the MMAs in "
+                            "flight), got stages = "
+                         << s.getInt("stages");
   }
   int64_t pad = s.getInt("lds_pad");
   int64_t lds = s.getInt("stages") * (tileM + tileN) * (tileK + pad) * bytes;
