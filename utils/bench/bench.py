@@ -158,7 +158,8 @@ ROW_OPS = ["softmax", "layernorm", "rmsnorm", "gelu", "bias_gelu", "swiglu"]
 # PERF.md's shapes: the examples as written (bundle directory `<op>`).
 PERF_SHAPE = {op: "8192x8192" for op in ROW_OPS}
 PERF_SHAPE.update(rope="8x4096x32x128", top_p="64x128256", gemm="4096x4096x4096",
-                  gemm_decode="16x4096x4096", qkv_proj="8192x12288x4096")
+                  gemm_decode="16x4096x4096", qkv_proj="8192x12288x4096",
+                  gemm8192="8192x8192x8192")
 MEMORY_BOUND = ROW_OPS + ["rope"]
 
 
@@ -220,13 +221,17 @@ def make_case(case):
     """The spec of bundle directory `case` (`<op>` or `<op>.<shape>`)."""
     op, _, tag = case.partition(".")
     perf = tag == ""
-    if op in ("gemm", "gemm_decode", "qkv_proj"):
+    if op in ("gemm", "gemm8192", "gemm_decode", "qkv_proj"):
         if not perf:
             raise KeyError(case)
         spec = dict(gemm=dict(
             inputs=lambda: [_bf(4096, 4096), _bf(4096, 4096)],
             eager=torch.matmul, ref=lambda a, b: a.double() @ b.double(),
             flops=2 * 4096**3, inductor=False, shape="4096^3 bf16"),
+            gemm8192=dict(
+            inputs=lambda: [_bf(8192, 8192), _bf(8192, 8192)],
+            eager=torch.matmul, ref=lambda a, b: a.double() @ b.double(),
+            flops=2 * 8192**3, inductor=False, shape="8192^3 bf16"),
             gemm_decode=dict(
             inputs=lambda: [_bf(16, 4096), _bf(4096, 4096)],
             eager=lambda a, w: a @ w.t(), ref=lambda a, w: a.double() @ w.double().t(),

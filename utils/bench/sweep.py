@@ -51,6 +51,7 @@ MM = dict(tile_m=[64, 128, 256], tile_n=[64, 128, 256], tile_k=[32, 64], waves_m
           stages=[2, 3, 4], lds_swizzle=[0, 1])
 GRIDS["gemm"] = MM
 GRIDS["qkv_proj"] = MM
+GRIDS["gemm8192"] = MM
 GRIDS["gemm_decode"] = dict(tile_m=[16], tile_n=[16, 32, 64, 128], tile_k=[64, 128, 256], waves_m=[1], waves_n=[1, 2, 4],
                             stages=[2, 3, 4])
 GRIDS["bias_gelu"] = GRIDS["gelu"]
@@ -109,6 +110,16 @@ _WGMMA = [dict(tile_m=128, tile_n=128, waves_m=2, waves_n=1, mma="wgmma_64x128x1
 PINNED["qkv_proj"] = PINNED["gemm"] + [dict(d, tile_k=64, vector_width=8, lds_pad=0, lds_swizzle=1) for d in _WGMMA]
 # The 4096^3 GEMM (B as [K, N]) with wgmma's MN-major B (p6-p10).
 PINNED["gemm"] = PINNED["gemm"] + [dict(d, tile_k=64, vector_width=8, lds_pad=0, lds_swizzle=1) for d in _WGMMA]
+# wgmma_pending = 1 (a K step's warpgroup MMAs in flight during the next
+# step) on the wgmma default and its 4-stage and 128 x 256 forms (p<n+1>-
+# p<n+4> after the pins above).
+_PENDING = [dict(_WGMMA[0], wgmma_pending=1), dict(_WGMMA[0], stages=4, wgmma_pending=1),
+            dict(_WGMMA[2], wgmma_pending=1), dict(_WGMMA[0], stages=4, group_m=1, wgmma_pending=1)]
+for _op in ("gemm", "qkv_proj"):
+    PINNED[_op] = PINNED[_op] + [dict(d, tile_k=64, vector_width=8, lds_pad=0, lds_swizzle=1) for d in _PENDING]
+# The 8192^3 GEMM (B as [K, N]): the wgmma pins (p0-p4) and the pending
+# ones (p5-p8) only.
+PINNED["gemm8192"] = [dict(d, tile_k=64, vector_width=8, lds_pad=0, lds_swizzle=1) for d in _WGMMA + _PENDING]
 # Extra hkg-compile flags tried on the default schedule at PERF.md's shape
 # (variant default-<name>): --min-blocks-per-sm=8 caps rmsnorm's default at
 # 32 registers without spills (8 workgroups of 256 per SM, 2048 threads).
@@ -137,7 +148,7 @@ SRC_VARIANTS = {op: {"noalias": "hkg.no_alias"}
 for _op in ROW_OPS:
     SRC_VARIANTS[_op]["plain"] = 'hkg.load_eviction = "normal"'
 # Not compiled with 32-bit indices: the GEMMs use nvgpu ops.
-NO_INDEX32 = {"gemm", "gemm_decode", "qkv_proj", "attention"}
+NO_INDEX32 = {"gemm", "gemm8192", "gemm_decode", "qkv_proj", "attention"}
 
 
 def source(op, tag=None):
