@@ -3,7 +3,7 @@
 # groups run one after the other, each with its own budget, concurrency and
 # hkg-tune options (the GEMMs' float64 references use every host thread, so
 # fewer of them at once; the row ops' are single-threaded):
-#   ROW_OPS (BUDGET_ROW=48, JOBS_ROW=5), then GEMM_OPS (BUDGET_GEMM=33,
+#   ROW_OPS (BUDGET_ROW=48, JOBS_ROW=5; ROW_OPS= for none), then GEMM_OPS (BUDGET_GEMM=33,
 #   JOBS_GEMM=2, GEMM_TUNE_ARGS="--confirm-finalists 2 --confirm-rounds 2").
 # Resumes from .tune/perf.sqlite on a warm machine, else from the carried
 # .carry/tune-resume (the previous call's resume.tar.xz unpacked there).
@@ -12,8 +12,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 export PYTHONUNBUFFERED=1
-ROW_OPS=${ROW_OPS:-softmax layernorm rmsnorm bias_gelu gelu top_p}
-GEMM_OPS=${GEMM_OPS:-qkv_proj gemm8192 gemm gemm_decode}
+ROW_OPS=${ROW_OPS-softmax layernorm rmsnorm bias_gelu gelu top_p}
+GEMM_OPS=${GEMM_OPS-qkv_proj gemm8192 gemm gemm_decode}
 END=${CALL_S:-560}
 mkdir -p /tmp/g/rows /tmp/g/gemms
 if [ -n "$ROW_OPS" ]; then
