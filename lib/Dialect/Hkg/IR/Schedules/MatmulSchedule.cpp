@@ -187,8 +187,11 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   SmallVector<int64_t> splits = {1};
   if (target.hasClusters())
     splits = {1, 2, 4, 8};
-  // Opt-in until measured: 0 waits for each K step's warpgroup MMAs before
-  // the next step (the kernel measured in docs/perf 2026-12-02).
+  // 0 by default. H200 (docs/perf 2026-12-03): 1 is 11% slower with the
+  // default's 128 x 128 tiles (two workgroups share an SM and overlap each
+  // other already) and 1.11-1.12x faster than the default with 128 x 256
+  // tiles over 4 stages (one workgroup per SM) on 4096^3 and 8192^3: a
+  // knob for the tuner.
   space.addInt("wgmma_pending", {0, 1}, 0,
                "warpgroup-MMA groups left in flight across K steps "
                "(wgmma.wait_group N): 1 overlaps a step's MMAs with the next "
