@@ -35,5 +35,6 @@ ptxas = ("/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxa
          else lit.util.which("ptxas"))
 if ptxas:
     config.available_features.add("ptxas")
-    # For tests that read ptxas' own diagnostics (hkg-compile keeps them).
+    # For tests that read ptxas' own diagnostics (hkg-compile does not print
+    # them).
     config.substitutions.append(("%ptxas", ptxas))

@@ -13,14 +13,18 @@
 #   cp utils/lowering-check/check_cases.py .carry/lcp/
 #   python3 utils/bench/sweep.py --out .carry/gp --shapes perf --ops gemm,qkv_proj --per-op 0
 # On the H200 (carry .carry/lcp .carry/gp): bash utils/device/wgmma_pending_call.sh
+# (Call 1 of 2026-12-03 ran this script's first form: one bench of .carry/gp
+# with --ops gemm,qkv_proj, its bench.md / bench.json at the top of $OUT.)
 # $OUT: lcheck.log, bench.tar.xz (per bundle set and round: bench.md,
 # bench.json, bench.log).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 export PYTHONUNBUFFERED=1
-[ -d .carry/lcp ] && (cd .carry/lcp && timeout 120 python3 check_cases.py .) > "$OUT/lcheck.log" 2>&1
-echo "lowering check: exit $?, ${SECONDS} s: $(tail -1 "$OUT/lcheck.log")"
-grep -E "^FAIL" "$OUT/lcheck.log" | head
+if [ -d .carry/lcp ]; then
+  (cd .carry/lcp && timeout 120 python3 check_cases.py .) > "$OUT/lcheck.log" 2>&1
+  echo "lowering check: exit $?, ${SECONDS} s: $(tail -1 "$OUT/lcheck.log")"
+  grep -E "^FAIL" "$OUT/lcheck.log" | head
+fi
 # Call 2 (ROUNDS=2 bash ... .carry/g8 .carry/gp): the 8192^3 GEMM too
 # (sweep.py --ops gemm8192: p0-p4 wgmma pins, p5-p8 with wgmma_pending =
 # 1), each bundle set benched ROUNDS times for the run-to-run spread.
