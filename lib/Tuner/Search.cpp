@@ -46,6 +46,17 @@ bool OpCandidateSpace::isLegal(const KnobMap &knobs) const {
   return isLegalSchedule(op, knobs, target);
 }
 
+std::vector<KnobMap> OpCandidateSpace::getSketches() const {
+  std::vector<KnobMap> sketches;
+  for (const ScheduleSketch &sketch : space.sketches) {
+    KnobMap k = defaultKnobs;
+    for (const auto &[name, value] : sketch.knobs)
+      k[name] = value;
+    sketches.push_back(std::move(k));
+  }
+  return sketches;
+}
+
 ListCandidateSpace::ListCandidateSpace(ScheduleSpace space,
                                        std::vector<KnobMap> list,
                                        KnobMap defaultKnobs)
@@ -171,6 +182,8 @@ private:
   std::optional<KnobMap> evolve();
   std::optional<KnobMap> greedy();
   KnobMap mutate(KnobMap k);
+  void repair(KnobMap &k, const std::set<std::string> &changed);
+  void trySketches();
   const Trial &tournament();
 
   const CandidateSpace &space;
@@ -250,6 +263,7 @@ std::optional<KnobMap> SearchState::explore() {
 KnobMap SearchState::mutate(KnobMap k) {
   const ScheduleSpace &s = space.getSpace();
   unsigned changes = unit(rng) < 0.3 ? 2 : 1;
+  std::set<std::string> changed;
   for (unsigned c = 0; c < changes; ++c) {
     const KnobSpec &spec = s.knobs[pick(rng, s.knobs.size())];
     const auto &legal = spec.legalValues;
@@ -271,8 +285,37 @@ KnobMap SearchState::mutate(KnobMap k) {
       at = other >= at ? other + 1 : other;
     }
     k[spec.name] = legal[at];
+    changed.insert(spec.name);
   }
+  if (!changed.empty() && !space.isLegal(k))
+    repair(k, changed);
   return k;
+}
+
+void SearchState::repair(KnobMap &k, const std::set<std::string> &changed) {
+  // One change of another knob that makes the child legal, at random among
+  // all that do: with wgmma, tile_n = 256 is legal only with the 64x256
+  // instruction (or twice the warpgroups along N), so the step to it is two
+  // knobs at once. Left illegal (and discarded by the caller) when no
+  // single change helps.
+  std::vector<std::pair<const KnobSpec *, size_t>> fixes;
+  for (const KnobSpec &spec : space.getSpace().knobs) {
+    if (changed.count(spec.name))
+      continue;
+    KnobValue original = k[spec.name];
+    for (size_t i = 0; i < spec.legalValues.size(); ++i) {
+      if (spec.legalValues[i] == original)
+        continue;
+      k[spec.name] = spec.legalValues[i];
+      if (space.isLegal(k))
+        fixes.emplace_back(&spec, i);
+    }
+    k[spec.name] = original;
+  }
+  if (fixes.empty())
+    return;
+  auto [spec, i] = fixes[pick(rng, fixes.size())];
+  k[spec->name] = spec->legalValues[i];
 }
 
 const Trial &SearchState::tournament() {
@@ -335,6 +378,32 @@ std::optional<KnobMap> SearchState::greedy() {
   return pool[best];
 }
 
+void SearchState::trySketches() {
+  auto cap = static_cast<size_t>(options.sketchShare * options.budget);
+  std::vector<KnobMap> pool;
+  std::set<std::string> seen;
+  for (KnobMap &k : space.getSketches())
+    if (isNew(k) && space.isLegal(k) && seen.insert(formatKnobs(k)).second)
+      pool.push_back(std::move(k));
+  if (cap == 0 || pool.empty())
+    return;
+  std::vector<size_t> order(pool.size());
+  std::iota(order.begin(), order.end(), 0);
+  if (scorer) {
+    std::vector<float> scores = scorer->score(pool);
+    if (scores.size() == pool.size())
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return scores[a] > scores[b];
+      });
+  }
+  size_t tried = 0;
+  for (size_t i : order) {
+    if (tried >= cap || result.trials.size() >= options.budget)
+      break;
+    tried += tryMeasure(pool[i], "sketch");
+  }
+}
+
 SearchResult SearchState::run() {
   if (options.budget == 0)
     return result;
@@ -349,6 +418,7 @@ SearchResult SearchState::run() {
     scorer->update(result.trials);
   if (options.startWithDefault && result.trials.size() < options.budget)
     tryMeasure(space.getDefault(), "default");
+  trySketches();
   double greedyWeight = scorer ? options.greedyWeight : 0.0;
   double total =
       options.evolutionaryWeight + greedyWeight + options.explorerWeight;

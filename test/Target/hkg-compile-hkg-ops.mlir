@@ -7,6 +7,7 @@
 // DEFAULT: "name": "hkg_softmax_0",
 // DEFAULT-NEXT: "op": "hkg.softmax",
 // DEFAULT: "schedule": {
+// DEFAULT-NEXT: "occupancy": 0,
 // DEFAULT-NEXT: "online": 0,
 // DEFAULT-NEXT: "row_cache": "registers",
 // DEFAULT-NEXT: "rows_per_block": 1,

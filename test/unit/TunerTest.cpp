@@ -267,6 +267,120 @@ TEST_F(TunerTest, ExplorerWithAModelSkipsWhatItRanksWorst) {
   EXPECT_LT(vetoed * 2, uniform);
 }
 
+namespace {
+/// Three 0/1 knobs that are legal only all equal: no single or double
+/// change leads from one legal schedule to the other, and nothing can be
+/// sampled, so only the evolutionary agent moves.
+class CoupledSpace final : public CandidateSpace {
+public:
+  CoupledSpace() {
+    for (const char *name : {"a", "b", "c"})
+      space.addInt(name, {0, 1}, 0, "coupled");
+  }
+  const ScheduleSpace &getSpace() const override { return space; }
+  KnobMap getDefault() const override {
+    return {{"a", int64_t(0)}, {"b", int64_t(0)}, {"c", int64_t(0)}};
+  }
+  bool isLegal(const KnobMap &k) const override {
+    return k.at("a") == k.at("b") && k.at("b") == k.at("c");
+  }
+  std::optional<KnobMap> sample(Rng &) const override { return std::nullopt; }
+
+private:
+  ScheduleSpace space;
+};
+} // namespace
+
+TEST(SearchTest, MutationsRepairABrokenConstraintWithOneMoreChange) {
+  // A mutation changes one or two knobs; the third is changed by the
+  // repair, or the child is illegal and never measured.
+  CoupledSpace space;
+  MeasureFn measure = [](const KnobMap &k) {
+    Measurement m;
+    m.status = MeasureStatus::Ok;
+    m.medianUs = std::get<int64_t>(k.at("a")) ? 1.0 : 2.0;
+    return m;
+  };
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    SearchOptions options;
+    options.budget = 2;
+    options.seed = seed;
+    options.evolutionaryWeight = 1;
+    options.explorerWeight = 0;
+    SearchResult r = runSearch(space, measure, nullptr, options);
+    ASSERT_EQ(r.trials.size(), 2u) << "seed " << seed;
+    EXPECT_EQ(r.trials[1].agent, "evolutionary");
+    KnobMap all1 = {{"a", int64_t(1)}, {"b", int64_t(1)}, {"c", int64_t(1)}};
+    EXPECT_EQ(r.trials[1].schedule, all1);
+  }
+}
+
+static constexpr const char *kGemm = R"mlir(
+  func.func @gemm(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>)
+      -> tensor<4096x4096xbf16> {
+    %0 = hkg.matmul %a, %b : tensor<4096x4096xbf16>, tensor<4096x4096xbf16>
+        -> tensor<4096x4096xbf16>
+    return %0 : tensor<4096x4096xbf16>
+  }
+)mlir";
+
+TEST(SearchTest, MatmulSketchesAreMeasuredRightAfterTheDefault) {
+  MLIRContext ctx;
+  loadTunerDialects(ctx);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kGemm, &ctx);
+  ASSERT_TRUE(module);
+  HkgKernelOpInterface op;
+  module->walk([&](HkgKernelOpInterface o) { op = o; });
+  const TargetInfo *sm90 = lookupTarget("sm_90");
+  OpCandidateSpace space(op, *sm90);
+  ASSERT_EQ(std::get<std::string>(space.getDefault().at("mma")),
+            "wgmma_64x128x16");
+  // The schedule four knobs away from the default that the H200 measured
+  // 1.11x faster (docs/perf 2026-12-03) is a legal sketch.
+  KnobMap wide = space.getDefault();
+  wide["tile_n"] = int64_t(256);
+  wide["mma"] = std::string("wgmma_64x256x16");
+  wide["stages"] = int64_t(4);
+  wide["wgmma_pending"] = int64_t(1);
+  std::vector<KnobMap> sketches = space.getSketches();
+  EXPECT_TRUE(llvm::is_contained(sketches, wide));
+  EXPECT_TRUE(space.isLegal(wide));
+  unsigned legal = 0;
+  for (const KnobMap &k : sketches)
+    legal += space.isLegal(k);
+  EXPECT_GE(legal, 6u);
+  // A fake device where that schedule is the fastest and every single-knob
+  // step from the default is slower than the default.
+  KnobMap dflt = space.getDefault();
+  MeasureFn measure = [&](const KnobMap &k) {
+    Measurement m;
+    m.status = MeasureStatus::Ok;
+    m.medianUs = k == wide ? 90.0 : k == dflt ? 100.0 : 110.0;
+    return m;
+  };
+  SearchOptions options;
+  options.budget = 16;
+  options.seed = 5;
+  SearchResult r = runSearch(space, measure, nullptr, options);
+  ASSERT_EQ(r.trials.size(), 16u);
+  EXPECT_EQ(r.trials[0].agent, "default");
+  // 16 x sketchShare = 4 sketch trials, in the space's order without a
+  // model, each legal.
+  for (size_t i = 1; i <= 4; ++i) {
+    EXPECT_EQ(r.trials[i].agent, "sketch") << i;
+    EXPECT_TRUE(space.isLegal(r.trials[i].schedule));
+  }
+  EXPECT_NE(r.trials[5].agent, "sketch");
+  // With the share raised to all the budget, every legal sketch is tried
+  // and the fastest wins.
+  options.sketchShare = 1.0;
+  options.budget = 64;
+  r = runSearch(space, measure, nullptr, options);
+  ASSERT_TRUE(r.best.has_value());
+  EXPECT_EQ(r.trials[*r.best].schedule, wide);
+  EXPECT_EQ(r.trials[*r.best].agent, "sketch");
+}
+
 TEST_F(TunerTest, KilledRunResumesFromTheDatabase) {
   HkgKernelOpInterface op = ops[1];
   std::string sig = getOpSignature(op);

@@ -147,7 +147,7 @@ static cl::opt<double> enumerateLimit(
     "enumerate-limit",
     cl::desc("Enumerate the whole space when it has at most this many "
              "schedules (legal or not)"),
-    cl::init(20000), cl::sub(sampleCmd));
+    cl::init(50000), cl::sub(sampleCmd));
 static cl::opt<unsigned>
     schedulesPerOp("schedules-per-op",
                    cl::desc("Schedules sampled per op and shape"),

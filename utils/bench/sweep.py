@@ -86,6 +86,11 @@ PINNED["rmsnorm"] = _PIN + [dict(threads=512, rows_per_block=1, vector_width=8, 
                             dict(threads=512, rows_per_block=1, vector_width=8, unroll=2, row_cache="registers"),
                             dict(threads=256, rows_per_block=1, vector_width=8, unroll=4, row_cache="none")]
 PINNED["softmax"] = [dict(d, online=0) for d in _PIN]
+# layernorm's default (64 registers on sm_90: 4 workgroups of 256 per SM)
+# with the `occupancy` knob: 5 per SM (ptxas: 48 registers, no spills; p5)
+# and 4 (the same code with the hint, a control; p6).
+_LN_DEFAULT = dict(threads=256, rows_per_block=1, vector_width=8, unroll=4, row_cache="registers")
+PINNED["layernorm"] = _PIN + [dict(_LN_DEFAULT, occupancy=5), dict(_LN_DEFAULT, occupancy=4)]
 # top-p: the default (on sm_90 a cluster of two workgroups per row) against
 # one workgroup per row (p0, the default before 2026-12-01) and with the
 # opt-in light-token rule (p1).

@@ -2,10 +2,13 @@
 //
 // Several agents share one pool of elites under one trial budget:
 //   evolutionary  mutation and crossover of elite schedules over the legal
-//                 space;
+//                 space (a mutation that breaks a constraint is repaired by
+//                 one change of another knob where one can);
 //   model-greedy  the policy's top pick among many sampled legal candidates;
 //   explorer      a random legal candidate.
-// The first trial is the op's default schedule. Every `retrainEvery` trials
+// The first trial is the op's default schedule, then up to `sketchShare` of
+// the budget goes to the space's sketches (coupled structural variants,
+// ScheduleSketch), best-scored first. Every `retrainEvery` trials
 // the scorer is told about the trials so far (the policy retrains). Only
 // legal candidates are measured, none twice; everything is deterministic for
 // a given seed.
@@ -39,6 +42,9 @@ public:
   /// A random legal candidate (rejection sampling over the knobs by
   /// default); nullopt when none was found.
   virtual std::optional<KnobMap> sample(Rng &rng) const;
+  /// The space's sketches (ScheduleSketch) as full schedules: each sketch's
+  /// knobs over the default's. Possibly illegal; none by default.
+  virtual std::vector<KnobMap> getSketches() const { return {}; }
 };
 
 /// The legal space of a live op on a target (verifySchedule).
@@ -48,6 +54,7 @@ public:
   const ScheduleSpace &getSpace() const override { return space; }
   KnobMap getDefault() const override { return defaultKnobs; }
   bool isLegal(const KnobMap &knobs) const override;
+  std::vector<KnobMap> getSketches() const override;
 
 private:
   HkgKernelOpInterface op;
@@ -122,6 +129,9 @@ struct SearchOptions {
   double evolutionaryWeight = 0.4, greedyWeight = 0.4, explorerWeight = 0.2;
   /// Measure the default schedule first.
   bool startWithDefault = true;
+  /// Most trials, as a share of the budget, spent on the space's sketches
+  /// right after the default (best-scored first when there is a model).
+  double sketchShare = 0.25;
   /// Trials measured before (e.g. by a killed run, from the database): they
   /// seed the elites and the model and count against the budget, so a
   /// resumed run only measures what is left.

@@ -234,6 +234,21 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   func.setKnownGridSizeAttr(toI32(kc.grid));
   if (kc.cluster != std::array<int64_t, 3>{1, 1, 1})
     func.setKnownClusterSizeAttr(toI32(kc.cluster));
+  // The `occupancy` knob (ScheduleUtils.h): workgroups per CU (SM) the code
+  // generator must leave registers for.
+  if (int64_t occupancy =
+          resolved.has("occupancy") ? resolved.getInt("occupancy") : 0) {
+    if (target.isNVIDIA()) {
+      func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(occupancy));
+    } else {
+      int64_t threads = kc.block[0] * kc.block[1] * kc.block[2];
+      int64_t waves = llvm::divideCeil(threads, target.waveSize);
+      constexpr int64_t kSimdsPerCU = 4;
+      func->setAttr("rocdl.waves_per_eu",
+                    b.getI32IntegerAttr(
+                        llvm::divideCeil(occupancy * waves, kSimdsPerCU)));
+    }
+  }
   func->setAttr("hkg.op", b.getStringAttr(op->getName().getStringRef()));
   func->setAttr("hkg.schedule", resolved.toAttr(ctx));
   func->setAttr("hkg.arg_roles", b.getArrayAttr(roles));

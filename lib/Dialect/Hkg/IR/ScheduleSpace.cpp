@@ -58,6 +58,17 @@ ScheduleSpace &ScheduleSpace::addKeyword(StringRef name,
   return *this;
 }
 
+ScheduleSpace &ScheduleSpace::addSketch(ScheduleSketch sketch) {
+#ifndef NDEBUG
+  for (const auto &[name, value] : sketch.knobs) {
+    const KnobSpec *spec = lookup(name);
+    assert(spec && spec->isLegal(value) && "sketch knobs must be legal knobs");
+  }
+#endif
+  sketches.push_back(std::move(sketch));
+  return *this;
+}
+
 const KnobSpec *ScheduleSpace::lookup(StringRef name) const {
   for (const KnobSpec &k : knobs)
     if (k.name == name)

@@ -46,9 +46,21 @@ struct KnobSpec {
   std::string legalValuesString() const;
 };
 
+/// A structural variant of the default schedule: a few coupled knobs set
+/// together, the others left at their defaults. The tuner measures an op's
+/// sketches early (Search.cpp): a variant whose knobs only pay together
+/// (e.g. a larger tile with the instruction, pipeline depth and overlap it
+/// needs) sits behind illegal or slow single-knob steps, out of reach of
+/// the evolutionary agent's mutations. Not necessarily legal: the tuner
+/// verifies each.
+struct ScheduleSketch {
+  llvm::SmallVector<std::pair<std::string, KnobValue>> knobs;
+};
+
 /// The knobs of one op on one target.
 struct ScheduleSpace {
   llvm::SmallVector<KnobSpec> knobs;
+  llvm::SmallVector<ScheduleSketch> sketches;
 
   /// Adds an integer knob.
   ScheduleSpace &addInt(llvm::StringRef name, llvm::ArrayRef<int64_t> legal,
@@ -59,6 +71,9 @@ struct ScheduleSpace {
                             llvm::ArrayRef<llvm::StringRef> legal,
                             llvm::StringRef defaultValue,
                             llvm::StringRef description);
+
+  /// Adds a sketch; its knobs must be knobs of the space, with legal values.
+  ScheduleSpace &addSketch(ScheduleSketch sketch);
 
   const KnobSpec *lookup(llvm::StringRef name) const;
   std::string knobNamesString() const;

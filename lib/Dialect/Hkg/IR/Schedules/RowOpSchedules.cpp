@@ -96,6 +96,11 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
                      "where a row lives between passes: re-read from global "
                      "memory, registers, or LDS");
   }
+  // No hint by default. H200 (docs/perf 2026-12-02): rmsnorm 8192x8192
+  // with `--min-blocks-per-sm=8` (40 -> 32 registers) 1.003-1.007x over four
+  // samples; layernorm's default needs 64 registers (4 workgroups of 256 per
+  // SM), 48 with occupancy 5 and no spills, 40 with 6 and spills (ptxas).
+  addOccupancyKnob(space, target);
   return space;
 }
 
@@ -110,6 +115,8 @@ verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
     return emitError() << "schedule knob 'rows_per_block' = " << rpb
                        << " exceeds 'threads' = " << threads
                        << "; expected rows_per_block <= threads";
+  if (failed(verifyOccupancy(s, threads, target, emitError)))
+    return failure();
   if (!s.has("row_cache"))
     return success();
   int64_t tpr = threads / rpb;

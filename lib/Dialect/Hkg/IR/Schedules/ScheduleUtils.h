@@ -12,6 +12,7 @@
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/bit.h"
 #include "mlir/IR/Value.h"
@@ -61,6 +62,46 @@ inline int64_t staticLdsBytes(const TargetInfo &target) {
   int64_t lds = target.ldsBytesPerWorkgroup;
   return target.isNVIDIA() ? std::min(lds, kNvidiaStaticSharedMemoryBytes)
                            : lds;
+}
+
+/// Whether kernels on `target` can ask the code generator for a minimum
+/// occupancy (the `occupancy` knob): NVIDIA through `.minnctapersm`
+/// (nvvm.minctasm) and CDNA through `amdgpu-waves-per-eu`
+/// (rocdl.waves_per_eu: the waves of `occupancy` workgroups over a CU's 4
+/// SIMDs); both cap the registers a thread may use (LowerToGPU.cpp).
+inline bool hasOccupancyHint(const TargetInfo &target) {
+  return target.isNVIDIA() || target.family.starts_with("cdna");
+}
+
+/// Adds the `occupancy` knob: 0 (no hint, the default) or the workgroups a
+/// CU (SM) must be able to hold at once.
+inline void addOccupancyKnob(ScheduleSpace &space, const TargetInfo &target) {
+  llvm::SmallVector<int64_t> values = {0};
+  if (hasOccupancyHint(target))
+    values.append({2, 3, 4, 5, 6, 8});
+  space.addInt("occupancy", values, 0,
+               "workgroups a CU (SM) must hold at once: the code generator "
+               "caps registers per thread to fit them, spilling if it must "
+               "(0: no hint)",
+               /*sizesWork=*/false);
+}
+
+/// Checks `occupancy` against the waves a CU (SM) holds, for workgroups of
+/// `threads` threads.
+inline LogicalResult
+verifyOccupancy(const ResolvedSchedule &s, int64_t threads,
+                const TargetInfo &target,
+                llvm::function_ref<InFlightDiagnostic()> emitError) {
+  int64_t occupancy = s.has("occupancy") ? s.getInt("occupancy") : 0;
+  if (occupancy == 0)
+    return success();
+  int64_t waves = llvm::divideCeil(threads, target.waveSize);
+  if (occupancy * waves > target.maxWavesPerCU)
+    return emitError() << "schedule knob 'occupancy' = " << occupancy
+                       << " asks for " << occupancy << " x " << waves
+                       << " waves per compute unit; " << target.chip
+                       << " holds at most " << target.maxWavesPerCU;
+  return success();
 }
 
 } // namespace mlir::hkg::detail
