@@ -50,6 +50,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 import hkg_cuda  # noqa: E402
 
 TOL = {torch.float32: 1e-5, torch.float16: 2e-3, torch.bfloat16: 1e-2}
+# Variant labels timed in full besides the defaults and the fastest (--full).
+FULL_LABELS = set()
 
 
 def rel_err(out, ref):
@@ -308,7 +310,7 @@ def measure_hkg(row, opdir, inputs, score, tol, nbytes, spec, copy_tbs):
     quick_best = sorted(good, key=lambda v: v["quick_us"])[:1]
     full = {}  # label -> variant, timed in full
     for v in good:
-        if v["label"].startswith("default") or v in quick_best:
+        if v["label"].startswith("default") or v in quick_best or v["label"] in FULL_LABELS:
             k = kernels[v["label"]]
             out = k.alloc("output")[0]
             v["us"] = bench(lambda: k(*inputs, out)) * 1e6
@@ -640,7 +642,10 @@ def main():
     ap.add_argument("--shapes", default="perf,second,stat", help="comma list of perf, second, stat")
     ap.add_argument("--budget", type=float, default=0, help="seconds after which no new case starts (0: none)")
     ap.add_argument("--no-inductor", action="store_true", help="skip torch.compile (a quick look)")
+    ap.add_argument("--full", default="", help="comma list of variant labels also timed in full "
+                    "(always: the default ones and the fastest by brief timing)")
     args = ap.parse_args()
+    FULL_LABELS.update(x for x in args.full.split(",") if x)
     if args.out:
         os.makedirs(args.out, exist_ok=True)
     res = run(args)

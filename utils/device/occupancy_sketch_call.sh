@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Device calls of session 10 (docs/perf 2026-12-03, "session 10"): the row
+# ops' `occupancy` knob and the matmul sketches in hkg-tune.
+#   PART=ln (call 1): bench.py on layernorm 8192x8192 bf16, two rounds, with
+#     the sweep's pins p5 (the default with occupancy 5: 48 registers, 5
+#     workgroups of 256 per SM) and p6 (occupancy 4, a control: the default's
+#     code with the hint); then hkg-tune on layernorm from scratch, 64 trials
+#     (its records were taken out of the carried database: its space has a
+#     knob they lack).
+#   PART=gemm (call 2): hkg-tune on the 8192^3 and 4096^3 GEMMs resumed from
+#     session 9's 48 trials each to 64, two at a time: the 16 new trials go
+#     first to the sketches (tile x instruction x deepest stages x pending).
+# Prepared here (no GPU), from the repo root after building:
+#   python3 utils/bench/sweep.py --out .carry/ln --shapes perf --ops layernorm --per-op 0
+#   JOBS=2 bash utils/device/build-portable.sh --tune            # .carry/tune
+#   # session 9's database (2026-12-03-h200-wgmma-pending/tune/gemms.tar.xz,
+#   # gemms/resume.tar.xz) unpacked as .carry/tune-resume, then
+#   sqlite3 .carry/tune-resume/perf.sqlite "delete from records where op='hkg.layernorm'; vacuum;"
+# On the H200: PART=ln bash utils/device/occupancy_sketch_call.sh (carry
+# .carry/tune .carry/tune-resume .carry/ln), then PART=gemm (carry .carry/tune
+# .carry/tune-resume). $OUT: bench.tar.xz (ln), rows.tar.xz / gemms.tar.xz
+# (tune_groups_call.sh's).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+export PYTHONUNBUFFERED=1
+case "${PART:-ln}" in
+ln)
+  for r in 1 2; do
+    o=$OUT/bench-$r; mkdir -p "$o"
+    timeout 150 python3 utils/bench/bench.py --bundles .carry/ln --out "$o" --shapes perf \
+      --ops layernorm --no-inductor --full p5,p6 > "$o/bench.log" 2>&1
+    echo "bench round $r: exit $?, ${SECONDS} s"
+    python3 - "$o/bench.json" <<'PY'
+import json, sys
+try:
+    rows = json.load(open(sys.argv[1]))["rows"]
+except Exception as e:  # the log says why
+    print("no bench.json:", e); sys.exit(0)
+for r in rows:
+    print(r["case"], "brief:", " ".join(f"{v['label']}={v['quick_us']:.2f}" for v in r.get("variants", []) if v.get("ok")))
+    print(r["case"], "full:", " ".join(f"{v['label']}={v['us']:.2f}" for v in r.get("variants", []) if "us" in v))
+    bad = [v["label"] for v in r.get("variants", []) if not v.get("ok")]
+    print(r["case"], "not ok:", bad or "none")
+PY
+  done
+  tar -cJf "$OUT/bench.tar.xz" -C "$OUT" bench-1 bench-2 && rm -rf "$OUT"/bench-1 "$OUT"/bench-2
+  ROW_OPS=layernorm BUDGET_ROW=64 JOBS_ROW=1 ROW_DEADLINE_S=$((${CALL_S:-560} - SECONDS)) GEMM_OPS= \
+    bash utils/device/tune_groups_call.sh
+  ;;
+gemm)
+  ROW_OPS= GEMM_OPS="gemm8192 gemm" BUDGET_GEMM=64 JOBS_GEMM=2 CALL_S=${CALL_S:-570} \
+    bash utils/device/tune_groups_call.sh
+  ;;
+*) echo "PART must be ln or gemm"; exit 2 ;;
+esac
+echo "total ${SECONDS} s"
