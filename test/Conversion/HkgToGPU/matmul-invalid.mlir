@@ -65,6 +65,16 @@ func.func @wgmma_tile_k(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> t
 
 // -----
 
+// A wgmma's accumulators are live at once: 256 x 256 over 4 warpgroups of
+// wgmma_64x256x16 is 128 per thread, and 512 threads get 128 registers.
+func.func @wgmma_registers(%a: tensor<512x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<512x512xbf16> {
+  // expected-error @below {{schedule knob 'mma' = wgmma_64x256x16 needs 154 registers per thread (128 accumulators live at once and 26 more); 512 threads have at most 128}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = wgmma_64x256x16, tile_m = 256, tile_n = 256, tile_k = 64, waves_m = 4, waves_n = 1, stages = 3, vector_width = 8, lds_pad = 0, lds_swizzle = 1>} : tensor<512x512xbf16>, tensor<512x512xbf16> -> tensor<512x512xbf16>
+  return %c : tensor<512x512xbf16>
+}
+
+// -----
+
 func.func @wgmma_tile_n(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
   // expected-error @below {{schedule knob 'mma' = wgmma_64x128x16 needs tile_n = waves_n x 128 (one wgmma N per warpgroup), got 256}}
   %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_m = 128, tile_n = 256, tile_k = 64, waves_m = 2, waves_n = 1, stages = 3>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>

@@ -24,6 +24,17 @@ using namespace mlir::hkg::detail;
 /// Most f32 accumulators one thread may hold.
 static constexpr int64_t kMaxAccumulatorsPerThread = 128;
 
+/// 32-bit registers of an NVIDIA workgroup (sm_80, sm_90: 64 K per block).
+static constexpr int64_t kNvidiaRegistersPerWorkgroup = 64 * 1024;
+
+/// Registers a wgmma thread needs besides the instruction's accumulators,
+/// which must all be live at once (ptxas cannot spill them): ptxas 12.x
+/// asked for 154 registers for 128 accumulators (256 x 256 tiles of
+/// wgmma_64x256x16 over 4 warpgroups, capped at 128 by 512 threads; H200
+/// tuning 2026-12-03: "Insufficient registers (128) to compile
+/// instruction").
+static constexpr int64_t kWgmmaRegisterReserve = 26;
+
 namespace {
 struct MmaShape {
   int64_t m, n, k;
@@ -365,6 +376,18 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                        << " f32 accumulators per thread (tile_m x tile_n / "
                        << threads << " threads); expected at most "
                        << kMaxAccumulatorsPerThread;
+  if (mma.starts_with("wgmma") && target.isNVIDIA()) {
+    int64_t budget =
+        std::min<int64_t>(target.maxRegistersPerThread,
+                          kNvidiaRegistersPerWorkgroup / threads);
+    if (acc + kWgmmaRegisterReserve > budget)
+      return emitError() << "schedule knob 'mma' = " << mma << " needs "
+                         << acc + kWgmmaRegisterReserve
+                         << " registers per thread (" << acc
+                         << " accumulators live at once and "
+                         << kWgmmaRegisterReserve << " more); " << threads
+                         << " threads have at most " << budget;
+  }
   int64_t vw = s.getInt("vector_width");
   if (tileK % vw != 0 || tileM % vw != 0 || tileN % vw != 0)
     return emitError() << "schedule knob 'vector_width' = " << vw
