@@ -10,6 +10,7 @@
 #   PART=gemm (call 2): hkg-tune on the 8192^3 and 4096^3 GEMMs resumed from
 #     session 9's 48 trials each to 64, two at a time: the 16 new trials go
 #     first to the sketches (tile x instruction x deepest stages x pending).
+#   PART=qkv (call 3): the same for qkv_proj, from session 7's 33 trials.
 # Prepared here (no GPU), from the repo root after building:
 #   python3 utils/bench/sweep.py --out .carry/ln --shapes perf --ops layernorm --per-op 0
 #   JOBS=2 bash utils/device/build-portable.sh --tune            # .carry/tune
@@ -51,6 +52,13 @@ gemm)
   ROW_OPS= GEMM_OPS="gemm8192 gemm" BUDGET_GEMM=64 JOBS_GEMM=2 CALL_S=${CALL_S:-570} \
     bash utils/device/tune_groups_call.sh
   ;;
-*) echo "PART must be ln or gemm"; exit 2 ;;
+qkv)
+  # Call 3: qkv_proj 8192x12288x4096 + bias resumed from session 7's 33
+  # trials to 64 (carry .carry/tune .carry/tune-resume = call 2's
+  # resume.tar.xz with the wall times of calls 1-2 and session 7's qkv_proj).
+  ROW_OPS= GEMM_OPS=qkv_proj BUDGET_GEMM=64 JOBS_GEMM=1 CALL_S=${CALL_S:-570} \
+    bash utils/device/tune_groups_call.sh
+  ;;
+*) echo "PART must be ln, gemm or qkv"; exit 2 ;;
 esac
 echo "total ${SECONDS} s"
