@@ -95,7 +95,14 @@ PINNED["layernorm"] = _PIN + [dict(_LN_DEFAULT, occupancy=5), dict(_LN_DEFAULT, 
 # one workgroup per row (p0, the default before 2026-12-01) and with the
 # opt-in light-token rule (p1).
 PINNED["top_p"] = [dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=1),
-                   dict(vector_width=4, threads=1024, unroll=2, bins=2048, light_tokens=1)]
+                   dict(vector_width=4, threads=1024, unroll=2, bins=2048, light_tokens=1),
+                   # ctas_per_row = 4 (p2-p4): at 512 threads (ptxas: 117
+                   # registers, one workgroup per SM), the same with
+                   # occupancy 2 (64 registers, spills; two per SM), and at
+                   # 1024 threads (64 registers, spills).
+                   dict(vector_width=4, threads=512, unroll=2, bins=2048, ctas_per_row=4),
+                   dict(vector_width=4, threads=512, unroll=2, bins=2048, ctas_per_row=4, occupancy=2),
+                   dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=4)]
 # GEMMs: tiles over 48 KiB of LDS (dynamic shared memory on NVIDIA, legal
 # since 2026-12-01): 128 x 256 and 256 x 128 over 3 and 4 stages, 8 warps of
 # 64 x 64, and a deeper K step (sm_90 ptxas: 214-242 registers, no spills).

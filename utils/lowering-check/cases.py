@@ -124,6 +124,9 @@ TOPP += [c[:5] + ((c[5] + ", " if c[5] else "") + "light_tokens = 1",) + c[6:] f
 _base = len(TOPP)
 TOPP += [c[:5] + ((c[5] + ", " if c[5] else "") + "ctas_per_row = 2",) + c[6:] for c in TOPP[:_base]
          if "vector_width" not in c[5] and c[2] % (2 * (4 if c[0] == "f32" else 8)) == 0]
+# And with ctas_per_row = 4 (a cluster of four), at 512 threads.
+TOPP += [c[:5] + ((c[5] + ", " if c[5] else "") + "ctas_per_row = 4, threads = 512",) + c[6:] for c in TOPP[:_base]
+         if "vector_width" not in c[5] and "threads" not in c[5] and c[2] % (4 * (4 if c[0] == "f32" else 8)) == 0]
 for dt, B, V, p, temp, s, seed, same, transform in TOPP:
     L = t([B, V], dt)
     if seed:

@@ -423,25 +423,42 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
   // thread of both workgroups reaches every cluster barrier (the branches
   // around them depend only on values both workgroups share).
   const bool clustered = s.split > 1;
-  Value peer, rankIsOne, x32, x64, isT0;
+  // The other workgroups of the cluster, as i32 ranks (rank + 1, ...,
+  // rank + split - 1, mod split).
+  SmallVector<Value> peers;
+  Value x32, x64, isT0;
   if (clustered) {
     isT0 = cmpI(arith::CmpIPredicate::eq, s.tid, ci(0));
-    peer = arith::IndexCastOp::create(b, loc, i32, subI(ci(1), s.rank));
-    rankIsOne = cmpI(arith::CmpIPredicate::eq, s.rank, ci(1));
+    for (int64_t r = 1; r < s.split; ++r)
+      peers.push_back(arith::IndexCastOp::create(
+          b, loc, i32,
+          arith::RemUIOp::create(b, loc, addI(s.rank, ci(r)), ci(s.split))));
     x32 = kc.addLds({4}, i32);
     x64 = kc.addLds({4}, i64);
   }
   auto clusterSync = [&]() { clusterBarrier(b, loc); };
-  // Element `at` of the peer workgroup's copy of the LDS buffer `lds`.
-  auto peerLoad = [&](Value lds, Value at) -> Value {
-    return loadFromPeerLds(b, loc, lds, at, peer,
+  // Element `at` of workgroup `who`'s (an i32 rank) copy of the LDS buffer
+  // `lds`.
+  auto loadFrom = [&](Value lds, Value at, Value who) -> Value {
+    return loadFromPeerLds(b, loc, lds, at, who,
                            cast<MemRefType>(lds.getType()).getElementType());
   };
-  // Publishes `v` in slot `k` of `slots` and returns the peer's value there.
-  auto exchange = [&](Value slots, int64_t k, Value v) -> Value {
+  // Publishes `v` in slot `k` of `slots`; returns the sum of the values
+  // the workgroups of lower rank published there and the sum over all.
+  auto exclusiveAcross = [&](Value slots, int64_t k,
+                             Value v) -> std::pair<Value, Value> {
     ifThen(isT0, [&] { memref::StoreOp::create(b, loc, v, slots, ValueRange{ci(k)}); });
     clusterSync();
-    return peerLoad(slots, ci(k));
+    Value before = c64(0), total = v;
+    for (Value who : peers) {
+      Value theirs = loadFrom(slots, ci(k), who);
+      total = addI(total, theirs);
+      Value lower = cmpI(arith::CmpIPredicate::ult,
+                         arith::IndexCastOp::create(b, loc, b.getIndexType(), who),
+                         s.rank);
+      before = addI(before, selectV(lower, theirs, c64(0)));
+    }
+    return {before, total};
   };
 
   // 1. max z and the smallest finite z.
@@ -475,8 +492,9 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
       memref::StoreOp::create(b, loc, stats[1], xf, ValueRange{ci(1)});
     });
     clusterSync();
-    stats = {arith::MaxNumFOp::create(b, loc, stats[0], peerLoad(xf, ci(0))),
-             arith::MinNumFOp::create(b, loc, stats[1], peerLoad(xf, ci(1)))};
+    for (Value who : peers)
+      stats = {arith::MaxNumFOp::create(b, loc, stats[0], loadFrom(xf, ci(0), who)),
+               arith::MinNumFOp::create(b, loc, stats[1], loadFrom(xf, ci(1), who))};
   }
   Value maxZ = stats[0], minZ = stats[1];
 
@@ -598,10 +616,20 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
         });
       clusterSync();
       SmallVector<Value> theirs;
-      for (int64_t k = 0; k < 3 * binsPerThread; ++k)
-        theirs.push_back(peerLoad(hist, addI(s.tid, ci(k * s.threads))));
-      Value peerLight =
-          light && *light ? peerLoad(x64, ci(0)) : Value();
+      for (int64_t k = 0; k < 3 * binsPerThread; ++k) {
+        Value w = addI(s.tid, ci(k * s.threads)), sum;
+        for (Value who : peers) {
+          Value v = loadFrom(hist, w, who);
+          sum = sum ? addI(sum, v) : v;
+        }
+        theirs.push_back(sum);
+      }
+      Value peerLight;
+      if (light && *light)
+        for (Value who : peers) {
+          Value v = loadFrom(x64, ci(0), who);
+          peerLight = peerLight ? addI(peerLight, v) : v;
+        }
       clusterSync();
       for (int64_t k = 0; k < 3 * binsPerThread; ++k) {
         Value w = addI(s.tid, ci(k * s.threads));
@@ -821,6 +849,7 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     Value count = memref::LoadOp::create(b, loc, counter, ValueRange{ci(0)});
     // ctas_per_row = 2: the peer's count and key range of the cut's bin.
     Value peerCount;
+    SmallVector<Value> peerCounts;
     if (clustered) {
       ifThen(isT0, [&] {
         memref::StoreOp::create(b, loc, count, x32, ValueRange{ci(0)});
@@ -828,9 +857,13 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
         memref::StoreOp::create(b, loc, binKeys[1], x32, ValueRange{ci(2)});
       });
       clusterSync();
-      peerCount = peerLoad(x32, ci(0));
-      binKeys = {arith::MinSIOp::create(b, loc, binKeys[0], peerLoad(x32, ci(1))),
-                 arith::MaxSIOp::create(b, loc, binKeys[1], peerLoad(x32, ci(2)))};
+      for (Value who : peers) {
+        peerCounts.push_back(loadFrom(x32, ci(0), who));
+        peerCount = peerCount ? addI(peerCount, peerCounts.back())
+                              : peerCounts.back();
+        binKeys = {arith::MinSIOp::create(b, loc, binKeys[0], loadFrom(x32, ci(1), who)),
+                   arith::MaxSIOp::create(b, loc, binKeys[1], loadFrom(x32, ci(2), who))};
+      }
     }
     Value fits = cmpI(arith::CmpIPredicate::sle,
                       peerCount ? addI(count, peerCount) : count,
@@ -848,15 +881,17 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
       // so both workgroups search the whole bin and find the same cut.
       Value nOwn = toIndex(count), n = nOwn;
       if (clustered) {
-        Value nPeer = toIndex(peerCount);
-        forEachStrided(nPeer, [&](Value i) {
-          Value at = addI(nOwn, i);
-          for (Value list : {listKey, listId, listQ})
-            memref::StoreOp::create(b, loc, peerLoad(list, i), list,
-                                    ValueRange{at});
-        });
+        for (size_t r = 0; r < peers.size(); ++r) {
+          Value who = peers[r], nPeer = toIndex(peerCounts[r]), base = n;
+          forEachStrided(nPeer, [&](Value i) {
+            Value at = addI(base, i);
+            for (Value list : {listKey, listId, listQ})
+              memref::StoreOp::create(b, loc, loadFrom(list, i, who), list,
+                                      ValueRange{at});
+          });
+          n = addI(n, nPeer);
+        }
         barrier();
-        n = addI(nOwn, nPeer);
       }
       forEachStrided(n, [&](Value j) {
         Value kj = memref::LoadOp::create(b, loc, listKey, ValueRange{j});
@@ -998,10 +1033,9 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
   ScanResult tieScan = workgroupScan(kc, ties, s.tid);
   Value tiesBefore = tieScan.exclusive;
   // ctas_per_row = 2: the second workgroup's tokens follow the first's.
-  if (clustered) {
-    Value peerTies = exchange(x64, 1, tieScan.total);
-    tiesBefore = addI(tiesBefore, selectV(rankIsOne, peerTies, c64(0)));
-  }
+  if (clustered)
+    tiesBefore =
+        addI(tiesBefore, exclusiveAcross(x64, 1, tieScan.total).first);
   Value taken = arith::MinSIOp::create(
       b, loc,
       arith::MaxSIOp::create(b, loc, subI(kTies, tiesBefore), c64(0)), ties);
@@ -1009,11 +1043,10 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
       addI(own, arith::MulIOp::create(b, loc, taken, qCut));
   ScanResult massScan = workgroupScan(kc, partial, s.tid);
   if (clustered) {
-    Value peerMass = exchange(x64, 2, massScan.total);
-    Value offset = selectV(rankIsOne, peerMass, c64(0));
+    auto [offset, total] = exclusiveAcross(x64, 2, massScan.total);
     massScan.exclusive = addI(massScan.exclusive, offset);
     massScan.inclusive = addI(massScan.inclusive, offset);
-    massScan.total = addI(massScan.total, peerMass);
+    massScan.total = total;
     // The last read of the peer's LDS: neither workgroup may exit before
     // the other is past it.
     clusterSync();

@@ -58,7 +58,7 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
   int64_t rows = getLogits().getType().getDimSize(0);
   SmallVector<int64_t> ctas = {1};
   if (target.hasClusters())
-    ctas.push_back(2);
+    ctas.append({2, 4});
   int64_t ctasDefault = target.hasClusters() && !ShapedType::isDynamic(v) &&
                                 v % (2 * vw) == 0 &&
                                 !ShapedType::isDynamic(rows) &&
@@ -66,9 +66,12 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
                             ? 2
                             : 1;
   space.addInt("ctas_per_row", ctas, ctasDefault,
-               "workgroups per row: 2 = a cluster of two (sm_90), each "
-               "with half the row, exchanging through distributed shared "
-               "memory");
+               "workgroups per row: 2 or 4 = a cluster of that many "
+               "(sm_90), each with its share of the row, exchanging through "
+               "distributed shared memory");
+  // No hint by default: with ctas_per_row = 4 at 512 threads, 2 workgroups
+  // per SM fit 64 registers (ptxas: 117 without the hint).
+  addOccupancyKnob(space, target);
   return space;
 }
 
@@ -80,6 +83,8 @@ LogicalResult TopPSampleOp::verifyScheduleConstraints(
     return emitError() << "schedule knob 'bins' = " << bins
                        << " is not legal with threads = " << threads
                        << "; expected bins >= 2 * threads";
+  if (failed(verifyOccupancy(schedule, threads, target, emitError)))
+    return failure();
   int64_t split = schedule.getInt("ctas_per_row");
   int64_t vw = schedule.getInt("vector_width");
   int64_t v = getLogits().getType().getDimSize(1);
