@@ -77,3 +77,38 @@ func.func @one(%x: tensor<64x128256xf32>) -> tensor<64xi32> {
   return %0 : tensor<64xi32>
 }
 }
+
+// -----
+
+// ctas_per_row = 4: a cluster of four, rank = block id % 4 owning a quarter
+// of the row (its first token at rank * V / 4); every exchange reads the
+// three other workgroups' LDS (peer ranks (rank + 1..3) % 4): the max / min
+// from each (6 remote f32 loads), the histogram's 3 x bins / threads = 12
+// words per thread from each (36 i32 loads).
+
+module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
+// CHECK-LABEL: gpu.func @hkg_top_p_sample_0(
+// CHECK-SAME:    known_block_size = array<i32: 512, 1, 1>
+// CHECK-SAME:    known_cluster_size = array<i32: 4, 1, 1>
+// CHECK-SAME:    known_grid_size = array<i32: 256, 1, 1>
+// CHECK:         %[[BID:.*]] = gpu.block_id x
+// CHECK:         %[[ROW:.*]] = arith.divui %[[BID]], %c4
+// CHECK:         %[[RANK:.*]] = arith.remui %[[BID]], %c4
+// CHECK:         arith.muli %[[RANK]], %c32064
+// CHECK:         nvvm.cluster.arrive {aligned}
+// CHECK-NEXT:    nvvm.cluster.wait {aligned}
+// CHECK-COUNT-6: llvm.load %{{.*}} : !llvm.ptr<7> -> f32
+// CHECK-NOT:     llvm.load %{{.*}} : !llvm.ptr<7> -> f32
+// CHECK:         memref.atomic_rmw addi
+// CHECK:         nvvm.cluster.arrive {aligned}
+// CHECK-NEXT:    nvvm.cluster.wait {aligned}
+// CHECK-COUNT-36: llvm.load %{{.*}} : !llvm.ptr<7> -> i32
+// CHECK-NOT:     llvm.load %{{.*}} : !llvm.ptr<7>
+// CHECK:         nvvm.cluster.arrive {aligned}
+// CHECK:         memref.store %{{.*}}, %{{.*}}[%[[ROW]]] : memref<64xi32>
+// CHECK:         gpu.return
+func.func @quarters(%x: tensor<64x128256xf32>) -> tensor<64xi32> {
+  %0 = hkg.top_p_sample %x p(0.9) temperature(1.0) seed(1234) {schedule = #hkg.schedule<vector_width = 4, threads = 512, unroll = 2, bins = 2048, ctas_per_row = 4>} : tensor<64x128256xf32> -> tensor<64xi32>
+  return %0 : tensor<64xi32>
+}
+}

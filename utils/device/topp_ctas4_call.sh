@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# One device call for top-p's ctas_per_row = 4 and `occupancy` (docs/perf
+# 2026-12-03, "session 10"):
+#   1. the lowering check of the 50 top-p cases (cases.py --top-p; 12 with
+#      ctas_per_row = 4 at 512 threads) against their references (token in
+#      the nucleus, the CDF with given uniforms, determinism, chi-square over
+#      identical rows);
+#   2. bench.py on top-p 64x128256 f32, two rounds: the default (ctas_per_row
+#      2, 1024 threads) against the sweep's p2 (ctas_per_row 4, 512 threads),
+#      p3 (the same with occupancy 2) and p4 (ctas_per_row 4, 1024 threads);
+#   3. hkg-tune on top-p resumed from session 7's 48 trials to 64.
+# Prepared here (no GPU), from the repo root after building:
+#   python3 utils/lowering-check/cases.py --top-p > /tmp/tc.json
+#   HKG_OPT=build/bin/hkg-opt python3 utils/lowering-check/make_cases.py /tmp/tc.json .carry/lct
+#   cp utils/lowering-check/check_cases.py .carry/lct/
+#   python3 utils/bench/sweep.py --out .carry/tpb --shapes perf --ops top_p --per-op 0
+#   JOBS=2 bash utils/device/build-portable.sh --tune                  # .carry/tune
+#   # .carry/tune-resume: 2026-12-03-h200-session10/call3/gemms.tar.xz's gemms/resume.tar.xz
+# On the H200 (carry .carry/lct .carry/tpb .carry/tune .carry/tune-resume):
+#   bash utils/device/topp_ctas4_call.sh
+# $OUT: lcheck.log, bench.tar.xz, rows.tar.xz (tune_groups_call.sh's).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+export PYTHONUNBUFFERED=1
+(cd .carry/lct && timeout 150 python3 check_cases.py .) > "$OUT/lcheck.log" 2>&1
+echo "lowering check: exit $?, ${SECONDS} s: $(tail -1 "$OUT/lcheck.log")"
+grep -E "^FAIL" "$OUT/lcheck.log" | head
+for r in 1 2; do
+  o=$OUT/bench-$r; mkdir -p "$o"
+  timeout 120 python3 utils/bench/bench.py --bundles .carry/tpb --out "$o" --shapes perf \
+    --ops top_p --no-inductor --full p2,p3,p4 > "$o/bench.log" 2>&1
+  echo "bench round $r: exit $?, ${SECONDS} s"
+  python3 - "$o/bench.json" <<'PY'
+import json, sys
+try:
+    rows = json.load(open(sys.argv[1]))["rows"]
+except Exception as e:  # the log says why
+    print("no bench.json:", e); sys.exit(0)
+for r in rows:
+    print(r["case"], "brief:", " ".join(f"{v['label']}={v['quick_us']:.2f}" for v in r.get("variants", []) if v.get("ok")))
+    print(r["case"], "full:", " ".join(f"{v['label']}={v['us']:.2f}" for v in r.get("variants", []) if "us" in v))
+    print(r["case"], "not ok:", [v["label"] for v in r.get("variants", []) if not v.get("ok")] or "none")
+PY
+done
+tar -cJf "$OUT/bench.tar.xz" -C "$OUT" bench-1 bench-2 && rm -rf "$OUT"/bench-1 "$OUT"/bench-2
+ROW_OPS=top_p BUDGET_ROW=64 JOBS_ROW=1 ROW_DEADLINE_S=$((${CALL_S:-560} - SECONDS)) GEMM_OPS= \
+  bash utils/device/tune_groups_call.sh
+echo "total ${SECONDS} s"
