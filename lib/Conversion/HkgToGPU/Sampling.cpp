@@ -1,8 +1,9 @@
 //===- Sampling.cpp - hkg.top_p_sample as a fused, sort-free sampler ------===//
 //
-// One workgroup samples one row of V logits (with ctas_per_row = 2 on sm_90,
-// a cluster of two, each with half the row, sharing every step's results
-// through distributed shared memory: docs/Lowering.md); the row stays in L2
+// One workgroup samples one row of V logits (with ctas_per_row = 2 or 4 on
+// sm_90, a cluster of that many, each with its share of the row, sharing
+// every step's results through distributed shared memory: docs/Lowering.md);
+// the row stays in L2
 // between its passes. With z = logits / temperature (correctly rounded; a multiply only
 // when 1 / T is a power of two) and max z, every token has the integer mass
 //   q_i = floor(exp(z_i - max z) * 2^S),
