@@ -30,17 +30,7 @@ for r in 1 2; do
   timeout 120 python3 utils/bench/bench.py --bundles .carry/tpb --out "$o" --shapes perf \
     --ops top_p --no-inductor --full p2,p3,p4 > "$o/bench.log" 2>&1
   echo "bench round $r: exit $?, ${SECONDS} s"
-  python3 - "$o/bench.json" <<'PY'
-import json, sys
-try:
-    rows = json.load(open(sys.argv[1]))["rows"]
-except Exception as e:  # the log says why
-    print("no bench.json:", e); sys.exit(0)
-for r in rows:
-    print(r["case"], "brief:", " ".join(f"{v['label']}={v['quick_us']:.2f}" for v in r.get("variants", []) if v.get("ok")))
-    print(r["case"], "full:", " ".join(f"{v['label']}={v['us']:.2f}" for v in r.get("variants", []) if "us" in v))
-    print(r["case"], "not ok:", [v["label"] for v in r.get("variants", []) if not v.get("ok")] or "none")
-PY
+  python3 utils/bench/print_variants.py "$o/bench.json"
 done
 tar -cJf "$OUT/bench.tar.xz" -C "$OUT" bench-1 bench-2 && rm -rf "$OUT"/bench-1 "$OUT"/bench-2
 ROW_OPS=top_p BUDGET_ROW=64 JOBS_ROW=1 ROW_DEADLINE_S=$((${CALL_S:-560} - SECONDS)) GEMM_OPS= \
