@@ -103,6 +103,11 @@ PINNED["top_p"] = [dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_
                    dict(vector_width=4, threads=512, unroll=2, bins=2048, ctas_per_row=4),
                    dict(vector_width=4, threads=512, unroll=2, bins=2048, ctas_per_row=4, occupancy=2),
                    dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=4)]
+# top-p at one row (the second set): ctas_per_row = 4 at 1024 and 512
+# threads (p0, p1) against the default's 2, and one workgroup (p2).
+PINNED["top_p.1x128256"] = [dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=4),
+                            dict(vector_width=4, threads=512, unroll=2, bins=2048, ctas_per_row=4),
+                            dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=1)]
 # GEMMs: tiles over 48 KiB of LDS (dynamic shared memory on NVIDIA, legal
 # since 2026-12-01): 128 x 256 and 256 x 128 over 3 and 4 stages, 8 warps of
 # 64 x 64, and a deeper K step (sm_90 ptxas: 214-242 registers, no spills).
@@ -306,7 +311,8 @@ def main():
                        SRC_VARIANTS.get(op))
         if "second" in shapes:
             for tag in SECOND.get(op, []):
-                sweep_case(args, rng, op, f"{op}.{tag}", source(op, tag), args.per_op_second)
+                sweep_case(args, rng, op, f"{op}.{tag}", source(op, tag), args.per_op_second,
+                           PINNED.get(f"{op}.{tag}", ()))
     if "stat" in shapes and "top_p" in ops:
         for case in STAT:
             opdir = os.path.join(args.out, case)

@@ -19,9 +19,25 @@
 # On the H200 (carry .carry/lct .carry/tpb .carry/tune .carry/tune-resume):
 #   bash utils/device/topp_ctas4_call.sh
 # $OUT: lcheck.log, bench.tar.xz, rows.tar.xz (tune_groups_call.sh's).
+# Call 5 (ONE_ROW=1): only bench.py at 1x128256, two rounds, with the
+# sweep's pins there (p0 / p1: ctas_per_row = 4 at 1024 / 512 threads, p2:
+# one workgroup); prepared with
+#   python3 utils/bench/sweep.py --out .carry/tp1 --shapes second --ops top_p --per-op-second 0
+# and carried as .carry/tp1. $OUT: bench1.tar.xz.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 export PYTHONUNBUFFERED=1
+if [ "${ONE_ROW:-0}" = 1 ]; then
+  for r in 1 2; do
+    o=$OUT/one-$r; mkdir -p "$o"
+    timeout 120 python3 utils/bench/bench.py --bundles .carry/tp1 --out "$o" --shapes second \
+      --ops top_p --no-inductor --full p0,p1,p2 > "$o/bench.log" 2>&1
+    echo "bench round $r: exit $?, ${SECONDS} s"
+    python3 utils/bench/print_variants.py "$o/bench.json"
+  done
+  tar -cJf "$OUT/bench1.tar.xz" -C "$OUT" one-1 one-2 && rm -rf "$OUT"/one-1 "$OUT"/one-2
+  exit 0
+fi
 (cd .carry/lct && timeout 150 python3 check_cases.py .) > "$OUT/lcheck.log" 2>&1
 echo "lowering check: exit $?, ${SECONDS} s: $(tail -1 "$OUT/lcheck.log")"
 grep -E "^FAIL" "$OUT/lcheck.log" | head
