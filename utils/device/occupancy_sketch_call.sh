@@ -24,16 +24,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 export PYTHONUNBUFFERED=1
+. utils/device/bench_rounds.sh
 case "${PART:-ln}" in
 ln)
-  for r in 1 2; do
-    o=$OUT/bench-$r; mkdir -p "$o"
-    timeout 150 python3 utils/bench/bench.py --bundles .carry/ln --out "$o" --shapes perf \
-      --ops layernorm --no-inductor --full p5,p6 > "$o/bench.log" 2>&1
-    echo "bench round $r: exit $?, ${SECONDS} s"
-    python3 utils/bench/print_variants.py "$o/bench.json"
-  done
-  tar -cJf "$OUT/bench.tar.xz" -C "$OUT" bench-1 bench-2 && rm -rf "$OUT"/bench-1 "$OUT"/bench-2
+  bench_rounds bench .carry/ln perf layernorm p5,p6 150
   ROW_OPS=layernorm BUDGET_ROW=64 JOBS_ROW=1 ROW_DEADLINE_S=$((${CALL_S:-560} - SECONDS)) GEMM_OPS= \
     bash utils/device/tune_groups_call.sh
   ;;

@@ -23,32 +23,20 @@
 # sweep's pins there (p0 / p1: ctas_per_row = 4 at 1024 / 512 threads, p2:
 # one workgroup); prepared with
 #   python3 utils/bench/sweep.py --out .carry/tp1 --shapes second --ops top_p --per-op-second 0
-# and carried as .carry/tp1. $OUT: bench1.tar.xz.
+# and carried as .carry/tp1. $OUT: bench1.tar.xz (the recorded call 5 names
+# its rounds one-1 / one-2: this script's earlier form).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 export PYTHONUNBUFFERED=1
+. utils/device/bench_rounds.sh
 if [ "${ONE_ROW:-0}" = 1 ]; then
-  for r in 1 2; do
-    o=$OUT/one-$r; mkdir -p "$o"
-    timeout 120 python3 utils/bench/bench.py --bundles .carry/tp1 --out "$o" --shapes second \
-      --ops top_p --no-inductor --full p0,p1,p2 > "$o/bench.log" 2>&1
-    echo "bench round $r: exit $?, ${SECONDS} s"
-    python3 utils/bench/print_variants.py "$o/bench.json"
-  done
-  tar -cJf "$OUT/bench1.tar.xz" -C "$OUT" one-1 one-2 && rm -rf "$OUT"/one-1 "$OUT"/one-2
+  bench_rounds bench1 .carry/tp1 second top_p p0,p1,p2 120
   exit 0
 fi
 (cd .carry/lct && timeout 150 python3 check_cases.py .) > "$OUT/lcheck.log" 2>&1
 echo "lowering check: exit $?, ${SECONDS} s: $(tail -1 "$OUT/lcheck.log")"
 grep -E "^FAIL" "$OUT/lcheck.log" | head
-for r in 1 2; do
-  o=$OUT/bench-$r; mkdir -p "$o"
-  timeout 120 python3 utils/bench/bench.py --bundles .carry/tpb --out "$o" --shapes perf \
-    --ops top_p --no-inductor --full p2,p3,p4 > "$o/bench.log" 2>&1
-  echo "bench round $r: exit $?, ${SECONDS} s"
-  python3 utils/bench/print_variants.py "$o/bench.json"
-done
-tar -cJf "$OUT/bench.tar.xz" -C "$OUT" bench-1 bench-2 && rm -rf "$OUT"/bench-1 "$OUT"/bench-2
+bench_rounds bench .carry/tpb perf top_p p2,p3,p4 120
 ROW_OPS=top_p BUDGET_ROW=64 JOBS_ROW=1 ROW_DEADLINE_S=$((${CALL_S:-560} - SECONDS)) GEMM_OPS= \
   bash utils/device/tune_groups_call.sh
 echo "total ${SECONDS} s"
