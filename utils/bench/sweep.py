@@ -90,7 +90,12 @@ PINNED["softmax"] = [dict(d, online=0) for d in _PIN]
 # with the `occupancy` knob: 5 per SM (ptxas: 48 registers, no spills; p5)
 # and 4 (the same code with the hint, a control; p6).
 _LN_DEFAULT = dict(threads=256, rows_per_block=1, vector_width=8, unroll=4, row_cache="registers")
-PINNED["layernorm"] = _PIN + [dict(_LN_DEFAULT, occupancy=5), dict(_LN_DEFAULT, occupancy=4)]
+PINNED["layernorm"] = _PIN + [dict(_LN_DEFAULT, occupancy=5), dict(_LN_DEFAULT, occupancy=4),
+                              # moments = merged (p7; ptxas: 62 registers,
+                              # no spills) and with occupancy 5 (p8: 48
+                              # registers, 8 bytes of spills).
+                              dict(_LN_DEFAULT, moments="merged"),
+                              dict(_LN_DEFAULT, moments="merged", occupancy=5)]
 # top-p: the default (on sm_90 a cluster of two workgroups per row) against
 # one workgroup per row (p0, the default before 2026-12-01) and with the
 # opt-in light-token rule (p1).
@@ -102,12 +107,22 @@ PINNED["top_p"] = [dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_
                    # 1024 threads (64 registers, spills).
                    dict(vector_width=4, threads=512, unroll=2, bins=2048, ctas_per_row=4),
                    dict(vector_width=4, threads=512, unroll=2, bins=2048, ctas_per_row=4, occupancy=2),
-                   dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=4)]
+                   dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=4),
+                   # bin_cache = 1 (p5-p7): on the default, with unroll 4,
+                   # and with ctas_per_row = 4 at 512 threads.
+                   dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=2, bin_cache=1),
+                   dict(vector_width=4, threads=1024, unroll=4, bins=2048, ctas_per_row=2, bin_cache=1),
+                   dict(vector_width=4, threads=512, unroll=2, bins=2048, ctas_per_row=4, bin_cache=1)]
 # top-p at one row (the second set): ctas_per_row = 4 at 1024 and 512
 # threads (p0, p1) against the default's 2, and one workgroup (p2).
 PINNED["top_p.1x128256"] = [dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=4),
                             dict(vector_width=4, threads=512, unroll=2, bins=2048, ctas_per_row=4),
-                            dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=1)]
+                            dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=1),
+                            # p3: the default before session 11 (ctas_per_row
+                            # 2 at 1024 threads); p4: the default (4 at 512)
+                            # with bin_cache = 1.
+                            dict(vector_width=4, threads=1024, unroll=2, bins=2048, ctas_per_row=2),
+                            dict(vector_width=4, threads=512, unroll=2, bins=2048, ctas_per_row=4, bin_cache=1)]
 # GEMMs: tiles over 48 KiB of LDS (dynamic shared memory on NVIDIA, legal
 # since 2026-12-01): 128 x 256 and 256 x 128 over 3 and 4 stages, 8 warps of
 # 64 x 64, and a deeper K step (sm_90 ptxas: 214-242 registers, no spills).

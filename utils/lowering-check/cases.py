@@ -75,6 +75,15 @@ func.func @f(%x: {T}, %w: {W}, %b: {W}) -> {T} {{
   %y = hkg.layernorm %x weight(%w : {W}) bias(%b : {W}) eps(1.0e-05){sched(s2)} : {T} -> {T}
   return %y : {T}
 }}""", {"op": "layernorm", "args": [[dt, shape], [dt, [shape[1]]], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-5})
+        # And with moments = merged (one row reduction of count, mean and
+        # squared deviations), except where the register cache is refused.
+        if not (shape[1] in (4096, 4099) and "threads = 64" in s2):
+            s3 = (s2 + ", " if s2 else "") + "moments = merged"
+            add("layernorm_merged_" + nm, f"""
+func.func @f(%x: {T}, %w: {W}, %b: {W}) -> {T} {{
+  %y = hkg.layernorm %x weight(%w : {W}) bias(%b : {W}) eps(1.0e-05){sched(s3)} : {T} -> {T}
+  return %y : {T}
+}}""", {"op": "layernorm", "args": [[dt, shape], [dt, [shape[1]]], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-5})
         add("rmsnorm_" + nm, f"""
 func.func @f(%x: {T}, %w: {W}) -> {T} {{
   %y = hkg.rmsnorm %x, %w eps(1.0e-06){sched(s2)} : {T}, {W} -> {T}
@@ -127,6 +136,34 @@ TOPP += [c[:5] + ((c[5] + ", " if c[5] else "") + "ctas_per_row = 2",) + c[6:] f
 # And with ctas_per_row = 4 (a cluster of four), at 512 threads.
 TOPP += [c[:5] + ((c[5] + ", " if c[5] else "") + "ctas_per_row = 4, threads = 512",) + c[6:] for c in TOPP[:_base]
          if "vector_width" not in c[5] and "threads" not in c[5] and c[2] % (4 * (4 if c[0] == "f32" else 8)) == 0]
+# And with bin_cache = 1 (the gather pass reloads only the vectors holding
+# a token in or above the cut's bin), wherever the verifier allows it on
+# sm_90 (SamplingSchedule.cpp's LDS bound: the bins of the workgroup's
+# share of the row, the histogram and the list), light-token rule aside.
+
+
+def _knob(s, name, default):
+    for part in s.split(","):
+        k, _, v = part.partition("=")
+        if k.strip() == name:
+            return int(v)
+    return default
+
+
+def _bin_cache_fits(dt, V, s):
+    vw = _knob(s, "vector_width", 4 if dt == "f32" else 8)
+    while vw > 1 and V % vw:
+        vw //= 2
+    split = _knob(s, "ctas_per_row", 1)
+    threads = _knob(s, "threads", max(32, min(1024, 1 << ((V // vw).bit_length() - 1))))
+    bins = _knob(s, "bins", 2048)
+    per_thread = -(-(V // split // vw) // threads)
+    lds = threads * (per_thread * vw + max(4, vw)) * 2 + 12 * bins + 16 * 1024 + 2048
+    return V % (split * vw) == 0 and lds <= 227 * 1024
+
+
+TOPP += [c[:5] + ((c[5] + ", " if c[5] else "") + "bin_cache = 1",) + c[6:] for c in list(TOPP)
+         if c[3] < 1.0 and "light_tokens" not in c[5] and _bin_cache_fits(c[0], c[2], c[5])]
 for dt, B, V, p, temp, s, seed, same, transform in TOPP:
     L = t([B, V], dt)
     if seed:
@@ -371,6 +408,8 @@ if "--wgmma-pending" in sys.argv:  # only the wgmma_pending cases
     cases[:] = [c for c in cases if "wgmma_pending" in c["mlir"]]
 if "--top-p" in sys.argv:
     cases[:] = [c for c in cases if c["ref"]["op"] == "top_p"]
+if "--layernorm" in sys.argv:  # only the layernorm cases
+    cases[:] = [c for c in cases if c["ref"]["op"] == "layernorm"]
 
 # --matmul-issue: only the matmul issue's correctness list (every dtype on
 # 1x4096x4096, 17x4096x4096, 4097x4095x4096, 4096^3, batched 8x1024^3; each

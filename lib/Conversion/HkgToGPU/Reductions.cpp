@@ -575,6 +575,77 @@ struct ColumnPrefetch {
 };
 } // namespace
 
+/// `moments = merged`: the row's mean and sum of squared deviations with a
+/// single row reduction. Pass 0 sums each thread's elements and counts
+/// them; pass 1 sums the squared deviations from the thread's own mean; the
+/// (count, mean, M2) triples are combined over the row by Chan et al.'s
+/// pairwise update (n = na + nb, d = mb - ma, mean = ma + d nb / n,
+/// M2 = M2a + M2b + d^2 na nb / n), which stays exact where E[x^2] - mean^2
+/// would cancel.
+static std::pair<Value, Value> mergedMoments(RowEmitter &e,
+                                             ColumnPrefetch &pf) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Combiner sumC = makeCombiner(ReduceKind::Sum);
+  Combiner pairSumC = [&](OpBuilder &bb, Location l, ValueRange x,
+                          ValueRange y) -> SmallVector<Value> {
+    return {arith::AddFOp::create(bb, l, x[0], y[0]),
+            arith::AddFOp::create(bb, l, x[1], y[1])};
+  };
+  SmallVector<Value> sc = e.pass(
+      0, {constF32(b, loc, 0.0), constF32(b, loc, 0.0)},
+      [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
+        pf.onSlot(sl);
+        Value x = e.f32(sl);
+        Value v = e.mask(sl, x, 0.0);
+        Value one = e.mask(sl, splatLike(b, loc, constF32(b, loc, 1.0), x), 0.0);
+        return pairSumC(b, loc, a,
+                        {reduceVector(b, loc, v, ReduceKind::Sum),
+                         reduceVector(b, loc, one, ReduceKind::Sum)});
+      },
+      &pairSumC);
+  Value count = sc[1];
+  Value localMean = arith::DivFOp::create(
+      b, loc, sc[0],
+      arith::MaximumFOp::create(b, loc, count, constF32(b, loc, 1.0)));
+  Value m2 = e.pass(
+                  1, constF32(b, loc, 0.0),
+                  [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
+                    Value x = e.f32(sl);
+                    Value d = arith::SubFOp::create(
+                        b, loc, x, splatLike(b, loc, localMean, x));
+                    Value v = e.mask(
+                        sl, arith::MulFOp::create(b, loc, d, d).getResult(), 0.0);
+                    return sumC(b, loc, a,
+                                reduceVector(b, loc, v, ReduceKind::Sum));
+                  },
+                  &sumC)
+                 .front();
+  Combiner chanC = [](OpBuilder &bb, Location l, ValueRange x,
+                      ValueRange y) -> SmallVector<Value> {
+    Value n = arith::AddFOp::create(bb, l, x[0], y[0]);
+    // A weight, not a result: the approximate reciprocal (rcp.approx on
+    // NVIDIA, v_rcp_f32 on AMD; about 1 ulp) keeps the correctly rounded
+    // division's registers out of the reduction tree.
+    Value inv = arith::DivFOp::create(
+        bb, l, constF32(bb, l, 1.0),
+        arith::MaximumFOp::create(bb, l, n, constF32(bb, l, 1.0)),
+        arith::FastMathFlags::afn);
+    Value d = arith::SubFOp::create(bb, l, y[1], x[1]);
+    Value wb = arith::MulFOp::create(bb, l, y[0], inv);
+    Value mean = arith::AddFOp::create(
+        bb, l, x[1], arith::MulFOp::create(bb, l, d, wb));
+    Value cross = arith::MulFOp::create(
+        bb, l, arith::MulFOp::create(bb, l, d, d),
+        arith::MulFOp::create(bb, l, x[0], wb));
+    Value m2 = arith::AddFOp::create(
+        bb, l, arith::AddFOp::create(bb, l, x[2], y[2]), cross);
+    return {n, mean, m2};
+  };
+  SmallVector<Value> r = e.reduceRow({count, localMean, m2}, chanC);
+  return {r[1], r[2]};
+}
+
 LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
   auto in = op.getInput().getType();
   int64_t len = in.getShape().back();
@@ -588,13 +659,19 @@ LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
   Location loc = kc.loc;
   Value invLen = constF32(b, loc, 1.0 / static_cast<double>(len));
   ColumnPrefetch pf(op, e, {weight, bias});
-  Value sum = rowSum(
-      e, 0, [](Value x) { return x; }, [&](const Slot &sl) { pf.onSlot(sl); });
-  Value mean = arith::MulFOp::create(b, loc, sum, invLen);
-  Value sq = rowSum(e, 1, [&](Value x) {
-    Value d = arith::SubFOp::create(b, loc, x, splatLike(b, loc, mean, x));
-    return arith::MulFOp::create(b, loc, d, d).getResult();
-  });
+  Value mean, sq;
+  if (kc.schedule.getKeyword("moments") == "merged") {
+    std::tie(mean, sq) = mergedMoments(e, pf);
+  } else {
+    Value sum = rowSum(
+        e, 0, [](Value x) { return x; },
+        [&](const Slot &sl) { pf.onSlot(sl); });
+    mean = arith::MulFOp::create(b, loc, sum, invLen);
+    sq = rowSum(e, 1, [&](Value x) {
+      Value d = arith::SubFOp::create(b, loc, x, splatLike(b, loc, mean, x));
+      return arith::MulFOp::create(b, loc, d, d).getResult();
+    });
+  }
   Value var = arith::MulFOp::create(b, loc, sq, invLen);
   Value eps = constF32(b, loc, op.getEps().convertToDouble());
   Value rstd =

@@ -85,6 +85,7 @@ struct Chunk {
   Value valid; // i1 or null
   Value col;   // index of the first element
   int64_t width;
+  Value bin = {}; // i32 mass bins from the bin cache (vector<w>), or null
 };
 
 using ChunkFn = function_ref<SmallVector<Value>(const Chunk &, ValueRange)>;
@@ -226,6 +227,98 @@ public:
       acc = fn(chunk(col, 1, valid), acc);
     }
     return acc;
+  }
+
+  /// The contiguous pass of `pass` over a row whose vectors' mass bins are
+  /// cached (`bin_cache` = 1: no tail). `binsOf(vi)` reads vector `vi`'s
+  /// bins (i32) from the cache; only vectors for which `wanted(bins)` holds
+  /// are loaded from global memory and given to `fn` (with `Chunk::bin`
+  /// set), the others leave the accumulators as they are.
+  SmallVector<Value> gatedPass(ValueRange init,
+                               function_ref<Value(Value)> binsOf,
+                               function_ref<Value(Value)> wanted, ChunkFn fn) {
+    SmallVector<Value> acc(init);
+    if (vecsPerThread == 0)
+      return acc;
+    int64_t u = std::max<int64_t>(1, std::min(unroll, vecsPerThread));
+    int64_t steps = llvm::divideCeil(vecsPerThread, u);
+    bool partialStep = steps * u > vecsPerThread;
+    bool mayOverrun = vecsPerThread * threads > numVec;
+    auto forOp = scf::ForOp::create(
+        b, loc, constIndex(b, loc, 0), constIndex(b, loc, steps),
+        constIndex(b, loc, 1), acc,
+        [&](OpBuilder &nested, Location, Value step, ValueRange args) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToEnd(nested.getInsertionBlock());
+          SmallVector<Value> raws, cols, valids, bins, needs;
+          for (int64_t k = 0; k < u; ++k) {
+            Value sIdx = arith::AddIOp::create(
+                b, loc,
+                arith::MulIOp::create(b, loc, step, constIndex(b, loc, u)),
+                constIndex(b, loc, k));
+            Value vi = arith::AddIOp::create(
+                b, loc,
+                arith::MulIOp::create(b, loc, tid,
+                                      constIndex(b, loc, vecsPerThread)),
+                sIdx);
+            Value valid;
+            if (mayOverrun || partialStep) {
+              Value last = constIndex(b, loc, numVec - 1);
+              valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                            vi, last);
+              if (partialStep)
+                valid = arith::AndIOp::create(
+                    b, loc, valid,
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          sIdx,
+                                          constIndex(b, loc, vecsPerThread)));
+              vi = arith::MinUIOp::create(b, loc, vi, last);
+            }
+            Value bin = binsOf(vi);
+            Value need = wanted(bin);
+            if (valid)
+              need = arith::AndIOp::create(b, loc, need, valid);
+            Value col = arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
+            if (colBase)
+              col = arith::AddIOp::create(b, loc, col, colBase);
+            // The global load only where the vector holds a wanted token.
+            auto rawType = VectorType::get({vw}, inType);
+            auto ifLoad = scf::IfOp::create(b, loc, TypeRange{rawType}, need,
+                                            /*withElseRegion=*/true);
+            {
+              OpBuilder::InsertionGuard g2(b);
+              b.setInsertionPointToStart(ifLoad.thenBlock());
+              scf::YieldOp::create(b, loc, load(col, vw));
+              b.setInsertionPointToStart(ifLoad.elseBlock());
+              scf::YieldOp::create(
+                  b, loc,
+                  Value(arith::ConstantOp::create(
+                      b, loc, rawType,
+                      DenseElementsAttr::get(
+                          rawType, b.getZeroAttr(inType)))));
+            }
+            raws.push_back(ifLoad.getResult(0));
+            cols.push_back(col);
+            valids.push_back(valid);
+            bins.push_back(bin);
+            needs.push_back(need);
+          }
+          SmallVector<Value> a(args);
+          for (int64_t k = 0; k < u; ++k) {
+            auto ifUse = scf::IfOp::create(b, loc, ValueRange(a).getTypes(),
+                                           needs[k], /*withElseRegion=*/true);
+            OpBuilder::InsertionGuard g2(b);
+            b.setInsertionPointToStart(ifUse.thenBlock());
+            Chunk c = finish(raws[k], cols[k], vw, valids[k]);
+            c.bin = bins[k];
+            scf::YieldOp::create(b, loc, fn(c, a));
+            b.setInsertionPointToStart(ifUse.elseBlock());
+            scf::YieldOp::create(b, loc, a);
+            a = SmallVector<Value>(ifUse.getResults());
+          }
+          scf::YieldOp::create(b, loc, a);
+        });
+    return SmallVector<Value>(forOp.getResults());
   }
 
   /// Reduces over all the threads of the workgroup.
@@ -561,6 +654,42 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     Value listKey = kc.addLds({kListCapacity}, i32);
     Value listId = kc.addLds({kListCapacity}, i32);
     Value listQ = kc.addLds({kListCapacity}, i64);
+    // bin_cache = 1: pass 2 keeps every vector's bins (i16) in LDS, laid out
+    // by the contiguous owner of the vector (pass 3's thread t reads
+    // [t stride, t stride + vecsPerThread vw)); the row of each owner is
+    // padded by 8 bytes (at least a vector) so that the owners of a
+    // half-warp start in different banks (pass 3's reads), while pass 2's
+    // strided writes stay runs of consecutive words.
+    bool binCache = kc.schedule.getInt("bin_cache") != 0;
+    int64_t cachePad = std::max<int64_t>(4, s.vw);
+    int64_t cacheStride = s.vecsPerThread * s.vw + cachePad;
+    Value binCacheMem;
+    if (binCache)
+      binCacheMem = kc.addLds({s.threads * cacheStride}, b.getI16Type());
+    int64_t cacheAlign = 2 * s.vw;
+    auto binSlot = [&](Value vi) -> Value {
+      Value owner = arith::DivUIOp::create(b, loc, vi, ci(s.vecsPerThread));
+      Value j = arith::RemUIOp::create(b, loc, vi, ci(s.vecsPerThread));
+      return addI(arith::MulIOp::create(b, loc, owner, ci(cacheStride)),
+                  arith::MulIOp::create(b, loc, j, ci(s.vw)));
+    };
+    // Pass 2: the bins of chunk `c` (a whole vector: no tail) to the cache.
+    auto cacheBins = [&](const Chunk &c, Value bin) {
+      if (!binCache)
+        return;
+      Value local = s.colBase ? subI(c.col, s.colBase) : c.col;
+      Value vi = arith::DivUIOp::create(b, loc, local, ci(s.vw));
+      Value narrow = arith::TruncIOp::create(
+          b, loc, VectorType::get({s.vw}, b.getI16Type()), bin);
+      storeVector(b, loc, narrow, binCacheMem, ValueRange{binSlot(vi)},
+                  cacheAlign);
+    };
+    auto cachedBins = [&](Value vi) -> Value {
+      Value v = loadVector(b, loc, binCacheMem, ValueRange{binSlot(vi)}, s.vw,
+                           cacheAlign);
+      return arith::ExtUIOp::create(
+          b, loc, VectorType::get({s.vw}, b.getI32Type()), v);
+    };
     int64_t binsPerThread = kBins / s.threads;
     Value isThread0 = cmpI(arith::CmpIPredicate::eq, s.tid, ci(0));
 
@@ -736,6 +865,7 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     if (tau < 0) {
       s.pass({}, [&](const Chunk &c, ValueRange) -> SmallVector<Value> {
         Value q = qOf(c.z), bin = binOf(c.z);
+        cacheBins(c, bin);
         auto add = [&] {
           for (int64_t l = 0; l < c.width; ++l)
             atomicAdd64(lane(q, l), toIndex(lane(bin, l)));
@@ -751,6 +881,7 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
           s.pass({c64(0)},
                  [&](const Chunk &c, ValueRange a) -> SmallVector<Value> {
                    Value q = qOf(c.z), bin = binOf(c.z);
+                   cacheBins(c, bin);
                    Value heavy = cmpI(arith::CmpIPredicate::ugt, q,
                                       splatLike(b, loc, c64(tau), q));
                    if (c.valid)
@@ -801,10 +932,10 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
       memref::StoreOp::create(b, loc, top.above, bcast, ValueRange{ci(1)});
     });
     barrier();
-    SmallVector<Value> gathered = s.pass(
-        {c64(0), constI32(b, loc, intMax), constI32(b, loc, intMin)},
-        [&](const Chunk &c, ValueRange a) -> SmallVector<Value> {
-          Value q = qOf(c.z), bin = binOf(c.z);
+    SmallVector<Value> gatherInit = {c64(0), constI32(b, loc, intMax),
+                                     constI32(b, loc, intMin)};
+    auto gather = [&](const Chunk &c, ValueRange a) -> SmallVector<Value> {
+          Value q = qOf(c.z), bin = c.bin ? c.bin : binOf(c.z);
           Value cb = splatLike(b, loc, cutBin, bin);
           Value above = sumI(
               selectV(cmpI(arith::CmpIPredicate::ult, bin, cb), q, zeroLike(q)));
@@ -837,8 +968,21 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
           return {addI(a[0], above),
                   arith::MinSIOp::create(b, loc, a[1], kMin),
                   arith::MaxSIOp::create(b, loc, a[2], kMax)};
-        },
-        /*contiguous=*/true);
+    };
+    // With the bin cache only the vectors with a token in or above the
+    // cut's bin are loaded again (for peaked logits a few per row).
+    SmallVector<Value> gathered =
+        binCache
+            ? s.gatedPass(
+                  gatherInit, cachedBins,
+                  [&](Value bins) -> Value {
+                    Value le = cmpI(arith::CmpIPredicate::ule, bins,
+                                    splatLike(b, loc, cutBin, bins));
+                    return vector::ReductionOp::create(
+                        b, loc, vector::CombiningKind::OR, le);
+                  },
+                  gather)
+            : s.pass(gatherInit, gather, /*contiguous=*/true);
     barrier();
     Combiner minMaxI = [&](OpBuilder &bb, Location l, ValueRange x,
                            ValueRange y) -> SmallVector<Value> {

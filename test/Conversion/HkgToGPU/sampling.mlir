@@ -21,7 +21,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK:         gpu.func @hkg_top_p_sample_0(%{{.*}}: memref<64x128256xf32>, %{{.*}}: memref<64xi32>) workgroup(
 // CHECK-SAME:      %[[HIST:[^ ]*]] : memref<6144xi32, #gpu.address_space<workgroup>>
 // CHECK-SAME:      %[[COUNT:[^ ]*]] : memref<1xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LKEY:[^ ]*]] : memref<1024xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LID:[^ ]*]] : memref<1024xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LQ:[^ ]*]] : memref<1024xi64, #gpu.address_space<workgroup>>
-// CHECK-SAME:      hkg.schedule = #hkg.schedule<bins = 2048, ctas_per_row = 1, light_tokens = 0, occupancy = 0, threads = 1024, unroll = 4, vector_width = 4>
+// CHECK-SAME:      hkg.schedule = #hkg.schedule<bin_cache = 0, bins = 2048, ctas_per_row = 1, light_tokens = 0, occupancy = 0, threads = 1024, unroll = 4, vector_width = 4>
 // CHECK-SAME:      known_block_size = array<i32: 1024, 1, 1>
 // CHECK-SAME:      known_grid_size = array<i32: 64, 1, 1>
 // CHECK:           scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args({{.*}}) -> (f32, f32) {

@@ -21,13 +21,13 @@
 // CHECK-LABEL: func.func @softmax_short_rows(
 // CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 4>}
 // CHECK-LABEL: func.func @layernorm(
-// CHECK: hkg.layernorm {{.*}} {schedule = #hkg.schedule<occupancy = 0, row_cache = registers, rows_per_block = 1, threads = 128, unroll = 4, vector_width = 8>}
+// CHECK: hkg.layernorm {{.*}} {schedule = #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, rows_per_block = 1, threads = 128, unroll = 4, vector_width = 8>}
 // CHECK-LABEL: func.func @rmsnorm(
 // CHECK: hkg.rmsnorm {{.*}} {schedule = #hkg.schedule<occupancy = 0, row_cache = none, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>}
 // CHECK-LABEL: func.func @rope(
 // CHECK: hkg.rope {{.*}} {schedule = #hkg.schedule<threads = 256, tokens_per_block = 1, vector_width = 8>}
 // CHECK-LABEL: func.func @top_p(
-// CHECK: hkg.top_p_sample {{.*}} {schedule = #hkg.schedule<bins = 2048, ctas_per_row = 1, light_tokens = 0, occupancy = 0, threads = 1024, unroll = 2, vector_width = 4>}
+// CHECK: hkg.top_p_sample {{.*}} {schedule = #hkg.schedule<bin_cache = 0, bins = 2048, ctas_per_row = 1, light_tokens = 0, occupancy = 0, threads = 1024, unroll = 2, vector_width = 4>}
 // CHECK-LABEL: func.func @attention_bf16(
 // CHECK: hkg.attention {{.*}} {schedule = #hkg.schedule<mma = none, stages = 2, tile_kv = 64, tile_q = 64, waves = 4>}
 // CHECK-LABEL: func.func @attention_f32(
@@ -37,7 +37,7 @@
 // CHECK-LABEL: func.func @rope_small_head(
 // CHECK: hkg.rope {{.*}} {schedule = #hkg.schedule<threads = 32, tokens_per_block = 1, vector_width = 8>}
 // CHECK-LABEL: func.func @top_p_small_vocab(
-// CHECK: hkg.top_p_sample {{.*}} {schedule = #hkg.schedule<bins = 2048, ctas_per_row = 1, light_tokens = 0, occupancy = 0, threads = 32, unroll = 2, vector_width = 4>}
+// CHECK: hkg.top_p_sample {{.*}} {schedule = #hkg.schedule<bin_cache = 0, bins = 2048, ctas_per_row = 1, light_tokens = 0, occupancy = 0, threads = 32, unroll = 2, vector_width = 4>}
 // CHECK-LABEL: func.func @matmul_decode_f32(
 // CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<group_m = 8, lds_pad = 4, lds_swizzle = 0, mma = none, split_k = 1, stages = 2, tile_k = 32, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 4, waves_m = 1, waves_n = 4, wgmma_pending = 0>}
 // CHECK-LABEL: func.func @attention_d128(

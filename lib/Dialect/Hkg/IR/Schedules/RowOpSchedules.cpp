@@ -214,7 +214,17 @@ CostFeatures SoftmaxOp::getCostFeatures() {
 //===----------------------------------------------------------------------===//
 
 ScheduleSpace LayerNormOp::getScheduleSpace(const TargetInfo &target) {
-  return buildRowSpace(getGeometry(getInput(), getResult(), 1), target, true);
+  ScheduleSpace space =
+      buildRowSpace(getGeometry(getInput(), getResult(), 1), target, true);
+  // `separate` by default until measured (docs/perf 2026-12-03, session
+  // 11): Nsight Compute put 13% of the default's warp samples on 8192x8192
+  // bf16 at barriers in its second row reduction.
+  space.addKeyword("moments", {"separate", "merged"}, "separate",
+                   "separate: a row reduction of the sum (the mean), then one "
+                   "of the squared deviations; merged: each thread's count, "
+                   "mean and squared deviations from its own mean, combined "
+                   "over the row in one reduction (Chan et al.)");
+  return space;
 }
 
 LogicalResult LayerNormOp::verifyScheduleConstraints(

@@ -4,10 +4,12 @@
 // over `bins` bins (LDS atomics) that finds the bin holding the nucleus cut,
 // a pass that gathers that bin's tokens into LDS (or, when they are too
 // many, key-histogram passes of log2(bins) bits each), and the draw. Each
-// thread moves `vector_width` logits per access. `ctas_per_row` = 2 (the
-// default on sm_90 for at most half as many rows as SMs): a cluster of two
-// workgroups per row, each with half of it (docs/Lowering.md). Opt-in: `light_tokens` (tokens too light for any
-// nucleus skip the histogram).
+// thread moves `vector_width` logits per access. `ctas_per_row` = 2 or 4:
+// a cluster of that many workgroups per row, each with its share of it
+// (docs/Lowering.md); on sm_90 the default is 4 for rows up to 3/16 of the
+// SMs, 2 up to half of them. Opt-in: `light_tokens` (tokens too light for
+// any nucleus skip the histogram), `bin_cache` (the gather pass reads the
+// histogram pass's bins from LDS).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,18 @@
 using namespace mlir;
 using namespace mlir::hkg;
 using namespace mlir::hkg::detail;
+
+/// LDS of the top-p kernel with `bin_cache` = 1 (Sampling.cpp): the bin
+/// cache (i16 per token of the workgroup's share, each thread's row padded
+/// by max(4, vw) entries), the histogram (3 words per bin), the cut's list
+/// (16 bytes per token, 1024 tokens) and 2 KiB for the scans and exchanges.
+static int64_t binCacheLdsBytes(int64_t vocab, int64_t split, int64_t vw,
+                                int64_t threads, int64_t bins) {
+  int64_t vecsPerThread = llvm::divideCeil(vocab / split / vw, threads);
+  int64_t cache =
+      threads * (vecsPerThread * vw + std::max<int64_t>(4, vw)) * 2;
+  return cache + 12 * bins + 16 * 1024 + 2048;
+}
 
 ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
   int64_t bytes = elementBytes(getLogits().getType());
@@ -30,10 +44,7 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
   ScheduleSpace space;
   space.addInt("vector_width", vectorWidths(bytes), vw,
                "logits per global access (16 bytes at most)");
-  space.addInt(
-      "threads", threadCounts(target),
-      clampPow2(v / vw, target.waveSize, target.maxThreadsPerWorkgroup),
-      "threads per workgroup; one workgroup per row");
+
   // 2 by default: on the H200 (64x128256 f32, 1024 threads) unroll 2 was
   // as fast as 4 and 8 (76.0 / 76.5 / 76.6 us; later 77.3 vs 78.4 us with 4,
   // docs/perf), and it keeps the kernel smaller (compile time).
@@ -55,20 +66,46 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
   // with one workgroup per row (128 of 132 SMs busy instead of 64),
   // 1x128256 49.2 against 70.5, but 256x32000 103.0 against 49-52 (4 waves
   // of clusters instead of 2 of single workgroups).
+  // 4 (at 512 threads) where the row splits in four and four workgroups
+  // per row take at most 3/4 of the SMs: H200 (docs/perf 2026-12-03,
+  // session 11), x128256 f32, 4 at 512 threads against 2 at 1024:
+  // 35.7 / 36.2 / 36.6 / 37.5 / 39.0 us against 49.6 / 50.0 / 50.3 / 51.0 /
+  // 51.8 at 2 / 4 / 8 / 16 / 24 rows, but 66.7 against 52.9 at 32 rows
+  // (128 workgroups: more four-workgroup clusters than fit at once, the
+  // clusters being placed within a GPC) and 69.7 against 56.1 at 48.
   int64_t rows = getLogits().getType().getDimSize(0);
   SmallVector<int64_t> ctas = {1};
   if (target.hasClusters())
     ctas.append({2, 4});
-  int64_t ctasDefault = target.hasClusters() && !ShapedType::isDynamic(v) &&
-                                v % (2 * vw) == 0 &&
-                                !ShapedType::isDynamic(rows) &&
-                                2 * rows <= target.computeUnits
-                            ? 2
-                            : 1;
+  bool fixed = !ShapedType::isDynamic(v) && !ShapedType::isDynamic(rows);
+  auto splitFits = [&](int64_t n) {
+    return target.hasClusters() && fixed && v % (n * vw) == 0;
+  };
+  int64_t ctasDefault = 1;
+  if (splitFits(4) && 4 * 4 * rows <= 3 * target.computeUnits)
+    ctasDefault = 4;
+  else if (splitFits(2) && 2 * rows <= target.computeUnits)
+    ctasDefault = 2;
+  int64_t threadsDefault =
+      clampPow2(v / vw, target.waveSize,
+                ctasDefault == 4 ? std::min<int64_t>(
+                                       512, target.maxThreadsPerWorkgroup)
+                                 : target.maxThreadsPerWorkgroup);
+  space.addInt("threads", threadCounts(target), threadsDefault,
+               "threads per workgroup (of each workgroup of a row's cluster)");
   space.addInt("ctas_per_row", ctas, ctasDefault,
                "workgroups per row: 2 or 4 = a cluster of that many "
                "(sm_90), each with its share of the row, exchanging through "
                "distributed shared memory");
+  // Off by default until measured (docs/perf 2026-12-03, session 11):
+  // Nsight Compute put a quarter of the default's time on 64x128256 f32 in
+  // pass 3, which recomputes every token's mass and bin to find the few in
+  // or above the cut's bin.
+  space.addInt("bin_cache", {0, 1}, 0,
+               "1: the histogram pass keeps each token's bin in LDS (2 "
+               "bytes per token of the workgroup's share), and the gather "
+               "pass reloads only vectors with a token in or above the "
+               "cut's bin");
   // No hint by default: with ctas_per_row = 4 at 512 threads, 2 workgroups
   // per SM fit 64 registers (ptxas: 117 without the hint, 108 bytes of
   // spills with it). H200 (docs/perf 2026-12-03), 64x128256 f32: 83.7 us
@@ -95,6 +132,20 @@ LogicalResult TopPSampleOp::verifyScheduleConstraints(
                        << " needs the vocabulary (" << v
                        << ") to be a multiple of ctas_per_row * vector_width = "
                        << split * vw;
+  if (schedule.getInt("bin_cache")) {
+    if (v % (split * vw) != 0)
+      return emitError() << "schedule knob 'bin_cache' = 1 needs the "
+                            "vocabulary ("
+                         << v << ") to be a multiple of ctas_per_row * "
+                         << "vector_width = " << split * vw;
+    int64_t bytes = binCacheLdsBytes(v, split, vw, threads, bins);
+    if (bytes > target.ldsBytesPerWorkgroup)
+      return emitError() << "schedule knob 'bin_cache' = 1 needs " << bytes
+                         << " bytes of LDS (the bins of " << v / split
+                         << " tokens, the histogram and the cut's list); "
+                         << target.chip << " allows "
+                         << target.ldsBytesPerWorkgroup << " per workgroup";
+  }
   return success();
 }
 
