@@ -190,6 +190,35 @@ TEST(CheckTest, RandomInputsAreSeededAndNeverZero) {
   EXPECT_GT(hi - lo, 10.0);
 }
 
+TEST(CheckTest, RandomInputsForTopPArePeakedNormalLogits) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<4x32000xf32>) -> tensor<4xi32> {
+      %t = hkg.top_p_sample %x p(0.9) temperature(1.0) seed(1) : tensor<4x32000xf32> -> tensor<4xi32>
+      return %t : tensor<4xi32>
+    })");
+  ASSERT_TRUE(p.op);
+  auto a = makeRandomInputs(p.op, 3), b = makeRandomInputs(p.op, 3);
+  ASSERT_TRUE(a && b);
+  const HostTensor &x = (*a)[0];
+  double sum = 0, sq = 0, hi = -1e9;
+  int64_t n = x.getNumElements(), beyond2 = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double v = x.get(i);
+    EXPECT_EQ(x.getBits(i), (*b)[0].getBits(i));
+    sum += v;
+    sq += v * v;
+    hi = std::max(hi, v);
+    beyond2 += std::abs(v) > 8.0;
+  }
+  double mean = sum / n, sd = std::sqrt(sq / n - mean * mean);
+  EXPECT_NEAR(mean, 0.0, 0.05);
+  EXPECT_NEAR(sd, 4.0, 0.05);
+  // Normal, not uniform: about 4.6% beyond two standard deviations, and a
+  // maximum well past any uniform range of that deviation (+-6.9).
+  EXPECT_NEAR(static_cast<double>(beyond2) / n, 0.0455, 0.005);
+  EXPECT_GT(hi, 14.0);
+}
+
 TEST(CheckTest, RandomInputsForRopeAreRealTables) {
   ParsedOp p = parseOp(R"(
     func.func @ref(%x: tensor<1x4x1x8xf32>, %c: tensor<4x4xf32>, %s: tensor<4x4xf32>) -> tensor<1x4x1x8xf32> {

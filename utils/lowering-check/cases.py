@@ -158,7 +158,7 @@ def _bin_cache_fits(dt, V, s):
     threads = _knob(s, "threads", max(32, min(1024, 1 << ((V // vw).bit_length() - 1))))
     bins = _knob(s, "bins", 2048)
     per_thread = -(-(V // split // vw) // threads)
-    lds = threads * (per_thread * vw + max(4, vw)) * 2 + 12 * bins + 16 * 1024 + 2048
+    lds = threads * (per_thread * vw + max(4, vw)) * 2 + 4 * 4096 + 12 * bins + 16 * 1024 + 2048
     return V % (split * vw) == 0 and lds <= 227 * 1024
 
 

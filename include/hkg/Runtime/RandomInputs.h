@@ -29,6 +29,8 @@ public:
   uint64_t next();
   /// Uniform in [lo, hi).
   double uniform(double lo, double hi);
+  /// Normal with `mean` and `stddev` (Box-Muller over two uniform draws).
+  double normal(double mean, double stddev);
 
 private:
   uint64_t state;
@@ -38,6 +40,11 @@ private:
 /// (in parallel; the values depend only on `stream`'s state).
 void fillUniform(HostTensor &tensor, RandomStream &stream, double lo,
                  double hi);
+
+/// Fills `tensor` with normal values (`mean`, `stddev`), rounded to its
+/// dtype, as fillUniform does.
+void fillNormal(HostTensor &tensor, RandomStream &stream, double mean,
+                double stddev);
 
 /// One random tensor per operand of `op` (in operand order).
 llvm::Expected<llvm::SmallVector<HostTensor>>

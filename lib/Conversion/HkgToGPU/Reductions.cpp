@@ -598,16 +598,19 @@ static std::pair<Value, Value> mergedMoments(RowEmitter &e,
         pf.onSlot(sl);
         Value x = e.f32(sl);
         Value v = e.mask(sl, x, 0.0);
-        Value one = e.mask(sl, splatLike(b, loc, constF32(b, loc, 1.0), x), 0.0);
+        // The slot's width, or 0 where it is masked off.
+        Value n = constF32(b, loc, static_cast<double>(sl.width));
+        if (sl.valid)
+          n = arith::SelectOp::create(b, loc, sl.valid, n,
+                                      constF32(b, loc, 0.0));
         return pairSumC(b, loc, a,
-                        {reduceVector(b, loc, v, ReduceKind::Sum),
-                         reduceVector(b, loc, one, ReduceKind::Sum)});
+                        {reduceVector(b, loc, v, ReduceKind::Sum), n});
       },
       &pairSumC);
   Value count = sc[1];
   Value localMean = arith::DivFOp::create(
       b, loc, sc[0],
-      arith::MaximumFOp::create(b, loc, count, constF32(b, loc, 1.0)));
+      arith::MaxNumFOp::create(b, loc, count, constF32(b, loc, 1.0)));
   Value m2 = e.pass(
                   1, constF32(b, loc, 0.0),
                   [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
@@ -629,7 +632,7 @@ static std::pair<Value, Value> mergedMoments(RowEmitter &e,
     // division's registers out of the reduction tree.
     Value inv = arith::DivFOp::create(
         bb, l, constF32(bb, l, 1.0),
-        arith::MaximumFOp::create(bb, l, n, constF32(bb, l, 1.0)),
+        arith::MaxNumFOp::create(bb, l, n, constF32(bb, l, 1.0)),
         arith::FastMathFlags::afn);
     Value d = arith::SubFOp::create(bb, l, y[1], x[1]);
     Value wb = arith::MulFOp::create(bb, l, y[0], inv);

@@ -76,6 +76,8 @@ using namespace mlir::hkg;
 
 /// Tokens of the cut's bin kept in LDS (key, id, mass: 16 bytes each).
 static constexpr int64_t kListCapacity = 1024;
+/// bin_cache = 1: vectors the gather queues in LDS (4 bytes each).
+static constexpr int64_t kQueueCapacity = 4096;
 
 namespace {
 /// The elements of the row a thread visits at once.
@@ -229,96 +231,12 @@ public:
     return acc;
   }
 
-  /// The contiguous pass of `pass` over a row whose vectors' mass bins are
-  /// cached (`bin_cache` = 1: no tail). `binsOf(vi)` reads vector `vi`'s
-  /// bins (i32) from the cache; only vectors for which `wanted(bins)` holds
-  /// are loaded from global memory and given to `fn` (with `Chunk::bin`
-  /// set), the others leave the accumulators as they are.
-  SmallVector<Value> gatedPass(ValueRange init,
-                               function_ref<Value(Value)> binsOf,
-                               function_ref<Value(Value)> wanted, ChunkFn fn) {
-    SmallVector<Value> acc(init);
-    if (vecsPerThread == 0)
-      return acc;
-    int64_t u = std::max<int64_t>(1, std::min(unroll, vecsPerThread));
-    int64_t steps = llvm::divideCeil(vecsPerThread, u);
-    bool partialStep = steps * u > vecsPerThread;
-    bool mayOverrun = vecsPerThread * threads > numVec;
-    auto forOp = scf::ForOp::create(
-        b, loc, constIndex(b, loc, 0), constIndex(b, loc, steps),
-        constIndex(b, loc, 1), acc,
-        [&](OpBuilder &nested, Location, Value step, ValueRange args) {
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToEnd(nested.getInsertionBlock());
-          SmallVector<Value> raws, cols, valids, bins, needs;
-          for (int64_t k = 0; k < u; ++k) {
-            Value sIdx = arith::AddIOp::create(
-                b, loc,
-                arith::MulIOp::create(b, loc, step, constIndex(b, loc, u)),
-                constIndex(b, loc, k));
-            Value vi = arith::AddIOp::create(
-                b, loc,
-                arith::MulIOp::create(b, loc, tid,
-                                      constIndex(b, loc, vecsPerThread)),
-                sIdx);
-            Value valid;
-            if (mayOverrun || partialStep) {
-              Value last = constIndex(b, loc, numVec - 1);
-              valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                            vi, last);
-              if (partialStep)
-                valid = arith::AndIOp::create(
-                    b, loc, valid,
-                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          sIdx,
-                                          constIndex(b, loc, vecsPerThread)));
-              vi = arith::MinUIOp::create(b, loc, vi, last);
-            }
-            Value bin = binsOf(vi);
-            Value need = wanted(bin);
-            if (valid)
-              need = arith::AndIOp::create(b, loc, need, valid);
-            Value col = arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
-            if (colBase)
-              col = arith::AddIOp::create(b, loc, col, colBase);
-            // The global load only where the vector holds a wanted token.
-            auto rawType = VectorType::get({vw}, inType);
-            auto ifLoad = scf::IfOp::create(b, loc, TypeRange{rawType}, need,
-                                            /*withElseRegion=*/true);
-            {
-              OpBuilder::InsertionGuard g2(b);
-              b.setInsertionPointToStart(ifLoad.thenBlock());
-              scf::YieldOp::create(b, loc, load(col, vw));
-              b.setInsertionPointToStart(ifLoad.elseBlock());
-              scf::YieldOp::create(
-                  b, loc,
-                  Value(arith::ConstantOp::create(
-                      b, loc, rawType,
-                      DenseElementsAttr::get(
-                          rawType, b.getZeroAttr(inType)))));
-            }
-            raws.push_back(ifLoad.getResult(0));
-            cols.push_back(col);
-            valids.push_back(valid);
-            bins.push_back(bin);
-            needs.push_back(need);
-          }
-          SmallVector<Value> a(args);
-          for (int64_t k = 0; k < u; ++k) {
-            auto ifUse = scf::IfOp::create(b, loc, ValueRange(a).getTypes(),
-                                           needs[k], /*withElseRegion=*/true);
-            OpBuilder::InsertionGuard g2(b);
-            b.setInsertionPointToStart(ifUse.thenBlock());
-            Chunk c = finish(raws[k], cols[k], vw, valids[k]);
-            c.bin = bins[k];
-            scf::YieldOp::create(b, loc, fn(c, a));
-            b.setInsertionPointToStart(ifUse.elseBlock());
-            scf::YieldOp::create(b, loc, a);
-            a = SmallVector<Value>(ifUse.getResults());
-          }
-          scf::YieldOp::create(b, loc, a);
-        });
-    return SmallVector<Value>(forOp.getResults());
+  /// Vector `vi` of the workgroup's share of the row (no tail, no mask).
+  Chunk vectorAt(Value vi) {
+    Value col = arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
+    if (colBase)
+      col = arith::AddIOp::create(b, loc, col, colBase);
+    return chunk(col, vw, Value());
   }
 
   /// Reduces over all the threads of the workgroup.
@@ -663,9 +581,12 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     bool binCache = kc.schedule.getInt("bin_cache") != 0;
     int64_t cachePad = std::max<int64_t>(4, s.vw);
     int64_t cacheStride = s.vecsPerThread * s.vw + cachePad;
-    Value binCacheMem;
-    if (binCache)
+    Value binCacheMem, queue, queueCount;
+    if (binCache) {
       binCacheMem = kc.addLds({s.threads * cacheStride}, b.getI16Type());
+      queue = kc.addLds({kQueueCapacity}, i32);
+      queueCount = kc.addLds({1}, i32);
+    }
     int64_t cacheAlign = 2 * s.vw;
     auto binSlot = [&](Value vi) -> Value {
       Value owner = arith::DivUIOp::create(b, loc, vi, ci(s.vecsPerThread));
@@ -930,6 +851,9 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
       memref::StoreOp::create(b, loc, constI32(b, loc, intMin), cutSlot,
                               ValueRange{ci(0)});
       memref::StoreOp::create(b, loc, top.above, bcast, ValueRange{ci(1)});
+      if (binCache)
+        memref::StoreOp::create(b, loc, constI32(b, loc, 0), queueCount,
+                                ValueRange{ci(0)});
     });
     barrier();
     SmallVector<Value> gatherInit = {c64(0), constI32(b, loc, intMax),
@@ -969,20 +893,72 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
                   arith::MinSIOp::create(b, loc, a[1], kMin),
                   arith::MaxSIOp::create(b, loc, a[2], kMax)};
     };
-    // With the bin cache only the vectors with a token in or above the
-    // cut's bin are loaded again (for peaked logits a few per row).
-    SmallVector<Value> gathered =
-        binCache
-            ? s.gatedPass(
-                  gatherInit, cachedBins,
-                  [&](Value bins) -> Value {
-                    Value le = cmpI(arith::CmpIPredicate::ule, bins,
-                                    splatLike(b, loc, cutBin, bins));
-                    return vector::ReductionOp::create(
-                        b, loc, vector::CombiningKind::OR, le);
-                  },
-                  gather)
-            : s.pass(gatherInit, gather, /*contiguous=*/true);
+    SmallVector<Value> gathered;
+    if (!binCache) {
+      gathered = s.pass(gatherInit, gather, /*contiguous=*/true);
+    } else {
+      // With the bin cache, a strided scan of the cached bins queues the
+      // vectors holding a token in or above the cut's bin (for peaked
+      // logits a few hundred per row), and the workgroup's threads then
+      // gather the queued vectors together, crediting each vector's mass
+      // above the cut's bin to its contiguous owner (LDS atomics on the
+      // slots the list's tokens are credited to below). A queue that
+      // overflows falls back to the contiguous gather over the whole share.
+      forEachStrided(ci(s.numVec), [&](Value vi) {
+        Value bins = cachedBins(vi);
+        Value le = cmpI(arith::CmpIPredicate::ule, bins,
+                        splatLike(b, loc, cutBin, bins));
+        Value need = vector::ReductionOp::create(
+            b, loc, vector::CombiningKind::OR, le);
+        ifThen(need, [&] {
+          Value at = atomicAdd(constI32(b, loc, 1), queueCount, ci(0));
+          ifThen(cmpI(arith::CmpIPredicate::slt, at,
+                      constI32(b, loc, kQueueCapacity)),
+                 [&] {
+                   memref::StoreOp::create(
+                       b, loc, arith::IndexCastOp::create(b, loc, i32, vi),
+                       queue, ValueRange{toIndex(at)});
+                 });
+        });
+      });
+      barrier();
+      Value queued =
+          memref::LoadOp::create(b, loc, queueCount, ValueRange{ci(0)});
+      auto ifQueue = scf::IfOp::create(
+          b, loc, TypeRange{i64, i32, i32},
+          cmpI(arith::CmpIPredicate::sle, queued,
+               constI32(b, loc, kQueueCapacity)),
+          /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(ifQueue.thenBlock());
+        auto loop = scf::ForOp::create(
+            b, loc, s.tid, toIndex(queued), ci(s.threads),
+            ValueRange{gatherInit[1], gatherInit[2]});
+        {
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPointToStart(loop.getBody());
+          Value vi = toIndex(memref::LoadOp::create(
+              b, loc, queue, ValueRange{loop.getInductionVar()}));
+          Chunk c = s.vectorAt(vi);
+          c.bin = cachedBins(vi);
+          ValueRange acc = loop.getRegionIterArgs();
+          SmallVector<Value> r = gather(c, {c64(0), acc[0], acc[1]});
+          Value owner = arith::DivUIOp::create(b, loc, vi,
+                                               ci(s.vecsPerThread));
+          ifThen(cmpI(arith::CmpIPredicate::ne, r[0], c64(0)),
+                 [&] { atomicAdd64(r[0], owner); });
+          scf::YieldOp::create(b, loc, ValueRange{r[1], r[2]});
+        }
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{c64(0), loop.getResult(0), loop.getResult(1)});
+        b.setInsertionPointToStart(ifQueue.elseBlock());
+        scf::YieldOp::create(
+            b, loc, s.pass(gatherInit, gather, /*contiguous=*/true));
+      }
+      gathered = SmallVector<Value>(ifQueue.getResults());
+    }
     barrier();
     Combiner minMaxI = [&](OpBuilder &bb, Location l, ValueRange x,
                            ValueRange y) -> SmallVector<Value> {

@@ -10,13 +10,13 @@
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK-LABEL: gpu.func @hkg_layernorm_0(
 // CHECK-SAME:    workgroup(%[[N:[a-z0-9]+]] : memref<8xf32, #gpu.address_space<workgroup>> {{{.*}}}, %[[M:[a-z0-9]+]] : memref<8xf32, #gpu.address_space<workgroup>> {{{.*}}}, %[[M2:[a-z0-9]+]] : memref<8xf32, #gpu.address_space<workgroup>> {{{.*}}})
-// CHECK:         %[[DEN:.*]] = arith.maximumf %[[CNT:[0-9]+]], %{{.*}} : f32
+// CHECK:         %[[DEN:.*]] = arith.maxnumf %[[CNT:[0-9]+]], %{{.*}} : f32
 // CHECK:         %[[MEAN:.*]] = arith.divf %{{.*}}, %[[DEN]] : f32
 // CHECK:         %[[SN:.*]], %{{.*}} = gpu.shuffle  xor %[[CNT]], %c16_i32, %c32_i32 : f32
 // CHECK:         gpu.shuffle  xor %[[MEAN]], %c16_i32
 // CHECK:         gpu.shuffle  xor %{{.*}}, %c16_i32
 // CHECK:         %[[SUM:.*]] = arith.addf %[[CNT]], %[[SN]] : f32
-// CHECK:         %[[D:.*]] = arith.maximumf %[[SUM]], %{{.*}} : f32
+// CHECK:         %[[D:.*]] = arith.maxnumf %[[SUM]], %{{.*}} : f32
 // CHECK-NEXT:    arith.divf %{{.*}}, %[[D]] fastmath<afn> : f32
 // CHECK-COUNT-3: gpu.shuffle  xor %{{.*}}, %c8_i32
 // CHECK-COUNT-3: gpu.shuffle  xor %{{.*}}, %c4_i32

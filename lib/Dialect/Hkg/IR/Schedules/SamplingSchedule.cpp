@@ -23,14 +23,15 @@ using namespace mlir::hkg::detail;
 
 /// LDS of the top-p kernel with `bin_cache` = 1 (Sampling.cpp): the bin
 /// cache (i16 per token of the workgroup's share, each thread's row padded
-/// by max(4, vw) entries), the histogram (3 words per bin), the cut's list
-/// (16 bytes per token, 1024 tokens) and 2 KiB for the scans and exchanges.
+/// by max(4, vw) entries), the gather's queue (4096 vectors of 4 bytes),
+/// the histogram (3 words per bin), the cut's list (16 bytes per token, 1024
+/// tokens) and 2 KiB for the scans and exchanges.
 static int64_t binCacheLdsBytes(int64_t vocab, int64_t split, int64_t vw,
                                 int64_t threads, int64_t bins) {
   int64_t vecsPerThread = llvm::divideCeil(vocab / split / vw, threads);
   int64_t cache =
       threads * (vecsPerThread * vw + std::max<int64_t>(4, vw)) * 2;
-  return cache + 12 * bins + 16 * 1024 + 2048;
+  return cache + 4 * 4096 + 12 * bins + 16 * 1024 + 2048;
 }
 
 ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
