@@ -84,7 +84,13 @@ PINNED = {op: _PIN for op in ("layernorm", "rmsnorm")}
 PINNED["rmsnorm"] = _PIN + [dict(threads=512, rows_per_block=1, vector_width=8, unroll=1, row_cache="none"),
                             dict(threads=512, rows_per_block=1, vector_width=8, unroll=2, row_cache="none"),
                             dict(threads=512, rows_per_block=1, vector_width=8, unroll=2, row_cache="registers"),
-                            dict(threads=256, rows_per_block=1, vector_width=8, unroll=4, row_cache="none")]
+                            dict(threads=256, rows_per_block=1, vector_width=8, unroll=4, row_cache="none"),
+                            # the default with row_steps 2 and 4 (p8, p9;
+                            # ptxas: 64 registers against the default's 40)
+                            dict(threads=256, rows_per_block=1, vector_width=8, unroll=4, row_cache="registers",
+                                 row_steps=2),
+                            dict(threads=256, rows_per_block=1, vector_width=8, unroll=4, row_cache="registers",
+                                 row_steps=4)]
 PINNED["softmax"] = [dict(d, online=0) for d in _PIN]
 # layernorm's default (64 registers on sm_90: 4 workgroups of 256 per SM)
 # with the `occupancy` knob: 5 per SM (ptxas: 48 registers, no spills; p5)
@@ -95,7 +101,11 @@ PINNED["layernorm"] = _PIN + [dict(_LN_DEFAULT, occupancy=5), dict(_LN_DEFAULT, 
                               # no spills) and with occupancy 5 (p8: 48
                               # registers, 8 bytes of spills).
                               dict(_LN_DEFAULT, moments="merged"),
-                              dict(_LN_DEFAULT, moments="merged", occupancy=5)]
+                              dict(_LN_DEFAULT, moments="merged", occupancy=5),
+                              # row_steps 2, 4, 8 (p9-p11; ptxas: 57-58
+                              # registers, no spills: the row stays packed).
+                              dict(_LN_DEFAULT, row_steps=2), dict(_LN_DEFAULT, row_steps=4),
+                              dict(_LN_DEFAULT, row_steps=8)]
 # top-p: the default (on sm_90 a cluster of two workgroups per row) against
 # one workgroup per row (p0, the default before 2026-12-01) and with the
 # opt-in light-token rule (p1).

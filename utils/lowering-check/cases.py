@@ -90,6 +90,25 @@ func.func @f(%x: {T}, %w: {W}) -> {T} {{
   return %y : {T}
 }}""", {"op": "rmsnorm", "args": [[dt, shape], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-6})
 
+# The norms with row_steps > 1 (each workgroup several row groups in turn,
+# the next group's row loaded during the current one): row counts the steps
+# divide, a tail (1003 = 250 vectors of 4 + 3), two rows per workgroup.
+for dt, shape, s in [("bf16", [64, 4096], "row_steps = 2"), ("bf16", [64, 4096], "row_steps = 8"),
+                     ("f32", [16, 1003], "vector_width = 4, threads = 128, row_cache = registers, row_steps = 4"),
+                     ("bf16", [32, 8192], "threads = 512, rows_per_block = 2, row_cache = registers, row_steps = 4")]:
+    T, W = t(shape, dt), t([shape[1]], dt)
+    nm = "%s_%dx%d_steps_%d" % (dt, shape[0], shape[1], len(cases))
+    add("layernorm_" + nm, f"""
+func.func @f(%x: {T}, %w: {W}, %b: {W}) -> {T} {{
+  %y = hkg.layernorm %x weight(%w : {W}) bias(%b : {W}) eps(1.0e-05){sched(s)} : {T} -> {T}
+  return %y : {T}
+}}""", {"op": "layernorm", "args": [[dt, shape], [dt, [shape[1]]], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-5})
+    add("rmsnorm_" + nm, f"""
+func.func @f(%x: {T}, %w: {W}) -> {T} {{
+  %y = hkg.rmsnorm %x, %w eps(1.0e-06){sched(s)} : {T}, {W} -> {T}
+  return %y : {T}
+}}""", {"op": "rmsnorm", "args": [[dt, shape], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-6})
+
 for kind in ["sum", "max", "min"]:
     for shape, dims, s in [([37, 64, 32], 2, ""), ([128256], 1, ""), ([300, 77], 1, "threads = 64, rows_per_block = 16, vector_width = 1, unroll = 2")]:
         rshape = shape[: len(shape) - dims]
@@ -410,6 +429,8 @@ if "--top-p" in sys.argv:
     cases[:] = [c for c in cases if c["ref"]["op"] == "top_p"]
 if "--layernorm" in sys.argv:  # only the layernorm cases
     cases[:] = [c for c in cases if c["ref"]["op"] == "layernorm"]
+if "--norms" in sys.argv:  # only the layernorm and rmsnorm cases
+    cases[:] = [c for c in cases if c["ref"]["op"] in ("layernorm", "rmsnorm")]
 
 # --matmul-issue: only the matmul issue's correctness list (every dtype on
 # 1x4096x4096, 17x4096x4096, 4097x4095x4096, 4096^3, batched 8x1024^3; each

@@ -56,9 +56,16 @@ using SlotFn = function_ref<SmallVector<Value>(const Slot &, ValueRange)>;
 
 class RowEmitter {
 public:
+  /// `rowGroup`, when given, is the workgroup's group of `rows_per_block`
+  /// rows (default: the block id); `preloaded`, with `row_cache =
+  /// registers`, the row's raw vectors and tail elements already loaded
+  /// (loadRow of an emitter of the same group), which pass 0 takes instead
+  /// of loading.
   RowEmitter(KernelContext &kc, Operation *op, Value input, Value output,
-             int64_t rows, int64_t len, bool cacheable)
-      : kc(kc), b(kc.b), loc(kc.loc), rows(rows), len(len) {
+             int64_t rows, int64_t len, bool cacheable,
+             Value rowGroup = Value(), ValueRange preloaded = {})
+      : kc(kc), b(kc.b), loc(kc.loc), rows(rows), len(len),
+        preloaded(preloaded.begin(), preloaded.end()) {
     const ResolvedSchedule &s = kc.schedule;
     vw = s.getInt("vector_width");
     threads = s.getInt("threads");
@@ -82,10 +89,11 @@ public:
     Value cTpr = constIndex(b, loc, tpr);
     rowInBlock = arith::DivUIOp::create(b, loc, tid, cTpr);
     lane = arith::RemUIOp::create(b, loc, tid, cTpr);
-    row = arith::AddIOp::create(b, loc,
-                                arith::MulIOp::create(b, loc, blockIdX(b, loc),
-                                                      constIndex(b, loc, rpb)),
-                                rowInBlock);
+    if (!rowGroup)
+      rowGroup = blockIdX(b, loc);
+    row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, rowGroup, constIndex(b, loc, rpb)),
+        rowInBlock);
     rowClamped = row;
     if (rows % rpb != 0) {
       rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
@@ -107,10 +115,26 @@ public:
     // cache policy (`hkg.load_eviction`, default on Hopper) the row's loads
     // only (loadRaw).
     streaming = streamingAccessOf(op, kc.target);
-    bool packedByDefault = isa<RMSNormOp>(op);
+    // With row_steps > 1 the next row's raw values are live too: the row
+    // stays packed (loadRow).
+    bool packedByDefault =
+        isa<RMSNormOp>(op) ||
+        (s.has("row_steps") && s.getInt("row_steps") > 1);
     rematBF16 = cache == "registers" && inType.isBF16() &&
                 !op->hasAttr("hkg.row_f32_cache") &&
                 (packedByDefault || op->hasAttr("hkg.row_bf16_cache"));
+  }
+
+  /// Issues the loads of pass 0 of the row (`row_cache = registers`): the
+  /// thread's vectors, then its tail elements, as `preloaded` takes them.
+  SmallVector<Value> loadRow() {
+    SmallVector<Value> raws;
+    for (int64_t s = 0; s < vecsPerThread; ++s)
+      raws.push_back(globalLoad(
+          vectorSlotAt(constIndex(b, loc, s), (s + 1) * tpr > numVec, 0), 0));
+    for (int64_t j = 0; j < tailSlots; ++j)
+      raws.push_back(globalLoad(tailSlotAt(j, 0), 0));
+    return raws;
   }
 
   /// The slot's elements as f32. A bf16 row cached in registers is kept as
@@ -331,6 +355,19 @@ private:
   /// The slot of the thread's `s`-th vector (`staticIdx` >= 0 when `s` is
   /// a constant, for the register cache).
   Slot vectorSlot(Value s, bool guard, int pass, int64_t staticIdx) {
+    Slot slot = vectorSlotAt(s, guard, pass);
+    slot.raw = loadRaw(slot, pass, staticIdx, staticIdx, cachedVectors);
+    return slot;
+  }
+
+  Slot tailSlot(int64_t j, int pass) {
+    Slot slot = tailSlotAt(j, pass);
+    slot.raw = loadRaw(slot, pass, vecsPerThread + j, j, cachedTail);
+    return slot;
+  }
+
+  /// The slot of the thread's `s`-th vector, without its values.
+  Slot vectorSlotAt(Value s, bool guard, int pass) {
     Value vi = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, s, constIndex(b, loc, tpr)),
         lane);
@@ -344,11 +381,11 @@ private:
     }
     slot.col = arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
     slot.pass = pass;
-    slot.raw = loadRaw(slot, pass, staticIdx, cachedVectors);
     return slot;
   }
 
-  Slot tailSlot(int64_t j, int pass) {
+  /// The slot of the thread's `j`-th tail element, without its value.
+  Slot tailSlotAt(int64_t j, int pass) {
     Value e = arith::AddIOp::create(b, loc, constIndex(b, loc, j * tpr), lane);
     Slot slot;
     slot.width = 1;
@@ -361,27 +398,23 @@ private:
     slot.col =
         arith::AddIOp::create(b, loc, e, constIndex(b, loc, numVec * vw));
     slot.pass = pass;
-    slot.raw = loadRaw(slot, pass, j, cachedTail);
     return slot;
   }
 
-  Value loadRaw(const Slot &slot, int pass, int64_t staticIdx,
+  /// For the register cache: `slotIdx` is the slot's index in the thread's
+  /// row (vectors, then tail elements: `preloaded`), `regIdx` its index in
+  /// `regs`.
+  Value loadRaw(const Slot &slot, int pass, int64_t slotIdx, int64_t regIdx,
                 SmallVector<Value> &regs) {
     int64_t align = slot.width == 1 ? vectorAlignment(inType, 1) : inAlign;
     if (cache == "registers" && pass > 0)
-      return regs[staticIdx];
+      return regs[regIdx];
     if (cache == "lds" && pass > 0)
       return loadVector(b, loc, ldsRow, ValueRange{rowInBlock, slot.col},
                         slot.width, align);
-    // Read once (register / LDS cache) or for the last time (the output
-    // pass re-reading global memory).
-    bool lastRead = cache != "none" || pass == outputPass;
-    bool nontemporal =
-        streaming == StreamingAccess::All ||
-        streaming == StreamingAccess::LoadsEvictLast ||
-        (streaming == StreamingAccess::LoadsEvictFirst && lastRead);
-    Value v = loadVector(b, loc, input, ValueRange{rowClamped, slot.col},
-                         slot.width, align, nontemporal);
+    Value v = cache == "registers" && !preloaded.empty()
+                  ? preloaded[slotIdx]
+                  : globalLoad(slot, pass);
     if (cache == "registers")
       regs.push_back(v);
     if (cache == "lds")
@@ -389,8 +422,66 @@ private:
     return v;
   }
 
-  SmallVector<Value> cachedVectors, cachedTail;
+  /// The slot's values from the row in global memory.
+  Value globalLoad(const Slot &slot, int pass) {
+    int64_t align = slot.width == 1 ? vectorAlignment(inType, 1) : inAlign;
+    // Read once (register / LDS cache) or for the last time (the output
+    // pass re-reading global memory).
+    bool lastRead = cache != "none" || pass == outputPass;
+    bool nontemporal =
+        streaming == StreamingAccess::All ||
+        streaming == StreamingAccess::LoadsEvictLast ||
+        (streaming == StreamingAccess::LoadsEvictFirst && lastRead);
+    return loadVector(b, loc, input, ValueRange{rowClamped, slot.col},
+                      slot.width, align, nontemporal);
+  }
+
+  SmallVector<Value> cachedVectors, cachedTail, preloaded;
 };
+
+/// `row_steps` = k > 1 (layernorm, rmsnorm; `row_cache = registers`): each
+/// workgroup handles k groups of `rows_per_block` rows one after the other,
+/// loading the next group's row while it computes and stores the current
+/// one (the raw values carried by an scf.for), so that its loads stay in
+/// flight across the row's reductions and stores. `body` emits one group's
+/// row op with the emitter it is given.
+static void emitRowSteps(
+    KernelContext &kc, Operation *op, Value input, Value output, int64_t rows,
+    int64_t len, function_ref<void(RowEmitter &)> body) {
+  OpBuilder &b = kc.b;
+  Location loc = kc.loc;
+  int64_t steps =
+      kc.schedule.has("row_steps") ? kc.schedule.getInt("row_steps") : 1;
+  if (steps <= 1) {
+    RowEmitter e(kc, op, input, output, rows, len, /*cacheable=*/true);
+    body(e);
+    return;
+  }
+  int64_t groups = llvm::divideCeil(rows, kc.schedule.getInt("rows_per_block"));
+  Value base = arith::MulIOp::create(b, loc, blockIdX(b, loc),
+                                     constIndex(b, loc, steps));
+  SmallVector<Value> first =
+      RowEmitter(kc, op, input, output, rows, len, true, base).loadRow();
+  auto loop = scf::ForOp::create(b, loc, constIndex(b, loc, 0),
+                                 constIndex(b, loc, steps),
+                                 constIndex(b, loc, 1), first);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value group = arith::AddIOp::create(b, loc, base, loop.getInductionVar());
+    // The next group's row (the last group loads its own again: an L2 hit).
+    Value next = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, group, constIndex(b, loc, 1)),
+        constIndex(b, loc, groups - 1));
+    SmallVector<Value> nextRow =
+        RowEmitter(kc, op, input, output, rows, len, true, next).loadRow();
+    RowEmitter e(kc, op, input, output, rows, len, true, group,
+                 loop.getRegionIterArgs());
+    body(e);
+    scf::YieldOp::create(b, loc, nextRow);
+  }
+  kc.grid = {groups / steps, 1, 1};
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -657,9 +748,9 @@ LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
   Value weight = op.getWeight() ? kc.args[argIdx++] : Value();
   Value bias = op.getBias() ? kc.args[argIdx++] : Value();
   Value outArg = kc.args.back();
-  RowEmitter e(kc, op, kc.args[0], outArg, rows, len, /*cacheable=*/true);
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
+  emitRowSteps(kc, op, kc.args[0], outArg, rows, len, [&](RowEmitter &e) {
   Value invLen = constF32(b, loc, 1.0 / static_cast<double>(len));
   ColumnPrefetch pf(op, e, {weight, bias});
   Value mean, sq;
@@ -696,6 +787,7 @@ LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
           y = arith::AddFOp::create(b, loc, y, e.columnF32(cols[1]));
         e.storeRow(out, sl, y);
       });
+  });
   return success();
 }
 
@@ -705,9 +797,9 @@ LogicalResult mlir::hkg::lowerRMSNorm(RMSNormOp op, KernelContext &kc) {
   int64_t rows = in.getNumElements() / len;
   Value weight = kc.args[1];
   Value outArg = kc.args[2];
-  RowEmitter e(kc, op, kc.args[0], outArg, rows, len, /*cacheable=*/true);
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
+  emitRowSteps(kc, op, kc.args[0], outArg, rows, len, [&](RowEmitter &e) {
   ColumnPrefetch pf(op, e, {weight});
   Value sq = rowSum(
       e, 0,
@@ -727,5 +819,6 @@ LogicalResult mlir::hkg::lowerRMSNorm(RMSNormOp op, KernelContext &kc) {
         y = arith::MulFOp::create(b, loc, y, e.columnF32(cols[0]));
         e.storeRow(out, sl, y);
       });
+  });
   return success();
 }

@@ -21,9 +21,9 @@
 // CHECK-LABEL: func.func @softmax_short_rows(
 // CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 4>}
 // CHECK-LABEL: func.func @layernorm(
-// CHECK: hkg.layernorm {{.*}} {schedule = #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, rows_per_block = 1, threads = 128, unroll = 4, vector_width = 8>}
+// CHECK: hkg.layernorm {{.*}} {schedule = #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 1, threads = 128, unroll = 4, vector_width = 8>}
 // CHECK-LABEL: func.func @rmsnorm(
-// CHECK: hkg.rmsnorm {{.*}} {schedule = #hkg.schedule<occupancy = 0, row_cache = none, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>}
+// CHECK: hkg.rmsnorm {{.*}} {schedule = #hkg.schedule<occupancy = 0, row_cache = none, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>}
 // CHECK-LABEL: func.func @rope(
 // CHECK: hkg.rope {{.*}} {schedule = #hkg.schedule<threads = 256, tokens_per_block = 1, vector_width = 8>}
 // CHECK-LABEL: func.func @top_p(

@@ -213,6 +213,33 @@ CostFeatures SoftmaxOp::getCostFeatures() {
 // LayerNormOp and RMSNormOp
 //===----------------------------------------------------------------------===//
 
+/// The norms' `row_steps` knob (Reductions.cpp, emitRowSteps): 1 by default
+/// until measured (docs/perf 2026-12-03, session 11).
+static void addRowStepsKnob(ScheduleSpace &space) {
+  space.addInt("row_steps", {1, 2, 4, 8}, 1,
+               "row groups a workgroup handles one after the other, each "
+               "group's row loaded while the previous one is reduced and "
+               "stored (row_cache = registers)");
+}
+
+static LogicalResult
+verifyRowSteps(const RowGeometry &g, const ResolvedSchedule &s,
+               function_ref<InFlightDiagnostic()> emitError) {
+  int64_t steps = s.getInt("row_steps");
+  if (steps == 1)
+    return success();
+  if (s.getKeyword("row_cache") != "registers")
+    return emitError() << "schedule knob 'row_steps' = " << steps
+                       << " needs row_cache = registers (got '"
+                       << s.getKeyword("row_cache") << "')";
+  int64_t groups = llvm::divideCeil(g.rows, s.getInt("rows_per_block"));
+  if (groups % steps != 0)
+    return emitError() << "schedule knob 'row_steps' = " << steps
+                       << " does not divide the " << groups
+                       << " groups of rows_per_block rows";
+  return success();
+}
+
 ScheduleSpace LayerNormOp::getScheduleSpace(const TargetInfo &target) {
   ScheduleSpace space =
       buildRowSpace(getGeometry(getInput(), getResult(), 1), target, true);
@@ -224,14 +251,17 @@ ScheduleSpace LayerNormOp::getScheduleSpace(const TargetInfo &target) {
                    "of the squared deviations; merged: each thread's count, "
                    "mean and squared deviations from its own mean, combined "
                    "over the row in one reduction (Chan et al.)");
+  addRowStepsKnob(space);
   return space;
 }
 
 LogicalResult LayerNormOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
-  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1), schedule,
-                              target, emitError);
+  RowGeometry g = getGeometry(getInput(), getResult(), 1);
+  if (failed(verifyRowConstraints(g, schedule, target, emitError)))
+    return failure();
+  return verifyRowSteps(g, schedule, emitError);
 }
 
 CostFeatures LayerNormOp::getCostFeatures() {
@@ -247,14 +277,18 @@ static RowGeometry rmsNormGeometry(RMSNormOp op) {
 }
 
 ScheduleSpace RMSNormOp::getScheduleSpace(const TargetInfo &target) {
-  return buildRowSpace(rmsNormGeometry(*this), target, true);
+  ScheduleSpace space = buildRowSpace(rmsNormGeometry(*this), target, true);
+  addRowStepsKnob(space);
+  return space;
 }
 
 LogicalResult RMSNormOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
-  return verifyRowConstraints(rmsNormGeometry(*this), schedule, target,
-                              emitError);
+  RowGeometry g = rmsNormGeometry(*this);
+  if (failed(verifyRowConstraints(g, schedule, target, emitError)))
+    return failure();
+  return verifyRowSteps(g, schedule, emitError);
 }
 
 CostFeatures RMSNormOp::getCostFeatures() {
