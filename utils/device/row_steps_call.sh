@@ -22,10 +22,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 export PYTHONUNBUFFERED=1
 R=$OUT/checks; mkdir -p "$R"
-(cd .carry/lnc && timeout 120 python3 check_cases.py .) > "$R/lcheck-norms.log" 2>&1
-echo "lowering check norms: exit $?, ${SECONDS} s: $(tail -1 "$R/lcheck-norms.log")"
-grep -E "^FAIL" "$R/lcheck-norms.log" | head
 . utils/device/bench_rounds.sh
+lowering_check norms .carry/lnc 120 "$R"
 OUT=$R bench_rounds norms .carry/nb perf layernorm,rmsnorm p9,p10,p11 100
 tar -cJf "$OUT/checks.tar.xz" -C "$OUT" checks && rm -rf "$R"
 mkdir -p /tmp/t11

@@ -28,13 +28,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 export PYTHONUNBUFFERED=1
 R=$OUT/checks; mkdir -p "$R"
-(cd .carry/lct && timeout 150 python3 check_cases.py .) > "$R/lcheck-top_p.log" 2>&1
-echo "lowering check top-p: exit $?, ${SECONDS} s: $(tail -1 "$R/lcheck-top_p.log")"
-grep -E "^FAIL" "$R/lcheck-top_p.log" | head
-(cd .carry/lnc && timeout 60 python3 check_cases.py .) > "$R/lcheck-layernorm.log" 2>&1
-echo "lowering check layernorm: exit $?, ${SECONDS} s: $(tail -1 "$R/lcheck-layernorm.log")"
-grep -E "^FAIL" "$R/lcheck-layernorm.log" | head
 . utils/device/bench_rounds.sh
+lowering_check top_p .carry/lct 150 "$R"
+lowering_check layernorm .carry/lnc 60 "$R"
 OUT=$R bench_rounds topp .carry/tpb perf top_p p5,p6,p7 120
 OUT=$R bench_rounds topp1 .carry/tp1 second top_p p3,p4 60
 OUT=$R bench_rounds ln .carry/tpb perf layernorm p7,p8 60

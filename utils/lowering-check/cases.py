@@ -52,6 +52,24 @@ func.func @f(%x: {T}, %b: {B}) -> {T} {{
         "expr": ("(lambda v: 0.5*v*(1+torch.tanh(0.7978845608*(v+0.044715*v**3))))(x[0]+x[1])" if dt != "f32" else
                  "2*(lambda v: 0.5*v*(1+torch.tanh(0.7978845608*(v+0.044715*v**3))))(2*x[0]+2*x[1])")})
 
+def add_layernorm(name, dt, shape, s):
+    T, W = t(shape, dt), t([shape[1]], dt)
+    add(name, f"""
+func.func @f(%x: {T}, %w: {W}, %b: {W}) -> {T} {{
+  %y = hkg.layernorm %x weight(%w : {W}) bias(%b : {W}) eps(1.0e-05){sched(s)} : {T} -> {T}
+  return %y : {T}
+}}""", {"op": "layernorm", "args": [[dt, shape], [dt, [shape[1]]], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-5})
+
+
+def add_rmsnorm(name, dt, shape, s):
+    T, W = t(shape, dt), t([shape[1]], dt)
+    add(name, f"""
+func.func @f(%x: {T}, %w: {W}) -> {T} {{
+  %y = hkg.rmsnorm %x, %w eps(1.0e-06){sched(s)} : {T}, {W} -> {T}
+  return %y : {T}
+}}""", {"op": "rmsnorm", "args": [[dt, shape], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-6})
+
+
 row_scheds = ["", "row_cache = none, online = 0, unroll = 2", "row_cache = lds, unroll = 1, threads = 512",
               "row_cache = registers, online = 0, threads = 64, rows_per_block = 2, unroll = 2, vector_width = 4",
               "row_cache = none, threads = 1024, rows_per_block = 4, unroll = 8, vector_width = 2"]
@@ -70,25 +88,13 @@ func.func @f(%x: {T}) -> {T} {{
 }}""", {"op": "softmax", "args": [[dt, shape]], "out": [dt, shape], "scale": 3.0})
         s2 = s.replace("online = 0, ", "").replace(", online = 0", "")
         W = t([shape[1]], dt)
-        add("layernorm_" + nm, f"""
-func.func @f(%x: {T}, %w: {W}, %b: {W}) -> {T} {{
-  %y = hkg.layernorm %x weight(%w : {W}) bias(%b : {W}) eps(1.0e-05){sched(s2)} : {T} -> {T}
-  return %y : {T}
-}}""", {"op": "layernorm", "args": [[dt, shape], [dt, [shape[1]]], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-5})
+        add_layernorm("layernorm_" + nm, dt, shape, s2)
         # And with moments = merged (one row reduction of count, mean and
         # squared deviations), except where the register cache is refused.
         if not (shape[1] in (4096, 4099) and "threads = 64" in s2):
             s3 = (s2 + ", " if s2 else "") + "moments = merged"
-            add("layernorm_merged_" + nm, f"""
-func.func @f(%x: {T}, %w: {W}, %b: {W}) -> {T} {{
-  %y = hkg.layernorm %x weight(%w : {W}) bias(%b : {W}) eps(1.0e-05){sched(s3)} : {T} -> {T}
-  return %y : {T}
-}}""", {"op": "layernorm", "args": [[dt, shape], [dt, [shape[1]]], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-5})
-        add("rmsnorm_" + nm, f"""
-func.func @f(%x: {T}, %w: {W}) -> {T} {{
-  %y = hkg.rmsnorm %x, %w eps(1.0e-06){sched(s2)} : {T}, {W} -> {T}
-  return %y : {T}
-}}""", {"op": "rmsnorm", "args": [[dt, shape], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-6})
+            add_layernorm("layernorm_merged_" + nm, dt, shape, s3)
+        add_rmsnorm("rmsnorm_" + nm, dt, shape, s2)
 
 # The norms with row_steps > 1 (each workgroup several row groups in turn,
 # the next group's row loaded during the current one): row counts the steps
@@ -98,16 +104,8 @@ for dt, shape, s in [("bf16", [64, 4096], "row_steps = 2"), ("bf16", [64, 4096],
                      ("bf16", [32, 8192], "threads = 512, rows_per_block = 2, row_cache = registers, row_steps = 4")]:
     T, W = t(shape, dt), t([shape[1]], dt)
     nm = "%s_%dx%d_steps_%d" % (dt, shape[0], shape[1], len(cases))
-    add("layernorm_" + nm, f"""
-func.func @f(%x: {T}, %w: {W}, %b: {W}) -> {T} {{
-  %y = hkg.layernorm %x weight(%w : {W}) bias(%b : {W}) eps(1.0e-05){sched(s)} : {T} -> {T}
-  return %y : {T}
-}}""", {"op": "layernorm", "args": [[dt, shape], [dt, [shape[1]]], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-5})
-    add("rmsnorm_" + nm, f"""
-func.func @f(%x: {T}, %w: {W}) -> {T} {{
-  %y = hkg.rmsnorm %x, %w eps(1.0e-06){sched(s)} : {T}, {W} -> {T}
-  return %y : {T}
-}}""", {"op": "rmsnorm", "args": [[dt, shape], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-6})
+    add_layernorm("layernorm_" + nm, dt, shape, s)
+    add_rmsnorm("rmsnorm_" + nm, dt, shape, s)
 
 for kind in ["sum", "max", "min"]:
     for shape, dims, s in [([37, 64, 32], 2, ""), ([128256], 1, ""), ([300, 77], 1, "threads = 64, rows_per_block = 16, vector_width = 1, unroll = 2")]:
