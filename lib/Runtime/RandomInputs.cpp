@@ -51,8 +51,7 @@ static void fillWith(HostTensor &tensor, RandomStream &stream,
 
 void hkg::rt::fillUniform(HostTensor &tensor, RandomStream &stream, double lo,
                           double hi) {
-  fillWith(tensor, stream,
-           [&](RandomStream &s) { return s.uniform(lo, hi); });
+  fillWith(tensor, stream, [&](RandomStream &s) { return s.uniform(lo, hi); });
 }
 
 void hkg::rt::fillNormal(HostTensor &tensor, RandomStream &stream, double mean,

@@ -92,7 +92,8 @@ public:
     if (!rowGroup)
       rowGroup = blockIdX(b, loc);
     row = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, rowGroup, constIndex(b, loc, rpb)),
+        b, loc,
+        arith::MulIOp::create(b, loc, rowGroup, constIndex(b, loc, rpb)),
         rowInBlock);
     rowClamped = row;
     if (rows % rpb != 0) {
@@ -118,8 +119,7 @@ public:
     // With row_steps > 1 the next row's raw values are live too: the row
     // stays packed (loadRow).
     bool packedByDefault =
-        isa<RMSNormOp>(op) ||
-        (s.has("row_steps") && s.getInt("row_steps") > 1);
+        isa<RMSNormOp>(op) || (s.has("row_steps") && s.getInt("row_steps") > 1);
     rematBF16 = cache == "registers" && inType.isBF16() &&
                 !op->hasAttr("hkg.row_f32_cache") &&
                 (packedByDefault || op->hasAttr("hkg.row_bf16_cache"));
@@ -445,9 +445,9 @@ private:
 /// one (the raw values carried by an scf.for), so that its loads stay in
 /// flight across the row's reductions and stores. `body` emits one group's
 /// row op with the emitter it is given.
-static void emitRowSteps(
-    KernelContext &kc, Operation *op, Value input, Value output, int64_t rows,
-    int64_t len, function_ref<void(RowEmitter &)> body) {
+static void emitRowSteps(KernelContext &kc, Operation *op, Value input,
+                         Value output, int64_t rows, int64_t len,
+                         function_ref<void(RowEmitter &)> body) {
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   int64_t steps =
@@ -702,19 +702,19 @@ static std::pair<Value, Value> mergedMoments(RowEmitter &e,
   Value localMean = arith::DivFOp::create(
       b, loc, sc[0],
       arith::MaxNumFOp::create(b, loc, count, constF32(b, loc, 1.0)));
-  Value m2 = e.pass(
-                  1, constF32(b, loc, 0.0),
-                  [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
-                    Value x = e.f32(sl);
-                    Value d = arith::SubFOp::create(
-                        b, loc, x, splatLike(b, loc, localMean, x));
-                    Value v = e.mask(
-                        sl, arith::MulFOp::create(b, loc, d, d).getResult(), 0.0);
-                    return sumC(b, loc, a,
-                                reduceVector(b, loc, v, ReduceKind::Sum));
-                  },
-                  &sumC)
-                 .front();
+  Value m2 =
+      e.pass(
+           1, constF32(b, loc, 0.0),
+           [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
+             Value x = e.f32(sl);
+             Value d = arith::SubFOp::create(b, loc, x,
+                                             splatLike(b, loc, localMean, x));
+             Value v = e.mask(
+                 sl, arith::MulFOp::create(b, loc, d, d).getResult(), 0.0);
+             return sumC(b, loc, a, reduceVector(b, loc, v, ReduceKind::Sum));
+           },
+           &sumC)
+          .front();
   Combiner chanC = [](OpBuilder &bb, Location l, ValueRange x,
                       ValueRange y) -> SmallVector<Value> {
     Value n = arith::AddFOp::create(bb, l, x[0], y[0]);
@@ -727,11 +727,11 @@ static std::pair<Value, Value> mergedMoments(RowEmitter &e,
         arith::FastMathFlags::afn);
     Value d = arith::SubFOp::create(bb, l, y[1], x[1]);
     Value wb = arith::MulFOp::create(bb, l, y[0], inv);
-    Value mean = arith::AddFOp::create(
-        bb, l, x[1], arith::MulFOp::create(bb, l, d, wb));
-    Value cross = arith::MulFOp::create(
-        bb, l, arith::MulFOp::create(bb, l, d, d),
-        arith::MulFOp::create(bb, l, x[0], wb));
+    Value mean =
+        arith::AddFOp::create(bb, l, x[1], arith::MulFOp::create(bb, l, d, wb));
+    Value cross =
+        arith::MulFOp::create(bb, l, arith::MulFOp::create(bb, l, d, d),
+                              arith::MulFOp::create(bb, l, x[0], wb));
     Value m2 = arith::AddFOp::create(
         bb, l, arith::AddFOp::create(bb, l, x[2], y[2]), cross);
     return {n, mean, m2};
@@ -751,42 +751,44 @@ LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   emitRowSteps(kc, op, kc.args[0], outArg, rows, len, [&](RowEmitter &e) {
-  Value invLen = constF32(b, loc, 1.0 / static_cast<double>(len));
-  ColumnPrefetch pf(op, e, {weight, bias});
-  Value mean, sq;
-  if (kc.schedule.getKeyword("moments") == "merged") {
-    std::tie(mean, sq) = mergedMoments(e, pf);
-  } else {
-    Value sum = rowSum(
-        e, 0, [](Value x) { return x; },
-        [&](const Slot &sl) { pf.onSlot(sl); });
-    mean = arith::MulFOp::create(b, loc, sum, invLen);
-    sq = rowSum(e, 1, [&](Value x) {
-      Value d = arith::SubFOp::create(b, loc, x, splatLike(b, loc, mean, x));
-      return arith::MulFOp::create(b, loc, d, d).getResult();
-    });
-  }
-  Value var = arith::MulFOp::create(b, loc, sq, invLen);
-  Value eps = constF32(b, loc, op.getEps().convertToDouble());
-  Value rstd =
-      math::RsqrtOp::create(b, loc, arith::AddFOp::create(b, loc, var, eps));
-  Value out = reshapeView(b, loc, outArg, {rows, len});
-  e.lastPass(
-      2, (weight ? 1 : 0) + (bias ? 1 : 0),
-      [&](const Slot &sl) -> SmallVector<Value> {
-        Value w = pf.get(0, sl);
-        return {w, pf.get(1, sl)};
-      },
-      [&](const Slot &sl, ArrayRef<Value> cols) {
-        Value x = e.f32(sl);
+    Value invLen = constF32(b, loc, 1.0 / static_cast<double>(len));
+    ColumnPrefetch pf(op, e, {weight, bias});
+    Value mean, sq;
+    if (kc.schedule.getKeyword("moments") == "merged") {
+      std::tie(mean, sq) = mergedMoments(e, pf);
+    } else {
+      Value sum = rowSum(
+          e, 0, [](Value x) { return x; },
+          [&](const Slot &sl) { pf.onSlot(sl); });
+      mean = arith::MulFOp::create(b, loc, sum, invLen);
+      sq = rowSum(e, 1, [&](Value x) {
         Value d = arith::SubFOp::create(b, loc, x, splatLike(b, loc, mean, x));
-        Value y = arith::MulFOp::create(b, loc, d, splatLike(b, loc, rstd, x));
-        if (weight)
-          y = arith::MulFOp::create(b, loc, y, e.columnF32(cols[0]));
-        if (bias)
-          y = arith::AddFOp::create(b, loc, y, e.columnF32(cols[1]));
-        e.storeRow(out, sl, y);
+        return arith::MulFOp::create(b, loc, d, d).getResult();
       });
+    }
+    Value var = arith::MulFOp::create(b, loc, sq, invLen);
+    Value eps = constF32(b, loc, op.getEps().convertToDouble());
+    Value rstd =
+        math::RsqrtOp::create(b, loc, arith::AddFOp::create(b, loc, var, eps));
+    Value out = reshapeView(b, loc, outArg, {rows, len});
+    e.lastPass(
+        2, (weight ? 1 : 0) + (bias ? 1 : 0),
+        [&](const Slot &sl) -> SmallVector<Value> {
+          Value w = pf.get(0, sl);
+          return {w, pf.get(1, sl)};
+        },
+        [&](const Slot &sl, ArrayRef<Value> cols) {
+          Value x = e.f32(sl);
+          Value d =
+              arith::SubFOp::create(b, loc, x, splatLike(b, loc, mean, x));
+          Value y =
+              arith::MulFOp::create(b, loc, d, splatLike(b, loc, rstd, x));
+          if (weight)
+            y = arith::MulFOp::create(b, loc, y, e.columnF32(cols[0]));
+          if (bias)
+            y = arith::AddFOp::create(b, loc, y, e.columnF32(cols[1]));
+          e.storeRow(out, sl, y);
+        });
   });
   return success();
 }
@@ -800,25 +802,29 @@ LogicalResult mlir::hkg::lowerRMSNorm(RMSNormOp op, KernelContext &kc) {
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   emitRowSteps(kc, op, kc.args[0], outArg, rows, len, [&](RowEmitter &e) {
-  ColumnPrefetch pf(op, e, {weight});
-  Value sq = rowSum(
-      e, 0,
-      [&](Value x) { return arith::MulFOp::create(b, loc, x, x).getResult(); },
-      [&](const Slot &sl) { pf.onSlot(sl); });
-  Value ms = arith::MulFOp::create(
-      b, loc, sq, constF32(b, loc, 1.0 / static_cast<double>(len)));
-  Value eps = constF32(b, loc, op.getEps().convertToDouble());
-  Value rstd =
-      math::RsqrtOp::create(b, loc, arith::AddFOp::create(b, loc, ms, eps));
-  Value out = reshapeView(b, loc, outArg, {rows, len});
-  e.lastPass(
-      1, 1, [&](const Slot &sl) -> SmallVector<Value> { return {pf.get(0, sl)}; },
-      [&](const Slot &sl, ArrayRef<Value> cols) {
-        Value x = e.f32(sl);
-        Value y = arith::MulFOp::create(b, loc, x, splatLike(b, loc, rstd, x));
-        y = arith::MulFOp::create(b, loc, y, e.columnF32(cols[0]));
-        e.storeRow(out, sl, y);
-      });
+    ColumnPrefetch pf(op, e, {weight});
+    Value sq = rowSum(
+        e, 0,
+        [&](Value x) {
+          return arith::MulFOp::create(b, loc, x, x).getResult();
+        },
+        [&](const Slot &sl) { pf.onSlot(sl); });
+    Value ms = arith::MulFOp::create(
+        b, loc, sq, constF32(b, loc, 1.0 / static_cast<double>(len)));
+    Value eps = constF32(b, loc, op.getEps().convertToDouble());
+    Value rstd =
+        math::RsqrtOp::create(b, loc, arith::AddFOp::create(b, loc, ms, eps));
+    Value out = reshapeView(b, loc, outArg, {rows, len});
+    e.lastPass(
+        1, 1,
+        [&](const Slot &sl) -> SmallVector<Value> { return {pf.get(0, sl)}; },
+        [&](const Slot &sl, ArrayRef<Value> cols) {
+          Value x = e.f32(sl);
+          Value y =
+              arith::MulFOp::create(b, loc, x, splatLike(b, loc, rstd, x));
+          y = arith::MulFOp::create(b, loc, y, e.columnF32(cols[0]));
+          e.storeRow(out, sl, y);
+        });
   });
   return success();
 }

@@ -608,8 +608,8 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     auto cachedBins = [&](Value vi) -> Value {
       Value v = loadVector(b, loc, binCacheMem, ValueRange{binSlot(vi)}, s.vw,
                            cacheAlign);
-      return arith::ExtUIOp::create(
-          b, loc, VectorType::get({s.vw}, b.getI32Type()), v);
+      return arith::ExtUIOp::create(b, loc,
+                                    VectorType::get({s.vw}, b.getI32Type()), v);
     };
     int64_t binsPerThread = kBins / s.threads;
     Value isThread0 = cmpI(arith::CmpIPredicate::eq, s.tid, ci(0));
@@ -859,20 +859,21 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     SmallVector<Value> gatherInit = {c64(0), constI32(b, loc, intMax),
                                      constI32(b, loc, intMin)};
     auto gather = [&](const Chunk &c, ValueRange a) -> SmallVector<Value> {
-          Value q = qOf(c.z), bin = c.bin ? c.bin : binOf(c.z);
-          Value cb = splatLike(b, loc, cutBin, bin);
-          Value above = sumI(
-              selectV(cmpI(arith::CmpIPredicate::ult, bin, cb), q, zeroLike(q)));
-          above = s.select(c.valid, above, c64(0));
-          Value inBin = cmpI(arith::CmpIPredicate::eq, bin, cb);
-          if (c.valid)
-            inBin = andI(inBin, splatLike(b, loc, c.valid, inBin));
-          Value kMin = reduceI(selectV(inBin, c.key, s.splat(intMax, c.key)),
-                               vector::CombiningKind::MINSI);
-          Value kMax = reduceI(selectV(inBin, c.key, s.splat(intMin, c.key)),
-                               vector::CombiningKind::MAXSI);
-          for (int64_t l = 0; l < c.width; ++l) {
-            ifThen(lane(inBin, l), [&] {
+      Value q = qOf(c.z), bin = c.bin ? c.bin : binOf(c.z);
+      Value cb = splatLike(b, loc, cutBin, bin);
+      Value above = sumI(
+          selectV(cmpI(arith::CmpIPredicate::ult, bin, cb), q, zeroLike(q)));
+      above = s.select(c.valid, above, c64(0));
+      Value inBin = cmpI(arith::CmpIPredicate::eq, bin, cb);
+      if (c.valid)
+        inBin = andI(inBin, splatLike(b, loc, c.valid, inBin));
+      Value kMin = reduceI(selectV(inBin, c.key, s.splat(intMax, c.key)),
+                           vector::CombiningKind::MINSI);
+      Value kMax = reduceI(selectV(inBin, c.key, s.splat(intMin, c.key)),
+                           vector::CombiningKind::MAXSI);
+      for (int64_t l = 0; l < c.width; ++l) {
+        ifThen(
+            lane(inBin, l), [&] {
               Value slot = atomicAdd(constI32(b, loc, 1), counter, ci(0));
               ifThen(cmpI(arith::CmpIPredicate::slt, slot,
                           constI32(b, loc, kListCapacity)),
@@ -888,10 +889,9 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
                                                ValueRange{at});
                      });
             });
-          }
-          return {addI(a[0], above),
-                  arith::MinSIOp::create(b, loc, a[1], kMin),
-                  arith::MaxSIOp::create(b, loc, a[2], kMax)};
+      }
+      return {addI(a[0], above), arith::MinSIOp::create(b, loc, a[1], kMin),
+              arith::MaxSIOp::create(b, loc, a[2], kMax)};
     };
     SmallVector<Value> gathered;
     if (!binCache) {
@@ -908,8 +908,8 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
         Value bins = cachedBins(vi);
         Value le = cmpI(arith::CmpIPredicate::ule, bins,
                         splatLike(b, loc, cutBin, bins));
-        Value need = vector::ReductionOp::create(
-            b, loc, vector::CombiningKind::OR, le);
+        Value need =
+            vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, le);
         ifThen(need, [&] {
           Value at = atomicAdd(constI32(b, loc, 1), queueCount, ci(0));
           ifThen(cmpI(arith::CmpIPredicate::slt, at,
@@ -924,17 +924,16 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
       barrier();
       Value queued =
           memref::LoadOp::create(b, loc, queueCount, ValueRange{ci(0)});
-      auto ifQueue = scf::IfOp::create(
-          b, loc, TypeRange{i64, i32, i32},
-          cmpI(arith::CmpIPredicate::sle, queued,
-               constI32(b, loc, kQueueCapacity)),
-          /*withElseRegion=*/true);
+      auto ifQueue = scf::IfOp::create(b, loc, TypeRange{i64, i32, i32},
+                                       cmpI(arith::CmpIPredicate::sle, queued,
+                                            constI32(b, loc, kQueueCapacity)),
+                                       /*withElseRegion=*/true);
       {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(ifQueue.thenBlock());
-        auto loop = scf::ForOp::create(
-            b, loc, s.tid, toIndex(queued), ci(s.threads),
-            ValueRange{gatherInit[1], gatherInit[2]});
+        auto loop =
+            scf::ForOp::create(b, loc, s.tid, toIndex(queued), ci(s.threads),
+                               ValueRange{gatherInit[1], gatherInit[2]});
         {
           OpBuilder::InsertionGuard g2(b);
           b.setInsertionPointToStart(loop.getBody());
@@ -944,18 +943,16 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
           c.bin = cachedBins(vi);
           ValueRange acc = loop.getRegionIterArgs();
           SmallVector<Value> r = gather(c, {c64(0), acc[0], acc[1]});
-          Value owner = arith::DivUIOp::create(b, loc, vi,
-                                               ci(s.vecsPerThread));
+          Value owner = arith::DivUIOp::create(b, loc, vi, ci(s.vecsPerThread));
           ifThen(cmpI(arith::CmpIPredicate::ne, r[0], c64(0)),
                  [&] { atomicAdd64(r[0], owner); });
           scf::YieldOp::create(b, loc, ValueRange{r[1], r[2]});
         }
         scf::YieldOp::create(
-            b, loc,
-            ValueRange{c64(0), loop.getResult(0), loop.getResult(1)});
+            b, loc, ValueRange{c64(0), loop.getResult(0), loop.getResult(1)});
         b.setInsertionPointToStart(ifQueue.elseBlock());
-        scf::YieldOp::create(
-            b, loc, s.pass(gatherInit, gather, /*contiguous=*/true));
+        scf::YieldOp::create(b, loc,
+                             s.pass(gatherInit, gather, /*contiguous=*/true));
       }
       gathered = SmallVector<Value>(ifQueue.getResults());
     }

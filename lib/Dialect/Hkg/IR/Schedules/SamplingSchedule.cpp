@@ -29,8 +29,7 @@ using namespace mlir::hkg::detail;
 static int64_t binCacheLdsBytes(int64_t vocab, int64_t split, int64_t vw,
                                 int64_t threads, int64_t bins) {
   int64_t vecsPerThread = llvm::divideCeil(vocab / split / vw, threads);
-  int64_t cache =
-      threads * (vecsPerThread * vw + std::max<int64_t>(4, vw)) * 2;
+  int64_t cache = threads * (vecsPerThread * vw + std::max<int64_t>(4, vw)) * 2;
   return cache + 4 * 4096 + 12 * bins + 16 * 1024 + 2048;
 }
 
@@ -87,11 +86,10 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
     ctasDefault = 4;
   else if (splitFits(2) && 2 * rows <= target.computeUnits)
     ctasDefault = 2;
-  int64_t threadsDefault =
-      clampPow2(v / vw, target.waveSize,
-                ctasDefault == 4 ? std::min<int64_t>(
-                                       512, target.maxThreadsPerWorkgroup)
-                                 : target.maxThreadsPerWorkgroup);
+  int64_t threadsDefault = clampPow2(
+      v / vw, target.waveSize,
+      ctasDefault == 4 ? std::min<int64_t>(512, target.maxThreadsPerWorkgroup)
+                       : target.maxThreadsPerWorkgroup);
   space.addInt("threads", threadCounts(target), threadsDefault,
                "threads per workgroup (of each workgroup of a row's cluster)");
   space.addInt("ctas_per_row", ctas, ctasDefault,
