@@ -58,6 +58,8 @@
 
 #include "GPUBuildingBlocks.h"
 
+#include "hkg/Dialect/Hkg/Utils/SamplingLayout.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -74,10 +76,8 @@
 using namespace mlir;
 using namespace mlir::hkg;
 
-/// Tokens of the cut's bin kept in LDS (key, id, mass: 16 bytes each).
-static constexpr int64_t kListCapacity = 1024;
-/// bin_cache = 1: vectors the gather queues in LDS (4 bytes each).
-static constexpr int64_t kQueueCapacity = 4096;
+using mlir::hkg::sampling::kListCapacity;
+using mlir::hkg::sampling::kQueueCapacity;
 
 namespace {
 /// The elements of the row a thread visits at once.
@@ -579,7 +579,7 @@ LogicalResult mlir::hkg::lowerTopPSample(TopPSampleOp op, KernelContext &kc) {
     // half-warp start in different banks (pass 3's reads), while pass 2's
     // strided writes stay runs of consecutive words.
     bool binCache = kc.schedule.getInt("bin_cache") != 0;
-    int64_t cachePad = std::max<int64_t>(4, s.vw);
+    int64_t cachePad = sampling::binCachePad(s.vw);
     int64_t cacheStride = s.vecsPerThread * s.vw + cachePad;
     Value binCacheMem, queue, queueCount;
     if (binCache) {

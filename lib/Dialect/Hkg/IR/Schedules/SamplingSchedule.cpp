@@ -16,22 +16,11 @@
 #include "ScheduleUtils.h"
 
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/Utils/SamplingLayout.h"
 
 using namespace mlir;
 using namespace mlir::hkg;
 using namespace mlir::hkg::detail;
-
-/// LDS of the top-p kernel with `bin_cache` = 1 (Sampling.cpp): the bin
-/// cache (i16 per token of the workgroup's share, each thread's row padded
-/// by max(4, vw) entries), the gather's queue (4096 vectors of 4 bytes),
-/// the histogram (3 words per bin), the cut's list (16 bytes per token, 1024
-/// tokens) and 2 KiB for the scans and exchanges.
-static int64_t binCacheLdsBytes(int64_t vocab, int64_t split, int64_t vw,
-                                int64_t threads, int64_t bins) {
-  int64_t vecsPerThread = llvm::divideCeil(vocab / split / vw, threads);
-  int64_t cache = threads * (vecsPerThread * vw + std::max<int64_t>(4, vw)) * 2;
-  return cache + 4 * 4096 + 12 * bins + 16 * 1024 + 2048;
-}
 
 ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
   int64_t bytes = elementBytes(getLogits().getType());
@@ -137,7 +126,7 @@ LogicalResult TopPSampleOp::verifyScheduleConstraints(
                             "vocabulary ("
                          << v << ") to be a multiple of ctas_per_row * "
                          << "vector_width = " << split * vw;
-    int64_t bytes = binCacheLdsBytes(v, split, vw, threads, bins);
+    int64_t bytes = sampling::binCacheLdsBytes(v, split, vw, threads, bins);
     if (bytes > target.ldsBytesPerWorkgroup)
       return emitError() << "schedule knob 'bin_cache' = 1 needs " << bytes
                          << " bytes of LDS (the bins of " << v / split
