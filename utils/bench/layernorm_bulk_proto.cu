@@ -299,6 +299,134 @@ __global__ void __launch_bounds__(THREADS, MINB)
   }
 }
 
+// Copy forms: B vectors of 16 bytes per thread, T threads, one pass
+// (loads first).
+template <int T, int B>
+__global__ void __launch_bounds__(T) copyBlocks(const uint4 *x, uint4 *y) {
+  size_t base = blockIdx.x * size_t(T * B) + threadIdx.x;
+  uint4 r[B];
+#pragma unroll
+  for (int i = 0; i < B; ++i)
+    r[i] = x[base + i * T];
+#pragma unroll
+  for (int i = 0; i < B; ++i)
+    y[base + i * T] = r[i];
+}
+
+// Grid-stride, B vectors per thread and step.
+template <int T, int B>
+__global__ void __launch_bounds__(T) copyStride(const uint4 *x, uint4 *y, size_t n) {
+  size_t step = size_t(gridDim.x) * T * B;
+  for (size_t base = blockIdx.x * size_t(T * B) + threadIdx.x; base < n; base += step) {
+    uint4 r[B];
+#pragma unroll
+    for (int i = 0; i < B; ++i)
+      r[i] = x[base + i * T];
+#pragma unroll
+    for (int i = 0; i < B; ++i)
+      y[base + i * T] = r[i];
+  }
+}
+
+__device__ __forceinline__ void bulkStore(void *dst, uint32_t src, uint32_t bytes) {
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst),
+               "r"(src), "r"(bytes)
+               : "memory");
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+template <int N_> __device__ __forceinline__ void bulkWaitRead() {
+  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N_) : "memory");
+}
+
+// Bulk copy: one thread a workgroup moves CHUNK-byte pieces global -> LDS ->
+// global (cp.async.bulk both ways), S stages.
+template <int S, int CHUNK>
+__global__ void copyBulk(const unsigned char *x, unsigned char *y, size_t bytes) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  __shared__ __align__(8) uint64_t bars[S];
+  if (threadIdx.x != 0)
+    return;
+  size_t chunks = bytes / CHUNK, G = gridDim.x;
+  for (int s = 0; s < S; ++s)
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smemAddr(&bars[s])) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  for (int s = 0; s < S; ++s) {
+    size_t c = blockIdx.x + s * G;
+    if (c < chunks)
+      bulkLoad(smemAddr(smem + s * CHUNK), x + c * CHUNK, CHUNK, smemAddr(&bars[s]));
+  }
+  int it = 0;
+  for (size_t c = blockIdx.x; c < chunks; c += G, ++it) {
+    int s = it % S;
+    waitParity(smemAddr(&bars[s]), (it / S) & 1);
+    bulkStore(y + c * CHUNK, smemAddr(smem + s * CHUNK), CHUNK);
+    size_t nc = c + S * G;
+    if (nc < chunks) {
+      bulkWaitRead<0>();
+      bulkLoad(smemAddr(smem + s * CHUNK), x + nc * CHUNK, CHUNK, smemAddr(&bars[s]));
+    }
+  }
+  bulkWaitRead<0>();
+}
+
+// The register-cached layernorm (evict-last loads) whose output goes
+// through LDS and one bulk store of the row.
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS)
+    lnRegsBulkStore(const __nv_bfloat16 *x, const __nv_bfloat16 *w,
+                    const __nv_bfloat16 *b, __nv_bfloat16 *y) {
+  constexpr int V = N / (THREADS * 8);
+  __shared__ float red[THREADS / 32];
+  __shared__ __align__(128) uint4 out[N / 8];
+  uint64_t pol, first;
+  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
+  size_t row = blockIdx.x;
+  const uint4 *xr = reinterpret_cast<const uint4 *>(x + row * N);
+  uint4 raw[V];
+#pragma unroll
+  for (int v = 0; v < V; ++v)
+    raw[v] = ldRow<1>(xr + threadIdx.x + v * THREADS, pol, first);
+  float s = 0.f;
+#pragma unroll
+  for (int v = 0; v < V; ++v) {
+    float f[8];
+    unpack(raw[v], f);
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+      s += f[i];
+  }
+  float mean = blockSum<THREADS>(s, red) * (1.f / N);
+  float q = 0.f;
+#pragma unroll
+  for (int v = 0; v < V; ++v) {
+    float f[8];
+    unpack(raw[v], f);
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      float d = f[i] - mean;
+      q += d * d;
+    }
+  }
+  float rstd = rsqrtf(blockSum<THREADS>(q, red) * (1.f / N) + EPS);
+#pragma unroll
+  for (int v = 0; v < V; ++v) {
+    float f[8], wf[8], bf[8];
+    unpack(raw[v], f);
+    unpack(__ldg(reinterpret_cast<const uint4 *>(w) + threadIdx.x + v * THREADS), wf);
+    unpack(__ldg(reinterpret_cast<const uint4 *>(b) + threadIdx.x + v * THREADS), bf);
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+      f[i] = (f[i] - mean) * rstd * wf[i] + bf[i];
+    out[threadIdx.x + v * THREADS] = pack(f);
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    bulkStore(y + row * N, smemAddr(out), ROW_BYTES);
+    bulkWaitRead<0>();
+  }
+}
+
 // The floor at this size: a copy of the same bytes, 4 x 16 bytes per thread
 // (loads first), one pass over the data.
 __global__ void __launch_bounds__(256) copyKernel(const uint4 *x, uint4 *y) {
@@ -360,6 +488,38 @@ void launchCopy(const __nv_bfloat16 *x, const __nv_bfloat16 *,
                 const __nv_bfloat16 *, __nv_bfloat16 *y, int) {
   copyKernel<<<size_t(ROWS) * N * 2 / 16 / 1024, 256>>>(
       reinterpret_cast<const uint4 *>(x), reinterpret_cast<uint4 *>(y));
+}
+
+template <int T, int B>
+void launchCopyBlocks(const __nv_bfloat16 *x, const __nv_bfloat16 *,
+                      const __nv_bfloat16 *, __nv_bfloat16 *y, int) {
+  copyBlocks<T, B><<<size_t(ROWS) * N * 2 / 16 / (T * B), T>>>(
+      reinterpret_cast<const uint4 *>(x), reinterpret_cast<uint4 *>(y));
+}
+template <int T, int B>
+void launchCopyStride(const __nv_bfloat16 *x, const __nv_bfloat16 *,
+                      const __nv_bfloat16 *, __nv_bfloat16 *y, int perSM) {
+  copyStride<T, B><<<numSMs * perSM, T>>>(reinterpret_cast<const uint4 *>(x),
+                                          reinterpret_cast<uint4 *>(y),
+                                          size_t(ROWS) * N * 2 / 16);
+}
+template <int S, int CHUNK>
+void launchCopyBulk(const __nv_bfloat16 *x, const __nv_bfloat16 *,
+                    const __nv_bfloat16 *, __nv_bfloat16 *y, int perSM) {
+  static bool set = false;
+  if (!set) {
+    CHECK(cudaFuncSetAttribute(copyBulk<S, CHUNK>,
+                               cudaFuncAttributeMaxDynamicSharedMemorySize, S * CHUNK));
+    set = true;
+  }
+  copyBulk<S, CHUNK><<<numSMs * perSM, 32, S * CHUNK>>>(
+      reinterpret_cast<const unsigned char *>(x), reinterpret_cast<unsigned char *>(y),
+      size_t(ROWS) * N * 2);
+}
+template <int T>
+void launchRegsBulkStore(const __nv_bfloat16 *x, const __nv_bfloat16 *w,
+                         const __nv_bfloat16 *b, __nv_bfloat16 *y, int) {
+  lnRegsBulkStore<T><<<ROWS, T>>>(x, w, b, y);
 }
 
 static const __nv_bfloat16 *bigSrc;
@@ -424,7 +584,19 @@ int main(int argc, char **argv) {
   std::vector<Variant> vs = {
       {"memcpy 1 GiB moved (the ceiling's form)", launchBigCopy, 0, 2 * bigBytes},
       {"memcpy, same bytes", launchSmallMemcpy, 0, lnBytes},
-      {"copy kernel, same bytes", launchCopy, 0, lnBytes},
+      {"copy 256 thr x 4 vec, one pass", launchCopy, 0, lnBytes},
+      {"copy 256 thr x 2 vec, one pass", launchCopyBlocks<256, 2>, 0, lnBytes},
+      {"copy 256 thr x 8 vec, one pass", launchCopyBlocks<256, 8>, 0, lnBytes},
+      {"copy 1024 thr x 4 vec, one pass", launchCopyBlocks<1024, 4>, 0, lnBytes},
+      {"copy 128 thr x 16 vec, one pass", launchCopyBlocks<128, 16>, 0, lnBytes},
+      {"copy stride 512 thr x 1 vec, 4/SM", launchCopyStride<512, 1>, 4, lnBytes},
+      {"copy stride 256 thr x 4 vec, 8/SM", launchCopyStride<256, 4>, 8, lnBytes},
+      {"copy stride 256 thr x 4 vec, 4/SM", launchCopyStride<256, 4>, 4, lnBytes},
+      {"copy stride 1024 thr x 4 vec, 2/SM", launchCopyStride<1024, 4>, 2, lnBytes},
+      {"copy bulk 4 x 16 KiB, 2/SM", launchCopyBulk<4, 16384>, 2, lnBytes},
+      {"copy bulk 2 x 32 KiB, 3/SM", launchCopyBulk<2, 32768>, 3, lnBytes},
+      {"copy bulk 4 x 8 KiB, 6/SM", launchCopyBulk<4, 8192>, 6, lnBytes},
+      {"copy bulk 8 x 8 KiB, 3/SM", launchCopyBulk<8, 8192>, 3, lnBytes},
       {"regs 256, load evict-last (hkg)", launchRegs<256, 1, 0>, 0, lnBytes},
       {"regs 256, load plain", launchRegs<256, 0, 0>, 0, lnBytes},
       {"regs 256, load evict-first", launchRegs<256, 2, 0>, 0, lnBytes},
@@ -437,6 +609,8 @@ int main(int argc, char **argv) {
       {"regs 512, evict-last", launchRegs<512, 1, 0>, 0, lnBytes},
       {"bulk 256 thr, 2 stages, 4/SM", launchBulk<256, 2, 4>, 4, lnBytes},
       {"bulk 256 thr, 4 stages, 2/SM", launchBulk<256, 4, 2>, 2, lnBytes},
+      {"regs 256, evict-last, bulk store", launchRegsBulkStore<256>, 0, lnBytes},
+      {"regs 128, evict-last, bulk store", launchRegsBulkStore<128>, 0, lnBytes},
   };
   cudaEvent_t e0, e1;
   CHECK(cudaEventCreate(&e0));
@@ -451,7 +625,7 @@ int main(int argc, char **argv) {
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(hy.data(), y, elems * 2, cudaMemcpyDeviceToHost));
-    bool isCopy = v.launch == launchCopy || v.launch == launchSmallMemcpy;
+    bool isCopy = strncmp(v.name, "copy", 4) == 0 || strncmp(v.name, "memcpy", 6) == 0;
     for (int k = 0; k < 64; ++k) {
       size_t r = (size_t(k) * 2654435761u) % ROWS;
       if (k == 63)
