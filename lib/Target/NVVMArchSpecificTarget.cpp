@@ -5,6 +5,8 @@
 // `hkg.arch_specific`; this pass moves the NVVM target of their gpu.module
 // to the arch-specific chip, so that every NVVM pipeline (hkg-compile,
 // hkg-opt's hkg-to-nvvm / hkg-gpu-to-nvvm) emits PTX that ptxas accepts.
+// Kernels marked `hkg.ptx80` (bulk copies and proxy fences, which sm_90
+// has but PTX ISA 7.8 lacks) keep their chip and get PTX ISA 8.0.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,25 +54,31 @@ struct HkgNVVMArchSpecificTargetPass final
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    bool archSpecific = false;
+    bool archSpecific = false, ptx80 = false;
     module.walk([&](Operation *op) {
-      if (isa<gpu::GPUFuncOp, LLVM::LLVMFuncOp>(op))
+      if (isa<gpu::GPUFuncOp, LLVM::LLVMFuncOp>(op)) {
         archSpecific |= op->hasAttr("hkg.arch_specific");
+        ptx80 |= op->hasAttr("hkg.ptx80");
+      }
     });
     ArrayAttr targets = module.getTargetsAttr();
-    if (!archSpecific || !targets)
+    if (!(archSpecific || ptx80) || !targets)
       return;
     SmallVector<Attribute> updated;
     for (Attribute attr : targets) {
       auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr);
-      if (!nvvm || nvvm.getChip().ends_with("a")) {
+      if (!nvvm) {
         updated.push_back(attr);
         continue;
       }
+      StringRef chip = nvvm.getChip();
+      std::string newChip = archSpecific && !chip.ends_with("a")
+                                ? (chip + "a").str()
+                                : chip.str();
       updated.push_back(NVVM::NVVMTargetAttr::get(
-          &getContext(), nvvm.getO(), nvvm.getTriple(),
-          (nvvm.getChip() + "a").str(), withPtx80(nvvm.getFeatures()),
-          nvvm.getFlags(), nvvm.getLink(), nvvm.getVerifyTarget()));
+          &getContext(), nvvm.getO(), nvvm.getTriple(), newChip,
+          withPtx80(nvvm.getFeatures()), nvvm.getFlags(), nvvm.getLink(),
+          nvvm.getVerifyTarget()));
     }
     module.setTargetsAttr(ArrayAttr::get(&getContext(), updated));
   }

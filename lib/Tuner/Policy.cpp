@@ -2,13 +2,14 @@
 
 #include "hkg/Tuner/Policy.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <xgboost/c_api.h>
 
 #include <cmath>
 #include <limits>
-#include <set>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::hkg;
@@ -64,7 +65,14 @@ static std::vector<float> toDense(llvm::ArrayRef<FeatureMap> rows,
 Expected<std::unique_ptr<Policy>>
 Policy::train(llvm::ArrayRef<TrainingGroup> groups,
               const PolicyOptions &options) {
-  std::set<std::string> nameSet;
+  // Each feature's first value and whether another one occurs. A schedule
+  // feature (knob.*, and dflt.*: the knob against the default) with one
+  // value wherever it is present (a knob the records never vary, such as
+  // one added to a space after they were measured) carries no information
+  // and is left out, so that adding a knob does not change the model
+  // trained on older records (column sampling would draw other columns).
+  // Other features are kept as they are.
+  std::map<std::string, std::pair<double, bool>> seen;
   std::vector<FeatureMap> rows;
   std::vector<float> labels;
   std::vector<unsigned> groupSizes;
@@ -73,10 +81,15 @@ Policy::train(llvm::ArrayRef<TrainingGroup> groups,
     if (g.rows.size() < 2)
       continue;
     for (const FeatureMap &row : g.rows)
-      for (const auto &entry : row)
-        if (options.defaultRelativeFeatures ||
-            !StringRef(entry.first).starts_with("dflt."))
-          nameSet.insert(entry.first);
+      for (const auto &entry : row) {
+        if (!options.defaultRelativeFeatures &&
+            StringRef(entry.first).starts_with("dflt."))
+          continue;
+        auto [it, inserted] =
+            seen.try_emplace(entry.first, entry.second, false);
+        if (!inserted && it->second.first != entry.second)
+          it->second.second = true;
+      }
     rows.insert(rows.end(), g.rows.begin(), g.rows.end());
     for (float l : g.labels)
       // rank:ndcg wants integer relevance grades.
@@ -88,7 +101,35 @@ Policy::train(llvm::ArrayRef<TrainingGroup> groups,
         "no training data: need a group with at least two records");
 
   std::unique_ptr<Policy> policy(new Policy());
-  policy->setNames(std::vector<std::string>(nameSet.begin(), nameSet.end()));
+  // The interactions of such a knob with others (mix.a+b, mix.dim0-a,
+  // mix.last-a-b, mix.elements+a-b: Features.cpp) are functions of the
+  // others alone, and go too.
+  llvm::StringSet<> constantKnobs;
+  for (const auto &[name, values] : seen) {
+    StringRef knob = name;
+    if (!values.second && knob.consume_front("knob."))
+      constantKnobs.insert(knob);
+  }
+  auto mixesConstantKnob = [&](StringRef name) {
+    if (!name.consume_front("mix."))
+      return false;
+    while (!name.empty()) {
+      size_t end = name.find_first_of("+-");
+      if (constantKnobs.contains(name.take_front(end)))
+        return true;
+      name = end == StringRef::npos ? StringRef() : name.drop_front(end + 1);
+    }
+    return false;
+  };
+  std::vector<std::string> names;
+  for (const auto &[name, values] : seen) {
+    StringRef n = name;
+    bool schedule = n.starts_with("knob.") || n.starts_with("dflt.");
+    if ((schedule && !values.second) || mixesConstantKnob(n))
+      continue;
+    names.push_back(name);
+  }
+  policy->setNames(std::move(names));
   size_t numCols = policy->names.size();
   std::vector<float> data = toDense(rows, policy->index, numCols);
 

@@ -487,6 +487,64 @@ TEST_F(TunerTest, PolicyLearnsARankingAndSurvivesSaveLoad) {
   EXPECT_FALSE(bool(Policy::load(tempPath("none.json"))));
 }
 
+// A knob the records never vary (one added to a space after they were
+// measured) is left out of the model with its default-relative feature and
+// its interactions; the model is then the one trained without it.
+TEST_F(TunerTest, PolicyLeavesOutKnobsTheRecordsNeverVary) {
+  auto groupsWith = [](bool extraKnob) {
+    std::vector<TrainingGroup> groups;
+    for (int g = 0; g < 3; ++g) {
+      TrainingGroup t;
+      for (int i = 0; i < 6; ++i) {
+        FeatureMap f;
+        f["op.log2_bytes"] = 20 + g;
+        f["target.amd"] = 0; // constant, but not a schedule feature: kept
+        f["knob.threads"] = 5 + i % 3;
+        f["knob.unroll"] = i % 2;
+        f["knob.row_cache=none"] = i % 2;
+        f["dflt.threads"] = i % 3;
+        f["mix.threads+unroll"] = 5 + i % 3 + i % 2;
+        f["mix.elements+threads-unroll"] = 20 + g + 5 + i % 3 - i % 2;
+        if (extraKnob) {
+          f["knob.bulk_store"] = -1;
+          f["dflt.bulk_store"] = 0;
+          f["mix.bulk_store+threads"] = -1 + 5 + i % 3;
+          f["mix.dim0-bulk_store"] = 14;
+          f["mix.last-threads-bulk_store"] = 13 - 5 - i % 3 + 1;
+          f["mix.elements+threads-bulk_store"] = 20 + g + 5 + i % 3 + 1;
+        }
+        t.rows.push_back(f);
+        t.labels.push_back(static_cast<float>((i * 7 + g) % 6) / 5.0f);
+      }
+      groups.push_back(std::move(t));
+    }
+    return groups;
+  };
+  PolicyOptions options;
+  options.defaultRelativeFeatures = true;
+  auto without = Policy::train(groupsWith(false), options);
+  auto with = Policy::train(groupsWith(true), options);
+  ASSERT_TRUE(bool(without)) << llvm::toString(without.takeError());
+  ASSERT_TRUE(bool(with)) << llvm::toString(with.takeError());
+  std::vector<std::string> expected = {"dflt.threads",
+                                       "knob.row_cache=none",
+                                       "knob.threads",
+                                       "knob.unroll",
+                                       "mix.elements+threads-unroll",
+                                       "mix.threads+unroll",
+                                       "op.log2_bytes",
+                                       "target.amd"};
+  EXPECT_EQ(std::vector<std::string>((*with)->getFeatureNames().begin(),
+                                     (*with)->getFeatureNames().end()),
+            expected);
+  EXPECT_EQ((*with)->getFeatureNames(), (*without)->getFeatureNames());
+  // Scored on rows with the knob's features, the same scores.
+  std::vector<FeatureMap> rows = groupsWith(true)[1].rows;
+  auto a = (*with)->score(rows), b = (*without)->score(rows);
+  ASSERT_TRUE(bool(a) && bool(b));
+  EXPECT_EQ(*a, *b);
+}
+
 TEST_F(TunerTest, ReplayMeasurerAnswersOnlyWhatWasRecorded) {
   ReplayMeasurer replay;
   KnobMap k = {{"threads", int64_t(256)}};

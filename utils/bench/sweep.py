@@ -92,6 +92,12 @@ PINNED["rmsnorm"] = _PIN + [dict(threads=512, rows_per_block=1, vector_width=8, 
                             dict(threads=256, rows_per_block=1, vector_width=8, unroll=4, row_cache="registers",
                                  row_steps=4)]
 PINNED["softmax"] = [dict(d, online=0) for d in _PIN]
+# The three row ops' sm_90 default at PERF.md's shape is this one (softmax
+# with online = 0); bulk_store = 1 on it (session 12): rmsnorm p11, softmax
+# p5, layernorm p12 (and p13 with occupancy 5).
+_ROW_DEFAULT = dict(threads=256, rows_per_block=1, vector_width=8, unroll=4, row_cache="registers")
+PINNED["rmsnorm"] = PINNED["rmsnorm"] + [dict(_ROW_DEFAULT, bulk_store=1)]
+PINNED["softmax"] = PINNED["softmax"] + [dict(_ROW_DEFAULT, online=0, bulk_store=1)]
 # layernorm's default (64 registers on sm_90: 4 workgroups of 256 per SM)
 # with the `occupancy` knob: 5 per SM (ptxas: 48 registers, no spills; p5)
 # and 4 (the same code with the hint, a control; p6).
@@ -105,7 +111,11 @@ PINNED["layernorm"] = _PIN + [dict(_LN_DEFAULT, occupancy=5), dict(_LN_DEFAULT, 
                               # row_steps 2, 4, 8 (p9-p11; ptxas: 57-58
                               # registers, no spills: the row stays packed).
                               dict(_LN_DEFAULT, row_steps=2), dict(_LN_DEFAULT, row_steps=4),
-                              dict(_LN_DEFAULT, row_steps=8)]
+                              dict(_LN_DEFAULT, row_steps=8),
+                              # bulk_store = 1 (p12; ptxas: 63 registers,
+                              # 16448 bytes of shared memory) and with
+                              # occupancy 5 (p13).
+                              dict(_LN_DEFAULT, bulk_store=1), dict(_LN_DEFAULT, bulk_store=1, occupancy=5)]
 # top-p: the default (on sm_90 a cluster of two workgroups per row) against
 # one workgroup per row (p0, the default before 2026-12-01) and with the
 # opt-in light-token rule (p1).

@@ -107,6 +107,30 @@ for dt, shape, s in [("bf16", [64, 4096], "row_steps = 2"), ("bf16", [64, 4096],
     add_layernorm("layernorm_" + nm, dt, shape, s)
     add_rmsnorm("rmsnorm_" + nm, dt, shape, s)
 
+# bulk_store = 1 (sm_90): each row group's outputs staged in LDS and copied
+# with one cp.async.bulk. The register and LDS row caches, a re-read row, a
+# last group of 2 of 4 rows (10 rows), row_steps (the buffer reused), and
+# layernorm at PERF.md's shape.
+for dt, shape, s in [("bf16", [64, 4096], "bulk_store = 1"),
+                     ("f32", [33, 1000], "row_cache = none, unroll = 2, bulk_store = 1"),
+                     ("bf16", [64, 4096], "row_cache = lds, unroll = 1, threads = 512, bulk_store = 1"),
+                     ("bf16", [10, 1024], "threads = 256, rows_per_block = 4, vector_width = 4, bulk_store = 1"),
+                     ("f16", [7, 520], "threads = 64, rows_per_block = 2, vector_width = 8, unroll = 1, bulk_store = 1")]:
+    T = t(shape, dt)
+    nm = "%s_%dx%d_bulk_%d" % (dt, shape[0], shape[1], len(cases))
+    add("softmax_" + nm, f"""
+func.func @f(%x: {T}) -> {T} {{
+  %y = hkg.softmax %x axis(1){sched(s)} : {T} -> {T}
+  return %y : {T}
+}}""", {"op": "softmax", "args": [[dt, shape]], "out": [dt, shape], "scale": 3.0})
+    add_layernorm("layernorm_" + nm, dt, shape, s)
+    add_rmsnorm("rmsnorm_" + nm, dt, shape, s)
+for s in ["row_steps = 2, bulk_store = 1", "threads = 512, rows_per_block = 2, row_cache = registers, row_steps = 4, bulk_store = 1"]:
+    nm = "bf16_64x4096_steps_bulk_%d" % len(cases)
+    add_layernorm("layernorm_" + nm, "bf16", [64, 4096], s)
+    add_rmsnorm("rmsnorm_" + nm, "bf16", [64, 4096], s)
+add_layernorm("layernorm_bf16_8192x8192_bulk_%d" % len(cases), "bf16", [8192, 8192], "bulk_store = 1")
+
 for kind in ["sum", "max", "min"]:
     for shape, dims, s in [([37, 64, 32], 2, ""), ([128256], 1, ""), ([300, 77], 1, "threads = 64, rows_per_block = 16, vector_width = 1, unroll = 2")]:
         rshape = shape[: len(shape) - dims]
@@ -427,6 +451,8 @@ if "--top-p" in sys.argv:
     cases[:] = [c for c in cases if c["ref"]["op"] == "top_p"]
 if "--layernorm" in sys.argv:  # only the layernorm cases
     cases[:] = [c for c in cases if c["ref"]["op"] == "layernorm"]
+if "--bulk-store" in sys.argv:  # only the bulk_store cases
+    cases[:] = [c for c in cases if "bulk_store" in c["mlir"]]
 if "--norms" in sys.argv:  # only the layernorm and rmsnorm cases
     cases[:] = [c for c in cases if c["ref"]["op"] in ("layernorm", "rmsnorm")]
 

@@ -98,18 +98,24 @@ def HkgNVVMStreamingAccessPass
 def HkgNVVMArchSpecificTargetPass
     : Pass<"hkg-nvvm-arch-specific-target", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Move the NVVM target of modules with wgmma kernels to the "
-                "arch-specific chip (sm_90a)";
+                "arch-specific chip (sm_90a), and of modules with bulk-copy "
+                "kernels to PTX ISA 8.0";
   let description = [{
     Hopper's warpgroup MMA (`wgmma.mma_async`) exists only for the
     arch-specific PTX target `sm_90a` (PTX ISA 8.0). hkg-lower-to-gpu marks
     the kernels that use it `hkg.arch_specific`; in a gpu.module holding
     one, this pass rewrites each `#nvvm.target` whose chip has no `a` suffix
-    to the chip with it, and its features to at least `+ptx80`. Run after
-    `nvvm-attach-target`; a no-op for other modules.
+    to the chip with it, and its features to at least `+ptx80`. Kernels
+    marked `hkg.ptx80` (bulk asynchronous copies and proxy fences: sm_90
+    instructions that PTX ISA 7.8 lacks) raise the features to at least
+    `+ptx80` and keep the chip. Run after `nvvm-attach-target`; a no-op for
+    other modules.
 
     Before: `gpu.module @k [#nvvm.target<chip = "sm_90", features = "+ptx78">]`
     holding a `gpu.func` with `hkg.arch_specific`.
     After: `gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx80">]`.
+    With `hkg.ptx80` instead:
+    `gpu.module @k [#nvvm.target<chip = "sm_90", features = "+ptx80">]`.
   }];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }

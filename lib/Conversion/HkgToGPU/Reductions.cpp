@@ -16,6 +16,11 @@
 //  - row_cache = lds: like none, but the first pass also parks the row in an
 //    LDS buffer [rows_per_block, len] that later passes read (each thread
 //    reads back what it wrote, so no barrier is needed).
+// With `bulk_store = 1` (sm_90) the output pass writes the group's rows
+// into an LDS buffer [rows_per_block, len] instead of global memory; after
+// a proxy fence and a barrier, thread 0 copies the group's rows (contiguous
+// in the output) with one cp.async.bulk and waits until the copy has read
+// the buffer, so that the workgroup may exit or reuse it.
 // Partial results are kept in `unroll` independent accumulators, folded,
 // then reduced over the row's threads (gpu.shuffle butterfly; across waves
 // through a small LDS array, only when a row spans several waves).
@@ -31,6 +36,9 @@
 #include "GPUBuildingBlocks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -91,10 +99,9 @@ public:
     lane = arith::RemUIOp::create(b, loc, tid, cTpr);
     if (!rowGroup)
       rowGroup = blockIdX(b, loc);
-    row = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, rowGroup, constIndex(b, loc, rpb)),
-        rowInBlock);
+    groupFirstRow =
+        arith::MulIOp::create(b, loc, rowGroup, constIndex(b, loc, rpb));
+    row = arith::AddIOp::create(b, loc, groupFirstRow, rowInBlock);
     rowClamped = row;
     if (rows % rpb != 0) {
       rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
@@ -104,6 +111,7 @@ public:
     }
     if (cache == "lds")
       ldsRow = kc.addLds({rpb, len}, inType);
+    bulkStore = cacheable && s.has("bulk_store") && s.getInt("bulk_store") == 1;
     // Which form a bf16 row takes in registers is measured, per op (H200,
     // 8192x8192, docs/perf/README.md 2026-12-01): packed, rmsnorm 70.4 us
     // against 71.1 with f32 values; f32, softmax 70.6 against 78.0 packed
@@ -298,11 +306,80 @@ public:
                     : len % vw == 0 ? vectorAlignment(et, slot.width)
                                     : vectorAlignment(et, 1);
     Value v = fromF32(b, loc, y, et);
+    if (bulkStore) {
+      // Rows past the end are staged too but not copied (flushBulkStore).
+      if (!ldsOut)
+        ldsOut = kc.addLds({rpb, len}, et);
+      guarded(slot.valid, [&] {
+        storeVector(b, loc, v, ldsOut, ValueRange{rowInBlock, slot.col}, align);
+      });
+      return;
+    }
     Value cond = andGuards(slot.valid, rowValid);
     guarded(cond, [&] {
       storeVector(b, loc, v, outView, ValueRange{row, slot.col}, align,
                   streaming == StreamingAccess::All);
     });
+  }
+
+  /// `bulk_store = 1`: after the output pass, copies the group's staged
+  /// rows to the output (`outArg`, the kernel's output memref) with one
+  /// bulk copy from thread 0, which then waits until the copy has read the
+  /// LDS buffer. `reuse`: the buffer is written again later (row_steps), so
+  /// a barrier keeps the other threads from writing it before that.
+  void flushBulkStore(Value outArg, bool reuse) {
+    if (!bulkStore || !ldsOut)
+      return;
+    MLIRContext *ctx = b.getContext();
+    // Bulk copies and proxy fences need PTX ISA 8.0
+    // (hkg-nvvm-arch-specific-target).
+    kc.func->setAttr("hkg.ptx80", b.getUnitAttr());
+    // Each thread's LDS stores, then the async proxy's reads of them.
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    gpu::BarrierOp::create(b, loc);
+    Type et = cast<MemRefType>(ldsOut.getType()).getElementType();
+    int64_t rowBytes = len * (et.getIntOrFloatBitWidth() / 8);
+    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                          constIndex(b, loc, 0));
+    guarded(isFirst, [&] {
+      Value count = constIndex(b, loc, rpb);
+      if (rows % rpb != 0)
+        count = arith::MinUIOp::create(
+            b, loc, count,
+            arith::SubIOp::create(b, loc, constIndex(b, loc, rows),
+                                  groupFirstRow));
+      Type i64 = b.getI64Type();
+      auto asI64 = [&](Value index) -> Value {
+        return arith::IndexCastOp::create(b, loc, i64, index);
+      };
+      Value bytes = arith::IndexCastOp::create(
+          b, loc, b.getI32Type(),
+          arith::MulIOp::create(b, loc, count, constIndex(b, loc, rowBytes)));
+      Value base =
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, outArg);
+      Value dstAddr = arith::AddIOp::create(
+          b, loc, base,
+          arith::MulIOp::create(b, loc, groupFirstRow,
+                                constIndex(b, loc, rowBytes)));
+      Value generic = LLVM::IntToPtrOp::create(
+          b, loc, LLVM::LLVMPointerType::get(ctx), asI64(dstAddr));
+      Value dst = LLVM::AddrSpaceCastOp::create(
+          b, loc, LLVM::LLVMPointerType::get(ctx, 1), generic);
+      Value src = LLVM::IntToPtrOp::create(
+          b, loc, LLVM::LLVMPointerType::get(ctx, 3),
+          asI64(
+              memref::ExtractAlignedPointerAsIndexOp::create(b, loc, ldsOut)));
+      NVVM::CpAsyncBulkSharedCTAToGlobalOp::create(b, loc, dst, src, bytes,
+                                                   /*l2CacheHint=*/Value(),
+                                                   /*byteMask=*/Value());
+      NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+      NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, /*group=*/0,
+                                           /*read=*/UnitAttr::get(ctx));
+    });
+    if (reuse)
+      gpu::BarrierOp::create(b, loc);
   }
 
   /// Stores the scalar f32 `y` of the row into the [rows] output, from lane 0.
@@ -342,14 +419,15 @@ public:
   int64_t numVec, tail, vecsPerThread, tailSlots, inAlign;
   StringRef cache;
   bool rematBF16 = false;
+  bool bulkStore = false;
   StreamingAccess streaming = StreamingAccess::None;
   /// The pass that stores the output (set when it is emitted): with
   /// `row_cache = none` its loads are the row's last read.
   int outputPass = -1;
   SmallVector<int> rematPasses; // later passes, in their order of emission
   Type inType;
-  Value input, output, tid, rowInBlock, lane, row, rowClamped;
-  Value rowValid, ldsRow;
+  Value input, output, tid, rowInBlock, lane, row, rowClamped, groupFirstRow;
+  Value rowValid, ldsRow, ldsOut;
 
 private:
   /// The slot of the thread's `s`-th vector (`staticIdx` >= 0 when `s` is
@@ -455,6 +533,7 @@ static void emitRowSteps(KernelContext &kc, Operation *op, Value input,
   if (steps <= 1) {
     RowEmitter e(kc, op, input, output, rows, len, /*cacheable=*/true);
     body(e);
+    e.flushBulkStore(output, /*reuse=*/false);
     return;
   }
   int64_t groups = llvm::divideCeil(rows, kc.schedule.getInt("rows_per_block"));
@@ -478,6 +557,7 @@ static void emitRowSteps(KernelContext &kc, Operation *op, Value input,
     RowEmitter e(kc, op, input, output, rows, len, true, group,
                  loop.getRegionIterArgs());
     body(e);
+    e.flushBulkStore(output, /*reuse=*/true);
     scf::YieldOp::create(b, loc, nextRow);
   }
   kc.grid = {groups / steps, 1, 1};
@@ -592,6 +672,7 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
         return {};
       },
       nullptr);
+  e.flushBulkStore(kc.args[1], /*reuse=*/false);
   return success();
 }
 

@@ -66,6 +66,9 @@ struct TargetInfo {
   bool isNVIDIA() const { return vendor == Vendor::NVIDIA; }
   /// Thread-block clusters with distributed shared memory (sm_90).
   bool hasClusters() const { return isNVIDIA() && family == "hopper"; }
+  /// Bulk asynchronous copies between global and shared memory
+  /// (cp.async.bulk, sm_90).
+  bool hasBulkAsyncCopy() const { return isNVIDIA() && family == "hopper"; }
 };
 
 /// Returns the description of `chip`, or nullptr when hkg does not know it.

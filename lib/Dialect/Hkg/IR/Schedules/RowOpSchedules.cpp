@@ -34,6 +34,7 @@ struct RowGeometry {
   int64_t rowLength;
   int64_t elemBytes; // widest of input and output
   int64_t inputElemBytes;
+  int64_t outputElemBytes;
   /// Bytes a cached row element takes in registers: the lowering keeps a
   /// bf16 row packed only for rmsnorm (Reductions.cpp); other rows hold
   /// their f32 conversions.
@@ -51,7 +52,8 @@ static RowGeometry getGeometry(Value input, Value result, int64_t reducedDims) {
   for (auto [i, d] : llvm::enumerate(shape))
     (static_cast<int64_t>(i) < split ? g.rows : g.rowLength) *= d;
   g.inputElemBytes = elementBytes(t);
-  g.elemBytes = std::max(g.inputElemBytes, elementBytes(result.getType()));
+  g.outputElemBytes = elementBytes(result.getType());
+  g.elemBytes = std::max(g.inputElemBytes, g.outputElemBytes);
   g.cachedElemBytes = std::max<int64_t>(g.inputElemBytes, 4);
   return g;
 }
@@ -96,6 +98,14 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
                      "where a row lives between passes: re-read from global "
                      "memory, registers, or LDS");
   }
+  // Off by default until measured beyond one shape: the hand-written
+  // prototype of layernorm 8192x8192 bf16 ran 2.2% faster with it on the
+  // H200 (docs/perf 2026-12-03, session 12).
+  if (cached && target.hasBulkAsyncCopy())
+    space.addInt("bulk_store", {0, 1}, 0,
+                 "1: the row group's outputs are staged in LDS and written "
+                 "with one bulk asynchronous copy (cp.async.bulk, sm_90); 0: "
+                 "each thread stores its vectors");
   // No hint by default. H200 (docs/perf 2026-12-02): rmsnorm 8192x8192
   // with `--min-blocks-per-sm=8` (40 -> 32 registers) 1.003-1.007x over four
   // samples; layernorm's default needs 64 registers (4 workgroups of 256 per
@@ -121,6 +131,29 @@ verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
     return success();
   int64_t tpr = threads / rpb;
   StringRef cache = s.getKeyword("row_cache");
+  // The cross-wave reduction scratch (a few words per wave), bounded.
+  constexpr int64_t kReductionScratchBytes = 1024;
+  int64_t ldsBytes = kReductionScratchBytes;
+  if (cache == "lds")
+    ldsBytes += rpb * g.rowLength * g.inputElemBytes;
+  if (s.has("bulk_store") && s.getInt("bulk_store") == 1) {
+    int64_t rowBytes = g.rowLength * g.outputElemBytes;
+    if (rowBytes % 16 != 0)
+      return emitError() << "schedule knob 'bulk_store' = 1 needs output rows "
+                            "of a multiple of 16 bytes (bulk copies move "
+                            "16-byte units from 16-byte aligned addresses); "
+                            "got "
+                         << rowBytes << " bytes (" << g.rowLength
+                         << " elements)";
+    ldsBytes += rpb * rowBytes;
+    if (ldsBytes > staticLdsBytes(target))
+      return emitError() << "schedule knob 'bulk_store' = 1 needs " << ldsBytes
+                         << " bytes of LDS for " << rpb << " output row(s) of "
+                         << g.rowLength << " elements"
+                         << (cache == "lds" ? ", the cached rows" : "")
+                         << " and the reduction; " << target.chip << " allows "
+                         << staticLdsBytes(target) << " per workgroup";
+  }
   if (cache == "registers") {
     int64_t perThread = llvm::divideCeil(g.rowLength, vw * tpr);
     int64_t words = cacheWords(perThread, vw, g.cachedElemBytes);
@@ -133,9 +166,7 @@ verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
                          << kMaxCachedWordsPerThread;
   }
   if (cache == "lds") {
-    // The cached rows plus the cross-wave reduction scratch (a few words per
-    // wave, bounded here by kReductionScratchBytes).
-    constexpr int64_t kReductionScratchBytes = 1024;
+    // The cached rows plus the cross-wave reduction scratch.
     int64_t bytes = rpb * g.rowLength * g.inputElemBytes + kReductionScratchBytes;
     if (bytes > staticLdsBytes(target))
       return emitError() << "schedule knob 'row_cache' = lds needs " << bytes
