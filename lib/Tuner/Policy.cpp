@@ -70,8 +70,7 @@ Policy::train(llvm::ArrayRef<TrainingGroup> groups,
   // value wherever it is present (a knob the records never vary, such as
   // one added to a space after they were measured) carries no information
   // and is left out, so that adding a knob does not change the model
-  // trained on older records (column sampling would draw other columns).
-  // Other features are kept as they are.
+  // trained on older records. Other features are kept as they are.
   std::map<std::string, std::pair<double, bool>> seen;
   std::vector<FeatureMap> rows;
   std::vector<float> labels;
@@ -102,8 +101,9 @@ Policy::train(llvm::ArrayRef<TrainingGroup> groups,
 
   std::unique_ptr<Policy> policy(new Policy());
   // The interactions of such a knob with others (mix.a+b, mix.dim0-a,
-  // mix.last-a-b, mix.elements+a-b: Features.cpp) are functions of the
-  // others alone, and go too.
+  // mix.last-a-b, mix.elements+a-b: Features.cpp) are shifted copies of
+  // other features, present only for the ops that have the knob, which
+  // splits would pick instead of the originals: they go too.
   llvm::StringSet<> constantKnobs;
   for (const auto &[name, values] : seen) {
     StringRef knob = name;
