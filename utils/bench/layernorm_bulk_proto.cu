@@ -78,7 +78,7 @@ __device__ __forceinline__ uint4 pack(const float *f) {
 // Load forms (LP): 0 plain, 1 L1 + L2 evict-last (hkg's sm_90 default),
 // 2 L1 + L2 evict-first, 3 plain with the L2::256B prefetch size, 4 evict-last
 // with L2::256B. Store forms (SP): 0 plain, 1 .cs, 2 L2 evict-first policy,
-// 3 L2 evict-last policy, 4 L1::no_allocate.
+// 3 L2 evict-last policy, 4 L1::no_allocate, 5 a generic store (to LDS).
 template <int LP>
 __device__ __forceinline__ uint4 ldRow(const void *p, uint64_t last, uint64_t first) {
   uint4 r;
@@ -114,9 +114,11 @@ __device__ __forceinline__ void stRow(void *p, uint4 v, uint64_t last, uint64_t 
   else if constexpr (SP == 3)
     asm volatile("st.global.L2::cache_hint.v4.b32 [%0], {%1,%2,%3,%4}, %5;" ::"l"(p),
                  "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "l"(last) : "memory");
-  else
+  else if constexpr (SP == 4)
     asm volatile("st.global.L1::no_allocate.v4.b32 [%0], {%1,%2,%3,%4};" ::"l"(p),
                  "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+  else // 5: a generic store (the LDS staging buffer)
+    *static_cast<uint4 *>(p) = v;
 }
 
 // The row's normalization from its raw vectors (V of 8 bf16 per thread);
@@ -378,47 +380,20 @@ __global__ void __launch_bounds__(THREADS)
   constexpr int V = N / (THREADS * 8);
   __shared__ float red[THREADS / 32];
   __shared__ __align__(128) uint4 out[N / 8];
-  uint64_t pol, first;
+  uint64_t pol, first = 0;
   asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
   size_t row = blockIdx.x;
   const uint4 *xr = reinterpret_cast<const uint4 *>(x + row * N);
-  uint4 raw[V];
+  uint4 raw[V], wv[V], bv[V];
 #pragma unroll
   for (int v = 0; v < V; ++v)
     raw[v] = ldRow<1>(xr + threadIdx.x + v * THREADS, pol, first);
-  float s = 0.f;
 #pragma unroll
   for (int v = 0; v < V; ++v) {
-    float f[8];
-    unpack(raw[v], f);
-#pragma unroll
-    for (int i = 0; i < 8; ++i)
-      s += f[i];
+    wv[v] = __ldg(reinterpret_cast<const uint4 *>(w) + threadIdx.x + v * THREADS);
+    bv[v] = __ldg(reinterpret_cast<const uint4 *>(b) + threadIdx.x + v * THREADS);
   }
-  float mean = blockSum<THREADS>(s, red) * (1.f / N);
-  float q = 0.f;
-#pragma unroll
-  for (int v = 0; v < V; ++v) {
-    float f[8];
-    unpack(raw[v], f);
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      float d = f[i] - mean;
-      q += d * d;
-    }
-  }
-  float rstd = rsqrtf(blockSum<THREADS>(q, red) * (1.f / N) + EPS);
-#pragma unroll
-  for (int v = 0; v < V; ++v) {
-    float f[8], wf[8], bf[8];
-    unpack(raw[v], f);
-    unpack(__ldg(reinterpret_cast<const uint4 *>(w) + threadIdx.x + v * THREADS), wf);
-    unpack(__ldg(reinterpret_cast<const uint4 *>(b) + threadIdx.x + v * THREADS), bf);
-#pragma unroll
-    for (int i = 0; i < 8; ++i)
-      f[i] = (f[i] - mean) * rstd * wf[i] + bf[i];
-    out[threadIdx.x + v * THREADS] = pack(f);
-  }
+  normalizeRow<THREADS, V, 5>(raw, wv, bv, out, red);
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   __syncthreads();
   if (threadIdx.x == 0) {

@@ -61,6 +61,15 @@ func.func @f(%x: {T}, %w: {W}, %b: {W}) -> {T} {{
 }}""", {"op": "layernorm", "args": [[dt, shape], [dt, [shape[1]]], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-5})
 
 
+def add_softmax(name, dt, shape, s):
+    T = t(shape, dt)
+    add(name, f"""
+func.func @f(%x: {T}) -> {T} {{
+  %y = hkg.softmax %x axis(1){sched(s)} : {T} -> {T}
+  return %y : {T}
+}}""", {"op": "softmax", "args": [[dt, shape]], "out": [dt, shape], "scale": 3.0})
+
+
 def add_rmsnorm(name, dt, shape, s):
     T, W = t(shape, dt), t([shape[1]], dt)
     add(name, f"""
@@ -81,11 +90,7 @@ for dt, shape in [("bf16", [64, 4096]), ("f32", [33, 1000]), ("f16", [17, 4099])
         if shape[1] == 128256 and "lds" in s:
             continue
         nm = "%s_%dx%d_%d" % (dt, shape[0], shape[1], len(cases))
-        add("softmax_" + nm, f"""
-func.func @f(%x: {T}) -> {T} {{
-  %y = hkg.softmax %x axis(1){sched(s)} : {T} -> {T}
-  return %y : {T}
-}}""", {"op": "softmax", "args": [[dt, shape]], "out": [dt, shape], "scale": 3.0})
+        add_softmax("softmax_" + nm, dt, shape, s)
         s2 = s.replace("online = 0, ", "").replace(", online = 0", "")
         W = t([shape[1]], dt)
         add_layernorm("layernorm_" + nm, dt, shape, s2)
@@ -116,13 +121,8 @@ for dt, shape, s in [("bf16", [64, 4096], "bulk_store = 1"),
                      ("bf16", [64, 4096], "row_cache = lds, unroll = 1, threads = 512, bulk_store = 1"),
                      ("bf16", [10, 1024], "threads = 256, rows_per_block = 4, vector_width = 4, bulk_store = 1"),
                      ("f16", [7, 520], "threads = 64, rows_per_block = 2, vector_width = 8, unroll = 1, bulk_store = 1")]:
-    T = t(shape, dt)
     nm = "%s_%dx%d_bulk_%d" % (dt, shape[0], shape[1], len(cases))
-    add("softmax_" + nm, f"""
-func.func @f(%x: {T}) -> {T} {{
-  %y = hkg.softmax %x axis(1){sched(s)} : {T} -> {T}
-  return %y : {T}
-}}""", {"op": "softmax", "args": [[dt, shape]], "out": [dt, shape], "scale": 3.0})
+    add_softmax("softmax_" + nm, dt, shape, s)
     add_layernorm("layernorm_" + nm, dt, shape, s)
     add_rmsnorm("rmsnorm_" + nm, dt, shape, s)
 for s in ["row_steps = 2, bulk_store = 1", "threads = 512, rows_per_block = 2, row_cache = registers, row_steps = 4, bulk_store = 1"]:
