@@ -19,15 +19,15 @@
 using namespace mlir;
 using namespace mlir::hkg;
 
-Value KernelContext::addLds(ArrayRef<int64_t> shape, Type elementType) {
+Value KernelContext::addLds(ArrayRef<int64_t> shape, Type elementType,
+                            int64_t align) {
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto type =
       MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(), space);
   BlockArgument buffer = func.addWorkgroupAttribution(type, loc);
-  // 16-byte vector accesses need 16-byte aligned buffers.
   func.setWorkgroupAttributionAttr(func.getNumWorkgroupAttributions() - 1,
-                                   "llvm.align", b.getI64IntegerAttr(16));
+                                   "llvm.align", b.getI64IntegerAttr(align));
   return buffer;
 }
 

@@ -40,8 +40,9 @@ struct KernelContext {
   /// launch runs the grid as clusters); {1, 1, 1} = none.
   std::array<int64_t, 3> cluster = {1, 1, 1};
 
-  /// Adds a static LDS buffer (a workgroup attribution) and returns it.
-  Value addLds(ArrayRef<int64_t> shape, Type elementType);
+  /// Adds a static LDS buffer (a workgroup attribution) aligned to `align`
+  /// bytes (16: 16-byte vector accesses) and returns it.
+  Value addLds(ArrayRef<int64_t> shape, Type elementType, int64_t align = 16);
   int64_t waveSize() const { return target.waveSize; }
 };
 

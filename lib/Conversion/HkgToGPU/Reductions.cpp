@@ -308,8 +308,11 @@ public:
     Value v = fromF32(b, loc, y, et);
     if (bulkStore) {
       // Rows past the end are staged too but not copied (flushBulkStore).
+      // 128-byte aligned, like the prototype's buffer (bulk copies need 16;
+      // a source offset within 128-byte lines is a lead for call 4's miss,
+      // docs/perf 2026-12-03 session 12).
       if (!ldsOut)
-        ldsOut = kc.addLds({rpb, len}, et);
+        ldsOut = kc.addLds({rpb, len}, et, /*align=*/128);
       guarded(slot.valid, [&] {
         storeVector(b, loc, v, ldsOut, ValueRange{rowInBlock, slot.col}, align);
       });

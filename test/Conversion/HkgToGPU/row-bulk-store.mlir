@@ -10,7 +10,7 @@
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK-LABEL: gpu.func @hkg_layernorm_0(
 // CHECK-SAME:    %[[OUT:arg3]]: memref<64x8192xbf16>)
-// CHECK-SAME:    %[[LDS:arg6]] : memref<1x8192xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-SAME:    %[[LDS:arg6]] : memref<1x8192xbf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 // CHECK-SAME:    hkg.ptx80
 // the group's first row: block id x rows_per_block
 // CHECK:         %[[FIRST:.*]] = arith.muli %block_id_x, %c1{{.*}} : index
