@@ -7,13 +7,18 @@
 # (16-byte aligned, .carry/p12old), and on the prototype's bulk-store kernel
 # (lnRegsBulkStore<256>); then bench.py as call 4 (two rounds).
 # Carry .carry/rows (the sweep, regenerated) and .carry/p12old.
+# CALL=call6 BENCH=0: the same profiles with the per-instruction
+# SourceCounters section and utils/bench/ncu_regions.py's breakdown, without
+# the bench and call 4's p12 (call 6).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 export PYTHONUNBUFFERED=1
-R=$OUT/call5; mkdir -p "$R"
+C=${CALL:-call5}
+R=$OUT/$C; mkdir -p "$R"
 . utils/device/bench_rounds.sh
-OUT=$R bench_rounds rows .carry/rows perf softmax,layernorm,rmsnorm p5,p11,p12,p13 150
+[ "${BENCH:-1}" = 1 ] && OUT=$R bench_rounds rows .carry/rows perf softmax,layernorm,rmsnorm p5,p11,p12,p13 150
 SECTIONS="--section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables --section Occupancy --section LaunchStats --section SchedulerStats"
+[ "${BENCH:-1}" = 1 ] || SECTIONS="$SECTIONS --section SourceCounters --section InstructionStats"
 summary() {  # REPORT_TXT
   grep -E "Duration|Registers Per|Shared Memory Configuration Size|Dynamic Shared|Static Shared|DRAM Throughput|L1/TEX Hit Rate|L2 Hit Rate|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued|Stall" "$1" | head -30
 }
@@ -25,12 +30,13 @@ profile() {  # NAME NCU_ARGS... -- COMMAND...
   ncu -i "$R/$name.ncu-rep" --page source --csv --print-source sass > "$R/ncu-$name.csv" 2>&1
   rm -f "$R/$name.ncu-rep"
   summary "$R/ncu-$name.txt"
+  [ "${BENCH:-1}" = 1 ] || python3 utils/bench/ncu_regions.py "$R/ncu-$name.csv" 2>&1 | head -30
 }
 HKG_PROFILE_REF=eager profile default -k regex:hkg_ --launch-skip 1 --launch-count 1 \
   python3 utils/bench/profile_rowop.py layernorm .carry/rows/layernorm/default
 HKG_PROFILE_REF=eager profile p12 -k regex:hkg_ --launch-skip 1 --launch-count 1 \
   python3 utils/bench/profile_rowop.py layernorm .carry/rows/layernorm/p12
-HKG_PROFILE_REF=eager profile p12-align16 -k regex:hkg_ --launch-skip 1 --launch-count 1 \
+[ -d .carry/p12old ] && HKG_PROFILE_REF=eager profile p12-align16 -k regex:hkg_ --launch-skip 1 --launch-count 1 \
   python3 utils/bench/profile_rowop.py layernorm .carry/p12old/p12
 nvcc -O3 -arch=sm_90a -Xptxas -v -o "$R/proto" utils/bench/layernorm_bulk_proto.cu > "$R/nvcc.log" 2>&1
 echo "nvcc: exit $?"
@@ -38,5 +44,5 @@ grep -A2 -E "lnRegsILi256ELi1ELi0E|lnRegsBulkStoreILi256" "$R/nvcc.log" | grep -
 profile proto-bulk --kernel-name-base mangled -k regex:_Z15lnRegsBulkStoreILi256 --launch-count 1 "$R/proto" 2 1
 rm -f "$R/proto"
 for f in "$R"/ncu-*.csv; do xz -9 "$f"; done
-tar -cJf "$OUT/call5.tar.xz" -C "$OUT" call5 && rm -rf "$R"
+tar -cJf "$OUT/$C.tar.xz" -C "$OUT" "$C" && rm -rf "$R"
 echo "total ${SECONDS} s"
