@@ -75,8 +75,23 @@ Device::timeLaunches(KernelHandle kernel, Dim3 grid, Dim3 block,
                      unsigned dynamicSharedBytes,
                      llvm::ArrayRef<DevicePtr> args, unsigned warmup,
                      unsigned reps, size_t flushBytes) {
+  return timeCalls(
+      [&] { return launch(kernel, grid, block, dynamicSharedBytes, args); },
+      warmup, reps, flushBytes);
+}
+
+llvm::Expected<std::vector<float>>
+Device::timeCopies(DevicePtr dst, DevicePtr src, size_t bytes, unsigned warmup,
+                   unsigned reps, size_t flushBytes) {
+  return timeCalls([&] { return copyOnDevice(dst, src, bytes); }, warmup, reps,
+                   flushBytes);
+}
+
+llvm::Expected<std::vector<float>>
+Device::timeCalls(llvm::function_ref<llvm::Error()> work, unsigned warmup,
+                  unsigned reps, size_t flushBytes) {
   for (unsigned i = 0; i < warmup; ++i)
-    if (llvm::Error e = launch(kernel, grid, block, dynamicSharedBytes, args))
+    if (llvm::Error e = work())
       return std::move(e);
   std::vector<EventHandle> events;
   DevicePtr flush = 0;
@@ -107,7 +122,7 @@ Device::timeLaunches(KernelHandle kernel, Dim3 grid, Dim3 block,
         return llvm::joinErrors(std::move(e), cleanup());
     if (llvm::Error e = recordEvent(events[2 * i]))
       return llvm::joinErrors(std::move(e), cleanup());
-    if (llvm::Error e = launch(kernel, grid, block, dynamicSharedBytes, args))
+    if (llvm::Error e = work())
       return llvm::joinErrors(std::move(e), cleanup());
     if (llvm::Error e = recordEvent(events[2 * i + 1]))
       return llvm::joinErrors(std::move(e), cleanup());

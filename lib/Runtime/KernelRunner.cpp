@@ -134,6 +134,32 @@ floorSeconds(const Bundle &bundle, const Device &device, mlir::Operation *op,
   return t;
 }
 
+/// The median time of device-to-device copies of half of `bytes` (so that
+/// `bytes` are moved, as many read as written), timed as the kernel is.
+static llvm::Expected<double> timeCopyOfBytes(Device &device, double bytes,
+                                              const RunOptions &options) {
+  size_t half = (static_cast<size_t>(bytes / 2) + 15) & ~size_t(15);
+  half = std::max<size_t>(half, 16);
+  auto src = device.allocate(half);
+  if (!src)
+    return src.takeError();
+  auto dst = device.allocate(half);
+  if (!dst)
+    return llvm::joinErrors(dst.takeError(), device.deallocate(*src));
+  auto times =
+      device.timeCopies(*dst, *src, half, options.warmup,
+                        std::max(options.reps, 1u), options.flushBytes);
+  llvm::Error freed =
+      llvm::joinErrors(device.deallocate(*src), device.deallocate(*dst));
+  if (!times)
+    return llvm::joinErrors(times.takeError(), std::move(freed));
+  if (freed)
+    return std::move(freed);
+  std::vector<float> sorted = *times;
+  std::sort(sorted.begin(), sorted.end());
+  return sorted[sorted.size() / 2] * 1e-3;
+}
+
 llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
                                                 const KernelSpec &spec,
                                                 Device &device,
@@ -250,6 +276,13 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
                             options.warmup, options.reps, options.flushBytes);
     if (!times)
       return freeAll(), times.takeError();
+    std::optional<double> copyS;
+    if (options.timeCopy) {
+      auto copy = timeCopyOfBytes(device, bytes, options);
+      if (!copy)
+        return freeAll(), copy.takeError();
+      copyS = *copy;
+    }
     lock.reset();
     std::vector<float> sorted = *times;
     std::sort(sorted.begin(), sorted.end());
@@ -269,6 +302,10 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
             floorSeconds(bundle, device, *op, bytes, flops, options)) {
       timing["floor_us"] = *floor * 1e6;
       timing["fraction_of_floor"] = *floor / medianS;
+    }
+    if (copyS) {
+      timing["copy_us"] = *copyS * 1e6;
+      timing["fraction_of_copy"] = *copyS / medianS;
     }
     outcome["timing"] = std::move(timing);
   }

@@ -205,6 +205,8 @@ bool SearchState::tryMeasure(const KnobMap &k, llvm::StringRef agent) {
   if (scorer && options.retrainEvery &&
       result.trials.size() % options.retrainEvery == 0)
     scorer->update(result.trials);
+  if (options.stopWhen && options.stopWhen(result))
+    result.stopped = true;
   return true;
 }
 
@@ -398,7 +400,8 @@ void SearchState::trySketches() {
   }
   size_t tried = 0;
   for (size_t i : order) {
-    if (tried >= cap || result.trials.size() >= options.budget)
+    if (tried >= cap || result.trials.size() >= options.budget ||
+        result.stopped)
       break;
     tried += tryMeasure(pool[i], "sketch");
   }
@@ -418,12 +421,15 @@ SearchResult SearchState::run() {
     scorer->update(result.trials);
   if (options.startWithDefault && result.trials.size() < options.budget)
     tryMeasure(space.getDefault(), "default");
+  if (result.stopped)
+    return result;
   trySketches();
   double greedyWeight = scorer ? options.greedyWeight : 0.0;
   double total =
       options.evolutionaryWeight + greedyWeight + options.explorerWeight;
   unsigned misses = 0;
-  while (result.trials.size() < options.budget && misses < 64) {
+  while (result.trials.size() < options.budget && misses < 64 &&
+         !result.stopped) {
     double r = unit(rng) * total;
     std::optional<KnobMap> k;
     llvm::StringRef agent;

@@ -209,6 +209,51 @@ TEST_F(TunerTest, SearchMeasuresOnlyLegalNewCandidatesAndIsDeterministic) {
       EXPECT_LE(best.measurement.medianUs, t.measurement.medianUs);
 }
 
+TEST_F(TunerTest, SearchEndsWhenStopWhenSaysSo) {
+  OpCandidateSpace space(ops[1], *target);
+  // Every trial is 1 us faster than the one before: 100, 99, 98...
+  unsigned calls = 0;
+  MeasureFn measure = [&](const KnobMap &) {
+    Measurement m;
+    m.status = MeasureStatus::Ok;
+    m.medianUs = 100.0 - calls++;
+    return m;
+  };
+  SearchOptions options;
+  options.budget = 24;
+  options.seed = 7;
+  // Stop once the best is at 95 us or under: after the 6th trial.
+  options.stopWhen = [](const SearchResult &r) {
+    return r.best && r.trials[*r.best].measurement.medianUs <= 95.0;
+  };
+  SearchResult r = runSearch(space, measure, nullptr, options);
+  EXPECT_TRUE(r.stopped);
+  EXPECT_EQ(r.trials.size(), 6u);
+  EXPECT_EQ(calls, 6u);
+  // A condition the default already meets ends the search after it, before
+  // the sketches and the agents; the history does not count as a trial the
+  // search measured, so a recorded 50 us trial does not stop it first.
+  calls = 0;
+  Measurement fast;
+  fast.status = MeasureStatus::Ok;
+  fast.medianUs = 50.0;
+  KnobMap other = r.trials[1].schedule;
+  ASSERT_NE(other, space.getDefault());
+  options.history = {Trial{other, fast, "database"}};
+  options.stopWhen = [](const SearchResult &r) { return r.best.has_value(); };
+  r = runSearch(space, measure, nullptr, options);
+  EXPECT_TRUE(r.stopped);
+  ASSERT_EQ(r.trials.size(), 2u);
+  EXPECT_EQ(r.trials[1].agent, "default");
+  EXPECT_EQ(calls, 1u);
+  // Without a condition the whole budget is spent.
+  options.history.clear();
+  options.stopWhen = nullptr;
+  r = runSearch(space, measure, nullptr, options);
+  EXPECT_FALSE(r.stopped);
+  EXPECT_EQ(r.trials.size(), 24u);
+}
+
 namespace {
 /// Ranks every row_cache = none candidate below every other one.
 class NoneIsWorstScorer final : public Scorer {

@@ -108,6 +108,12 @@ static cl::opt<std::string> deviceLock(
              "GPU (check and timed launches), so that processes sharing one "
              "GPU through the same file never overlap on it"),
     cl::value_desc("file"), cl::cat(category));
+static cl::opt<bool> timeCopyOpt(
+    "time-copy",
+    cl::desc("Also time device-to-device copies that move each kernel's "
+             "bytes, the same way and right after it: the floor measured at "
+             "the op's size (copy_us, %copy)"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool>
     noIsolation("no-isolation",
                 cl::desc("Run kernels in this process (no fault isolation)"),
@@ -136,6 +142,7 @@ static RunOptions getRunOptions() {
   options.ceilingBandwidthGBs = ceilingBw;
   options.ceilingTflops = ceilingTflops;
   options.deviceLockPath = deviceLock;
+  options.timeCopy = timeCopyOpt;
   return options;
 }
 
@@ -211,6 +218,8 @@ static json::Object runIsolated(const char *argv0, llvm::StringRef bundlePath,
       llvm::formatv("--ceiling-tflops={0:e9}", ceilingTflops.getValue()).str()};
   if (!deviceLock.empty())
     args.push_back("--device-lock=" + deviceLock);
+  if (timeCopyOpt)
+    args.push_back("--time-copy");
   for (const std::string &f : testFaults)
     args.push_back("--test-fault=" + f);
   WorkerResult w = runWorker(self, args, timeoutOpt * 1000);
@@ -321,6 +330,17 @@ static void printTable(llvm::raw_ostream &os,
         formatNumber(t, "median_us", "{0:f1}"),
         formatNumber(t, "gbps", "{0:f0}"), formatNumber(t, "tflops", "{0:f2}"),
         formatNumber(t, "floor_us", "{0:f1}"), pct);
+    std::optional<double> copyUs = t.getNumber("copy_us");
+    std::optional<double> bytes = t.getNumber("bytes");
+    std::optional<double> fraction = t.getNumber("fraction_of_copy");
+    if (copyUs && bytes && fraction)
+      os << llvm::formatv(
+          "    a copy moving the same {0}: {1:f1} us; the "
+          "kernel at {2:f1}% of its speed\n",
+          *bytes >= (1 << 20)
+              ? llvm::formatv("{0:f1} MiB", *bytes / (1 << 20)).str()
+              : llvm::formatv("{0:f0} bytes", *bytes).str(),
+          *copyUs, *fraction * 100);
     llvm::StringRef message = r.getString("message").value_or("");
     if (!message.empty())
       os << "    " << message << "\n";

@@ -24,6 +24,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -58,8 +59,41 @@ struct TunedOp {
   /// the search's fastest trial when nothing was confirmed.
   std::optional<size_t> winner;
   double searchSeconds = 0, confirmSeconds = 0;
+  /// Every copy time measured with this op's candidates (search and
+  /// confirmation), and whether --stop-at-copy ended the search.
+  std::vector<double> copyUs;
+  bool stopped = false;
+
+  /// The median copy time: the floor at the op's size.
+  std::optional<double> getCopyUs() const {
+    if (copyUs.empty())
+      return std::nullopt;
+    std::vector<double> sorted = copyUs;
+    std::sort(sorted.begin(), sorted.end());
+    return sorted[sorted.size() / 2];
+  }
+  /// The default's and the winner's times, confirmed ones when there are.
+  std::optional<double> getDefaultUs() const {
+    if (confirm.defaultFinalist &&
+        confirm.finalists[*confirm.defaultFinalist].isOk())
+      return confirm.finalists[*confirm.defaultFinalist].confirmedUs;
+    return defaultUs;
+  }
+  std::optional<double> getWinnerUs() const {
+    if (confirm.winner)
+      return confirm.finalists[*confirm.winner].confirmedUs;
+    if (winner)
+      return trials[*winner].measurement.medianUs;
+    return std::nullopt;
+  }
 };
 } // namespace
+
+/// "97.1%": the copy's time as a share of `us`, the kernel's speed as a
+/// fraction of the copy's.
+static std::string formatShareOfCopy(double copyUs, double us) {
+  return llvm::formatv("{0:f1}%", 100.0 * copyUs / us).str();
+}
 
 static std::string formatUs(double us) {
   return llvm::formatv("{0:f2} us", us).str();
@@ -259,6 +293,9 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
       Measurement result = m->measure(request);
       ++numTrials;
       ++measuredHere;
+      bool firstCopy = std::isfinite(result.copyUs) && t.copyUs.empty();
+      if (std::isfinite(result.copyUs))
+        t.copyUs.push_back(result.copyUs);
       if (result.isOk())
         bestUs = std::min(bestUs, result.medianUs);
       double elapsed = std::chrono::duration<double>(
@@ -276,10 +313,31 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
           result.isOk() ? formatUs(result.medianUs) : std::string("-"),
           std::isfinite(bestUs) ? formatUs(bestUs) : std::string("none"), eta,
           formatKnobs(knobs));
+      if (firstCopy)
+        llvm::errs() << llvm::formatv(
+            "  [{0}/{1}] a copy moving the op's bytes, timed the same way: "
+            "{2}\n",
+            index + 1, ops.size(), formatUs(result.copyUs));
       return result;
     };
+    if (options.stopAtCopy > 0)
+      searchOptions.stopWhen = [&](const SearchResult &r) {
+        std::optional<double> copy = t.getCopyUs();
+        return r.best && copy &&
+               *copy / r.trials[*r.best].measurement.medianUs >=
+                   options.stopAtCopy;
+      };
     PolicyScorer scorer(prior.get(), context, policyOptions);
     SearchResult result = runSearch(space, measure, &scorer, searchOptions);
+    t.stopped = result.stopped;
+    if (result.stopped && result.best)
+      llvm::errs() << llvm::formatv(
+          "  [{0}/{1}] search ended after {2} trial(s): the best runs at {3} "
+          "of the copy's speed (--stop-at-copy={4})\n",
+          index + 1, ops.size(), result.trials.size(),
+          formatShareOfCopy(*t.getCopyUs(),
+                            result.trials[*result.best].measurement.medianUs),
+          llvm::formatv("{0}", llvm::format("%g", options.stopAtCopy)).str());
     t.signature = signature;
     t.trials = result.trials;
     t.best = result.best;
@@ -299,7 +357,10 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
       // measurements go to the report only.
       MeasureFn remeasure = [&](const KnobMap &knobs) {
         MeasureRequest request{op, signature, target, &knobs};
-        return measurer->measure(request);
+        Measurement result = measurer->measure(request);
+        if (std::isfinite(result.copyUs))
+          t.copyUs.push_back(result.copyUs);
+        return result;
       };
       ConfirmOptions confirmOptions;
       confirmOptions.finalists = options.confirmFinalists;
@@ -370,6 +431,17 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
                                     index + 1, ops.size(),
                                     result.trials.size());
     }
+    if (std::optional<double> copy = t.getCopyUs()) {
+      std::string shares;
+      if (std::optional<double> d = t.getDefaultUs())
+        shares += ", the default at " + formatShareOfCopy(*copy, *d);
+      if (std::optional<double> w = t.getWinnerUs())
+        shares += ", the winner at " + formatShareOfCopy(*copy, *w);
+      llvm::errs() << llvm::formatv(
+          "  [{0}/{1}] copy of the op's bytes {2} (median of {3}){4} of its "
+          "speed\n",
+          index + 1, ops.size(), formatUs(*copy), t.copyUs.size(), shares);
+    }
     tuned.push_back(std::move(t));
   }
 
@@ -418,8 +490,20 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
         mdos << llvm::formatv("; default schedule {0}, {1:f2}x",
                               formatUs(*t.defaultUs),
                               *t.defaultUs / best.measurement.medianUs);
-      mdos << llvm::formatv("; {0} trial(s) in {1:f0} s.\n\n",
-                            t.trials.size(), t.searchSeconds);
+      mdos << llvm::formatv("; {0} trial(s) in {1:f0} s{2}.\n\n",
+                            t.trials.size(), t.searchSeconds,
+                            t.stopped ? ", ended by --stop-at-copy" : "");
+      if (std::optional<double> copy = t.getCopyUs()) {
+        mdos << llvm::formatv("Floor: a device-to-device copy moving the "
+                              "op's bytes, timed like the candidates, takes "
+                              "{0} (median of {1})",
+                              formatUs(*copy), t.copyUs.size());
+        if (std::optional<double> d = t.getDefaultUs())
+          mdos << "; the default runs at " << formatShareOfCopy(*copy, *d);
+        if (std::optional<double> w = t.getWinnerUs())
+          mdos << ", the winner at " << formatShareOfCopy(*copy, *w);
+        mdos << " of its speed.\n\n";
+      }
     } else {
       mdos << "No correct candidate.\n\n";
     }
@@ -498,6 +582,14 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
       entry["winner"] = formatKnobs(t.trials[*t.winner].schedule);
     if (std::optional<double> speedup = t.confirm.getSpeedup())
       entry["confirmed_speedup"] = *speedup;
+    if (std::optional<double> copy = t.getCopyUs()) {
+      entry["copy_us"] = *copy;
+      if (std::optional<double> d = t.getDefaultUs())
+        entry["default_fraction_of_copy"] = *copy / *d;
+      if (std::optional<double> w = t.getWinnerUs())
+        entry["winner_fraction_of_copy"] = *copy / *w;
+    }
+    entry["stopped_at_copy"] = t.stopped;
     jsonOps.push_back(std::move(entry));
   }
   {

@@ -24,6 +24,10 @@ struct TuneCommandOptions {
   /// 0: the search's fastest trial wins as measured).
   unsigned confirmFinalists = 3;
   unsigned confirmRounds = 3;
+  /// Ends an op's search once the best trial runs at this fraction of the
+  /// speed of a copy moving the op's bytes (Measurement::copyUs over the
+  /// best trial's time) or more; 0: never.
+  double stopAtCopy = 0;
 };
 
 /// Tunes every hkg op without a schedule in `input` on the device at hand

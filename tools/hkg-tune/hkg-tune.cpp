@@ -132,6 +132,16 @@ static cl::opt<unsigned> tuneConfirmRounds(
     cl::desc("Re-measurements of each finalist; the winner has the lowest "
              "median of them (0: the search's fastest trial wins)"),
     cl::init(3), cl::sub(tuneCmd));
+static cl::opt<bool> tuneTimeCopy(
+    "time-copy",
+    cl::desc("Time a copy moving the op's bytes with every candidate, the "
+             "same way (the floor at the op's size, in the report)"),
+    cl::init(true), cl::sub(tuneCmd));
+static cl::opt<double> tuneStopAtCopy(
+    "stop-at-copy",
+    cl::desc("End an op's search once its best trial runs at this fraction "
+             "of the copy's speed or more, e.g. 0.98 (0: never)"),
+    cl::init(0), cl::sub(tuneCmd));
 static cl::opt<std::string> tuneDeviceLock(
     "device-lock",
     cl::desc("Lock file held while a candidate uses the GPU, for several "
@@ -389,7 +399,16 @@ int main(int argc, char **argv) {
     if (!tuneDeviceLock.empty())
       if (llvm::Error e = ::hkg::rt::checkDeviceLockPath(tuneDeviceLock))
         return fail(llvm::toString(std::move(e)));
+    if (!(tuneStopAtCopy >= 0 && tuneStopAtCopy <= 2))
+      return fail(llvm::formatv("--stop-at-copy must be a fraction of the "
+                                "copy's speed in [0, 2], got {0}",
+                                tuneStopAtCopy.getValue())
+                      .str());
+    if (tuneStopAtCopy > 0 && !tuneTimeCopy)
+      return fail("--stop-at-copy needs the copy timed (it is off with "
+                  "--time-copy=false)");
     DeviceMeasurerOptions device;
+    device.timeCopy = tuneTimeCopy;
     device.reps = tuneReps;
     device.warmup = tuneWarmup;
     device.timeoutSeconds = tuneTimeout;
@@ -407,6 +426,7 @@ int main(int argc, char **argv) {
     options.report = tuneReport;
     options.confirmFinalists = tuneConfirmFinalists;
     options.confirmRounds = tuneConfirmRounds;
+    options.stopAtCopy = tuneStopAtCopy;
     return runTuneCommand(options);
   }
   return fail("expected a subcommand: import, export, train, signature, "

@@ -105,7 +105,20 @@ def read_confirmation(path):
         "speedup": op.get("confirmed_speedup"),
         "winner": op.get("winner"),
         "measurements": op.get("confirm_measurements", 0),
+        "copy_us": op.get("copy_us"),
+        "default_of_copy": op.get("default_fraction_of_copy"),
+        "winner_of_copy": op.get("winner_fraction_of_copy"),
     }
+
+
+def fmt_copy(c):
+    """`67.50 us (98.1% / 98.3%)`: the copy moving the op's bytes and the
+    default's and winner's speeds as shares of its speed."""
+    if not c or c.get("copy_us") is None:
+        return "-"
+    share = lambda f: f"{100 * f:.1f}%" if f is not None else "-"
+    return (f"{fmt_us(c['copy_us'])} ({share(c['default_of_copy'])} / "
+            f"{share(c['winner_of_copy'])})")
 
 
 def summarize(args, ops):
@@ -139,10 +152,10 @@ def summarize(args, ops):
         else:
             confirmed = ["-", "-", "-",
                          f"`{knob_key(best['schedule'])}`" if best else "-", "0"]
-        rows.append("| {} | {} | {} | {} | {} | {} | {} | {} | {:.0f} s | {} |".format(
+        rows.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0f} s | {} |".format(
             op, read_text(os.path.join(d, "state"), "not run"), len(recs),
             fmt_us(default_us), fmt_us(best["median_us"]) if best else "-",
-            speedup, " | ".join(confirmed),
+            speedup, " | ".join(confirmed), fmt_copy(c),
             ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())) or "-",
             wall, f"[report]({op}/report.md)"
             if os.path.exists(os.path.join(args.reports, op, "report.md"))
@@ -155,12 +168,16 @@ def summarize(args, ops):
           "timings (the fastest of many noisy timings is biased low); "
           "confirmed: the default and the fastest candidates re-measured in "
           "rotating rounds after the search, median of those (hkg-tune's "
-          "confirmation), and the winner is the lowest of them.\n")
+          "confirmation), and the winner is the lowest of them. copy: "
+          "device-to-device copies moving the op's bytes, timed with every "
+          "candidate the same way (median), and the confirmed default's and "
+          "winner's speeds as shares of the copy's.\n")
     print("| op | state | trials | default (search) | fastest (search) "
           "| search speed-up | default (confirmed) | winner (confirmed) "
-          "| confirmed speed-up | winner | confirm measurements | statuses "
+          "| confirmed speed-up | winner | confirm measurements "
+          "| copy (default / winner) | statuses "
           "| tuning wall time | report |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         print(row)
     print(f"\nTotal tuning wall time (summed over ops): {total_wall:.0f} s.")

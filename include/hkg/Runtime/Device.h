@@ -17,6 +17,7 @@
 #define HKG_RUNTIME_DEVICE_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -106,12 +107,26 @@ public:
                unsigned dynamicSharedBytes, llvm::ArrayRef<DevicePtr> args,
                unsigned warmup, unsigned reps, size_t flushBytes = 0);
 
+  /// Times device-to-device copies of `bytes` from `src` to `dst` the way
+  /// timeLaunches times a kernel (same warm-up, flush and events): the time
+  /// it takes to move a kernel's bytes under the kernel's own timing.
+  llvm::Expected<std::vector<float>> timeCopies(DevicePtr dst, DevicePtr src,
+                                                size_t bytes, unsigned warmup,
+                                                unsigned reps,
+                                                size_t flushBytes = 0);
+
   /// The copy ceiling of PERF.md: the median over `reps` device-to-device
   /// copies of `bytes`, counting bytes read + written, in GB/s.
   llvm::Expected<double> measureCopyBandwidth(size_t bytes, unsigned reps);
 
 protected:
   explicit Device(DeviceKind kind) : kind(kind) {}
+  /// timeLaunches and timeCopies: `warmup` untimed calls of `work`, then
+  /// `reps` calls each bracketed by events, the flush buffer (when
+  /// `flushBytes` > 0) overwritten before each outside the events.
+  llvm::Expected<std::vector<float>>
+  timeCalls(llvm::function_ref<llvm::Error()> work, unsigned warmup,
+            unsigned reps, size_t flushBytes);
   DeviceKind kind;
   std::string name;
   std::string arch;

@@ -39,6 +39,11 @@ struct RunOptions {
   /// overlap on it, while the host work (random inputs, the float64
   /// reference, the comparison) runs in parallel. Empty: no lock.
   std::string deviceLockPath;
+  /// Also time device-to-device copies that move the kernel's bytes (half
+  /// of them read, half written), right after the kernel and the same way:
+  /// a floor measured on the device at hand, at the op's size, under the
+  /// kernel's own timing (flush included), where `floor_us` is the peak's.
+  bool timeCopy = false;
 };
 
 /// Runs `kernel` of `bundle` on `device`. The result is a record:
@@ -46,7 +51,9 @@ struct RunOptions {
 ///    "check": {"checked", "unwritten", "nans", "mismatched",
 ///              "norm_rel_error", "max_abs_error"},
 ///    "timing": {"median_us", "min_us", "reps", "bytes", "flops", "gbps",
-///               "tflops", "floor_us", "fraction_of_floor"}}
+///               "tflops", "floor_us", "fraction_of_floor",
+///               "copy_us", "fraction_of_copy"}}
+/// ("copy_*" with RunOptions::timeCopy)
 /// ("timing" only when the check passed and reps > 0). Anything that stops
 /// the run (bad source, manifest/op mismatch, a failing driver call) is an
 /// error.

@@ -47,6 +47,9 @@ struct DeviceMeasurerOptions {
   /// through the same file measure in parallel on the host and one at a
   /// time on the GPU. Empty: no lock.
   std::string deviceLock;
+  /// Also time a copy of the op's bytes with each candidate (hkg-run
+  /// --time-copy): Measurement::copyUs.
+  bool timeCopy = true;
 };
 
 /// Creates the measurer of the device at hand for `target`, or returns null

@@ -45,6 +45,10 @@ struct Measurement {
   /// Largest relative error against the reference.
   double maxRelErr = std::numeric_limits<double>::quiet_NaN();
   StatMap stats;
+  /// Median time of device-to-device copies moving the op's bytes, timed
+  /// like the kernel right after it (NaN when not measured; not stored in
+  /// the database).
+  double copyUs = std::numeric_limits<double>::quiet_NaN();
   /// Why a candidate failed, for reports (not stored in the database).
   std::string message;
 

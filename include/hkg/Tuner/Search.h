@@ -114,6 +114,8 @@ private:
   size_t numLocalTrials = 0;
 };
 
+struct SearchResult;
+
 struct SearchOptions {
   unsigned budget = 32;
   uint64_t seed = 0;
@@ -136,12 +138,18 @@ struct SearchOptions {
   /// seed the elites and the model and count against the budget, so a
   /// resumed run only measures what is left.
   std::vector<Trial> history;
+  /// Asked after each trial the search measures (not for the history): true
+  /// ends the search before the budget is spent, e.g. once the best trial is
+  /// as fast as a copy of the op's bytes (hkg-tune --stop-at-copy).
+  std::function<bool(const SearchResult &)> stopWhen;
 };
 
 struct SearchResult {
   std::vector<Trial> trials;
   /// Index of the fastest ok trial.
   std::optional<size_t> best;
+  /// SearchOptions::stopWhen ended the search.
+  bool stopped = false;
 };
 
 using MeasureFn = std::function<Measurement(const KnobMap &)>;

@@ -166,6 +166,8 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
       "--flush-l2-mib=" + std::to_string(options.flushMiB)};
   if (!options.deviceLock.empty())
     args.push_back("--device-lock=" + options.deviceLock);
+  if (options.timeCopy)
+    args.push_back("--time-copy");
   rt::WorkerResult w =
       rt::runWorker(options.workerProgram, args, options.timeoutSeconds * 1000);
   if (w.status == rt::WorkerStatus::TimedOut) {
@@ -206,6 +208,8 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
     if (std::optional<double> min = timing->getNumber("min_us"))
       if (*median > 0)
         m.spread = (*median - *min) / *median;
+    if (std::optional<double> copy = timing->getNumber("copy_us"))
+      m.copyUs = *copy;
     return m;
   }
   m.status = status == "fail" ? MeasureStatus::Wrong : MeasureStatus::Fault;

@@ -16,6 +16,9 @@
 //   hang       never returns
 //   noop       writes nothing (any op; the output stays poisoned)
 //
+// With FAKE_CUDA_COPY_LOG set to a file, every device-to-device copy appends
+// a line `dtod <bytes>` to it, so tests can count the copies hkg-run makes.
+//
 //===----------------------------------------------------------------------===//
 
 #include <chrono>
@@ -175,6 +178,11 @@ int cuMemcpyDtoD_v2(unsigned long long dst, unsigned long long src,
                     size_t bytes) {
   std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src),
               bytes);
+  if (const char *log = std::getenv("FAKE_CUDA_COPY_LOG"); log && *log)
+    if (FILE *f = std::fopen(log, "a")) {
+      std::fprintf(f, "dtod %zu\n", bytes);
+      std::fclose(f);
+    }
   return 0;
 }
 int cuMemsetD8Async(unsigned long long dst, unsigned char value, size_t bytes,
