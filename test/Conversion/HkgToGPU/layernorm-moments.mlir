@@ -52,3 +52,42 @@ func.func @separate(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>, %b: tensor<
   return %0 : tensor<64x8192xbf16>
 }
 }
+
+// -----
+
+// moments = shifted: K = the row's first element (one scalar load, widened
+// to f32) before the pass; the pass sums d = x - K and d * d; one row
+// reduction of the pair (two shuffles per butterfly step, two barriers);
+// then mean = K + S1 / n and M2 = max(S2 - S1 * (S1 / n), 0).
+module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
+// CHECK-LABEL: gpu.func @hkg_layernorm_0(
+// CHECK-SAME:    %[[X:arg0]]: memref<64x8192xbf16>
+// CHECK-SAME:    workgroup(%[[S1:[a-z0-9]+]] : memref<8xf32, #gpu.address_space<workgroup>> {{{.*}}}, %[[S2:[a-z0-9]+]] : memref<8xf32, #gpu.address_space<workgroup>> {{{.*}}})
+// CHECK:         %[[K16:.*]] = memref.load %[[X]][%{{.*}}, %c0] : memref<64x8192xbf16>
+// CHECK-NEXT:    %[[K:.*]] = arith.extf %[[K16]] : bf16 to f32
+// CHECK:         vector.broadcast %[[K]] : f32 to vector<8xf32>
+// CHECK:         arith.subf
+// CHECK:         arith.mulf
+// CHECK-COUNT-2: gpu.shuffle  xor %{{.*}}, %c16_i32
+// CHECK-COUNT-2: gpu.shuffle  xor %{{.*}}, %c8_i32
+// CHECK-COUNT-2: gpu.shuffle  xor %{{.*}}, %c4_i32
+// CHECK-COUNT-2: gpu.shuffle  xor %{{.*}}, %c2_i32
+// CHECK-COUNT-2: gpu.shuffle  xor %{{.*}}, %c1_i32
+// CHECK:         memref.store %{{.*}}, %[[S1]]
+// CHECK-NEXT:    memref.store %{{.*}}, %[[S2]]
+// CHECK:         gpu.barrier
+// CHECK:         gpu.barrier
+// CHECK-NOT:     gpu.barrier
+// CHECK:         %[[MD:.*]] = arith.mulf %[[R1:[0-9]+]], %{{.*}} : f32
+// CHECK-NEXT:    %[[MEAN:.*]] = arith.addf %[[K]], %[[MD]] : f32
+// CHECK-NEXT:    %[[P:.*]] = arith.mulf %[[R1]], %[[MD]] : f32
+// CHECK-NEXT:    %[[M2:.*]] = arith.subf %{{.*}}, %[[P]] : f32
+// CHECK:         arith.maxnumf %[[M2]], %{{.*}} : f32
+// CHECK-NOT:     gpu.shuffle
+// CHECK-NOT:     gpu.barrier
+// CHECK:         gpu.return
+func.func @shifted(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>, %b: tensor<8192xbf16>) -> tensor<64x8192xbf16> {
+  %0 = hkg.layernorm %x weight(%w : tensor<8192xbf16>) bias(%b : tensor<8192xbf16>) eps(1.0e-05) {schedule = #hkg.schedule<threads = 256, rows_per_block = 1, vector_width = 8, unroll = 4, row_cache = registers, moments = shifted>} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
+  return %0 : tensor<64x8192xbf16>
+}
+}
