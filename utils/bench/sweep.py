@@ -115,12 +115,7 @@ PINNED["layernorm"] = _PIN + [dict(_LN_DEFAULT, occupancy=5), dict(_LN_DEFAULT, 
                               # bulk_store = 1 (p12; ptxas: 63 registers,
                               # 16448 bytes of shared memory) and with
                               # occupancy 5 (p13).
-                              dict(_LN_DEFAULT, bulk_store=1), dict(_LN_DEFAULT, bulk_store=1, occupancy=5),
-                              # moments = shifted (p14; session 13: one
-                              # pass, one row reduction of two sums) and with
-                              # occupancy 5 (p15).
-                              dict(_LN_DEFAULT, moments="shifted"),
-                              dict(_LN_DEFAULT, moments="shifted", occupancy=5)]
+                              dict(_LN_DEFAULT, bulk_store=1), dict(_LN_DEFAULT, bulk_store=1, occupancy=5)]
 # top-p: the default (on sm_90 a cluster of two workgroups per row) against
 # one workgroup per row (p0, the default before 2026-12-01) and with the
 # opt-in light-token rule (p1).

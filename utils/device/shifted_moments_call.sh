@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # One device call (docs/perf 2026-12-04, "session 13", call 2): layernorm's
 # `moments = shifted` (one pass, one row reduction of the sums of x - K and
-# (x - K)^2, K the row's first element).
+# (x - K)^2, K the row's first element). Ran at 7ce6723; the knob value, its
+# cases and the sweep pins p14 / p15 were removed after this call (no faster
+# than the default, and less accurate when a row's first element is far from
+# its mean), so rerunning it needs that commit's tree.
 #   1. the lowering check of the 21 shifted cases (cases.py --shifted: the
 #      merged cases' schedules with shifted; f32 rows with mean 1000 and sd 1,
 #      shifted and the two-pass default; a first element 30 sd out;

@@ -824,50 +824,6 @@ static std::pair<Value, Value> mergedMoments(RowEmitter &e,
   return {r[1], r[2]};
 }
 
-/// `moments = shifted`: the row's mean and sum of squared deviations in one
-/// pass and one row reduction, from the sums of d = x - K and d^2 with K the
-/// row's first element (one scalar load, the same line for every thread of
-/// the row): mean = K + S1 / n, M2 = S2 - S1^2 / n. The shift keeps the
-/// cancellation of the one-pass formula to what |mean - K| / stddev brings,
-/// where E[x^2] - mean^2 cancels with |mean| / stddev; M2 is clamped at 0.
-static std::pair<Value, Value> shiftedMoments(RowEmitter &e,
-                                              ColumnPrefetch &pf, Value invLen) {
-  OpBuilder &b = e.b;
-  Location loc = e.loc;
-  Value first = memref::LoadOp::create(
-      b, loc, e.input, ValueRange{e.rowClamped, constIndex(b, loc, 0)});
-  Value shift = first.getType().isF32()
-                    ? first
-                    : arith::ExtFOp::create(b, loc, b.getF32Type(), first)
-                          .getResult();
-  Combiner pairSumC = [&](OpBuilder &bb, Location l, ValueRange x,
-                          ValueRange y) -> SmallVector<Value> {
-    return {arith::AddFOp::create(bb, l, x[0], y[0]),
-            arith::AddFOp::create(bb, l, x[1], y[1])};
-  };
-  SmallVector<Value> acc = e.pass(
-      0, {constF32(b, loc, 0.0), constF32(b, loc, 0.0)},
-      [&](const Slot &sl, ValueRange a) -> SmallVector<Value> {
-        pf.onSlot(sl);
-        Value x = e.f32(sl);
-        Value d = e.mask(
-            sl, arith::SubFOp::create(b, loc, x, splatLike(b, loc, shift, x)),
-            0.0);
-        Value d2 = arith::MulFOp::create(b, loc, d, d);
-        return pairSumC(b, loc, a,
-                        {reduceVector(b, loc, d, ReduceKind::Sum),
-                         reduceVector(b, loc, d2, ReduceKind::Sum)});
-      },
-      &pairSumC);
-  SmallVector<Value> r = e.reduceRow(acc, pairSumC);
-  Value meanD = arith::MulFOp::create(b, loc, r[0], invLen);
-  Value mean = arith::AddFOp::create(b, loc, shift, meanD);
-  Value m2 = arith::SubFOp::create(b, loc, r[1],
-                                   arith::MulFOp::create(b, loc, r[0], meanD));
-  m2 = arith::MaxNumFOp::create(b, loc, m2, constF32(b, loc, 0.0));
-  return {mean, m2};
-}
-
 LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
   auto in = op.getInput().getType();
   int64_t len = in.getShape().back();
@@ -884,8 +840,6 @@ LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
     Value mean, sq;
     if (kc.schedule.getKeyword("moments") == "merged") {
       std::tie(mean, sq) = mergedMoments(e, pf);
-    } else if (kc.schedule.getKeyword("moments") == "shifted") {
-      std::tie(mean, sq) = shiftedMoments(e, pf, invLen);
     } else {
       Value sum = rowSum(
           e, 0, [](Value x) { return x; },

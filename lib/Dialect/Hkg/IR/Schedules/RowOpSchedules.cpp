@@ -277,13 +277,11 @@ ScheduleSpace LayerNormOp::getScheduleSpace(const TargetInfo &target) {
   // `separate` by default until measured (docs/perf 2026-12-03, session
   // 11): Nsight Compute put 13% of the default's warp samples on 8192x8192
   // bf16 at barriers in its second row reduction.
-  space.addKeyword("moments", {"separate", "merged", "shifted"}, "separate",
+  space.addKeyword("moments", {"separate", "merged"}, "separate",
                    "separate: a row reduction of the sum (the mean), then one "
                    "of the squared deviations; merged: each thread's count, "
                    "mean and squared deviations from its own mean, combined "
-                   "over the row in one reduction (Chan et al.); shifted: "
-                   "sums of x - K and (x - K)^2 in one pass and one "
-                   "reduction, K the row's first element");
+                   "over the row in one reduction (Chan et al.)");
   addRowStepsKnob(space);
   return space;
 }
