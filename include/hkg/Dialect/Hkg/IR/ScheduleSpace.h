@@ -15,6 +15,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cassert>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -22,8 +24,42 @@ namespace mlir::hkg {
 
 class ScheduleAttr;
 
+/// Declared by every ODS enum's generated header (HkgEnums.h.inc).
+template <typename EnumType>
+std::optional<EnumType> symbolizeEnum(llvm::StringRef);
+
 /// The value of one knob: an integer or a keyword.
 using KnobValue = std::variant<int64_t, std::string>;
+
+//===----------------------------------------------------------------------===//
+// Typed knobs
+//===----------------------------------------------------------------------===//
+//
+// A family declares each of its knobs once, as a constant naming the knob and
+// fixing its C++ type (include/hkg/Dialect/Hkg/IR/Schedules/*.h). The same
+// constant builds the schedule space (ScheduleSpace::add) and decodes a
+// resolved schedule into the family's schedule struct (ResolvedSchedule::get),
+// so a knob's name is written in one place.
+
+/// An integer knob (sizes, counts, depths).
+struct IntKnob {
+  llvm::StringLiteral name;
+};
+/// An on/off knob: 0 or 1 in `#hkg.schedule<...>`, a bool in C++.
+struct BoolKnob {
+  llvm::StringLiteral name;
+};
+/// A keyword knob whose values are not a fixed set (e.g. the matrix-core
+/// instructions of a target).
+struct KeywordKnob {
+  llvm::StringLiteral name;
+};
+/// A keyword knob over a fixed set: an ODS enum `E` (HkgAttrs.td), whose
+/// keywords are its cases' strings (`stringifyEnum` / `symbolizeEnum<E>`).
+template <typename E>
+struct EnumKnob {
+  llvm::StringLiteral name;
+};
 
 /// Renders a knob value as it is written in `#hkg.schedule<...>`.
 std::string toString(const KnobValue &value);
@@ -72,6 +108,39 @@ struct ScheduleSpace {
                             llvm::StringRef defaultValue,
                             llvm::StringRef description);
 
+  /// Typed forms of addInt / addKeyword (see IntKnob).
+  ScheduleSpace &add(IntKnob knob, llvm::ArrayRef<int64_t> legal,
+                     int64_t defaultValue, llvm::StringRef description,
+                     bool sizesWork = true) {
+    return addInt(knob.name, legal, defaultValue, description, sizesWork);
+  }
+  /// An on/off knob: legal values 0 and 1, not a size of the work.
+  ScheduleSpace &add(BoolKnob knob, bool defaultValue,
+                     llvm::StringRef description) {
+    return addInt(knob.name, {0, 1}, defaultValue ? 1 : 0, description,
+                  /*sizesWork=*/false);
+  }
+  /// An on/off knob that only takes its default on this target or shape.
+  ScheduleSpace &addFixed(BoolKnob knob, bool value,
+                          llvm::StringRef description) {
+    int64_t v = value ? 1 : 0;
+    return addInt(knob.name, {v}, v, description, /*sizesWork=*/false);
+  }
+  ScheduleSpace &add(KeywordKnob knob, llvm::ArrayRef<llvm::StringRef> legal,
+                     llvm::StringRef defaultValue,
+                     llvm::StringRef description) {
+    return addKeyword(knob.name, legal, defaultValue, description);
+  }
+  template <typename E>
+  ScheduleSpace &add(EnumKnob<E> knob, llvm::ArrayRef<E> legal, E defaultValue,
+                     llvm::StringRef description) {
+    llvm::SmallVector<llvm::StringRef> keywords;
+    for (E e : legal)
+      keywords.push_back(stringifyEnum(e));
+    return addKeyword(knob.name, keywords, stringifyEnum(defaultValue),
+                      description);
+  }
+
   /// Adds a sketch; its knobs must be knobs of the space, with legal values.
   ScheduleSpace &addSketch(ScheduleSketch sketch);
 
@@ -90,6 +159,25 @@ public:
   /// Unknown or ill-typed knobs are ignored here: verify first.
   ResolvedSchedule(const ScheduleSpace &space, ScheduleAttr schedule);
 
+  /// Typed access for the families (their schedule structs' decode).
+  int64_t get(IntKnob knob) const { return getInt(knob.name); }
+  bool get(BoolKnob knob) const { return getInt(knob.name) != 0; }
+  llvm::StringRef get(KeywordKnob knob) const { return getKeyword(knob.name); }
+  template <typename E>
+  E get(EnumKnob<E> knob) const {
+    std::optional<E> e = symbolizeEnum<E>(getKeyword(knob.name));
+    assert(e && "keyword knob holds a value outside its enum: verify first");
+    return *e;
+  }
+  /// The knob's value, or `absent` where the space has no such knob on this
+  /// target (e.g. `occupancy` where the target has no occupancy hint).
+  template <typename K, typename T>
+  auto getOr(K knob, T absent) const -> decltype(get(knob)) {
+    return has(knob.name) ? get(knob) : decltype(get(knob))(absent);
+  }
+
+  /// Untyped access, for code that handles every op alike (the tuner, the
+  /// reports); a family's own code uses the typed knobs above.
   int64_t getInt(llvm::StringRef knob) const;
   llvm::StringRef getKeyword(llvm::StringRef knob) const;
   bool has(llvm::StringRef knob) const { return values.count(knob); }
