@@ -14,6 +14,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "GPUBuildingBlocks.h"
+#include "MathRewrites.h"
+
+#include "hkg/Dialect/Hkg/IR/Schedules/ElementwiseSchedule.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -21,6 +24,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 using namespace mlir;
 using namespace mlir::hkg;
@@ -82,12 +86,13 @@ struct ElementwiseEmitter {
 };
 } // namespace
 
-LogicalResult mlir::hkg::lowerElementwise(ElementwiseOp op, KernelContext &kc) {
+static LogicalResult emitKernel(ElementwiseOp op, KernelContext &kc) {
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
-  int64_t vw = kc.schedule.getInt("vector_width");
-  int64_t threads = kc.schedule.getInt("threads");
-  int64_t unroll = kc.schedule.getInt("unroll");
+  ElementwiseSchedule sched = ElementwiseSchedule::decode(kc.schedule);
+  int64_t vw = sched.vectorWidth;
+  int64_t threads = sched.threads;
+  int64_t unroll = sched.unroll;
   int64_t numel = op.getResult().getType().getNumElements();
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(op.getBody(), captured);
@@ -179,5 +184,17 @@ LogicalResult mlir::hkg::lowerElementwise(ElementwiseOp op, KernelContext &kc) {
   emitFull();
   b.setInsertionPointToStart(ifOp.elseBlock());
   emitPartial();
+  return success();
+}
+
+LogicalResult mlir::hkg::lowerElementwise(ElementwiseOp op, KernelContext &kc) {
+  if (failed(emitKernel(op, kc)))
+    return failure();
+  // The kernel computes its body once per element loaded: there the
+  // activation math is on the throughput path (a GEMM's epilogue runs once
+  // per output of a K-long dot product, and keeps the body as written).
+  RewritePatternSet patterns(op.getContext());
+  populateActivationRewritePatterns(patterns);
+  walkAndApplyPatterns(kc.func, std::move(patterns));
   return success();
 }

@@ -142,14 +142,15 @@ int64_t mlir::hkg::vectorAlignment(Type elementType, int64_t width) {
 
 StreamingAccess mlir::hkg::streamingAccessOf(Operation *op,
                                             const TargetInfo &target) {
-  if (op->hasAttr("hkg.streaming_access"))
+  if (op->hasAttr(HkgDialect::StreamingAccessAttrHelper::getNameStr()))
     return StreamingAccess::All;
   StringRef e;
-  if (auto a = op->getAttrOfType<StringAttr>("hkg.load_eviction"))
+  if (auto a = op->getAttrOfType<StringAttr>(
+          HkgDialect::LoadEvictionAttrHelper::getNameStr()))
     e = a.getValue();
   else if (target.family == "hopper" &&
-           isa<ElementwiseOp, SoftmaxOp, LayerNormOp, RMSNormOp>(op))
-    e = "last"; // the default where it was measured (H200)
+           op->hasTrait<KernelTrait::HkgEvictLastOnHopper>())
+    e = "last";
   if (e == "first")
     return StreamingAccess::LoadsEvictFirst;
   if (e == "last" && target.isNVIDIA())

@@ -8,8 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GPUBuildingBlocks.h"
-#include "MathRewrites.h"
-#include "Matmul.h"
+#include "KernelLowerings.h"
 
 #include "hkg/Conversion/Passes.h"
 #include "hkg/Dialect/Hkg/IR/HkgInterfaces.h"
@@ -18,9 +17,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "hkg-lower-to-gpu"
@@ -61,28 +58,11 @@ static std::string buildSourceModule(Operation *op) {
 }
 
 static LogicalResult lowerBody(Operation *op, KernelContext &kc) {
-  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case<ElementwiseOp>([&](auto o) { return lowerElementwise(o, kc); })
-      .Case<ReduceOp>([&](auto o) { return lowerReduce(o, kc); })
-      .Case<SoftmaxOp>([&](auto o) { return lowerSoftmax(o, kc); })
-      .Case<LayerNormOp>([&](auto o) { return lowerLayerNorm(o, kc); })
-      .Case<RMSNormOp>([&](auto o) { return lowerRMSNorm(o, kc); })
-      .Case<RopeOp>([&](auto o) { return lowerRope(o, kc); })
-      .Case<TopPSampleOp>([&](auto o) { return lowerTopPSample(o, kc); })
-      .Case<AttentionOp>([&](auto o) { return lowerAttention(o, kc); })
-      .Case<MatmulOp>([&](auto o) -> LogicalResult {
-        FailureOr<MatmulLaunch> launch =
-            buildMatmulKernel(kc.b, kc.func, o, kc.schedule, kc.target);
-        if (failed(launch))
-          return failure();
-        kc.grid = launch->grid;
-        kc.block = launch->block;
-        kc.cluster = launch->cluster;
-        return success();
-      })
-      .Default([&](Operation *o) {
-        return o->emitOpError("is not yet supported by hkg-lower-to-gpu");
-      });
+  const KernelLoweringRegistry::Hook *lower = getKernelLowerings().lookup(op);
+  if (!lower)
+    return op->emitOpError("has no kernel lowering registered "
+                           "(lib/Conversion/HkgToGPU/KernelLowerings.def)");
+  return (*lower)(op, kc);
 }
 
 namespace mlir::hkg {
@@ -114,32 +94,6 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
                             [&] { return op->emitOpError(); })))
     return failure();
   ResolvedSchedule resolved = resolveSchedule(op, target);
-  // Cache hints: the experimental `hkg.streaming_access` (unit) or
-  // `hkg.load_eviction = "first" | "last"`, on the streaming ops.
-  Attribute streamingAttr = op->getAttr("hkg.streaming_access");
-  Attribute evictionAttr = op->getAttr("hkg.load_eviction");
-  if (evictionAttr) {
-    auto s = dyn_cast<StringAttr>(evictionAttr);
-    if (!s || (s.getValue() != "first" && s.getValue() != "last" &&
-               s.getValue() != "normal"))
-      return op->emitOpError("hkg.load_eviction must be \"first\", "
-                             "\"last\" or \"normal\", got ")
-             << evictionAttr;
-    if (streamingAttr)
-      return op->emitOpError("hkg.load_eviction and hkg.streaming_access "
-                             "exclude each other");
-  }
-  if (streamingAttr && !isa<UnitAttr>(streamingAttr))
-    return op->emitOpError("hkg.streaming_access must be a unit attribute, "
-                           "got ")
-           << streamingAttr;
-  if ((streamingAttr || evictionAttr) &&
-      !isa<ElementwiseOp, ReduceOp, SoftmaxOp, LayerNormOp, RMSNormOp>(op))
-    return op->emitOpError()
-           << (streamingAttr ? "hkg.streaming_access" : "hkg.load_eviction")
-           << " is supported on hkg.elementwise, hkg.reduce, hkg.softmax, "
-              "hkg.layernorm and hkg.rmsnorm only";
-
   // The kernel's name: hkg_<op>_<n>, n counting per op kind.
   StringRef opName = op->getName().stripDialect();
   std::string name = ("hkg_" + opName + "_" + Twine(counters[opName]++)).str();
@@ -163,16 +117,14 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   auto func =
       gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  // Opt-in `hkg.no_alias`: the caller promises that no output overlaps
-  // another argument (inputs are only read, as always): every pointer gets
-  // `llvm.noalias` and the inputs `llvm.readonly`, so that NVIDIA loads the
-  // inputs (but the cache-policy stream loads, which are inline PTX)
-  // through ld.global.nc and ptxas may hoist a norm's column loads
-  // above the stores before them. Not the default: on the H200 it cost
-  // registers (layernorm 64 -> 80, rmsnorm 40 -> 43, bias + GELU 32 -> 38)
-  // and was 0.6-3.8 us slower on four of the seven PERF.md memory-bound ops,
-  // neutral on the rest (docs/perf/README.md, 2026-12-02).
-  if (op->hasAttr("hkg.no_alias")) {
+  // `hkg.no_alias` (HkgBase.td): the caller promises that no output
+  // overlaps another argument (inputs are only read, as always): every
+  // pointer gets `llvm.noalias` and the inputs `llvm.readonly`, so that
+  // NVIDIA loads the inputs (but the cache-policy stream loads, which are
+  // inline PTX) through ld.global.nc and ptxas may hoist a norm's column
+  // loads above the stores before them. Not the default: it costs registers
+  // and measured slower on some memory-bound ops (docs/perf/README.md).
+  if (op->hasAttr(HkgDialect::NoAliasAttrHelper::getNameStr())) {
     unsigned numInputs = op->getNumOperands();
     for (unsigned i = 0; i < argTypes.size(); ++i) {
       func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
@@ -187,7 +139,7 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   StreamingAccess streaming = streamingAccessOf(op, target);
   if (streaming == StreamingAccess::LoadsEvictFirst ||
       streaming == StreamingAccess::LoadsEvictLast)
-    func->setAttr("hkg.load_eviction",
+    func->setAttr(HkgDialect::LoadEvictionAttrHelper::getNameStr(),
                   b.getStringAttr(streaming == StreamingAccess::LoadsEvictFirst
                                       ? "first"
                                       : "last"));
@@ -202,15 +154,6 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
     gpuModule->erase();
     return failure();
   }
-  // Elementwise kernels compute their body once per element loaded: there
-  // the activation math is on the throughput path (a GEMM's epilogue runs
-  // once per output of a K-long dot product, and keeps the body as written).
-  if (isa<ElementwiseOp>(op)) {
-    RewritePatternSet patterns(ctx);
-    populateActivationRewritePatterns(patterns);
-    walkAndApplyPatterns(func, std::move(patterns));
-  }
-
   // NVIDIA: more than 48 KiB of LDS goes to dynamic shared memory (the
   // schedule verifiers allow up to the chip's per-workgroup maximum).
   int64_t dynamicLds = 0;
@@ -224,7 +167,7 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
     dynamicLds = *moved;
   }
   if (dynamicLds > 0)
-    func->setAttr("hkg.dynamic_lds_bytes", b.getI64IntegerAttr(dynamicLds));
+    func->setAttr(HkgDialect::DynamicLdsBytesAttrHelper::getNameStr(), b.getI64IntegerAttr(dynamicLds));
 
   auto toI32 = [&](ArrayRef<int64_t> dims) {
     SmallVector<int32_t> v(dims.begin(), dims.end());
@@ -249,10 +192,14 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
                         llvm::divideCeil(occupancy * waves, kSimdsPerCU)));
     }
   }
-  func->setAttr("hkg.op", b.getStringAttr(op->getName().getStringRef()));
-  func->setAttr("hkg.schedule", resolved.toAttr(ctx));
-  func->setAttr("hkg.arg_roles", b.getArrayAttr(roles));
-  func->setAttr("hkg.source", b.getStringAttr(buildSourceModule(op)));
+  func->setAttr(HkgDialect::OpAttrHelper::getNameStr(),
+                b.getStringAttr(op->getName().getStringRef()));
+  func->setAttr(HkgDialect::ScheduleAttrHelper::getNameStr(),
+                resolved.toAttr(ctx));
+  func->setAttr(HkgDialect::ArgRolesAttrHelper::getNameStr(),
+                b.getArrayAttr(roles));
+  func->setAttr(HkgDialect::SourceAttrHelper::getNameStr(),
+                b.getStringAttr(buildSourceModule(op)));
 
   // The host side: bufferize operands, allocate the result, launch.
   b.setInsertionPoint(op);

@@ -1309,3 +1309,14 @@ mlir::hkg::buildMatmulKernel(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
   MatmulKernelBuilder builder(b, kernel, op, schedule, target);
   return builder.build();
 }
+
+LogicalResult mlir::hkg::lowerMatmul(MatmulOp op, KernelContext &kc) {
+  FailureOr<MatmulLaunch> launch =
+      buildMatmulKernel(kc.b, kc.func, op, kc.schedule, kc.target);
+  if (failed(launch))
+    return failure();
+  kc.grid = launch->grid;
+  kc.block = launch->block;
+  kc.cluster = launch->cluster;
+  return success();
+}

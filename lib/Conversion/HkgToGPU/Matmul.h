@@ -9,6 +9,8 @@
 #ifndef HKG_LIB_CONVERSION_HKGTOGPU_MATMUL_H
 #define HKG_LIB_CONVERSION_HKGTOGPU_MATMUL_H
 
+#include "GPUBuildingBlocks.h"
+
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 #include "hkg/Dialect/Hkg/IR/ScheduleSpace.h"
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
@@ -37,6 +39,10 @@ FailureOr<MatmulLaunch> buildMatmulKernel(OpBuilder &b, gpu::GPUFuncOp kernel,
                                           MatmulOp op,
                                           const ResolvedSchedule &schedule,
                                           const TargetInfo &target);
+
+/// The family's entry point (KernelLowerings.def): builds the kernel and
+/// sets its launch dims.
+LogicalResult lowerMatmul(MatmulOp op, KernelContext &kc);
 
 } // namespace mlir::hkg
 

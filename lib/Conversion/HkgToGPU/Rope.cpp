@@ -16,6 +16,8 @@
 
 #include "GPUBuildingBlocks.h"
 
+#include "hkg/Dialect/Hkg/IR/Schedules/ElementwiseSchedule.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -30,9 +32,10 @@ LogicalResult mlir::hkg::lowerRope(RopeOp op, KernelContext &kc) {
   int64_t batch = in.getDimSize(0), seq = in.getDimSize(1);
   int64_t heads = in.getDimSize(2), d = in.getDimSize(3), halfD = d / 2;
   int64_t tokens = batch * seq;
-  int64_t vw = kc.schedule.getInt("vector_width");
-  int64_t threads = kc.schedule.getInt("threads");
-  int64_t tpb = kc.schedule.getInt("tokens_per_block");
+  RopeSchedule sched = RopeSchedule::decode(kc.schedule);
+  int64_t vw = sched.vectorWidth;
+  int64_t threads = sched.threads;
+  int64_t tpb = sched.tokensPerBlock;
   bool neox = op.getLayout() == RopeLayout::Neox;
 
   Type inType = in.getElementType();

@@ -65,38 +65,6 @@ func.func @captured_value(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 
 // -----
 
-func.func @bad_load_eviction(%x: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
-  // expected-error @below {{'hkg.softmax' op hkg.load_eviction must be "first", "last" or "normal", got "evict_last"}}
-  %y = hkg.softmax %x axis(1) {hkg.load_eviction = "evict_last", schedule = #hkg.schedule<vector_width = 4, threads = 256, rows_per_block = 1, unroll = 4, row_cache = registers, online = 0>} : tensor<64x4096xf32> -> tensor<64x4096xf32>
-  return %y : tensor<64x4096xf32>
-}
-
-// -----
-
-func.func @load_eviction_and_streaming(%x: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
-  // expected-error @below {{'hkg.softmax' op hkg.load_eviction and hkg.streaming_access exclude each other}}
-  %y = hkg.softmax %x axis(1) {hkg.load_eviction = "last", hkg.streaming_access, schedule = #hkg.schedule<vector_width = 4, threads = 256, rows_per_block = 1, unroll = 4, row_cache = registers, online = 0>} : tensor<64x4096xf32> -> tensor<64x4096xf32>
-  return %y : tensor<64x4096xf32>
-}
-
-// -----
-
-func.func @streaming_access_not_unit(%x: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
-  // expected-error @below {{'hkg.softmax' op hkg.streaming_access must be a unit attribute, got "loads"}}
-  %y = hkg.softmax %x axis(1) {hkg.streaming_access = "loads", schedule = #hkg.schedule<vector_width = 4, threads = 256, rows_per_block = 1, unroll = 4, row_cache = registers, online = 0>} : tensor<64x4096xf32> -> tensor<64x4096xf32>
-  return %y : tensor<64x4096xf32>
-}
-
-// -----
-
-func.func @load_eviction_on_rope(%x: tensor<1x16x4x128xbf16>, %c: tensor<16x64xf32>, %s: tensor<16x64xf32>) -> tensor<1x16x4x128xbf16> {
-  // expected-error @below {{'hkg.rope' op hkg.load_eviction is supported on hkg.elementwise, hkg.reduce, hkg.softmax, hkg.layernorm and hkg.rmsnorm only}}
-  %y = hkg.rope %x, %c, %s neox offset(0) {hkg.load_eviction = "last", schedule = #hkg.schedule<vector_width = 8, threads = 256, tokens_per_block = 1>} : tensor<1x16x4x128xbf16>, tensor<16x64xf32>, tensor<16x64xf32> -> tensor<1x16x4x128xbf16>
-  return %y : tensor<1x16x4x128xbf16>
-}
-
-// -----
-
 // split_k > 1 needs thread-block clusters (sm_90).
 func.func @split_k_without_clusters(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<16x4096xbf16> {
   // expected-error @below {{'hkg.matmul' op schedule knob 'split_k' = 2 is not legal for hkg.matmul on gfx942; expected one of: 1}}

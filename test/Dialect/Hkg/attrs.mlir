@@ -8,15 +8,15 @@
 // CHECK: module attributes {hkg.target = #hkg.target<chip = "gfx942">}
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
   // CHECK-LABEL: func.func @schedules
-  // CHECK-SAME: hkg.empty = #hkg.schedule<>
-  // CHECK-SAME: hkg.ints = #hkg.schedule<a = 1, b = -2, c = 9223372036854775807>
-  // CHECK-SAME: hkg.keywords = #hkg.schedule<mma = mfma_16x16x16, row_cache = registers>
-  // CHECK-SAME: hkg.quoted = #hkg.schedule<"knob with space" = "a value", plain = "two words">
+  // CHECK-SAME: empty = #hkg.schedule<>
+  // CHECK-SAME: ints = #hkg.schedule<a = 1, b = -2, c = 9223372036854775807>
+  // CHECK-SAME: keywords = #hkg.schedule<mma = mfma_16x16x16, row_cache = registers>
+  // CHECK-SAME: quoted = #hkg.schedule<"knob with space" = "a value", plain = "two words">
   func.func @schedules() attributes {
-      hkg.empty = #hkg.schedule<>,
-      hkg.ints = #hkg.schedule<c = 9223372036854775807, b = -2, a = 1>,
-      hkg.keywords = #hkg.schedule<row_cache = registers, mma = mfma_16x16x16>,
-      hkg.quoted = #hkg.schedule<"plain" = "two words", "knob with space" = "a value">} {
+      empty = #hkg.schedule<>,
+      ints = #hkg.schedule<c = 9223372036854775807, b = -2, a = 1>,
+      keywords = #hkg.schedule<row_cache = registers, mma = mfma_16x16x16>,
+      quoted = #hkg.schedule<"plain" = "two words", "knob with space" = "a value">} {
     return
   }
 

@@ -7,6 +7,25 @@ using namespace mlir::hkg;
 
 #include "hkg/Dialect/Hkg/IR/HkgInterfaces.cpp.inc"
 
+LogicalResult mlir::hkg::detail::verifyKernelOpAttributes(Operation *op) {
+  for (NamedAttribute attr : op->getDiscardableAttrs()) {
+    StringRef name = attr.getName().getValue();
+    if (name.contains('.'))
+      continue;
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "has unknown attribute '" << name << "'";
+    if (std::optional<RegisteredOperationName> info = op->getRegisteredInfo())
+      if (!info->getAttributeNames().empty()) {
+        diag << "; expected only its own attributes (";
+        llvm::interleaveComma(info->getAttributeNames(), diag,
+                              [&](StringAttr a) { diag << a.getValue(); });
+        diag << ") or a dialect's ('<dialect>.<name>')";
+      }
+    return diag;
+  }
+  return success();
+}
+
 LogicalResult
 mlir::hkg::verifySchedule(HkgKernelOpInterface op, ScheduleAttr schedule,
                           const TargetInfo &target,

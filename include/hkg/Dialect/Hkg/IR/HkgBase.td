@@ -38,9 +38,66 @@ def Hkg_Dialect : Dialect {
     - verifiers name the offending operand or attribute and the legal range.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // Every `hkg.*` attribute that may sit on an op outside the op's own
+  // properties. HkgDialect::verifyOperationAttribute checks each one's type
+  // and the ops it may sit on, and refuses any other `hkg.*` name.
+  let hasOperationAttrVerify = 1;
+  let discardableAttrs = (ins
+    // On a module (or any op above the kernels): the target to compile for.
+    "::mlir::hkg::TargetAttr":$target,
+    // On a kernel op: the caller promises that no output overlaps another
+    // argument; every kernel pointer gets `llvm.noalias`, the inputs
+    // `llvm.readonly`.
+    "::mlir::UnitAttr":$no_alias,
+    // Cache hints on the streaming kernels (ops with the
+    // HkgCacheHints trait), for side-by-side measurements: loads and stores
+    // nontemporal, or the loads' L2 eviction policy ("first", "last",
+    // "normal"). Exclusive.
+    "::mlir::UnitAttr":$streaming_access,
+    "::mlir::StringAttr":$load_eviction,
+    // On a norm with row_cache = registers (ops with the HkgColumnPrefetch
+    // trait): load the weight / bias vectors in the row's first pass.
+    "::mlir::UnitAttr":$prefetch_columns,
+    // On a row op with a register row cache (HkgRowCacheForm trait): force
+    // the bf16 row's form in registers, f32 conversions or packed. Exclusive.
+    "::mlir::UnitAttr":$row_f32_cache,
+    "::mlir::UnitAttr":$row_bf16_cache,
+    // Kernel metadata that hkg-lower-to-gpu writes on each gpu.func: the op
+    // it came from, its resolved schedule, the role of each argument, the
+    // op as a module (the runtime's reference), the dynamic LDS bytes, and
+    // the NVVM pipeline's markers for sm_90a and PTX ISA 8.0 kernels.
+    "::mlir::StringAttr":$op,
+    "::mlir::hkg::ScheduleAttr":$schedule,
+    "::mlir::ArrayAttr":$arg_roles,
+    "::mlir::StringAttr":$source,
+    "::mlir::IntegerAttr":$dynamic_lds_bytes,
+    "::mlir::UnitAttr":$arch_specific,
+    "::mlir::UnitAttr":$ptx80
+  );
   let extraClassDeclaration = [{
     void registerAttributes();
   }];
+}
+
+/// Kernel ops that accept the cache-hint attributes (`hkg.streaming_access`,
+/// `hkg.load_eviction`).
+def Hkg_CacheHints : NativeOpTrait<"HkgCacheHints"> {
+  let cppNamespace = "::mlir::hkg::KernelTrait";
+}
+/// Kernel ops whose loads default to the evict-last L2 policy on Hopper
+/// (measured faster there; docs/perf/README.md).
+def Hkg_EvictLastOnHopper : NativeOpTrait<"HkgEvictLastOnHopper"> {
+  let cppNamespace = "::mlir::hkg::KernelTrait";
+}
+/// Row ops whose register row cache can hold a bf16 row packed or as f32
+/// (`hkg.row_f32_cache`, `hkg.row_bf16_cache`).
+def Hkg_RowCacheForm : NativeOpTrait<"HkgRowCacheForm"> {
+  let cppNamespace = "::mlir::hkg::KernelTrait";
+}
+/// Norms whose weight / bias loads can move into the row's first pass
+/// (`hkg.prefetch_columns`).
+def Hkg_ColumnPrefetch : NativeOpTrait<"HkgColumnPrefetch"> {
+  let cppNamespace = "::mlir::hkg::KernelTrait";
 }
 
 class Hkg_Op<string mnemonic, list<Trait> traits = []>

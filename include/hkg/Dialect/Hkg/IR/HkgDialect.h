@@ -3,6 +3,8 @@
 #ifndef HKG_DIALECT_HKG_IR_HKGDIALECT_H
 #define HKG_DIALECT_HKG_IR_HKGDIALECT_H
 
+#include "hkg/Dialect/Hkg/IR/HkgAttrs.h"
+
 #include "mlir/IR/Dialect.h"
 
 #include "hkg/Dialect/Hkg/IR/HkgOpsDialect.h.inc"

@@ -10,6 +10,11 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OpDefinition.h"
 
+namespace mlir::hkg::detail {
+/// Refuses a discardable attribute without a dialect prefix on a kernel op.
+LogicalResult verifyKernelOpAttributes(Operation *op);
+} // namespace mlir::hkg::detail
+
 #include "hkg/Dialect/Hkg/IR/HkgInterfaces.h.inc"
 
 namespace mlir::hkg {

@@ -22,6 +22,14 @@ def HkgKernelOpInterface : OpInterface<"HkgKernelOpInterface"> {
       roofline reports and the tuner's model.
   }];
 
+  // Every kernel op refuses attributes it does not declare: a misspelt or
+  // misplaced attribute (`{axis = 1}` on hkg.rmsnorm) would otherwise be
+  // carried along and do nothing. Dialect-prefixed ones are their dialect's
+  // to verify (`hkg.*`: HkgDialect::verifyOperationAttribute).
+  let verify = [{
+    return ::mlir::hkg::detail::verifyKernelOpAttributes($_op);
+  }];
+
   let methods = [
     InterfaceMethod<
       "Returns the knobs this op accepts and their legal values on `target`.",

@@ -6,6 +6,7 @@
 #include "hkg/Dialect/Hkg/IR/HkgAttrs.h"
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
 #include "hkg/Dialect/Hkg/IR/HkgInterfaces.h"
+#include "hkg/Dialect/Hkg/IR/HkgTraits.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"

@@ -104,7 +104,8 @@ def Hkg_MatmulOp : Hkg_KernelOp<"matmul"> {
 // hkg.elementwise
 //===----------------------------------------------------------------------===//
 
-def Hkg_ElementwiseOp : Hkg_KernelOp<"elementwise"> {
+def Hkg_ElementwiseOp : Hkg_KernelOp<"elementwise",
+    [Hkg_CacheHints, Hkg_EvictLastOnHopper]> {
   let summary = "n-ary elementwise map with a scalar body";
   let description = [{
     Applies the scalar body to each element. Each input's shape is a suffix
@@ -144,7 +145,7 @@ def Hkg_ElementwiseOp : Hkg_KernelOp<"elementwise"> {
 // hkg.reduce
 //===----------------------------------------------------------------------===//
 
-def Hkg_ReduceOp : Hkg_KernelOp<"reduce"> {
+def Hkg_ReduceOp : Hkg_KernelOp<"reduce", [Hkg_CacheHints]> {
   let summary = "reduction over trailing dims";
   let description = [{
     Reduces the trailing `dims` dims of `input` with `kind` (`sum`, `max`,
@@ -169,7 +170,8 @@ def Hkg_ReduceOp : Hkg_KernelOp<"reduce"> {
 // hkg.softmax
 //===----------------------------------------------------------------------===//
 
-def Hkg_SoftmaxOp : Hkg_KernelOp<"softmax"> {
+def Hkg_SoftmaxOp : Hkg_KernelOp<"softmax",
+    [Hkg_CacheHints, Hkg_EvictLastOnHopper, Hkg_RowCacheForm]> {
   let summary = "numerically stable softmax along one axis";
   let description = [{
     `result = exp(x - max(x)) / sum(exp(x - max(x)))` along `axis`
@@ -191,7 +193,9 @@ def Hkg_SoftmaxOp : Hkg_KernelOp<"softmax"> {
 // hkg.layernorm
 //===----------------------------------------------------------------------===//
 
-def Hkg_LayerNormOp : Hkg_KernelOp<"layernorm", [AttrSizedOperandSegments]> {
+def Hkg_LayerNormOp : Hkg_KernelOp<"layernorm", [AttrSizedOperandSegments,
+    Hkg_CacheHints, Hkg_EvictLastOnHopper, Hkg_RowCacheForm,
+    Hkg_ColumnPrefetch]> {
   let summary = "layer normalization over the last dim";
   let description = [{
     `result = (x - mean(x)) / sqrt(var(x) + eps) * weight + bias` over the
@@ -221,7 +225,9 @@ def Hkg_LayerNormOp : Hkg_KernelOp<"layernorm", [AttrSizedOperandSegments]> {
 // hkg.rmsnorm
 //===----------------------------------------------------------------------===//
 
-def Hkg_RMSNormOp : Hkg_KernelOp<"rmsnorm"> {
+def Hkg_RMSNormOp : Hkg_KernelOp<"rmsnorm",
+    [Hkg_CacheHints, Hkg_EvictLastOnHopper, Hkg_RowCacheForm,
+     Hkg_ColumnPrefetch]> {
   let summary = "RMS normalization over the last dim";
   let description = [{
     `result = x / sqrt(mean(x^2) + eps) * weight`, over the last dim, with

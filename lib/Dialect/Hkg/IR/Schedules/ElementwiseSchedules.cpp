@@ -8,6 +8,8 @@
 
 #include "ScheduleUtils.h"
 
+#include "hkg/Dialect/Hkg/IR/Schedules/ElementwiseSchedule.h"
+
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,11 +39,11 @@ ScheduleSpace ElementwiseOp::getScheduleSpace(const TargetInfo &target) {
     while (vw > 1 && cast<ShapedType>(in.getType()).getNumElements() % vw != 0)
       vw /= 2;
   ScheduleSpace space;
-  space.addInt("vector_width", vectorWidths(bytes), vw,
+  space.add(kVectorWidth, vectorWidths(bytes), vw,
                "elements per global access (16 bytes at most)");
-  space.addInt("threads", threadCounts(target), 256,
+  space.add(kThreads, threadCounts(target), 256,
                "threads per workgroup (a multiple of the wave size)");
-  space.addInt("unroll", {1, 2, 4, 8}, 4,
+  space.add(kUnroll, {1, 2, 4, 8}, 4,
                "vector accesses per thread per workgroup step");
   return space;
 }
@@ -49,12 +51,12 @@ ScheduleSpace ElementwiseOp::getScheduleSpace(const TargetInfo &target) {
 LogicalResult ElementwiseOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
-  int64_t vw = schedule.getInt("vector_width");
+  int64_t vw = ElementwiseSchedule::decode(schedule).vectorWidth;
   int64_t numel = getResult().getType().getNumElements();
   for (auto [i, in] : llvm::enumerate(getInputs())) {
     int64_t n = cast<ShapedType>(in.getType()).getNumElements();
     if (n != numel && n % vw != 0)
-      return emitError() << "schedule knob 'vector_width' = " << vw
+      return emitError() << "schedule knob '" << kVectorWidth.name << "' = " << vw
                          << " must divide the " << n
                          << " elements of broadcast input #" << i;
   }
@@ -97,11 +99,11 @@ ScheduleSpace RopeOp::getScheduleSpace(const TargetInfo &target) {
   int64_t perToken = h * (getLayout() == RopeLayout::Neox ? d / 2 : d) / vw;
   int64_t threads = clampPow2(perToken, target.waveSize, 256);
   ScheduleSpace space;
-  space.addInt("vector_width", vectorWidths(bytes), vw,
+  space.add(kVectorWidth, vectorWidths(bytes), vw,
                "elements per global access (16 bytes at most)");
-  space.addInt("threads", threadCounts(target), threads,
+  space.add(kThreads, threadCounts(target), threads,
                "threads per workgroup (a multiple of the wave size)");
-  space.addInt("tokens_per_block", {1, 2, 4, 8}, 1,
+  space.add(kTokensPerBlock, {1, 2, 4, 8}, 1,
                "tokens (all heads) one workgroup rotates");
   return space;
 }
@@ -109,14 +111,14 @@ ScheduleSpace RopeOp::getScheduleSpace(const TargetInfo &target) {
 LogicalResult RopeOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
-  int64_t vw = schedule.getInt("vector_width");
+  int64_t vw = RopeSchedule::decode(schedule).vectorWidth;
   int64_t d = getInput().getType().getDimSize(3);
   if (getLayout() == RopeLayout::Neox && (d / 2) % vw != 0)
-    return emitError() << "schedule knob 'vector_width' = " << vw
+    return emitError() << "schedule knob '" << kVectorWidth.name << "' = " << vw
                        << " must divide D/2 = " << d / 2
                        << " for the neox layout";
   if (getLayout() == RopeLayout::Gptj && (vw < 2 || d % vw != 0))
-    return emitError() << "schedule knob 'vector_width' = " << vw
+    return emitError() << "schedule knob '" << kVectorWidth.name << "' = " << vw
                        << " must be >= 2 and divide D = " << d
                        << " for the gptj layout";
   return success();
