@@ -8,6 +8,8 @@
 
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 
+#include "VerifyUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
@@ -18,45 +20,11 @@
 
 using namespace mlir;
 using namespace mlir::hkg;
+using namespace mlir::hkg::detail;
 
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-/// Renders a shape as `[a, b, c]`.
-static std::string shapeStr(ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  llvm::raw_string_ostream os(s);
-  llvm::interleaveComma(shape, os, [&](int64_t d) {
-    if (ShapedType::isDynamic(d))
-      os << "?";
-    else
-      os << d;
-  });
-  os << "]";
-  return s;
-}
-
-static ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
-}
-
-/// Every tensor operand and result of a kernel op must have a static shape.
-static LogicalResult verifyStaticShapes(Operation *op) {
-  for (auto [i, v] : llvm::enumerate(op->getOperands())) {
-    auto t = dyn_cast<RankedTensorType>(v.getType());
-    if (t && !t.hasStaticShape())
-      return op->emitOpError("expected operand #")
-             << i << " to have a static shape, got " << t;
-  }
-  for (auto [i, v] : llvm::enumerate(op->getResults())) {
-    auto t = dyn_cast<RankedTensorType>(v.getType());
-    if (t && !t.hasStaticShape())
-      return op->emitOpError("expected result #")
-             << i << " to have a static shape, got " << t;
-  }
-  return success();
-}
 
 static bool isSuffix(ArrayRef<int64_t> suffix, ArrayRef<int64_t> shape) {
   return suffix.size() <= shape.size() &&

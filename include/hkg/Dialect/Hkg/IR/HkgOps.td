@@ -348,4 +348,10 @@ def Hkg_AttentionOp : Hkg_KernelOp<"attention"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Op families in their own files: one include each.
+//===----------------------------------------------------------------------===//
+
+include "hkg/Dialect/Hkg/IR/Ops/TopKOp.td"
+
 #endif // HKG_OPS_TD

@@ -1,0 +1,57 @@
+//===- VerifyUtils.h - helpers shared by the ops' verifiers ---------------===//
+//
+// Rules every kernel op's verifier applies and the way their diagnostics
+// render shapes, written once for all op families.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_LIB_DIALECT_HKG_IR_VERIFYUTILS_H
+#define HKG_LIB_DIALECT_HKG_IR_VERIFYUTILS_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace mlir::hkg::detail {
+
+/// Renders a shape as `[a, b, c]`.
+inline std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(shape, os, [&](int64_t d) {
+    if (ShapedType::isDynamic(d))
+      os << "?";
+    else
+      os << d;
+  });
+  os << "]";
+  return s;
+}
+
+inline ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// Every tensor operand and result of a kernel op must have a static shape.
+inline LogicalResult verifyStaticShapes(Operation *op) {
+  for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (t && !t.hasStaticShape())
+      return op->emitOpError("expected operand #")
+             << i << " to have a static shape, got " << t;
+  }
+  for (auto [i, v] : llvm::enumerate(op->getResults())) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (t && !t.hasStaticShape())
+      return op->emitOpError("expected result #")
+             << i << " to have a static shape, got " << t;
+  }
+  return success();
+}
+
+} // namespace mlir::hkg::detail
+
+#endif // HKG_LIB_DIALECT_HKG_IR_VERIFYUTILS_H
