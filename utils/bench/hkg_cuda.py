@@ -13,7 +13,7 @@ import os
 import torch
 
 _DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
-           "i32": torch.int32}
+           "i32": torch.int32, "i64": torch.int64}
 
 
 class CudaError(RuntimeError):
