@@ -6,11 +6,13 @@
 // 1. Keys. Each element's f32 bits become an unsigned key whose order is the
 //    numbers' order (negative: all bits flipped; positive: the sign bit set;
 //    every NaN: 0xffffffff, larger than any number). No element has key 0.
-// 2. Lower bound and pool (lowerBound, collect), when k <= 2 * threads: one
-//    pass keeps each thread's two largest keys; the k-th largest of those is
-//    a key that at least k elements reach, so the k largest all reach it. A
-//    second pass appends the elements that reach it (about k on a long row
-//    of distinct values) to a pool in LDS; when they fit, steps 3 and 4 run
+// 2. Lower bound and pool (lowerBound, collect), when k <= 2 * threads and
+//    the LDS has room for a pool of k or more: a pass over a sample of the
+//    slice (every `sample_every`-th step) keeps each thread's two largest
+//    keys; the k-th largest of those is a key that at least k elements
+//    reach, so the k largest all reach it. A pass over the whole slice
+//    appends the elements that reach it (about k * sample_every on a long
+//    row of distinct values) to the pool; when they fit, steps 3 and 4 run
 //    on the pool, otherwise on the slice, looking only at the elements that
 //    reach the bound (whole vectors tested before single elements).
 // 3. Radix select (radixPass): up to three passes over the slice, on the key
@@ -59,9 +61,6 @@ struct RadixDigit {
 };
 constexpr RadixDigit kPasses[] = {{21, 11}, {10, 11}, {0, 10}};
 constexpr int64_t kMaxBins = 2048;
-/// Elements the LDS pool of step 2 holds.
-constexpr int64_t kPoolSize = 2048;
-
 /// Where the radix passes and the gather read keys from.
 enum class Source { Slice, Maxima, Pool };
 
@@ -115,7 +114,10 @@ private:
   /// strided axis), `position` the first one's index along the axis. With
   /// Source::Maxima, the two keys of each thread in `maxima` instead; with
   /// Source::Pool, the `poolCount` elements of the pool.
-  void forEachAccess(function_ref<void(Value, Value)> body);
+  /// With `sampled`, only every `sample_every`-th step (all of a slice
+  /// shorter than a step).
+  void forEachAccess(function_ref<void(Value, Value)> body,
+                     bool sampled = false);
   /// The `count` accesses of one thread starting at vector `first`, a
   /// vector apart by `threads`, loaded before any is used.
   void processVectors(Value first, int64_t count,
@@ -145,6 +147,7 @@ private:
   Location loc;
   TopKSchedule sched;
   int64_t outer = 1, length = 1, inner = 1, k = 1, paddedK = 1;
+  int64_t poolCapacity = 0;
   Type elementType;
   Value input, values, indices; // [outer, length(, inner)] / [outer, k, inner]
   Value tid, slice, innerPos;
@@ -221,7 +224,8 @@ void TopKEmitter::processVectors(Value first, int64_t count,
     body(keyOf(loaded[u]), firstPositions[u]);
 }
 
-void TopKEmitter::forEachAccess(function_ref<void(Value, Value)> body) {
+void TopKEmitter::forEachAccess(function_ref<void(Value, Value)> body,
+                                 bool sampled) {
   if (source == Source::Maxima) {
     body(load(maxima, tid), tid);
     body(load(maxima, add(tid, idx(sched.threads))), tid);
@@ -243,15 +247,18 @@ void TopKEmitter::forEachAccess(function_ref<void(Value, Value)> body) {
   int64_t numVectors = length / sched.vectorWidth;
   int64_t perStep = sched.threads * sched.unroll;
   int64_t fullSteps = numVectors / perStep;
+  int64_t every = sampled ? sched.sampleEvery : 1;
   if (fullSteps > 0) {
-    auto loop = scf::ForOp::create(b, loc, idx(0), idx(fullSteps), idx(1));
+    auto loop =
+        scf::ForOp::create(b, loc, idx(0), idx(fullSteps), idx(every));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value first = add(mul(loop.getInductionVar(), idx(perStep)), tid);
     processVectors(first, sched.unroll, body);
   }
-  forEachThreadItem(fullSteps * perStep, numVectors,
-                    [&](Value v) { processVectors(v, 1, body); });
+  if (every == 1 || fullSteps == 0)
+    forEachThreadItem(fullSteps * perStep, numVectors,
+                      [&](Value v) { processVectors(v, 1, body); });
 }
 
 void TopKEmitter::forEachElement(function_ref<Value(Value)> filter,
@@ -307,7 +314,7 @@ Value TopKEmitter::lowerBound() {
     }
     store(m1, maxima, tid);
     store(m2, maxima, second);
-  });
+  }, /*sampled=*/true);
   barrier();
   source = Source::Maxima;
   Selection sel = radixSelect();
@@ -322,7 +329,7 @@ void TopKEmitter::collect() {
   forEachElement([&](Value keys) { return reachesBound(keys); },
                  [&](Value key, Value pos) {
                    Value n = atomicAdd(counters, idx(2), i32(1));
-                   emitIf(cmp(arith::CmpIPredicate::slt, n, i32(kPoolSize)),
+                   emitIf(cmp(arith::CmpIPredicate::slt, n, i32(poolCapacity)),
                           [&] {
                             Value at = arith::IndexCastUIOp::create(
                                 b, loc, b.getIndexType(), n);
@@ -558,11 +565,12 @@ LogicalResult TopKEmitter::emit() {
   candPositions = kc.addLds({paddedK}, i32Type);
   state = kc.addLds({3}, i32Type);
   counters = kc.addLds({3}, i32Type);
-  bool usePool = k <= 2 * sched.threads;
+  poolCapacity = getTopKPoolCapacity(kc.target, sched.threads, k);
+  bool usePool = k <= 2 * sched.threads && poolCapacity >= k;
   if (usePool) {
     maxima = kc.addLds({2 * sched.threads}, i32Type);
-    poolKeys = kc.addLds({kPoolSize}, i32Type);
-    poolPositions = kc.addLds({kPoolSize}, i32Type);
+    poolKeys = kc.addLds({poolCapacity}, i32Type);
+    poolPositions = kc.addLds({poolCapacity}, i32Type);
   }
 
   tid = threadIdX(b, loc);
@@ -592,7 +600,7 @@ LogicalResult TopKEmitter::emit() {
     // The pool holds every element that reaches the bound unless it
     // overflowed (a uniform condition: every thread read the same count).
     auto fits = scf::IfOp::create(
-        b, loc, cmp(arith::CmpIPredicate::sle, poolCount, i32(kPoolSize)),
+        b, loc, cmp(arith::CmpIPredicate::sle, poolCount, i32(poolCapacity)),
         /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(fits.thenBlock());

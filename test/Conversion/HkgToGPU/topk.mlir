@@ -4,13 +4,24 @@
 // One workgroup per slice: 64 rows of logits, 1024 threads each. LDS: the
 // 2048-bin histogram, the k (padded to 64) candidates' keys and positions,
 // the selection state, the counters, the threads' two largest keys and the
-// 2048-element pool.
-// CHECK: gpu.launch_func {{ *}}@hkg_topk_0::@hkg_topk_0 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%{{.*}} : memref<64x128256xf32>, %{{.*}} : memref<64x50xf32>, %{{.*}} : memref<64x50xi32>)
+// pool's keys and positions: 16384 of each on sm_90, past the 48 KiB of
+// static shared memory (so in dynamic shared memory), 4096 in gfx942's
+// 64 KiB.
+// CHECK: gpu.launch_func {{ *}}@hkg_topk_0::@hkg_topk_0 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %{{.*}} args(%{{.*}} : memref<64x128256xf32>, %{{.*}} : memref<64x50xf32>, %{{.*}} : memref<64x50xi32>)
 // CHECK-LABEL: gpu.func @hkg_topk_0(%{{.*}}: memref<64x128256xf32>, %{{.*}}: memref<64x50xf32>, %{{.*}}: memref<64x50xi32>)
-// CHECK-SAME: workgroup(%[[HIST:.*]] : memref<2048xi32, #gpu.address_space<workgroup>> {{.*}}, %{{.*}} : memref<64xi32, #gpu.address_space<workgroup>> {{.*}}, %{{.*}} : memref<64xi32, #gpu.address_space<workgroup>> {{.*}}, %{{.*}} : memref<3xi32, #gpu.address_space<workgroup>> {{.*}}, %{{.*}} : memref<3xi32, #gpu.address_space<workgroup>> {{.*}}, %{{.*}} : memref<2048xi32, #gpu.address_space<workgroup>> {{.*}}, %{{.*}} : memref<2048xi32, #gpu.address_space<workgroup>> {{.*}}, %{{.*}} : memref<2048xi32, #gpu.address_space<workgroup>>
 // CHECK-SAME: hkg.arg_roles = ["input", "output", "output"]
+// CHECK-SAME: hkg.dynamic_lds_bytes = 149152
 // CHECK-SAME: hkg.op = "hkg.topk"
 // CHECK-SAME: known_block_size = array<i32: 1024, 1, 1>, known_grid_size = array<i32: 64, 1, 1>
+// CHECK: %[[SMEM:.*]] = gpu.dynamic_shared_memory
+// CHECK: %[[HIST:.*]] = memref.view %[[SMEM]]{{.*}} to memref<2048xi32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[SMEM]]{{.*}} to memref<64xi32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[SMEM]]{{.*}} to memref<64xi32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[SMEM]]{{.*}} to memref<3xi32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[SMEM]]{{.*}} to memref<3xi32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[SMEM]]{{.*}} to memref<2048xi32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[SMEM]]{{.*}} to memref<16384xi32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[SMEM]]{{.*}} to memref<16384xi32, #gpu.address_space<workgroup>>
 // The threads' maxima, 16-byte loads of the row, histogram atomics, and the
 // decoded values and positions stored.
 // CHECK: vector.load %{{.*}} : memref<64x128256xf32>, vector<4xf32>
@@ -20,6 +31,7 @@
 // CHECK: memref.store %{{.*}} : memref<64x50x1xf32>
 // CHECK: memref.store %{{.*}} : memref<64x50x1xi32>
 // GFX942-LABEL: gpu.func @hkg_topk_0
+// GFX942-SAME: workgroup(%{{.*}} : memref<2048xi32, #gpu.address_space<workgroup>> {{.*}}, %{{.*}} : memref<64xi32, #gpu.address_space<workgroup>> {{.*}}, %{{.*}} : memref<64xi32, #gpu.address_space<workgroup>> {{.*}}, %{{.*}} : memref<3xi32, #gpu.address_space<workgroup>> {{.*}}, %{{.*}} : memref<3xi32, #gpu.address_space<workgroup>> {{.*}}, %{{.*}} : memref<2048xi32, #gpu.address_space<workgroup>> {{.*}}, %{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>> {{.*}}, %{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>
 // GFX942-SAME: known_block_size = array<i32: 1024, 1, 1>
 func.func @logits(%x: tensor<64x128256xf32>) -> (tensor<64x50xf32>, tensor<64x50xi32>) {
   %v, %i = hkg.topk %x k(50) axis(1) : tensor<64x128256xf32> -> tensor<64x50xf32>, tensor<64x50xi32>

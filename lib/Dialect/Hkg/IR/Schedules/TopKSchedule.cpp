@@ -50,6 +50,18 @@ ScheduleSpace TopKOp::getScheduleSpace(const TargetInfo &target) {
             "threads per workgroup (one workgroup per slice)");
   space.add(kUnroll, {1, 2, 4, 8}, 4,
             "vector accesses per thread in flight per step");
+  // Sample as sparsely as keeps the expected pool (about k elements per
+  // sampled share of the slice) within an eighth of the pool, and no sparser
+  // than one step of those the slice has: a large pool costs more to select
+  // from than the pass it saves (docs/perf: topk).
+  int64_t k = getK();
+  int64_t pool = getTopKPoolCapacity(target, defaultThreads, k);
+  int64_t steps = length / (widths.back() * defaultThreads * 4);
+  int64_t every = 1;
+  while (every < 8 && every < steps && 8 * k * (2 * every) <= pool)
+    every *= 2;
+  space.add(kSampleEvery, {1, 2, 4, 8}, every,
+            "the lower bound's sample: every n-th step of the slice");
   return space;
 }
 
