@@ -3,8 +3,10 @@
     python3 utils/bench/bench.py --bundles DIR [--out DIR] [--ops softmax,gelu,...]
         [--shapes perf,second,stat] [--budget SECONDS]
 
-DIR holds one directory per case (utils/bench/sweep.py compiles them here
-with hkg-compile --chip=sm_90): `<op>` is PERF.md's shape, `<op>.<shape>`
+DIR holds one directory per case, each with one hkg-compile bundle per
+variant (DIR/<case>/<variant>/manifest.json; utils/bench/sweep.py and
+utils/bench/build_bundles.sh compile them here with hkg-compile
+--chip=sm_90): `<op>` is PERF.md's shape, `<op>.<shape>`
 the second shape set (not in PERF.md), `top_p.stat*` the kernels of the
 statistical test; each holds the variants `default`, `default-i32` (32-bit
 indices), `s<i>` (swept schedules) and `s<i>-i32`. For every case: fresh
@@ -645,6 +647,17 @@ def main():
     ap.add_argument("--full", default="", help="comma list of variant labels also timed in full "
                     "(always: the default ones and the fastest by brief timing)")
     args = ap.parse_args()
+    known = MEMORY_BOUND + ["top_p", "gemm", "gemm8192", "gemm_decode", "qkv_proj"]
+    asked = [x for x in args.ops.split(",") if x]
+    if "attention" in asked:
+        ap.error("attention is not benched here: run utils/bench/attention_bench.py --bundles "
+                 f"{os.path.join(args.bundles, 'attention')} (SDPA side by side; utils/device/bench.sh "
+                 "does for OPS=attention)")
+    unknown = [x for x in asked if x not in known]
+    if unknown:
+        ap.error(f"unknown op(s) {', '.join(unknown)}; bench.py knows {', '.join(known)}")
+    if not os.path.isdir(args.bundles):
+        ap.error(f"no bundle directory {args.bundles} (utils/bench/sweep.py or build_bundles.sh makes one)")
     FULL_LABELS.update(x for x in args.full.split(",") if x)
     if args.out:
         os.makedirs(args.out, exist_ok=True)

@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Compiles examples/ for sm_90 into one bundle per op under DIR (default
-# .carry/bundles), for utils/bench/bench.py on the GPU machine.
-#   utils/bench/build_bundles.sh [DIR] [extra hkg-compile args]
+# Compiles examples/ with their default schedules into the bundle layout of
+# utils/bench/bench.py and utils/bench/sweep.py: DIR/<op>/default/ (one
+# hkg-compile bundle: manifest.json and the kernel), for the GPU machine
+# (utils/device/bench.sh; attention's DIR/attention/ is what
+# utils/bench/attention_bench.py reads). sweep.py writes the same layout
+# with more variants per op.
+#   utils/bench/build_bundles.sh [DIR=.carry/bundles] [extra hkg-compile args]
+# OPS (a space list, default every examples/*.mlir) and CHIP (sm_90) select.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTDIR=${1:-.carry/bundles}; shift || true
 BIN=${HKG_BUILD_DIR:-build}/bin
+OPS=${OPS:-$(for f in examples/*.mlir; do basename "$f" .mlir; done)}
 mkdir -p "$OUTDIR"
-for f in examples/*.mlir; do
-  name=$(basename "$f" .mlir)
-  rm -rf "$OUTDIR/$name"
-  if "$BIN/hkg-compile" "$f" --chip=sm_90 -o "$OUTDIR/$name" "$@" 2>"$OUTDIR/$name.err"; then
-    rm -f "$OUTDIR/$name.err"; echo "compiled $name"
+for name in $OPS; do
+  f=examples/$name.mlir
+  dest=$OUTDIR/$name/default
+  rm -rf "$dest"; mkdir -p "$OUTDIR/$name"
+  if "$BIN/hkg-compile" "$f" --chip="${CHIP:-sm_90}" -o "$dest" "$@" 2>"$OUTDIR/$name/default.err"; then
+    rm -f "$OUTDIR/$name/default.err"; echo "compiled $name"
   else
-    echo "skipped $name: $(head -1 "$OUTDIR/$name.err")"
+    echo "skipped $name: $(head -1 "$OUTDIR/$name/default.err")"
   fi
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints each case of a bench.py result (bench.json) as one line of brief
 timings of its ok variants, one of full timings, and the variants that were
-not ok; for device-call logs (utils/device/*_call.sh)."""
+not ok; for device-call logs (utils/device/bench.sh)."""
 import json
 import sys
 

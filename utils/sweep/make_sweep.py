@@ -7,7 +7,7 @@ schedules (drawn from the knob grid below and kept only if
 hkg-verify-schedule accepts them for sm_90), all in one module per op family,
 compiled by hkg-compile --chip=sm_90 into one bundle per family. Also writes a
 planted out-of-bounds kernel into the elementwise bundle: hkg-run must report
-it as a failed candidate and finish the sweep (utils/sweep/run_sweep.sh).
+it as a failed candidate and finish the sweep (utils/device/sweep.sh kernels).
 """
 import argparse
 import itertools

@@ -1,4 +1,4 @@
-"""Turns hkg-run's sweep.json (from run_sweep.sh on the GPU) and the sweep's
+"""Turns hkg-run's sweep.json (from utils/device/sweep.sh kernels on the GPU) and the sweep's
 manifests into one markdown table: op, shape, dtype, schedule, status,
 errors, time.
     python3 utils/sweep/summarize.py SWEEP_JSON SWEEP_DIR > sweep.md

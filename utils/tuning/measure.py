@@ -21,7 +21,7 @@ DIR resumes after the last candidate done. A candidate that kills the process
 (segfault) or hangs past --candidate-timeout is recorded as fault / timeout
 by the next run (DIR/pending.json). A CUDA error that may have poisoned the
 context ends the process with exit code 75 after recording the candidate:
-run again (device_run.sh loops) to continue with a fresh context.
+run again (utils/device/sweep.sh dataset loops) to continue with a fresh context.
 Exit 0: every candidate done, or the deadline reached.
 """
 import argparse

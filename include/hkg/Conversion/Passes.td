@@ -48,9 +48,12 @@ def HkgLowerToGPUPass : Pass<"hkg-lower-to-gpu", "::mlir::ModuleOp"> {
     ```
 
     `hkg.matmul` becomes an LDS-tiled matrix-core kernel (nvgpu ldmatrix,
-    cp.async and mma.sync on NVIDIA; amdgpu.mfma / amdgpu.wmma on AMD; FMAs
-    with `mma = none`) with its epilogue fused at the store (Matmul.cpp).
-    `hkg.attention` is not lowered yet: it is reported as an error.
+    cp.async and mma.sync on NVIDIA, warpgroup MMA on Hopper; amdgpu.mfma /
+    amdgpu.wmma on AMD; FMAs with `mma = none`) with its epilogue fused at
+    the store (Matmul.cpp).
+    `hkg.attention` becomes one FlashAttention-2-style kernel: Q blocks per
+    workgroup, K/V blocks staged through LDS, an online softmax, mma.sync on
+    NVIDIA and FMAs with `mma = none` on every target (Attention.cpp).
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",

@@ -8,7 +8,7 @@
 // read from global memory in vector_width-element chunks; `split_k`
 // workgroups of a cluster share an output tile (sm_90); `wgmma_pending`
 // keeps warpgroup MMAs in flight across K steps. The kernel is built by
-// lib/Conversion/HkgToGPU/Matmul.cpp; docs/perf/matmul-design.md explains
+// lib/Conversion/HkgToGPU/Matmul.cpp; docs/Matmul.md explains
 // the defaults.
 //
 //===----------------------------------------------------------------------===//
