@@ -1,12 +1,18 @@
 //===- Check.cpp - comparing kernel outputs against references ------------===//
+//
+// The generic checks: poison, NaN and tolerance per output, and the
+// dispatch to an op's own check through its KernelModel.
+//
+//===----------------------------------------------------------------------===//
 
 #include "hkg/Runtime/Check.h"
+#include "hkg/Runtime/KernelModel.h"
 
-#include "hkg/Dialect/Hkg/IR/HkgOps.h"
-
+#include "mlir/IR/Operation.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace hkg::rt;
@@ -22,19 +28,25 @@ Tolerance hkg::rt::getDefaultTolerance(DType type) {
   case DType::BF16:
     return {1e-2, 1.6e-2, 1.6e-2};
   case DType::I32:
+  case DType::I64:
     return {0, 0, 0};
   }
   return {0, 0, 0};
 }
 
-Tolerance hkg::rt::getOpTolerance(mlir::Operation *op, DType type) {
+Tolerance hkg::rt::getOpTolerance(const KernelModel &model, mlir::Operation *op,
+                                  DType type, unsigned resultIndex) {
   Tolerance t = getDefaultTolerance(type);
-  if (auto attention = llvm::dyn_cast<mlir::hkg::AttentionOp>(op)) {
-    mlir::Type in = attention.getQuery().getType().getElementType();
-    int mantissa = in.isBF16() ? 8 : in.isF16() ? 11 : 24;
-    t.elemScaled = 2 * std::ldexp(1.0, -mantissa);
-  }
+  if (model.tolerance)
+    model.tolerance(op, resultIndex, t);
   return t;
+}
+
+Tolerance hkg::rt::getOpTolerance(mlir::Operation *op, DType type,
+                                  unsigned resultIndex) {
+  const KernelModel *model = lookupKernelModel(op);
+  return model ? getOpTolerance(*model, op, type, resultIndex)
+               : getDefaultTolerance(type);
 }
 
 uint64_t hkg::rt::getPoisonBits(DType type) {
@@ -46,6 +58,8 @@ uint64_t hkg::rt::getPoisonBits(DType type) {
   case DType::F32:
   case DType::I32:
     return 0x7fbadbad;
+  case DType::I64:
+    return 0x7fbadbad7fbadbadull;
   case DType::F64:
     return 0x7ff7badbadbadbadull;
   }
@@ -71,10 +85,10 @@ std::string hkg::rt::formatIndex(llvm::ArrayRef<int64_t> shape, int64_t index) {
 }
 
 CheckResult hkg::rt::compareTensors(const HostTensor &actual,
-                                    const ReferenceResult &expected,
+                                    const ExpectedOutput &expected,
                                     const Tolerance &tolerance) {
   CheckResult r;
-  const HostTensor &ref = expected.output;
+  const HostTensor &ref = expected.tensor;
   if (actual.getShape() != ref.getShape()) {
     r.message = llvm::formatv("output shape {0} differs from the reference's",
                               actual.getTypeString());
@@ -174,8 +188,7 @@ CheckResult hkg::rt::compareTensors(const HostTensor &actual,
                         formatIndex(shape, firstMismatch), got[firstMismatch],
                         want[firstMismatch]);
     if (scaled)
-      os << llvm::formatv(", scale {0:e3}",
-                          expected.errorScale[firstMismatch]);
+      os << llvm::formatv(", scale {0:e3}", expected.errorScale[firstMismatch]);
     os << ")";
   }
   r.message = msg;
@@ -183,78 +196,84 @@ CheckResult hkg::rt::compareTensors(const HostTensor &actual,
   return r;
 }
 
-CheckResult hkg::rt::checkTopPSample(mlir::Operation *rawOp,
-                                     llvm::ArrayRef<HostTensor> inputs,
-                                     const HostTensor &tokens,
-                                     double cdfTolerance) {
+CheckResult hkg::rt::combineOutputChecks(std::vector<CheckResult> perOutput) {
+  if (perOutput.size() == 1)
+    return std::move(perOutput.front());
   CheckResult r;
-  auto op = llvm::cast<mlir::hkg::TopPSampleOp>(rawOp);
-  const HostTensor &logits = inputs[0];
-  int64_t rows = logits.getShape()[0], v = logits.getShape()[1];
-  double p = op.getP().convertToFloat(),
-         t = op.getTemperature().convertToFloat();
-  bool hasUniform = static_cast<bool>(op.getUniform());
-  uint64_t poisonBits = getPoisonBits(DType::I32);
+  r.passed = true;
   std::string msg;
   llvm::raw_string_ostream os(msg);
-  auto fail = [&](int64_t row, const llvm::Twine &what) {
+  for (auto [i, out] : llvm::enumerate(perOutput)) {
+    r.passed &= out.passed;
+    r.checked += out.checked;
+    r.unwritten += out.unwritten;
+    r.nans += out.nans;
+    r.mismatched += out.mismatched;
+    r.normRelError = std::max(r.normRelError, out.normRelError);
+    r.maxAbsError = std::max(r.maxAbsError, out.maxAbsError);
+    if (out.message.empty())
+      continue;
     if (!msg.empty())
-      return; // Report the first failure only; counts say the rest.
-    os << "row " << row << ": " << what;
-  };
-  std::vector<double> row(v);
-  for (int64_t b = 0; b < rows; ++b) {
-    if (tokens.getBits(b) == poisonBits) {
-      ++r.unwritten;
-      fail(b, "token never written");
-      continue;
-    }
-    ++r.checked;
-    int64_t tok = static_cast<int64_t>(tokens.get(b));
-    if (tok < 0 || tok >= v) {
-      ++r.mismatched;
-      fail(b, llvm::formatv("token {0} outside [0, {1})", tok, v));
-      continue;
-    }
-    for (int64_t i = 0; i < v; ++i)
-      row[i] = logits.get(b * v + i);
-    std::vector<double> nucleus = computeNucleusProbabilities(row, p, t);
-    if (nucleus[tok] <= 0) {
-      // Admissible if the nucleus grown by cdfTolerance of mass holds it.
-      std::vector<double> probs = computeNucleusProbabilities(row, 1.0, t);
-      double above = 0;
-      for (int64_t i = 0; i < v; ++i)
-        if (probs[i] > probs[tok])
-          above += probs[i];
-      if (above >= p + cdfTolerance) {
-        ++r.mismatched;
-        fail(b, llvm::formatv("token {0} (probability {1:e3}) is outside the "
-                              "top-p nucleus",
-                              tok, probs[tok]));
-      }
-      continue;
-    }
-    if (!hasUniform)
-      continue;
-    double u = inputs[1].get(b);
-    int64_t expected = sampleFromNucleus(nucleus, u);
-    if (expected == tok)
-      continue;
-    double lo = 0;
-    for (int64_t i = 0; i < tok; ++i)
-      lo += nucleus[i];
-    double hi = lo + nucleus[tok];
-    if (u >= lo - cdfTolerance && u < hi + cdfTolerance)
-      continue;
-    ++r.mismatched;
-    fail(b, llvm::formatv("got token {0}, expected {1} (u = {2:f6}; the "
-                          "nucleus CDF of {0} spans [{3:f6}, {4:f6}))",
-                          tok, expected, u, lo, hi));
+      os << "; ";
+    os << "output #" << i << ": " << out.message;
   }
-  if (r.unwritten || r.mismatched)
-    os << llvm::formatv(" ({0} unwritten, {1} wrong of {2} rows)", r.unwritten,
-                        r.mismatched, rows);
   r.message = msg;
-  r.passed = msg.empty();
+  r.outputs = std::move(perOutput);
   return r;
+}
+
+CheckResult hkg::rt::compareOutputs(llvm::ArrayRef<HostTensor> outputs,
+                                    const ReferenceResult &expected,
+                                    llvm::ArrayRef<Tolerance> tolerances) {
+  if (outputs.size() != expected.outputs.size() ||
+      outputs.size() != tolerances.size()) {
+    CheckResult r;
+    r.message = llvm::formatv("{0} output(s) for {1} expected tensor(s) and "
+                              "{2} tolerance(s)",
+                              outputs.size(), expected.outputs.size(),
+                              tolerances.size());
+    return r;
+  }
+  std::vector<CheckResult> perOutput;
+  for (auto [i, actual] : llvm::enumerate(outputs))
+    perOutput.push_back(
+        compareTensors(actual, expected.outputs[i], tolerances[i]));
+  return combineOutputChecks(std::move(perOutput));
+}
+
+llvm::Expected<CheckResult> hkg::rt::checkKernelOutputs(
+    mlir::Operation *op, llvm::ArrayRef<HostTensor> inputs,
+    llvm::ArrayRef<HostTensor> outputs, const ReferenceResult *reference) {
+  llvm::Expected<const KernelModel &> model = getKernelModel(op);
+  if (!model)
+    return model.takeError();
+  return checkKernelOutputs(*model, op, inputs, outputs, reference);
+}
+
+llvm::Expected<CheckResult>
+hkg::rt::checkKernelOutputs(const KernelModel &model, mlir::Operation *op,
+                            llvm::ArrayRef<HostTensor> inputs,
+                            llvm::ArrayRef<HostTensor> outputs,
+                            const ReferenceResult *reference) {
+  if (outputs.size() != op->getNumResults())
+    return llvm::createStringError(
+        llvm::formatv("'{0}' has {1} result(s), got {2} output tensor(s)",
+                      op->getName(), op->getNumResults(), outputs.size()));
+  llvm::SmallVector<Tolerance> tolerances;
+  for (auto [i, out] : llvm::enumerate(outputs))
+    tolerances.push_back(getOpTolerance(model, op, out.getDType(), i));
+  if (model.check) {
+    CheckContext context{op, inputs, outputs,
+                         model.checkUsesReference ? reference : nullptr,
+                         tolerances};
+    if (model.checkUsesReference && !reference)
+      return llvm::createStringError(llvm::formatv(
+          "the check of '{0}' needs its reference", op->getName()));
+    return model.check(context);
+  }
+  if (!reference)
+    return llvm::createStringError(llvm::formatv(
+        "'{0}' is checked against its reference, and none was given",
+        op->getName()));
+  return compareOutputs(outputs, *reference, tolerances);
 }

@@ -29,6 +29,8 @@ llvm::StringRef hkg::rt::getDTypeName(DType type) {
     return "bf16";
   case DType::I32:
     return "i32";
+  case DType::I64:
+    return "i64";
   case DType::F64:
     return "f64";
   }
@@ -44,6 +46,8 @@ std::optional<DType> hkg::rt::parseDType(llvm::StringRef name) {
     return DType::BF16;
   if (name == "i32")
     return DType::I32;
+  if (name == "i64")
+    return DType::I64;
   if (name == "f64")
     return DType::F64;
   return std::nullopt;
@@ -60,6 +64,8 @@ std::optional<DType> hkg::rt::getDTypeFor(mlir::Type type) {
     return DType::F64;
   if (type.isInteger(32))
     return DType::I32;
+  if (type.isInteger(64))
+    return DType::I64;
   return std::nullopt;
 }
 
@@ -71,6 +77,7 @@ unsigned hkg::rt::getDTypeSize(DType type) {
   case DType::F32:
   case DType::I32:
     return 4;
+  case DType::I64:
   case DType::F64:
     return 8;
   }
@@ -154,6 +161,7 @@ double hkg::rt::roundToDType(double value, DType type) {
   case DType::BF16:
     return bfloatBitsToFloat(floatToBFloatBits(static_cast<float>(value)));
   case DType::I32:
+  case DType::I64:
     return std::trunc(value);
   }
   llvm_unreachable("unknown dtype");
@@ -226,6 +234,8 @@ double HostTensor::get(int64_t i) const {
     return bfloatBitsToFloat(bits);
   case DType::I32:
     return static_cast<int32_t>(static_cast<uint32_t>(bits));
+  case DType::I64:
+    return static_cast<double>(static_cast<int64_t>(bits));
   case DType::F64:
     return llvm::bit_cast<double>(bits);
   }
@@ -242,6 +252,8 @@ void HostTensor::set(int64_t i, double value) {
     return setBits(i, floatToBFloatBits(static_cast<float>(value)));
   case DType::I32:
     return setBits(i, static_cast<uint32_t>(static_cast<int32_t>(value)));
+  case DType::I64:
+    return setBits(i, static_cast<uint64_t>(static_cast<int64_t>(value)));
   case DType::F64:
     return setBits(i, llvm::bit_cast<uint64_t>(value));
   }
@@ -273,6 +285,12 @@ void HostTensor::toDoubles(double *out) const {
         int32_t v;
         std::memcpy(&v, raw + 4 * i, 4);
         out[i] = v;
+        break;
+      }
+      case DType::I64: {
+        int64_t v;
+        std::memcpy(&v, raw + 8 * i, 8);
+        out[i] = static_cast<double>(v);
         break;
       }
       case DType::F64:

@@ -2,13 +2,15 @@
 
 #include "hkg/Runtime/KernelRunner.h"
 #include "hkg/Runtime/Check.h"
+#include "hkg/Runtime/KernelModel.h"
 #include "hkg/Runtime/RandomInputs.h"
 #include "hkg/Runtime/Reference.h"
 
-#include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/IR/HkgInterfaces.h"
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -25,7 +27,7 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 /// Checks that the manifest's args agree with the source op's operands and
-/// result.
+/// results: the inputs in operand order, then the outputs in result order.
 static llvm::Error validateArgs(const KernelSpec &spec, mlir::Operation *op) {
   unsigned numInputs = 0;
   for (const ArgSpec &a : spec.args)
@@ -56,9 +58,6 @@ static llvm::Error validateArgs(const KernelSpec &spec, mlir::Operation *op) {
   return llvm::Error::success();
 }
 
-namespace {
-/// An exclusive advisory lock on a file (RunOptions::deviceLockPath) for as
-/// long as it lives; none when the path is empty.
 /// Opens the lock file `path` into `fd`.
 static llvm::Error openDeviceLock(llvm::StringRef path, int &fd) {
   if (std::error_code ec = llvm::sys::fs::openFileForReadWrite(
@@ -68,6 +67,9 @@ static llvm::Error openDeviceLock(llvm::StringRef path, int &fd) {
   return llvm::Error::success();
 }
 
+namespace {
+/// An exclusive advisory lock on a file (RunOptions::deviceLockPath) for as
+/// long as it lives; none when the path is empty.
 class DeviceLock {
 public:
   static llvm::Expected<DeviceLock> acquire(llvm::StringRef path) {
@@ -105,17 +107,19 @@ llvm::Error hkg::rt::checkDeviceLockPath(llvm::StringRef path) {
 }
 
 /// The op's floor on `target`: the time its bytes take at peak bandwidth or
-/// its flops at peak compute, whichever is longer.
+/// its flops at peak compute (the matrix-core peak where the op's model
+/// says so), whichever is longer.
 static std::optional<double>
 floorSeconds(const Bundle &bundle, const Device &device, mlir::Operation *op,
-             double bytes, double flops, const RunOptions &options) {
+             const KernelModel &model, double bytes, double flops,
+             const RunOptions &options) {
   const mlir::hkg::TargetInfo *target = mlir::hkg::lookupTarget(bundle.target);
   if (!target && !device.getArch().empty())
     target = mlir::hkg::lookupTarget(device.getArch());
   double bw = options.ceilingBandwidthGBs > 0
                   ? options.ceilingBandwidthGBs
                   : (target ? target->peakBandwidthGBs : 0);
-  bool matrix = llvm::isa<mlir::hkg::MatmulOp, mlir::hkg::AttentionOp>(op) &&
+  bool matrix = model.usesMatrixCorePeak && op->getNumOperands() > 0 &&
                 !llvm::cast<mlir::ShapedType>(op->getOperand(0).getType())
                      .getElementType()
                      .isF32();
@@ -160,11 +164,139 @@ static llvm::Expected<double> timeCopyOfBytes(Device &device, double bytes,
   return sorted[sorted.size() / 2] * 1e-3;
 }
 
+json::Object hkg::rt::makeCheckRecord(const CheckResult &check) {
+  json::Object record{{"checked", check.checked},
+                      {"unwritten", check.unwritten},
+                      {"nans", check.nans},
+                      {"mismatched", check.mismatched},
+                      {"norm_rel_error", check.normRelError},
+                      {"max_abs_error", check.maxAbsError}};
+  if (check.outputs.size() > 1) {
+    json::Array outputs;
+    for (const CheckResult &out : check.outputs) {
+      json::Object o = makeCheckRecord(out);
+      o["status"] = out.passed ? "pass" : "fail";
+      o["message"] = out.message;
+      outputs.push_back(std::move(o));
+    }
+    record["outputs"] = std::move(outputs);
+  }
+  return record;
+}
+
+namespace {
+/// Device buffers, freed when it goes out of scope.
+class DeviceBuffers {
+public:
+  explicit DeviceBuffers(Device &device) : device(device) {}
+  DeviceBuffers(const DeviceBuffers &) = delete;
+  DeviceBuffers &operator=(const DeviceBuffers &) = delete;
+  ~DeviceBuffers() {
+    for (DevicePtr p : ptrs)
+      llvm::consumeError(device.deallocate(p));
+  }
+
+  /// Allocates a buffer for `tensor` and uploads it.
+  llvm::Error upload(const HostTensor &tensor) {
+    auto p = device.allocate(std::max<size_t>(tensor.getNumBytes(), 1));
+    if (!p)
+      return p.takeError();
+    ptrs.push_back(*p);
+    return device.copyToDevice(*p, tensor.data(), tensor.getNumBytes());
+  }
+
+  llvm::ArrayRef<DevicePtr> get() const { return ptrs; }
+
+private:
+  Device &device;
+  llvm::SmallVector<DevicePtr> ptrs;
+};
+} // namespace
+
+/// Uploads the inputs and the (poisoned) outputs, launches once and copies
+/// every output back, holding the device lock throughout.
+static llvm::Error launchForCheck(Device &device, KernelHandle kernel,
+                                  const KernelSpec &spec,
+                                  llvm::ArrayRef<HostTensor> inputs,
+                                  llvm::MutableArrayRef<HostTensor> outputs,
+                                  DeviceBuffers &buffers,
+                                  const RunOptions &options) {
+  auto lock = DeviceLock::acquire(options.deviceLockPath);
+  if (!lock)
+    return lock.takeError();
+  for (const HostTensor &t : inputs)
+    if (llvm::Error e = buffers.upload(t))
+      return e;
+  for (const HostTensor &t : outputs)
+    if (llvm::Error e = buffers.upload(t))
+      return e;
+  if (llvm::Error e = device.launch(kernel, spec.grid, spec.block,
+                                    spec.dynamicLdsBytes, buffers.get()))
+    return e;
+  if (llvm::Error e = device.synchronize())
+    return e;
+  for (auto [i, t] : llvm::enumerate(outputs))
+    if (llvm::Error e = device.copyToHost(
+            t.data(), buffers.get()[inputs.size() + i], t.getNumBytes()))
+      return e;
+  return llvm::Error::success();
+}
+
+/// The "timing" record of `kernel`: timed launches (and copies with
+/// RunOptions::timeCopy) under the device lock, then the rates and floors.
+static llvm::Expected<json::Object>
+timeKernel(const Bundle &bundle, Device &device, KernelHandle kernel,
+           const KernelSpec &spec, mlir::Operation *op,
+           const KernelModel &model, llvm::ArrayRef<DevicePtr> args,
+           double bytes, const RunOptions &options) {
+  std::vector<float> sorted;
+  std::optional<double> copyS;
+  {
+    auto lock = DeviceLock::acquire(options.deviceLockPath);
+    if (!lock)
+      return lock.takeError();
+    auto times = device.timeLaunches(kernel, spec.grid, spec.block,
+                                     spec.dynamicLdsBytes, args, options.warmup,
+                                     options.reps, options.flushBytes);
+    if (!times)
+      return times.takeError();
+    sorted = std::move(*times);
+    if (options.timeCopy) {
+      auto copy = timeCopyOfBytes(device, bytes, options);
+      if (!copy)
+        return copy.takeError();
+      copyS = *copy;
+    }
+  }
+  std::sort(sorted.begin(), sorted.end());
+  double medianS = sorted[sorted.size() / 2] * 1e-3;
+  double minS = sorted.front() * 1e-3;
+  double flops = 0;
+  if (auto kernelOp = llvm::dyn_cast<mlir::hkg::HkgKernelOpInterface>(op))
+    flops = kernelOp.getCostFeatures().flops;
+  json::Object timing{{"median_us", medianS * 1e6},
+                      {"min_us", minS * 1e6},
+                      {"reps", static_cast<int64_t>(sorted.size())},
+                      {"bytes", bytes},
+                      {"flops", flops},
+                      {"gbps", bytes / medianS / 1e9},
+                      {"tflops", flops / medianS / 1e12}};
+  if (std::optional<double> floor =
+          floorSeconds(bundle, device, op, model, bytes, flops, options)) {
+    timing["floor_us"] = *floor * 1e6;
+    timing["fraction_of_floor"] = *floor / medianS;
+  }
+  if (copyS) {
+    timing["copy_us"] = *copyS * 1e6;
+    timing["fraction_of_copy"] = *copyS / medianS;
+  }
+  return timing;
+}
+
 llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
                                                 const KernelSpec &spec,
                                                 Device &device,
                                                 const RunOptions &options) {
-  json::Object outcome;
   mlir::DialectRegistry registry;
   registerReferenceDialects(registry);
   mlir::MLIRContext context(registry);
@@ -174,22 +306,34 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
   llvm::Expected<mlir::Operation *> op = findKernelOp(module->get());
   if (!op)
     return op.takeError();
-  if (llvm::Error e = validateArgs(spec, *op))
-    return std::move(e);
+  llvm::Expected<const KernelModel &> model = getKernelModel(*op);
+  if (!model)
+    return model.takeError();
+  return runKernelOp(bundle, spec, *op, *model, device, options);
+}
 
-  auto inputs = makeRandomInputs(*op, options.seed);
+llvm::Expected<json::Object>
+hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
+                     mlir::Operation *op, const KernelModel &model,
+                     Device &device, const RunOptions &options) {
+  if (llvm::Error e = validateArgs(spec, op))
+    return std::move(e);
+  auto inputs = makeRandomInputs(model, op, options.seed);
   if (!inputs)
     return inputs.takeError();
-  const ArgSpec &outSpec = spec.args.back();
-  HostTensor output(outSpec.dtype, outSpec.shape);
-  poison(output);
+  llvm::SmallVector<HostTensor> outputs;
+  for (const ArgSpec &a : spec.args) {
+    if (!a.isOutput)
+      continue;
+    outputs.emplace_back(a.dtype, a.shape);
+    poison(outputs.back());
+  }
   // The reference first: host work, done before taking the device lock.
-  bool isTopP = llvm::isa<mlir::hkg::TopPSampleOp>(*op);
   std::optional<ReferenceResult> reference;
-  if (!isTopP) {
+  if (!model.check || model.checkUsesReference) {
     ReferenceOptions refOptions;
     refOptions.maxMultiplyAdds = options.maxReferenceMultiplyAdds;
-    auto ref = evaluateReference(*op, *inputs, refOptions);
+    auto ref = evaluateReference(model, op, *inputs, refOptions);
     if (!ref)
       return ref.takeError();
     reference = std::move(*ref);
@@ -206,110 +350,37 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
       device.loadModule(llvm::ArrayRef<char>(image.data(), image.size()));
   if (!mod)
     return mod.takeError();
+  llvm::scope_exit unload(
+      [&] { llvm::consumeError(device.unloadModule(*mod)); });
   auto kernel = device.getKernel(*mod, spec.entry);
   if (!kernel)
     return kernel.takeError();
 
-  // Device buffers: inputs, then the (poisoned) output.
-  std::optional<DeviceLock> lock;
-  {
-    auto acquired = DeviceLock::acquire(options.deviceLockPath);
-    if (!acquired)
-      return acquired.takeError();
-    lock.emplace(std::move(*acquired));
-  }
-  llvm::SmallVector<DevicePtr> ptrs;
-  auto freeAll = [&] {
-    for (DevicePtr p : ptrs)
-      llvm::consumeError(device.deallocate(p));
-  };
+  // Device buffers: inputs, then the (poisoned) outputs, in arg order.
+  DeviceBuffers buffers(device);
+  if (llvm::Error e = launchForCheck(device, *kernel, spec, *inputs, outputs,
+                                     buffers, options))
+    return std::move(e);
   double bytes = 0;
-  for (const HostTensor &t : *inputs) {
-    auto p = device.allocate(std::max<size_t>(t.getNumBytes(), 1));
-    if (!p)
-      return freeAll(), p.takeError();
-    ptrs.push_back(*p);
+  for (const HostTensor &t : *inputs)
     bytes += t.getNumBytes();
-    if (llvm::Error e = device.copyToDevice(*p, t.data(), t.getNumBytes()))
-      return freeAll(), std::move(e);
+  for (const HostTensor &t : outputs)
+    bytes += t.getNumBytes();
+
+  llvm::Expected<CheckResult> check = checkKernelOutputs(
+      model, op, *inputs, outputs, reference ? &*reference : nullptr);
+  if (!check)
+    return check.takeError();
+  json::Object outcome;
+  outcome["status"] = check->passed ? "pass" : "fail";
+  outcome["message"] = check->message;
+  outcome["check"] = makeCheckRecord(*check);
+  if (check->passed && options.reps > 0) {
+    auto timing = timeKernel(bundle, device, *kernel, spec, op, model,
+                             buffers.get(), bytes, options);
+    if (!timing)
+      return timing.takeError();
+    outcome["timing"] = std::move(*timing);
   }
-  auto outPtr = device.allocate(std::max<size_t>(output.getNumBytes(), 1));
-  if (!outPtr)
-    return freeAll(), outPtr.takeError();
-  ptrs.push_back(*outPtr);
-  bytes += output.getNumBytes();
-  if (llvm::Error e =
-          device.copyToDevice(*outPtr, output.data(), output.getNumBytes()))
-    return freeAll(), std::move(e);
-
-  if (llvm::Error e = device.launch(*kernel, spec.grid, spec.block,
-                                    spec.dynamicLdsBytes, ptrs))
-    return freeAll(), std::move(e);
-  if (llvm::Error e = device.synchronize())
-    return freeAll(), std::move(e);
-  if (llvm::Error e =
-          device.copyToHost(output.data(), *outPtr, output.getNumBytes()))
-    return freeAll(), std::move(e);
-  lock.reset();
-
-  CheckResult check =
-      isTopP ? checkTopPSample(*op, *inputs, output)
-             : compareTensors(output, *reference,
-                              getOpTolerance(*op, outSpec.dtype));
-  outcome["status"] = check.passed ? "pass" : "fail";
-  outcome["message"] = check.message;
-  outcome["check"] = json::Object{{"checked", check.checked},
-                                  {"unwritten", check.unwritten},
-                                  {"nans", check.nans},
-                                  {"mismatched", check.mismatched},
-                                  {"norm_rel_error", check.normRelError},
-                                  {"max_abs_error", check.maxAbsError}};
-
-  if (check.passed && options.reps > 0) {
-    auto acquired = DeviceLock::acquire(options.deviceLockPath);
-    if (!acquired)
-      return freeAll(), acquired.takeError();
-    lock.emplace(std::move(*acquired));
-    auto times =
-        device.timeLaunches(*kernel, spec.grid, spec.block,
-                            spec.dynamicLdsBytes, ptrs,
-                            options.warmup, options.reps, options.flushBytes);
-    if (!times)
-      return freeAll(), times.takeError();
-    std::optional<double> copyS;
-    if (options.timeCopy) {
-      auto copy = timeCopyOfBytes(device, bytes, options);
-      if (!copy)
-        return freeAll(), copy.takeError();
-      copyS = *copy;
-    }
-    lock.reset();
-    std::vector<float> sorted = *times;
-    std::sort(sorted.begin(), sorted.end());
-    double medianS = sorted[sorted.size() / 2] * 1e-3;
-    double minS = sorted.front() * 1e-3;
-    double flops = llvm::cast<mlir::hkg::HkgKernelOpInterface>(*op)
-                       .getCostFeatures()
-                       .flops;
-    json::Object timing{{"median_us", medianS * 1e6},
-                        {"min_us", minS * 1e6},
-                        {"reps", static_cast<int64_t>(sorted.size())},
-                        {"bytes", bytes},
-                        {"flops", flops},
-                        {"gbps", bytes / medianS / 1e9},
-                        {"tflops", flops / medianS / 1e12}};
-    if (std::optional<double> floor =
-            floorSeconds(bundle, device, *op, bytes, flops, options)) {
-      timing["floor_us"] = *floor * 1e6;
-      timing["fraction_of_floor"] = *floor / medianS;
-    }
-    if (copyS) {
-      timing["copy_us"] = *copyS * 1e6;
-      timing["fraction_of_copy"] = *copyS / medianS;
-    }
-    outcome["timing"] = std::move(timing);
-  }
-  freeAll();
-  llvm::consumeError(device.unloadModule(*mod));
   return outcome;
 }

@@ -1,11 +1,15 @@
 //===- RandomInputs.cpp - seeded random inputs for kernel checks ----------===//
+//
+// The generator and the fills; which range each operand is drawn from is
+// its op's business (KernelModel::inputs).
+//
+//===----------------------------------------------------------------------===//
 
 #include "hkg/Runtime/RandomInputs.h"
-#include "hkg/Runtime/ScalarInterpreter.h"
+#include "hkg/Runtime/KernelModel.h"
 
-#include "hkg/Dialect/Hkg/IR/HkgOps.h"
-
-#include "llvm/ADT/TypeSwitch.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Parallel.h"
 
@@ -60,76 +64,22 @@ void hkg::rt::fillNormal(HostTensor &tensor, RandomStream &stream, double mean,
            [&](RandomStream &s) { return s.normal(mean, stddev); });
 }
 
-namespace {
-/// The value range of one operand: uniform in [lo, hi), or with `normal`
-/// normal with mean lo and standard deviation hi.
-struct Range {
-  double lo, hi;
-  bool normal = false;
-};
-} // namespace
-
-/// Fills `cos` / `sin` with real RoPE tables (base 10000).
-static void fillRopeTable(HostTensor &table, bool isSin) {
-  int64_t rows = table.getShape()[0], half = table.getShape()[1];
-  for (int64_t pos = 0; pos < rows; ++pos)
-    for (int64_t i = 0; i < half; ++i) {
-      double angle = pos * std::pow(10000.0, -static_cast<double>(i) / half);
-      table.set(pos * half + i, isSin ? std::sin(angle) : std::cos(angle));
-    }
+llvm::Expected<llvm::SmallVector<HostTensor>>
+hkg::rt::makeRandomInputs(Operation *op, uint64_t seed) {
+  llvm::Expected<const KernelModel &> model = getKernelModel(op);
+  if (!model)
+    return model.takeError();
+  return makeRandomInputs(*model, op, seed);
 }
 
 llvm::Expected<llvm::SmallVector<HostTensor>>
-hkg::rt::makeRandomInputs(Operation *op, uint64_t seed) {
-  // Default range, then per-op overrides by operand index.
-  llvm::SmallVector<Range> ranges(op->getNumOperands(), Range{-1.0, 1.0});
-  bool ropeTables = false;
-  llvm::Error error = llvm::Error::success();
-  llvm::TypeSwitch<Operation *>(op)
-      .Case([&](mlir::hkg::ElementwiseOp e) {
-        llvm::Expected<ScalarProgram> program =
-            ScalarProgram::compile(e.getBody().front());
-        if (!program) {
-          error = program.takeError();
-          return;
-        }
-        Range r =
-            program->needsPositiveInputs() ? Range{0.1, 4.0} : Range{-3.0, 3.0};
-        std::fill(ranges.begin(), ranges.end(), r);
-      })
-      .Case([&](mlir::hkg::ReduceOp r) {
-        if (r.getKind() == mlir::hkg::ReduceKind::Prod)
-          ranges[0] = {0.99, 1.01};
-      })
-      .Case([&](mlir::hkg::SoftmaxOp) {
-        ranges[0] = {-6.0, 6.0};
-      })
-      .Case([&](mlir::hkg::LayerNormOp l) {
-        ranges[0] = {-1.5, 2.5};
-        unsigned next = 1;
-        if (l.getWeight())
-          ranges[next++] = {0.5, 1.5};
-        if (l.getBias())
-          ranges[next++] = {-0.5, 0.5};
-      })
-      .Case([&](mlir::hkg::RMSNormOp) {
-        ranges[0] = {-2.0, 2.0};
-        ranges[1] = {0.5, 1.5};
-      })
-      .Case([&](mlir::hkg::RopeOp) { ropeTables = true; })
-      .Case([&](mlir::hkg::TopPSampleOp t) {
-        // Peaked logits, like a language model's and like the benchmark's
-        // (utils/bench/bench.py: randn * 4): normal with standard deviation
-        // 4, so that over a 128256-token vocabulary the nucleus at p = 0.9
-        // holds a few hundred tokens. A sampler's speed depends on that
-        // (bin_cache, light_tokens); uniform [-6, 6) logits put a fifth of
-        // the vocabulary in the nucleus.
-        ranges[0] = {0.0, 4.0, /*normal=*/true};
-        if (t.getUniform())
-          ranges[1] = {0.0, 1.0};
-      });
-  if (error)
-    return std::move(error);
+hkg::rt::makeRandomInputs(const KernelModel &model, Operation *op,
+                          uint64_t seed) {
+  llvm::SmallVector<InputRange> ranges(op->getNumOperands(),
+                                       InputRange::uniform(-1.0, 1.0));
+  if (model.inputs)
+    if (llvm::Error error = model.inputs(op, ranges))
+      return std::move(error);
 
   llvm::SmallVector<HostTensor> inputs;
   for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
@@ -142,17 +92,22 @@ hkg::rt::makeRandomInputs(Operation *op, uint64_t seed) {
     if (!dtype)
       return llvm::createStringError(llvm::formatv(
           "operand #{0} of '{1}' has an element type the runtime does not "
-          "handle (expected f32, f16, bf16 or i32)",
+          "handle (expected f32, f16, bf16, i32 or i64)",
           i, op->getName()));
     HostTensor t(*dtype, type.getShape());
-    if (ropeTables && i > 0) {
-      fillRopeTable(t, /*isSin=*/i == 2);
-    } else {
-      RandomStream stream(seed * 0x100000001b3ull + i + 1);
-      if (ranges[i].normal)
-        fillNormal(t, stream, ranges[i].lo, ranges[i].hi);
-      else
-        fillUniform(t, stream, ranges[i].lo, ranges[i].hi);
+    const InputRange &range = ranges[i];
+    // Each operand's stream depends on the seed and its index alone.
+    RandomStream stream(seed * 0x100000001b3ull + i + 1);
+    switch (range.kind) {
+    case InputRange::Kind::Uniform:
+      fillUniform(t, stream, range.a, range.b);
+      break;
+    case InputRange::Kind::Normal:
+      fillNormal(t, stream, range.a, range.b);
+      break;
+    case InputRange::Kind::Custom:
+      range.fill(t);
+      break;
     }
     inputs.push_back(std::move(t));
   }

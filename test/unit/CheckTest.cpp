@@ -3,6 +3,7 @@
 #include "RuntimeTestUtils.h"
 
 #include "hkg/Runtime/Check.h"
+#include "hkg/Runtime/Models/Sampling.h"
 #include "hkg/Runtime/RandomInputs.h"
 
 #include <cmath>
@@ -10,11 +11,11 @@
 using namespace hkg::rt;
 using namespace hkg::rt::testing;
 
-/// A reference result holding `values` (all computed).
-static ReferenceResult makeExpected(llvm::ArrayRef<int64_t> shape,
-                                    std::initializer_list<double> values) {
-  ReferenceResult r;
-  r.output = makeTensor(DType::F64, shape, values);
+/// An expected output holding `values` (all computed).
+static ExpectedOutput makeExpected(llvm::ArrayRef<int64_t> shape,
+                                   std::initializer_list<double> values) {
+  ExpectedOutput r;
+  r.tensor = makeTensor(DType::F64, shape, values);
   return r;
 }
 
@@ -95,11 +96,11 @@ TEST(CheckTest, OneWrongElementAmongManyFails) {
   // The norm-wise error of one bad element in 4096 is small; the
   // per-element bound still catches it.
   HostTensor out(DType::BF16, {4096});
-  ReferenceResult ref;
-  ref.output = HostTensor(DType::F64, {4096});
+  ExpectedOutput ref;
+  ref.tensor = HostTensor(DType::F64, {4096});
   for (int64_t i = 0; i < 4096; ++i) {
     double v = std::sin(i * 0.1) + 1.5;
-    ref.output.set(i, v);
+    ref.tensor.set(i, v);
     out.set(i, i == 1234 ? v * 1.2 : v);
   }
   CheckResult r = compareTensors(out, ref, getDefaultTolerance(DType::BF16));
@@ -111,7 +112,7 @@ TEST(CheckTest, OneWrongElementAmongManyFails) {
 
 TEST(CheckTest, UncomputedReferenceElementsAreSkipped) {
   HostTensor out = makeTensor(DType::F32, {2}, {1, 99});
-  ReferenceResult ref = makeExpected({2}, {1, 2});
+  ExpectedOutput ref = makeExpected({2}, {1, 2});
   ref.computed = {true, false};
   CheckResult r = compareTensors(out, ref, getDefaultTolerance(DType::F32));
   EXPECT_TRUE(r.passed) << r.message;
@@ -240,7 +241,7 @@ TEST(CheckTest, ErrorScaleWidensTheBoundPerElement) {
   // Two elements with the same reference value and error; only the one
   // whose error scale covers the error passes.
   HostTensor out = makeTensor(DType::F32, {2}, {1.01, 1.01});
-  ReferenceResult ref = makeExpected({2}, {1, 1});
+  ExpectedOutput ref = makeExpected({2}, {1, 1});
   ref.errorScale = {1.0, 0.001};
   Tolerance t = getDefaultTolerance(DType::F32);
   t.elemScaled = 0.02;

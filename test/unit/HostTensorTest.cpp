@@ -115,3 +115,23 @@ TEST(HostTensorTest, SetGetRoundTripsPerDType) {
   EXPECT_EQ(parseDType("bf16"), DType::BF16);
   EXPECT_EQ(parseDType("f8"), std::nullopt);
 }
+
+TEST(HostTensorTest, I64Indices) {
+  EXPECT_EQ(getDTypeName(DType::I64), "i64");
+  EXPECT_EQ(parseDType("i64"), DType::I64);
+  EXPECT_EQ(getDTypeSize(DType::I64), 8u);
+  EXPECT_FALSE(isFloatDType(DType::I64));
+  HostTensor t(DType::I64, {3});
+  EXPECT_EQ(t.getNumBytes(), 24u);
+  EXPECT_EQ(t.getTypeString(), "i64[3]");
+  // Beyond i32's range, and negative.
+  t.set(0, 5000000000.0);
+  t.set(1, -3);
+  t.set(2, 128255);
+  EXPECT_EQ(t.get(0), 5000000000.0);
+  EXPECT_EQ(t.getBits(1), static_cast<uint64_t>(int64_t(-3)));
+  std::vector<double> all(3);
+  t.toDoubles(all.data());
+  EXPECT_EQ(all, (std::vector<double>{5000000000.0, -3, 128255}));
+  EXPECT_EQ(roundToDType(-2.7, DType::I64), -2.0);
+}

@@ -3,6 +3,7 @@
 #include "RuntimeTestUtils.h"
 
 #include "hkg/Runtime/Check.h"
+#include "hkg/Runtime/Models/Sampling.h"
 
 #include <cmath>
 
@@ -101,9 +102,10 @@ TEST(ReferenceTest, MatmulRowSubsetWhenBounded) {
   // Rows 0, 3 and 7 are computed (an even spread, first and last included).
   std::vector<bool> expectedRows = {1, 0, 0, 1, 0, 0, 0, 1};
   for (int i = 0; i < 16; ++i) {
-    EXPECT_EQ(r->isComputed(i), expectedRows[i / 2]) << "element " << i;
-    if (r->isComputed(i))
-      EXPECT_EQ(r->output.get(i), i);
+    EXPECT_EQ(r->outputs[0].isComputed(i), expectedRows[i / 2])
+        << "element " << i;
+    if (r->outputs[0].isComputed(i))
+      EXPECT_EQ(r->outputs[0].tensor.get(i), i);
   }
 }
 
@@ -280,10 +282,10 @@ TEST(ReferenceTest, AttentionErrorScaleAndTolerance) {
   auto result = evaluateReference(p.op, {q, k, v});
   ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
   double out = 0;
-  result->output.toDoubles(&out);
+  result->outputs[0].tensor.toDoubles(&out);
   EXPECT_NEAR(out, -1.0, 1e-12);
-  ASSERT_EQ(result->errorScale.size(), 1u);
-  EXPECT_NEAR(result->errorScale[0], 4.0, 1e-12);
+  ASSERT_EQ(result->outputs[0].errorScale.size(), 1u);
+  EXPECT_NEAR(result->outputs[0].errorScale[0], 4.0, 1e-12);
   // bf16 operands: 2 u = 2^-7 per unit of scale.
   EXPECT_EQ(getOpTolerance(p.op, DType::BF16).elemScaled, std::ldexp(1.0, -7));
 }

@@ -69,9 +69,14 @@ inline std::vector<double> evaluate(const ParsedOp &p,
     ADD_FAILURE() << llvm::toString(result.takeError());
     return {};
   }
+  if (result->outputs.size() != 1) {
+    ADD_FAILURE() << "expected one output, got " << result->outputs.size();
+    return {};
+  }
+  const HostTensor &output = result->outputs.front().tensor;
   std::vector<double> v;
-  for (int64_t i = 0, e = result->output.getNumElements(); i < e; ++i)
-    v.push_back(result->output.get(i));
+  for (int64_t i = 0, e = output.getNumElements(); i < e; ++i)
+    v.push_back(output.get(i));
   return v;
 }
 

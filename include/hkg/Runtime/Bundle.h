@@ -69,7 +69,7 @@ struct Bundle {
 
 /// Reads `path` (a bundle directory or its manifest.json). Errors name the
 /// offending field, e.g. "kernels[2].args[0].dtype: expected one of f32,
-/// f16, bf16, i32, got 'f8'".
+/// f16, bf16, i32, i64, got 'f8'".
 llvm::Expected<Bundle> loadBundle(llvm::StringRef path);
 
 /// Parses manifest text; `directory` is recorded for binary paths.

@@ -1,13 +1,14 @@
-//===- Check.h - comparing kernel outputs against references -----*- C++
-//-*-===//
+//===- Check.h - comparing kernel outputs against references ----*- C++ -*-===//
 //
-// How a kernel's output is judged (docs/Runtime.md has the rationale):
+// How a kernel's outputs are judged (docs/Runtime.md has the rationale):
 //  - outputs are poisoned with a NaN bit pattern before the launch; an
 //    element still holding it afterwards was never written: failure;
-//  - any NaN in the output is a failure, whatever the reference says;
+//  - any NaN in an output is a failure, whatever the reference says;
 //  - the norm-wise relative error ||out - ref|| / ||ref|| must be within the
 //    dtype's `normRel`, and every element within
 //    `elemRel * |ref| + elemAbs * rms(ref)`.
+// An op's KernelModel may adjust the tolerance or replace the comparison
+// with a check of its own (top-p membership, top-k indices...).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,12 +19,15 @@
 #include "hkg/Runtime/Reference.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir {
 class Operation;
 } // namespace mlir
 
 namespace hkg::rt {
+
+struct KernelModel;
 
 struct Tolerance {
   /// Bound on ||out - ref||_2 / ||ref||_2.
@@ -32,25 +36,23 @@ struct Tolerance {
   /// (+ elemScaled * errorScale[i] where the reference gives error scales).
   double elemRel;
   double elemAbs;
-  /// Multiplies the reference's per-element error scale (ReferenceResult::
+  /// Multiplies the reference's per-element error scale (ExpectedOutput::
   /// errorScale), e.g. attention's sum_j p_ij |v_jc|: 0 = not used.
   double elemScaled = 0;
 };
 
-/// The default tolerance for outputs of `type` (exact for i32).
+/// The default tolerance for outputs of `type` (exact for i32 and i64).
 Tolerance getDefaultTolerance(DType type);
 
-/// The tolerance of `op`'s output of `type`: the default, and for
-/// hkg.attention also 2 u_in * errorScale, u_in the unit roundoff of the
-/// operands' type (2^-8 bf16, 2^-11 f16, 2^-24 f32): the kernel rounds the
-/// probabilities P to that type for the P V product (as FlashAttention and
-/// PyTorch's SDPA do), which moves an output by up to u_in sum_j p_ij |v_jc|
-/// -- an absolute error set by V's scale, not by the output's own (late
-/// causal rows average thousands of keys and are small).
-Tolerance getOpTolerance(mlir::Operation *op, DType type);
+/// The tolerance of result `resultIndex` of `op`, of `type`: the default,
+/// adjusted by the op's KernelModel (KernelModel::tolerance).
+Tolerance getOpTolerance(mlir::Operation *op, DType type,
+                         unsigned resultIndex = 0);
+Tolerance getOpTolerance(const KernelModel &model, mlir::Operation *op,
+                         DType type, unsigned resultIndex = 0);
 
 /// The NaN bit pattern outputs are poisoned with (for i32: 0x7fbadbad, an
-/// impossible token id).
+/// impossible token id; for i64: 0x7fbadbad7fbadbad).
 uint64_t getPoisonBits(DType type);
 void poison(HostTensor &tensor);
 
@@ -67,22 +69,40 @@ struct CheckResult {
   /// What failed (empty when passed), e.g. "3 element(s) never written
   /// (first at [0, 7])".
   std::string message;
+  /// For an op with several results: each output's own result (the fields
+  /// above then combine them, see combineOutputChecks). Empty otherwise.
+  std::vector<CheckResult> outputs;
 };
 
-/// Compares `actual` (the device output) with `expected`.
+/// Compares `actual` (one device output) with `expected`.
 CheckResult compareTensors(const HostTensor &actual,
-                           const ReferenceResult &expected,
+                           const ExpectedOutput &expected,
                            const Tolerance &tolerance);
 
-/// Checks the tokens of an `hkg.top_p_sample` against its inputs. With a
-/// `uniform` operand each token must be the reference draw, or, when `u` lies
-/// within `cdfTolerance` of a boundary of the nucleus CDF, the neighbouring
-/// token the device's float32 CDF picked. With a seed, each token must lie in
-/// the nucleus (or within `cdfTolerance` of its boundary).
-CheckResult checkTopPSample(mlir::Operation *op,
-                            llvm::ArrayRef<HostTensor> inputs,
-                            const HostTensor &tokens,
-                            double cdfTolerance = 1e-4);
+/// One result from the results of each output: the counts summed, the
+/// errors their maximum, the messages of the failing outputs prefixed with
+/// "output #i: ". A single output's result is returned as it is; several
+/// are kept in CheckResult::outputs.
+CheckResult combineOutputChecks(std::vector<CheckResult> perOutput);
+
+/// The default check: compares every output with its expected tensor under
+/// its tolerance (one each) and combines the results.
+CheckResult compareOutputs(llvm::ArrayRef<HostTensor> outputs,
+                           const ReferenceResult &expected,
+                           llvm::ArrayRef<Tolerance> tolerances);
+
+/// Judges the device `outputs` of `op` (one per result) through the op's
+/// KernelModel: its custom check, or compareOutputs against `reference`
+/// (which must then be set). An op without a model is an error.
+llvm::Expected<CheckResult>
+checkKernelOutputs(mlir::Operation *op, llvm::ArrayRef<HostTensor> inputs,
+                   llvm::ArrayRef<HostTensor> outputs,
+                   const ReferenceResult *reference);
+llvm::Expected<CheckResult>
+checkKernelOutputs(const KernelModel &model, mlir::Operation *op,
+                   llvm::ArrayRef<HostTensor> inputs,
+                   llvm::ArrayRef<HostTensor> outputs,
+                   const ReferenceResult *reference);
 
 /// `[1, 2, 3]`: the multi-index of flat element `index`.
 std::string formatIndex(llvm::ArrayRef<int64_t> shape, int64_t index);

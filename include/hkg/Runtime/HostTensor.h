@@ -27,18 +27,21 @@ class Type;
 namespace hkg::rt {
 
 /// Element types a kernel argument (or a reference result) can have.
-enum class DType { F32, F16, BF16, I32, F64 };
+enum class DType { F32, F16, BF16, I32, I64, F64 };
 
-/// Returns the manifest spelling (`f32`, `f16`, `bf16`, `i32`, `f64`).
+/// Returns the manifest spelling (`f32`, `f16`, `bf16`, `i32`, `i64`, `f64`).
 llvm::StringRef getDTypeName(DType type);
 /// Parses a manifest spelling; std::nullopt when unknown.
 std::optional<DType> parseDType(llvm::StringRef name);
-/// Maps an MLIR element type (f32, f16, bf16, i32, f64); nullopt otherwise.
+/// Maps an MLIR element type (f32, f16, bf16, i32, i64, f64); nullopt
+/// otherwise.
 std::optional<DType> getDTypeFor(mlir::Type type);
 /// Size of one element in bytes.
 unsigned getDTypeSize(DType type);
 /// Whether the type is a floating-point type.
-inline bool isFloatDType(DType type) { return type != DType::I32; }
+inline bool isFloatDType(DType type) {
+  return type != DType::I32 && type != DType::I64;
+}
 
 /// f16 / bf16 <-> float, round-to-nearest-even, NaN kept quiet, infinities
 /// and subnormals handled. These are bit-exact with llvm::APFloat's
@@ -51,7 +54,7 @@ float bfloatBitsToFloat(uint16_t bits);
 
 /// Rounds `value` to the precision of `type` (through float, as a device
 /// that computes in f32 and stores `type` does) and returns it as a double.
-/// f64 is returned unchanged; i32 is truncated toward zero.
+/// f64 is returned unchanged; i32 and i64 are truncated toward zero.
 double roundToDType(double value, DType type);
 
 class HostTensor {
@@ -67,7 +70,8 @@ public:
   uint8_t *data() { return bytes.data(); }
   const uint8_t *data() const { return bytes.data(); }
 
-  /// Element `i` (flat, row-major) converted to double.
+  /// Element `i` (flat, row-major) converted to double (exact for i64 up to
+  /// 2^53 in magnitude).
   double get(int64_t i) const;
   /// Stores `value` into element `i`, rounding to the element type.
   void set(int64_t i, double value);

@@ -1,11 +1,11 @@
-//===- KernelRunner.h - run, check and time one bundle kernel ----*- C++
-//-*-===//
+//===- KernelRunner.h - run, check and time one bundle kernel ---*- C++ -*-===//
 //
 // The measurement step shared by hkg-run and the tuner: for one kernel of a
-// bundle, make seeded random inputs, poison the output, launch, compare
-// against the host reference of the manifest's `source`, then time with
-// device events on a cold L2. Run it inside a worker process (Worker.h,
-// `hkg-run --worker`) when the kernel may fault or hang.
+// bundle, make seeded random inputs, poison the outputs, launch, check them
+// against the host reference of the manifest's `source` (through the op's
+// KernelModel), then time with device events on a cold L2. Run it inside a
+// worker process (Worker.h, `hkg-run --worker`) when the kernel may fault or
+// hang.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,12 +13,19 @@
 #define HKG_RUNTIME_KERNELRUNNER_H
 
 #include "hkg/Runtime/Bundle.h"
+#include "hkg/Runtime/Check.h"
 #include "hkg/Runtime/Device.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
+namespace mlir {
+class Operation;
+} // namespace mlir
+
 namespace hkg::rt {
+
+struct KernelModel;
 
 struct RunOptions {
   /// Seed of the random inputs.
@@ -46,6 +53,11 @@ struct RunOptions {
   bool timeCopy = false;
 };
 
+/// Opens (creating it if needed) the lock file of RunOptions::deviceLockPath
+/// without locking it, so that a tool can refuse an unusable path at once
+/// rather than fail every kernel's run.
+llvm::Error checkDeviceLockPath(llvm::StringRef path);
+
 /// Runs `kernel` of `bundle` on `device`. The result is a record:
 ///   {"status": "pass"|"fail", "message": "...",
 ///    "check": {"checked", "unwritten", "nans", "mismatched",
@@ -53,19 +65,29 @@ struct RunOptions {
 ///    "timing": {"median_us", "min_us", "reps", "bytes", "flops", "gbps",
 ///               "tflops", "floor_us", "fraction_of_floor",
 ///               "copy_us", "fraction_of_copy"}}
-/// ("copy_*" with RunOptions::timeCopy)
-/// ("timing" only when the check passed and reps > 0). Anything that stops
-/// the run (bad source, manifest/op mismatch, a failing driver call) is an
-/// error.
-/// Opens (creating it if needed) the lock file of RunOptions::deviceLockPath
-/// without locking it, so that a tool can refuse an unusable path at once
-/// rather than fail every kernel's run.
-llvm::Error checkDeviceLockPath(llvm::StringRef path);
-
+/// ("copy_*" with RunOptions::timeCopy; "timing" only when the check passed
+/// and reps > 0; for an op with several results "check" also holds
+/// "outputs", one record per output, see makeCheckRecord). Every output is
+/// poisoned, uploaded and copied back. Anything that stops the run (bad
+/// source, an op without a runtime model, manifest/op mismatch, a failing
+/// driver call) is an error.
 llvm::Expected<llvm::json::Object> runKernel(const Bundle &bundle,
                                              const KernelSpec &kernel,
                                              Device &device,
                                              const RunOptions &options);
+
+/// runKernel once the source is parsed: `op` is the kernel's source op and
+/// `model` its runtime model (a test may pass one of its own).
+llvm::Expected<llvm::json::Object>
+runKernelOp(const Bundle &bundle, const KernelSpec &kernel, mlir::Operation *op,
+            const KernelModel &model, Device &device,
+            const RunOptions &options);
+
+/// The "check" record of `check`: {"checked", "unwritten", "nans",
+/// "mismatched", "norm_rel_error", "max_abs_error"}, and with several
+/// outputs also "outputs": one such record per output, each with its own
+/// "status" and "message".
+llvm::json::Object makeCheckRecord(const CheckResult &check);
 
 } // namespace hkg::rt
 

@@ -1,9 +1,9 @@
-//===- RandomInputs.h - seeded random inputs for kernel checks ---*- C++
-//-*-===//
+//===- RandomInputs.h - seeded random inputs for kernel checks --*- C++ -*-===//
 //
 // Fresh, seeded, never-zero inputs for each operand of an hkg op, in ranges
 // that suit the op (logits for softmax and sampling, positive values for
-// bodies that take logarithms or roots, real cos/sin tables for RoPE...).
+// bodies that take logarithms or roots, real cos/sin tables for RoPE...),
+// given by the op's KernelModel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,9 +46,16 @@ void fillUniform(HostTensor &tensor, RandomStream &stream, double lo,
 void fillNormal(HostTensor &tensor, RandomStream &stream, double mean,
                 double stddev);
 
-/// One random tensor per operand of `op` (in operand order).
+struct KernelModel;
+
+/// One random tensor per operand of `op` (in operand order), in the ranges
+/// its KernelModel gives (default uniform [-1, 1)). An op without a model is
+/// an error naming it.
 llvm::Expected<llvm::SmallVector<HostTensor>>
 makeRandomInputs(mlir::Operation *op, uint64_t seed);
+/// The same through `model` (which need not be registered).
+llvm::Expected<llvm::SmallVector<HostTensor>>
+makeRandomInputs(const KernelModel &model, mlir::Operation *op, uint64_t seed);
 
 } // namespace hkg::rt
 

@@ -1,11 +1,12 @@
 //===- Reference.h - host reference implementations of hkg ops -*- C++ -*-===//
 //
-// Every hkg kernel op has a straightforward C++ reference here, accumulating
-// in double. A reference takes the parsed op (usually the `source` module of
-// a bundle manifest: one func holding one hkg op) and host tensors for its
-// operands, in operand order, and returns the result as an f64 tensor (i32
-// for top_p_sample). Element bodies and matmul epilogues run through the
-// ScalarInterpreter.
+// Every hkg kernel op has a straightforward C++ reference, accumulating in
+// double, in its family's file (lib/Runtime/Models/) and reached through its
+// KernelModel. A reference takes the parsed op (usually the `source` module
+// of a bundle manifest: one func holding one hkg op) and host tensors for its
+// operands, in operand order, and returns one expected tensor per result (f64,
+// or the result's integer dtype, e.g. i32 for top_p_sample). Element bodies
+// and matmul epilogues run through the ScalarInterpreter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
 #include <vector>
@@ -39,6 +41,8 @@ parseSourceModule(llvm::StringRef source, mlir::MLIRContext &context);
 /// Returns the one hkg kernel op of `module` (error if none or several).
 llvm::Expected<mlir::Operation *> findKernelOp(mlir::ModuleOp module);
 
+struct KernelModel;
+
 struct ReferenceOptions {
   /// For matmul and attention, whose reference costs far more than the
   /// output size: an upper bound on multiply-adds. When the full reference
@@ -48,37 +52,40 @@ struct ReferenceOptions {
   double maxMultiplyAdds = 0;
 };
 
-struct ReferenceResult {
-  /// The expected output: f64 (i32 for top_p_sample).
-  HostTensor output;
+/// The expected value of one result of an op.
+struct ExpectedOutput {
+  /// f64 for a floating-point result; an integer dtype (i32, i64) for an
+  /// integer one.
+  HostTensor tensor;
   /// Which elements were computed; empty when all were.
   std::vector<bool> computed;
   /// Per-element scale of the error a correct kernel may make (attention:
-  /// sum_j p_ij |v_jc|, see getOpTolerance); empty when the op has none.
+  /// sum_j p_ij |v_jc|, see Tolerance::elemScaled); empty when the op has
+  /// none.
   std::vector<double> errorScale;
 
   bool isComputed(int64_t i) const { return computed.empty() || computed[i]; }
 };
 
+struct ReferenceResult {
+  /// One per result of the op, in result order.
+  llvm::SmallVector<ExpectedOutput, 1> outputs;
+};
+
 /// Evaluates `op` on `inputs` (one per operand, in operand order, shapes as
-/// the op's operand types).
+/// the op's operand types) through the reference of its KernelModel. An op
+/// without a model or without a reference is an error naming it.
 llvm::Expected<ReferenceResult>
 evaluateReference(mlir::Operation *op, llvm::ArrayRef<HostTensor> inputs,
                   const ReferenceOptions &options = {});
 
-//===----------------------------------------------------------------------===//
-// top-p sampling helpers
-//===----------------------------------------------------------------------===//
-
-/// softmax(logits / temperature) restricted to the nucleus (the smallest set
-/// of most likely tokens whose mass reaches `p`; ties broken by lower token
-/// id) and renormalised; zero outside the nucleus.
-std::vector<double> computeNucleusProbabilities(llvm::ArrayRef<double> logits,
-                                                double p, double temperature);
-
-/// The token whose renormalised nucleus CDF, accumulated in vocabulary
-/// (token id) order, first exceeds `u` in [0, 1).
-int64_t sampleFromNucleus(llvm::ArrayRef<double> nucleusProbs, double u);
+/// The same through `model` (which need not be registered): checks the
+/// inputs against the operands and the reference's outputs against the
+/// results (count and shape).
+llvm::Expected<ReferenceResult>
+evaluateReference(const KernelModel &model, mlir::Operation *op,
+                  llvm::ArrayRef<HostTensor> inputs,
+                  const ReferenceOptions &options = {});
 
 } // namespace hkg::rt
 
