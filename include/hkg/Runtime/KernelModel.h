@@ -1,5 +1,4 @@
-//===- KernelModel.h - what the runtime knows about one op -------*- C++
-//-*-===//
+//===- KernelModel.h - what the runtime knows about one op ---*- C++ -*-===//
 //
 // The runtime reaches an hkg op only through its KernelModel: the float64
 // reference of its results, how its random inputs are drawn, how its
