@@ -65,27 +65,32 @@ LogicalResult SchedulePicker::tuneOnDevice(HkgKernelOpInterface op,
   if (!tuned->recordError.empty())
     op.emitWarning("hkg-autotune: measurements were not all stored: ")
         << tuned->recordError;
-  const Trial *winner = tuned->getWinner();
-  if (!winner && tuned->best)
-    return pickWithoutDevice(
-        op, target,
-        llvm::formatv("no finalist passed every re-measurement on {0}",
-                      measurer.getName())
-            .str());
-  if (!winner)
+  if (!tuned->best)
     return pickWithoutDevice(
         op, target,
         llvm::formatv("none of {0} measured candidates on {1} was correct",
                       tuned->trials.size(), measurer.getName())
             .str());
+  InFlightDiagnostic remark =
+      op.emitRemark() << "hkg-autotune: measured "
+                      << tuned->trials.size() - tuned->numReused
+                      << " candidates on " << measurer.getName()
+                      << " and reused " << tuned->numReused
+                      << " from the database; ";
+  const Trial *winner = tuned->getWinner();
+  if (!winner) {
+    // Every finalist failed a re-measurement: the device or the kernels are
+    // unreliable, so neither the search's fastest trial nor a database
+    // record of it is trusted.
+    op.setScheduleAttrTo(op.getDefaultSchedule(target));
+    remark << "no finalist passed every re-measurement; using the default "
+              "schedule";
+    return success();
+  }
   op.setScheduleAttrTo(knobsToAttr(op->getContext(), winner->schedule));
-  op.emitRemark() << "hkg-autotune: measured "
-                  << tuned->trials.size() - tuned->numReused
-                  << " candidates on " << measurer.getName() << " and reused "
-                  << tuned->numReused << " from the database; best "
-                  << llvm::formatv("{0:f2}", winner->measurement.medianUs)
-                  << " us by the " << winner->agent << " agent"
-                  << tuned->describeAgainstDefault();
+  remark << "best " << llvm::formatv("{0:f2}", winner->measurement.medianUs)
+         << " us by the " << winner->agent << " agent"
+         << tuned->describeAgainstDefault();
   return success();
 }
 
