@@ -233,11 +233,10 @@ std::optional<KnobMap> SearchState::explore() {
   // Random new legal candidates. With a model, `explorerSamples` of them are
   // drawn and one of the best-scored quarter is taken at random: the
   // explorer still roams the whole space but skips what the model already
-  // ranks among the worst (on the H200, 14 of 63 GEMM trials went to
-  // mma = none schedules 10-60x slower than the default). Offline replay on
-  // the H200 dataset (hkg-tune-eval): failed or > 2x-the-best trials among
-  // the first 16 of the guided search 24.9% -> 19.0%, trials to 95% of the
-  // best unchanged (median 1, mean 2.6 -> 2.7); docs/Tuning.md.
+  // ranks among the worst. A purely random explorer spends a large share of
+  // its trials on schedules far slower than the default (e.g. GEMMs without
+  // matrix cores) that the model can rule out, and reaches the best no
+  // sooner for it; the offline replay behind this is in docs/Tuning.md.
   unsigned wanted = scorer ? std::max(1u, options.explorerSamples) : 1u;
   std::vector<KnobMap> pool;
   std::set<std::string> seen;

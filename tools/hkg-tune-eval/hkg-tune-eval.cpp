@@ -32,6 +32,7 @@
 #include "llvm/Support/WithColor.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 
@@ -161,26 +162,16 @@ static std::string describe(const Group &g) {
          g.target;
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM y(argc, argv);
-  cl::ParseCommandLineOptions(argc, argv, "hkg tuning policy evaluation\n");
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(datasetPath);
-  if (!buffer)
-    return fail("cannot read '" + datasetPath + "'");
-  auto records = parseRecordsJsonl((*buffer)->getBuffer());
-  if (!records)
-    return fail(datasetPath + ": " + llvm::toString(records.takeError()));
-
-  MLIRContext ctx;
-  loadTunerDialects(ctx);
-  OpCatalog catalog(ctx);
-
-  // Group the records; later records of a schedule replace earlier ones.
+/// Groups `records` per (signature, target), later records of a schedule
+/// replacing earlier ones, and keeps the groups with at least two
+/// candidates and one ok.
+static std::vector<Group> buildGroups(llvm::ArrayRef<TuningRecord> records,
+                                      OpCatalog &catalog, unsigned &skipped,
+                                      unsigned &illegal) {
   std::vector<Group> groups;
   std::map<std::pair<std::string, std::string>, size_t> groupIndex;
   std::map<std::pair<size_t, std::string>, size_t> candidateIndex;
-  unsigned skipped = 0, illegal = 0;
-  for (const TuningRecord &r : *records) {
+  for (const TuningRecord &r : records) {
     auto key = std::make_pair(r.signature, r.target);
     auto it = groupIndex.find(key);
     if (it == groupIndex.end()) {
@@ -216,7 +207,6 @@ int main(int argc, char **argv) {
       g.measurements[c->second] = r.measurement;
     }
   }
-  // Keep groups with at least two candidates and one ok.
   std::vector<Group> kept;
   for (Group &g : groups) {
     for (const Measurement &m : g.measurements)
@@ -225,16 +215,17 @@ int main(int argc, char **argv) {
     if (g.candidates.size() >= 2 && std::isfinite(g.bestUs))
       kept.push_back(std::move(g));
   }
-  groups = std::move(kept);
-  if (groups.size() < 2)
-    return fail("need at least two groups with an ok record");
-  // Folds over shapes, round-robin within each op kind.
+  return kept;
+}
+
+/// Sorts the groups and deals them into `folds` folds over shapes,
+/// round-robin within each op kind (after a shuffle with --split-seed).
+static void assignFolds(std::vector<Group> &groups, unsigned folds) {
   std::stable_sort(groups.begin(), groups.end(),
                    [](const Group &a, const Group &b) {
                      return std::tie(a.opName, a.target, a.signature) <
                             std::tie(b.opName, b.target, b.signature);
                    });
-  unsigned folds = std::max(2u, numFolds.getValue());
   std::vector<size_t> order(groups.size());
   std::iota(order.begin(), order.end(), 0);
   if (splitSeed != 0) {
@@ -258,209 +249,239 @@ int main(int argc, char **argv) {
     g.fold = perKind[g.opName + g.target]++ % folds;
     g.shortName = describe(g);
   }
+}
 
-  llvm::outs() << llvm::formatv(
-      "hkg-tune-eval: {0} records, {1} groups (op signature x target), {2} "
-      "folds over shapes, {3} unparsed and {4} illegal records skipped\n",
-      records->size(), groups.size(), folds, skipped, illegal);
+static PolicyOptions getPolicyOptions() {
+  PolicyOptions options;
+  options.objective = objective;
+  options.rounds = rounds;
+  options.maxDepth = maxDepth;
+  options.eta = eta;
+  options.parallelTrees = parallelTrees;
+  options.subsample = subsample;
+  options.colsampleByNode = colsample;
+  options.minChildWeight = minChildWeight;
+  options.defaultRelativeFeatures = defaultRelative;
+  return options;
+}
 
+/// The training groups of every fold but `fold`; a candidate with stats is
+/// also trained on without them (it is ranked before it is compiled).
+static std::vector<TrainingGroup>
+getTrainingGroups(llvm::ArrayRef<Group> groups, unsigned fold) {
+  std::vector<TrainingGroup> training;
+  for (const Group &g : groups) {
+    if (g.fold == fold)
+      continue;
+    TrainingGroup t;
+    for (size_t i = 0; i < g.candidates.size(); ++i) {
+      const Measurement &m = g.measurements[i];
+      float label = rankingLabel(m, g.bestUs);
+      t.rows.push_back(g.context.getFeatures(g.candidates[i], &m.stats));
+      t.labels.push_back(label);
+      if (!m.stats.empty()) {
+        t.rows.push_back(g.context.getFeatures(g.candidates[i]));
+        t.labels.push_back(label);
+      }
+    }
+    training.push_back(std::move(t));
+  }
+  return training;
+}
+
+namespace {
+/// What the evaluation counts over the held-out groups.
+struct Tally {
   unsigned zeroShotHits = 0, defaultHits = 0;
   double randomHitSum = 0;
   std::vector<double> zeroShotRatios;
   std::vector<double> guidedMedians, randomMedians, unguidedMedians;
-  // Per group: the mean over seeds of the wasted share of the first 16
-  // trials of the guided / random search.
+  /// Per group: the mean over seeds of the wasted share of the first 16
+  /// trials of the guided / random search.
   std::vector<double> guidedWaste, randomWaste;
   unsigned unguidedMissed = 0;
   unsigned guidedWins = 0, ties = 0, guidedMissed = 0, randomMissed = 0;
   std::map<std::string, std::pair<unsigned, unsigned>> perOpHits;
+};
 
-  PolicyOptions policyOptions;
-  policyOptions.objective = objective;
-  policyOptions.rounds = rounds;
-  policyOptions.maxDepth = maxDepth;
-  policyOptions.eta = eta;
-  policyOptions.parallelTrees = parallelTrees;
-  policyOptions.subsample = subsample;
-  policyOptions.colsampleByNode = colsample;
-  policyOptions.minChildWeight = minChildWeight;
-  policyOptions.defaultRelativeFeatures = defaultRelative;
-  for (unsigned fold = 0; fold < folds; ++fold) {
-    std::vector<TrainingGroup> training;
-    for (const Group &g : groups) {
-      if (g.fold == fold)
-        continue;
-      TrainingGroup t;
-      for (size_t i = 0; i < g.candidates.size(); ++i) {
-        const Measurement &m = g.measurements[i];
-        float label = rankingLabel(m, g.bestUs);
-        t.rows.push_back(g.context.getFeatures(g.candidates[i], &m.stats));
-        t.labels.push_back(label);
-        if (!m.stats.empty()) {
-          t.rows.push_back(g.context.getFeatures(g.candidates[i]));
-          t.labels.push_back(label);
-        }
-      }
-      training.push_back(std::move(t));
-    }
-    auto policy = Policy::train(training, policyOptions);
-    if (!policy)
-      return fail(llvm::toString(policy.takeError()));
+/// (a) of one held-out group.
+struct ZeroShotOutcome {
+  bool hit;
+  std::optional<double> defaultUs;
+};
+} // namespace
 
-    for (const Group &g : groups) {
-      if (g.fold != fold)
-        continue;
-      // (a) zero-shot top-1 among the recorded candidates (not compiled yet:
-      // no stats).
-      std::vector<FeatureMap> rows;
-      for (const KnobMap &k : g.candidates)
-        rows.push_back(g.context.getFeatures(k));
-      auto scores = (*policy)->score(rows);
-      if (!scores)
-        return fail(llvm::toString(scores.takeError()));
-      size_t top = pickZeroShot(*scores, g.candidates, g.defaultKnobs,
-                                zeroShotMaxChangedKnobs);
-      const Measurement &picked = g.measurements[top];
-      bool hit = picked.isOk() && picked.medianUs <= 1.1 * g.bestUs;
-      zeroShotHits += hit;
-      perOpHits[g.opName].first += hit;
-      perOpHits[g.opName].second += 1;
-      zeroShotRatios.push_back(picked.isOk() ? g.bestUs / picked.medianUs
-                                             : 0.0);
-      unsigned within = 0;
-      std::optional<double> defaultUs;
-      for (size_t i = 0; i < g.candidates.size(); ++i) {
-        const Measurement &m = g.measurements[i];
-        within += m.isOk() && m.medianUs <= 1.1 * g.bestUs;
-        if (g.candidates[i] == g.defaultKnobs && m.isOk())
-          defaultUs = m.medianUs;
-      }
-      randomHitSum += static_cast<double>(within) / g.candidates.size();
-      defaultHits += defaultUs && *defaultUs <= 1.1 * g.bestUs;
+/// (a) zero-shot top-1 among the recorded candidates (not compiled yet: no
+/// stats).
+static llvm::Expected<ZeroShotOutcome>
+evaluateZeroShot(const Group &g, const Policy &policy, Tally &tally) {
+  std::vector<FeatureMap> rows;
+  for (const KnobMap &k : g.candidates)
+    rows.push_back(g.context.getFeatures(k));
+  auto scores = policy.score(rows);
+  if (!scores)
+    return scores.takeError();
+  size_t top = pickZeroShot(*scores, g.candidates, g.defaultKnobs,
+                            zeroShotMaxChangedKnobs);
+  const Measurement &picked = g.measurements[top];
+  ZeroShotOutcome outcome;
+  outcome.hit = picked.isOk() && picked.medianUs <= 1.1 * g.bestUs;
+  tally.zeroShotHits += outcome.hit;
+  tally.perOpHits[g.opName].first += outcome.hit;
+  tally.perOpHits[g.opName].second += 1;
+  tally.zeroShotRatios.push_back(picked.isOk() ? g.bestUs / picked.medianUs
+                                               : 0.0);
+  unsigned within = 0;
+  for (size_t i = 0; i < g.candidates.size(); ++i) {
+    const Measurement &m = g.measurements[i];
+    within += m.isOk() && m.medianUs <= 1.1 * g.bestUs;
+    if (g.candidates[i] == g.defaultKnobs && m.isOk())
+      outcome.defaultUs = m.medianUs;
+  }
+  tally.randomHitSum += static_cast<double>(within) / g.candidates.size();
+  tally.defaultHits +=
+      outcome.defaultUs && *outcome.defaultUs <= 1.1 * g.bestUs;
+  return outcome;
+}
 
-      if (zeroShotOnly) {
-        if (verbose)
-          llvm::outs() << llvm::formatv(
-              "  {0,-32} fold {1}: {2,4} candidates, zero-shot {3:f3} of "
-              "best {4}, default {5:f3}\n",
-              g.shortName, fold, g.candidates.size(), zeroShotRatios.back(),
-              hit ? "(hit)" : "(miss)",
-              defaultUs ? g.bestUs / *defaultUs : 0.0);
-        continue;
-      }
-      // (b) replayed search.
-      ReplayMeasurer replay;
-      for (size_t i = 0; i < g.candidates.size(); ++i)
-        replay.add(g.signature, g.target, g.candidates[i], g.measurements[i]);
-      ListCandidateSpace space(g.context.space, g.candidates, g.defaultKnobs);
-      MeasureFn measure = [&](const KnobMap &k) {
-        MeasureRequest request{nullptr, g.signature, g.context.target, &k};
-        return replay.measure(request);
-      };
-      double goal = g.bestUs / 0.95;
-      std::vector<double> guided, random, unguided;
-      std::pair<double, double> waste{0.0, 0.0};
-      for (unsigned s = 1; s <= numSeeds; ++s) {
-        SearchOptions options;
-        options.budget = budget;
-        options.seed = s;
-        options.explorerSamples = explorerSamples;
-        // As in hkg-tune and the pass: the search's per-op models use the
-        // default feature set.
-        PolicyOptions scorerOptions = policyOptions;
-        scorerOptions.defaultRelativeFeatures = false;
-        PolicyScorer scorer(policy->get(), g.context, scorerOptions);
-        SearchResult guidedRun = runSearch(space, measure, &scorer, options);
-        guided.push_back(trialsToReach(guidedRun, goal));
-        waste.first += wastedShare(guidedRun, g.bestUs) / numSeeds;
-        // The same agents without a model: what the policy adds.
-        unguided.push_back(
-            trialsToReach(runSearch(space, measure, nullptr, options), goal));
-        SearchOptions randomOptions = options;
-        randomOptions.evolutionaryWeight = 0;
-        randomOptions.explorerWeight = 1;
-        randomOptions.startWithDefault = false;
-        SearchResult randomRun =
-            runSearch(space, measure, nullptr, randomOptions);
-        random.push_back(trialsToReach(randomRun, goal));
-        waste.second += wastedShare(randomRun, g.bestUs) / numSeeds;
-      }
-      guidedWaste.push_back(waste.first);
-      randomWaste.push_back(waste.second);
-      double gm = median(guided), rm = median(random);
-      double um = median(unguided);
-      unguidedMedians.push_back(um);
-      unguidedMissed += um > budget;
-      guidedMedians.push_back(gm);
-      randomMedians.push_back(rm);
-      guidedWins += gm < rm;
-      ties += gm == rm;
-      guidedMissed += gm > budget;
-      randomMissed += rm > budget;
+/// (b) replayed search on one held-out group: the medians over seeds of
+/// the trials to 95% of the best, guided, without a model and random.
+static std::array<double, 3> evaluateSearch(const Group &g,
+                                            const Policy &policy,
+                                            const PolicyOptions &options,
+                                            Tally &tally) {
+  ReplayMeasurer replay;
+  for (size_t i = 0; i < g.candidates.size(); ++i)
+    replay.add(g.signature, g.target, g.candidates[i], g.measurements[i]);
+  ListCandidateSpace space(g.context.space, g.candidates, g.defaultKnobs);
+  MeasureFn measure = [&](const KnobMap &k) {
+    MeasureRequest request{nullptr, g.signature, g.context.target, &k};
+    return replay.measure(request);
+  };
+  double goal = g.bestUs / 0.95;
+  std::vector<double> guided, random, unguided;
+  std::pair<double, double> waste{0.0, 0.0};
+  for (unsigned s = 1; s <= numSeeds; ++s) {
+    SearchOptions search;
+    search.budget = budget;
+    search.seed = s;
+    search.explorerSamples = explorerSamples;
+    // As in hkg-tune and the pass: the search's per-op models use the
+    // default feature set.
+    PolicyOptions scorerOptions = options;
+    scorerOptions.defaultRelativeFeatures = false;
+    PolicyScorer scorer(&policy, g.context, scorerOptions);
+    SearchResult guidedRun = runSearch(space, measure, &scorer, search);
+    guided.push_back(trialsToReach(guidedRun, goal));
+    waste.first += wastedShare(guidedRun, g.bestUs) / numSeeds;
+    // The same agents without a model: what the policy adds.
+    unguided.push_back(
+        trialsToReach(runSearch(space, measure, nullptr, search), goal));
+    SearchOptions randomOptions = search;
+    randomOptions.evolutionaryWeight = 0;
+    randomOptions.explorerWeight = 1;
+    randomOptions.startWithDefault = false;
+    SearchResult randomRun = runSearch(space, measure, nullptr, randomOptions);
+    random.push_back(trialsToReach(randomRun, goal));
+    waste.second += wastedShare(randomRun, g.bestUs) / numSeeds;
+  }
+  tally.guidedWaste.push_back(waste.first);
+  tally.randomWaste.push_back(waste.second);
+  double gm = median(guided), rm = median(random);
+  double um = median(unguided);
+  tally.unguidedMedians.push_back(um);
+  tally.unguidedMissed += um > budget;
+  tally.guidedMedians.push_back(gm);
+  tally.randomMedians.push_back(rm);
+  tally.guidedWins += gm < rm;
+  tally.ties += gm == rm;
+  tally.guidedMissed += gm > budget;
+  tally.randomMissed += rm > budget;
+  return {gm, um, rm};
+}
+
+/// Trains on the other folds and evaluates the groups of `fold`.
+static llvm::Error evaluateFold(llvm::ArrayRef<Group> groups, unsigned fold,
+                                const PolicyOptions &options, Tally &tally) {
+  auto policy = Policy::train(getTrainingGroups(groups, fold), options);
+  if (!policy)
+    return policy.takeError();
+  for (const Group &g : groups) {
+    if (g.fold != fold)
+      continue;
+    llvm::Expected<ZeroShotOutcome> zeroShot =
+        evaluateZeroShot(g, **policy, tally);
+    if (!zeroShot)
+      return zeroShot.takeError();
+    const char *hit = zeroShot->hit ? "(hit)" : "(miss)";
+    if (zeroShotOnly) {
       if (verbose)
         llvm::outs() << llvm::formatv(
-            "  {0,-32} fold {1}: {2,4} candidates, zero-shot {3:f3} of best "
-            "{4}, trials to 95%: guided {5}, no model {6}, random {7}\n",
-            g.shortName, fold, g.candidates.size(), zeroShotRatios.back(),
-            hit ? "(hit)" : "(miss)", gm, um, rm);
+            "  {0,-32} fold {1}: {2,4} candidates, zero-shot {3:f3} of "
+            "best {4}, default {5:f3}\n",
+            g.shortName, fold, g.candidates.size(),
+            tally.zeroShotRatios.back(), hit,
+            zeroShot->defaultUs ? g.bestUs / *zeroShot->defaultUs : 0.0);
+      continue;
     }
+    auto [gm, um, rm] = evaluateSearch(g, **policy, options, tally);
+    if (verbose)
+      llvm::outs() << llvm::formatv(
+          "  {0,-32} fold {1}: {2,4} candidates, zero-shot {3:f3} of best "
+          "{4}, trials to 95%: guided {5}, no model {6}, random {7}\n",
+          g.shortName, fold, g.candidates.size(), tally.zeroShotRatios.back(),
+          hit, gm, um, rm);
   }
+  return llvm::Error::success();
+}
 
-  size_t n = groups.size();
+static double mean(const std::vector<double> &v) {
+  return std::accumulate(v.begin(), v.end(), 0.0) / v.size();
+}
+
+static void printZeroShot(const Tally &t, size_t n) {
   llvm::outs() << llvm::formatv(
       "(a) zero-shot: top-1 within 10% of the best measured schedule in "
       "{0}/{1} held-out shapes = {2:f1}%\n",
-      zeroShotHits, n, 100.0 * zeroShotHits / n);
+      t.zeroShotHits, n, 100.0 * t.zeroShotHits / n);
   llvm::outs() << llvm::formatv(
       "    baselines: default schedule {0:f1}%, a random recorded candidate "
       "{1:f1}% (expected); median top-1 speed = {2:f3} of best\n",
-      100.0 * defaultHits / n, 100.0 * randomHitSum / n,
-      median(zeroShotRatios));
-  for (const auto &[op, hits] : perOpHits)
+      100.0 * t.defaultHits / n, 100.0 * t.randomHitSum / n,
+      median(t.zeroShotRatios));
+  for (const auto &[op, hits] : t.perOpHits)
     llvm::outs() << llvm::formatv("    {0}: {1}/{2}\n", op, hits.first,
                                   hits.second);
-  if (zeroShotOnly) {
-    double hitRate = static_cast<double>(zeroShotHits) / n;
-    if (requireZeroShot > 0)
-      llvm::outs() << llvm::formatv(
-          "requirement (a): zero-shot hit rate {0:f3} >= {1:f3}: {2}\n",
-          hitRate, requireZeroShot.getValue(),
-          hitRate >= requireZeroShot ? "met" : "NOT MET");
-    return requireZeroShot > 0 && hitRate < requireZeroShot;
-  }
+}
+
+static void printSearch(const Tally &t, size_t n) {
   llvm::outs() << llvm::formatv(
       "(b) replayed search: trials to reach 95% of the best (median over {0} "
       "seeds, budget {1}, {2} = not reached)\n",
       numSeeds, budget, budget + 1);
   llvm::outs() << llvm::formatv(
       "    policy-guided: median {0:f1}, mean {1:f1}, not reached in {2}/{3}\n",
-      median(guidedMedians),
-      std::accumulate(guidedMedians.begin(), guidedMedians.end(), 0.0) / n,
-      guidedMissed, n);
+      median(t.guidedMedians), mean(t.guidedMedians), t.guidedMissed, n);
   llvm::outs() << llvm::formatv(
       "    agents without a model: median {0:f1}, mean {1:f1}, not reached "
       "in {2}/{3}\n",
-      median(unguidedMedians),
-      std::accumulate(unguidedMedians.begin(), unguidedMedians.end(), 0.0) / n,
-      unguidedMissed, n);
+      median(t.unguidedMedians), mean(t.unguidedMedians), t.unguidedMissed, n);
   llvm::outs() << llvm::formatv(
       "    random:        median {0:f1}, mean {1:f1}, not reached in {2}/{3}\n",
-      median(randomMedians),
-      std::accumulate(randomMedians.begin(), randomMedians.end(), 0.0) / n,
-      randomMissed, n);
+      median(t.randomMedians), mean(t.randomMedians), t.randomMissed, n);
   llvm::outs() << llvm::formatv(
       "    policy-guided needed fewer trials in {0}/{1} groups ({2} ties)\n",
-      guidedWins, n, ties);
-  auto mean = [&](const std::vector<double> &v) {
-    return std::accumulate(v.begin(), v.end(), 0.0) / v.size();
-  };
+      t.guidedWins, n, t.ties);
   llvm::outs() << llvm::formatv(
       "    of the first 16 trials, failed or over 2x the best (mean over "
       "groups): policy-guided {0:f1}%, random {1:f1}%\n",
-      100.0 * mean(guidedWaste), 100.0 * mean(randomWaste));
+      100.0 * mean(t.guidedWaste), 100.0 * mean(t.randomWaste));
+}
 
+/// Prints the requirements asked for; 1 when one is not met.
+static int checkRequirements(const Tally &t, size_t n) {
   int status = 0;
-  double hitRate = static_cast<double>(zeroShotHits) / n;
+  double hitRate = static_cast<double>(t.zeroShotHits) / n;
   if (requireZeroShot > 0) {
     bool met = hitRate >= requireZeroShot;
     llvm::outs() << llvm::formatv(
@@ -468,14 +489,48 @@ int main(int argc, char **argv) {
         requireZeroShot.getValue(), met ? "met" : "NOT MET");
     status |= !met;
   }
-  if (requireSearchSpeedup > 0) {
-    double speedup = median(randomMedians) / median(guidedMedians);
-    bool met = speedup >= requireSearchSpeedup;
-    llvm::outs() << llvm::formatv(
-        "requirement (b): random / policy-guided trials {0:f2} >= {1:f2}: "
-        "{2}\n",
-        speedup, requireSearchSpeedup.getValue(), met ? "met" : "NOT MET");
-    status |= !met;
-  }
-  return status;
+  if (zeroShotOnly || requireSearchSpeedup <= 0)
+    return status;
+  double speedup = median(t.randomMedians) / median(t.guidedMedians);
+  bool met = speedup >= requireSearchSpeedup;
+  llvm::outs() << llvm::formatv(
+      "requirement (b): random / policy-guided trials {0:f2} >= {1:f2}: {2}\n",
+      speedup, requireSearchSpeedup.getValue(), met ? "met" : "NOT MET");
+  return status | !met;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "hkg tuning policy evaluation\n");
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(datasetPath);
+  if (!buffer)
+    return fail("cannot read '" + datasetPath + "'");
+  auto records = parseRecordsJsonl((*buffer)->getBuffer());
+  if (!records)
+    return fail(datasetPath + ": " + llvm::toString(records.takeError()));
+
+  MLIRContext ctx;
+  loadTunerDialects(ctx);
+  OpCatalog catalog(ctx);
+  unsigned skipped = 0, illegal = 0;
+  std::vector<Group> groups = buildGroups(*records, catalog, skipped, illegal);
+  if (groups.size() < 2)
+    return fail("need at least two groups with an ok record");
+  unsigned folds = std::max(2u, numFolds.getValue());
+  assignFolds(groups, folds);
+  llvm::outs() << llvm::formatv(
+      "hkg-tune-eval: {0} records, {1} groups (op signature x target), {2} "
+      "folds over shapes, {3} unparsed and {4} illegal records skipped\n",
+      records->size(), groups.size(), folds, skipped, illegal);
+
+  Tally tally;
+  PolicyOptions options = getPolicyOptions();
+  for (unsigned fold = 0; fold < folds; ++fold)
+    if (llvm::Error e = evaluateFold(groups, fold, options, tally))
+      return fail(llvm::toString(std::move(e)));
+  size_t n = groups.size();
+  printZeroShot(tally, n);
+  if (!zeroShotOnly)
+    printSearch(tally, n);
+  return checkRequirements(tally, n);
 }

@@ -19,11 +19,16 @@ def HkgAutotunePass : Pass<"hkg-autotune"> {
     it was picked. Ops that already carry a schedule keep it.
 
     With `device=auto` and a device measurer available (the runtime installs
-    one through `hkg::tuner::setMeasurerFactory`), the op is tuned: the
-    evolutionary, model-greedy and explorer agents share `budget` trials,
-    each legal candidate is compiled, checked against the reference and
-    timed, every measurement is stored in the database `db` at once (a killed
-    run resumes where it stopped), and the fastest correct candidate wins.
+    one through `hkg::tuner::setMeasurerFactory`), the op is tuned by the
+    tuning driver that `hkg-tune tune` uses too (`hkg/Tuner/TuningDriver.h`):
+    the evolutionary, model-greedy and explorer agents share `budget`
+    trials, each legal candidate is compiled, checked against the reference
+    and timed, every measurement is stored in the database `db` at once (a
+    killed run resumes where it stopped). Then the default and the
+    `confirm-finalists` fastest correct candidates are re-measured
+    `confirm-rounds` times each, and the lowest re-measured median wins
+    (with either option 0, the search's fastest correct candidate wins as
+    measured).
 
     With `device=none`, or when no device is available, the pass falls back
     in order to: the fastest ok record of the database for this op signature
@@ -54,7 +59,14 @@ def HkgAutotunePass : Pass<"hkg-autotune"> {
     Option<"seed", "seed", "uint64_t", /*default=*/"0",
            "Seed of the search and of zero-shot sampling">,
     Option<"model", "model", "std::string", /*default=*/"\"\"",
-           "Policy model (XGBoost JSON saved by hkg-tune train)">
+           "Policy model (XGBoost JSON saved by hkg-tune train)">,
+    Option<"confirmFinalists", "confirm-finalists", "unsigned",
+           /*default=*/"3",
+           "Fastest candidates re-measured with the default after the "
+           "search (0: no confirmation)">,
+    Option<"confirmRounds", "confirm-rounds", "unsigned", /*default=*/"3",
+           "Re-measurements of each finalist; the winner has the lowest "
+           "median of them (0: the search's fastest candidate wins)">
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
