@@ -34,6 +34,8 @@
 #include "GPUBuildingBlocks.h"
 #include "MatrixCore.h"
 
+#include "hkg/Dialect/Hkg/IR/Schedules/AttentionSchedule.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -53,12 +55,12 @@ class AttentionKernelBuilder {
 public:
   AttentionKernelBuilder(AttentionOp op, KernelContext &kc)
       : kc(kc), b(kc.b), loc(op.getLoc()), op(op) {
-    const ResolvedSchedule &s = kc.schedule;
-    tq = s.getInt("tile_q");
-    tkv = s.getInt("tile_kv");
-    waves = s.getInt("waves");
-    stages = s.getInt("stages");
-    useMma = s.getKeyword("mma") != "none";
+    AttentionSchedule s = AttentionSchedule::decode(kc.schedule);
+    tq = s.tileQ;
+    tkv = s.tileKv;
+    waves = s.waves;
+    stages = s.stages;
+    useMma = !s.mma.isNone();
     waveSize = kc.waveSize();
     threads = waves * waveSize;
     auto q = op.getQuery().getType();

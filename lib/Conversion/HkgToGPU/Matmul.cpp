@@ -43,6 +43,8 @@
 #include "GPUBuildingBlocks.h"
 #include "MatrixCore.h"
 
+#include "hkg/Dialect/Hkg/IR/Schedules/MatmulSchedule.h"
+
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -97,32 +99,39 @@ public:
   MatmulKernelBuilder(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
                       const ResolvedSchedule &s, const TargetInfo &target)
       : b(b), loc(op.getLoc()), kernel(kernel), op(op), target(target) {
-    tm = s.getInt("tile_m");
-    tn = s.getInt("tile_n");
-    tk = s.getInt("tile_k");
-    wm = s.getInt("waves_m");
-    wn = s.getInt("waves_n");
-    stages = s.getInt("stages");
-    vw = s.getInt("vector_width");
-    pad = s.getInt("lds_pad");
-    swizzle = s.getInt("lds_swizzle") != 0;
-    unroll = s.getInt("unroll");
-    groupM = s.getInt("group_m");
-    splitK = s.getInt("split_k");
-    wgmmaPending = s.getInt("wgmma_pending");
-    StringRef mma = s.getKeyword("mma");
-    if (mma == "none") {
+    MatmulSchedule sched = MatmulSchedule::decode(s);
+    tm = sched.tileM;
+    tn = sched.tileN;
+    tk = sched.tileK;
+    wm = sched.wavesM;
+    wn = sched.wavesN;
+    stages = sched.stages;
+    vw = sched.vectorWidth;
+    pad = sched.ldsPad;
+    swizzle = sched.ldsSwizzle;
+    unroll = sched.unroll;
+    groupM = sched.groupM;
+    splitK = sched.splitK;
+    wgmmaPending = sched.wgmmaPending;
+    mmaM = sched.mma.m;
+    mmaN = sched.mma.n;
+    mmaK = sched.mma.k;
+    switch (sched.mma.family) {
+    case MmaFamily::None:
       core = Core::Fma;
-    } else {
-      SmallVector<StringRef, 3> parts;
-      mma.split('_').second.split(parts, 'x');
-      parts[0].getAsInteger(10, mmaM);
-      parts[1].getAsInteger(10, mmaN);
-      parts[2].getAsInteger(10, mmaK);
-      core = mma.starts_with("wgmma") ? Core::Wgmma
-             : mma.starts_with("mma")  ? Core::MmaSync
-             : mma.starts_with("mfma") ? Core::Mfma
-                                       : Core::Wmma;
+      break;
+    case MmaFamily::MmaSync:
+      core = Core::MmaSync;
+      break;
+    case MmaFamily::Wgmma:
+      core = Core::Wgmma;
+      break;
+    case MmaFamily::Mfma:
+      core = Core::Mfma;
+      break;
+    case MmaFamily::Wmma:
+      core = Core::Wmma;
+      break;
     }
     waveSize = target.waveSize;
     // With wgmma, waves_m x waves_n count warpgroups of 4 waves.
