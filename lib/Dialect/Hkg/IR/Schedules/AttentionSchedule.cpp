@@ -89,24 +89,23 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
   AttentionSchedule s = AttentionSchedule::decode(resolved);
   bool fma = s.mma.isNone();
   if (!fma && !(elem.isF16() || elem.isBF16()))
-    return emitError() << "schedule knob '" << kMma.name << "' = "
-                       << s.mma.name << " needs f16 or bf16 operands, got "
-                       << elem << "; expected mma = none";
+    return emitError() << "schedule knob '" << kMma.name << "' = " << s.mma.name
+                       << " needs f16 or bf16 operands, got " << elem
+                       << "; expected mma = none";
   int64_t waves = s.waves, tileQ = s.tileQ, tileKv = s.tileKv;
   if (tileQ % (16 * waves) != 0)
     return emitError() << "schedule knob '" << kTileQ.name << "' = " << tileQ
                        << " must be a multiple of 16 x '" << kWaves.name
-                       << "' = "
-                       << 16 * waves << " (each wave owns 16-row groups)";
+                       << "' = " << 16 * waves
+                       << " (each wave owns 16-row groups)";
   int64_t sq = getQuery().getType().getDimSize(2);
   int64_t skv = getKey().getType().getDimSize(2);
   if (sq % tileQ != 0)
     return emitError() << "schedule knob '" << kTileQ.name << "' = " << tileQ
                        << " must divide the query length " << sq;
   if (skv % tileKv != 0)
-    return emitError() << "schedule knob '" << kTileKv.name << "' = "
-                       << tileKv << " must divide the key/value length "
-                       << skv;
+    return emitError() << "schedule knob '" << kTileKv.name << "' = " << tileKv
+                       << " must divide the key/value length " << skv;
   int64_t d = getQuery().getType().getDimSize(3);
   int64_t dv = getValue().getType().getDimSize(3);
   if (d % 16 != 0 || dv % 16 != 0)
@@ -119,9 +118,8 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
     return emitError() << "schedule needs " << lds
                        << " bytes of LDS (tile_q x (D + pad) + stages x "
                           "tile_kv x (D + Dv + 2 pad) elements"
-                       << (fma ? ", + tile_q x tile_kv f32 for P" : "")
-                       << "); " << target.chip << " has "
-                       << target.ldsBytesPerWorkgroup;
+                       << (fma ? ", + tile_q x tile_kv f32 for P" : "") << "); "
+                       << target.chip << " has " << target.ldsBytesPerWorkgroup;
   return success();
 }
 

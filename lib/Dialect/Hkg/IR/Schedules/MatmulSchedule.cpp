@@ -241,8 +241,7 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
             "elements per global load of A and B");
   space.add(kLdsPad, {0, 16 / bytes, 32 / bytes}, pad,
             "elements of padding per LDS row against bank conflicts");
-  space.add(kLdsSwizzle, swizzle,
-            "XOR-swizzle the 16-byte chunks of LDS rows");
+  space.add(kLdsSwizzle, swizzle, "XOR-swizzle the 16-byte chunks of LDS rows");
   space.add(kUnroll, {1, 2, 4}, 1, "unroll factor of the K loop");
   space.add(kGroupM, {1, 4, 8, 16}, 8,
             "rows of tiles visited together, so that concurrently running "
@@ -258,14 +257,14 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   // tiles that leave one workgroup per SM (128 x 256 over 4 stages, a
   // sketch): a knob for the tuner.
   space.add(kWgmmaPending, {0, 1}, 0,
-               "warpgroup-MMA groups left in flight across K steps "
-               "(wgmma.wait_group N): 1 overlaps a step's MMAs with the next "
-               "step's wait, barrier and copies (mma = wgmma_*, stages >= 3; "
-               "0 elsewhere)");
+            "warpgroup-MMA groups left in flight across K steps "
+            "(wgmma.wait_group N): 1 overlaps a step's MMAs with the next "
+            "step's wait, barrier and copies (mma = wgmma_*, stages >= 3; "
+            "0 elsewhere)");
   space.add(kSplitK, splits, 1,
-               "workgroups of one cluster sharing an output tile, each over "
-               "1/split_k of K, summed through distributed shared memory "
-               "(sm_90; 1 elsewhere)");
+            "workgroups of one cluster sharing an output tile, each over "
+            "1/split_k of K, summed through distributed shared memory "
+            "(sm_90; 1 elsewhere)");
   if (!decode)
     addTileSketches(space, mma, mmas, wavesM, wavesN, tileK, pad, bytes,
                     target);
@@ -303,8 +302,8 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
   if (tileM % (wavesM * shapeM) != 0)
     return emitError() << "schedule knob '" << kTileM.name << "' = " << tileM
                        << " must be a multiple of waves_m x "
-                       << (mma.isNone() ? "the lane rows" : "the mma M")
-                       << " (" << wavesM << " x " << shapeM << ")";
+                       << (mma.isNone() ? "the lane rows" : "the mma M") << " ("
+                       << wavesM << " x " << shapeM << ")";
   if (tileN % (wavesN * shapeN) != 0)
     return emitError() << "schedule knob '" << kTileN.name << "' = " << tileN
                        << " must be a multiple of waves_n x "
@@ -312,34 +311,30 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                        << " (" << wavesN << " x " << shapeN << ")";
   if (tileK % mma.k != 0)
     return emitError() << "schedule knob '" << kTileK.name << "' = " << tileK
-                       << " must be a multiple of the mma K (" << mma.k
-                       << ")";
+                       << " must be a multiple of the mma K (" << mma.k << ")";
   if (wgmma) {
     // The kernel reads both operands from LDS through wgmma's matrix
     // descriptors in 128-byte-swizzle layouts: A K-major, B K-major ([N, K])
     // or MN-major ([K, N], in 64-column panels) (MatmulWgmma.cpp).
     if (getTransposeA())
-      return emitError() << "schedule knob '" << kMma.name << "' = "
-                         << mma.name
+      return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
                          << " needs K contiguous in A (transpose_a = false)";
     if (tileK * bytes != 128)
-      return emitError() << "schedule knob '" << kMma.name << "' = "
-                         << mma.name
+      return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
                          << " needs tile_k x element bytes = 128 (tile_k = "
                          << 128 / bytes << "), got tile_k = " << tileK;
     // Each warpgroup computes one 64 x N instruction tile.
     if (tileM != wavesM * mma.m)
-      return emitError() << "schedule knob '" << kMma.name << "' = "
-                         << mma.name << " needs tile_m = waves_m x " << mma.m
+      return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
+                         << " needs tile_m = waves_m x " << mma.m
                          << " (one wgmma M per warpgroup), got " << tileM;
     if (tileN != wavesN * mma.n)
-      return emitError() << "schedule knob '" << kMma.name << "' = "
-                         << mma.name << " needs tile_n = waves_n x " << mma.n
+      return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
+                         << " needs tile_n = waves_n x " << mma.n
                          << " (one wgmma N per warpgroup), got " << tileN;
     if (!s.ldsSwizzle || s.ldsPad != 0 || s.stages < 2 ||
         s.vectorWidth * bytes != 16)
-      return emitError() << "schedule knob '" << kMma.name << "' = "
-                         << mma.name
+      return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
                          << " needs lds_swizzle = 1, lds_pad = 0, stages >= "
                             "2 and 16-byte vectors (vector_width = "
                          << 16 / bytes << ")";
@@ -384,9 +379,8 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
         std::min<int64_t>(target.maxRegistersPerThread,
                           kNvidiaRegistersPerWorkgroup / threads);
     if (acc + kWgmmaRegisterReserve > budget)
-      return emitError() << "schedule knob '" << kMma.name << "' = "
-                         << mma.name << " needs "
-                         << acc + kWgmmaRegisterReserve
+      return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
+                         << " needs " << acc + kWgmmaRegisterReserve
                          << " registers per thread (" << acc
                          << " accumulators live at once and "
                          << kWgmmaRegisterReserve << " more); " << threads
@@ -394,12 +388,11 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
   }
   int64_t vw = s.vectorWidth;
   if (tileK % vw != 0 || tileM % vw != 0 || tileN % vw != 0)
-    return emitError() << "schedule knob '" << kVectorWidth.name << "' = "
-                       << vw << " must divide tile_m, tile_n and tile_k ("
-                       << tileM << ", " << tileN << ", " << tileK << ")";
+    return emitError() << "schedule knob '" << kVectorWidth.name << "' = " << vw
+                       << " must divide tile_m, tile_n and tile_k (" << tileM
+                       << ", " << tileN << ", " << tileK << ")";
   if (widestDividing(*this, vw) != vw)
-    return emitError() << "schedule knob '" << kVectorWidth.name << "' = "
-                       << vw
+    return emitError() << "schedule knob '" << kVectorWidth.name << "' = " << vw
                        << " must divide the contiguous dims of lhs and rhs "
                           "(expected at most "
                        << widestDividing(*this, vw) << ")";
@@ -410,13 +403,14 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                        << " exceed K = " << getK();
   if (splitK > 1) {
     if (wgmma)
-      return emitError() << "schedule knob '" << kSplitK.name << "' = "
-                         << splitK << " is not implemented with mma = "
-                         << mma.name << "; expected split_k = 1";
+      return emitError() << "schedule knob '" << kSplitK.name
+                         << "' = " << splitK
+                         << " is not implemented with mma = " << mma.name
+                         << "; expected split_k = 1";
     int64_t steps = llvm::divideCeil(getK(), tileK);
     if (steps % splitK != 0)
-      return emitError() << "schedule knob '" << kSplitK.name << "' = "
-                         << splitK
+      return emitError() << "schedule knob '" << kSplitK.name
+                         << "' = " << splitK
                          << " must divide the K steps (ceil(K / tile_k) = "
                          << steps << ")";
     // Each thread's accumulators, published for the cluster's reduction.

@@ -100,20 +100,13 @@ struct MatmulSchedule {
   int64_t wgmmaPending;
 
   static MatmulSchedule decode(const ResolvedSchedule &s) {
-    return {s.get(kTileM),
-            s.get(kTileN),
-            s.get(kTileK),
-            s.get(kWavesM),
-            s.get(kWavesN),
-            MmaInstruction::parse(s.get(kMma)),
-            s.get(kStages),
-            s.get(kVectorWidth),
-            s.get(kLdsPad),
-            s.get(kLdsSwizzle),
-            s.get(kUnroll),
-            s.get(kGroupM),
-            s.get(kSplitK),
-            s.get(kWgmmaPending)};
+    return {s.get(kTileM),  s.get(kTileN),
+            s.get(kTileK),  s.get(kWavesM),
+            s.get(kWavesN), MmaInstruction::parse(s.get(kMma)),
+            s.get(kStages), s.get(kVectorWidth),
+            s.get(kLdsPad), s.get(kLdsSwizzle),
+            s.get(kUnroll), s.get(kGroupM),
+            s.get(kSplitK), s.get(kWgmmaPending)};
   }
 };
 
