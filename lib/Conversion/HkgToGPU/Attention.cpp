@@ -33,6 +33,9 @@
 
 #include "GPUBuildingBlocks.h"
 #include "MatrixCore.h"
+#include "TileCopy.h"
+
+#include "hkg/Dialect/Hkg/IR/Schedules/AttentionSchedule.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -49,16 +52,16 @@ using namespace mlir::hkg;
 
 namespace {
 
-class AttentionKernelBuilder {
+class AttentionKernelBuilder : IndexArith {
 public:
   AttentionKernelBuilder(AttentionOp op, KernelContext &kc)
-      : kc(kc), b(kc.b), loc(op.getLoc()), op(op) {
-    const ResolvedSchedule &s = kc.schedule;
-    tq = s.getInt("tile_q");
-    tkv = s.getInt("tile_kv");
-    waves = s.getInt("waves");
-    stages = s.getInt("stages");
-    useMma = s.getKeyword("mma") != "none";
+      : IndexArith(kc.b, op.getLoc()), kc(kc), op(op) {
+    AttentionSchedule s = AttentionSchedule::decode(kc.schedule);
+    tq = s.tileQ;
+    tkv = s.tileKv;
+    waves = s.waves;
+    stages = s.stages;
+    useMma = !s.mma.isNone();
     waveSize = kc.waveSize();
     threads = waves * waveSize;
     auto q = op.getQuery().getType();
@@ -85,22 +88,7 @@ public:
   LogicalResult build();
 
 private:
-  Value c(int64_t v) { return constIndex(b, loc, v); }
   Value f(double v) { return constF32(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t y) { return y == 0 ? x : add(x, c(y)); }
-  Value mul(Value x, int64_t y) {
-    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y)).getResult();
-  }
-  Value div(Value x, int64_t y) {
-    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, c(y)).getResult();
-  }
-  Value rem(Value x, int64_t y) {
-    return arith::RemUIOp::create(b, loc, x, c(y));
-  }
-  Value select(Value cond, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, cond, x, y);
-  }
   Value extract(Value v, int64_t i) {
     return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{i});
   }
@@ -110,10 +98,6 @@ private:
     return vector::FromElementsOp::create(b, loc, t, elems);
   }
 
-  /// Calls fn(row, col) for each vw-element chunk this thread copies of a
-  /// rows x cols tile (cols contiguous).
-  void forEachChunk(int64_t rows, int64_t cols,
-                    function_ref<void(Value, Value)> fn);
   /// Copies rows [row0, row0 + rows) of the [B, H, S, cols] global `g`
   /// (batch bIdx, head head) into `lds` at indices prefix ++ (r, c).
   /// cp.async appends its tokens to `tokens`.
@@ -159,8 +143,6 @@ private:
   SmallVector<Value> buildBlock(Value kb, ValueRange state, bool masked);
 
   KernelContext &kc;
-  OpBuilder &b;
-  Location loc;
   AttentionOp op;
 
   int64_t tq, tkv, waves, stages, waveSize, threads;
@@ -181,41 +163,25 @@ private:
 
 } // namespace
 
-void AttentionKernelBuilder::forEachChunk(int64_t rows, int64_t cols,
-                                          function_ref<void(Value, Value)> fn) {
-  int64_t perRow = cols / vw, total = rows * perRow;
-  for (int64_t first = 0; first < total; first += threads) {
-    Value id = add(tid, first);
-    // The last round may cover part of the tile: surplus threads repeat
-    // the last chunk (the same data to the same place).
-    if (first + threads > total)
-      id = arith::MinUIOp::create(b, loc, id, c(total - 1));
-    fn(div(id, perRow), mul(rem(id, perRow), vw));
-  }
-}
-
 void AttentionKernelBuilder::copyTile(Value gm, Value h, Value row0,
                                       int64_t rows, int64_t cols, Value lds,
                                       ValueRange prefix,
                                       SmallVectorImpl<Value> &tokens) {
-  auto vt = VectorType::get({vw}, elemT);
-  forEachChunk(rows, cols, [&](Value r, Value col) {
-    SmallVector<Value> dst(prefix);
-    dst.push_back(r);
-    dst.push_back(col);
-    SmallVector<Value> src = {bIdx, h, add(row0, r), col};
-    if (asyncCopy) {
-      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-          b, loc, lds, dst, gm, src, b.getIndexAttr(vw),
-          /*srcElements=*/Value(), b.getUnitAttr()));
-      return;
-    }
-    Value v = vector::LoadOp::create(b, loc, vt, gm, src,
-                                     /*nontemporal=*/false,
-                                     llvm::MaybeAlign(16));
-    vector::StoreOp::create(b, loc, v, lds, dst, /*nontemporal=*/false,
-                            llvm::MaybeAlign(16));
-  });
+  // Every chunk is 16 bytes (vw = 16 / element bytes).
+  forEachCopyChunk(*this, tid, threads, rows, cols, vw,
+                   ChunkRowIndexing::FlatIndex, [&](Value r, Value col) {
+                     SmallVector<Value> dst(prefix);
+                     dst.push_back(r);
+                     dst.push_back(col);
+                     SmallVector<Value> src = {bIdx, h, add(row0, r), col};
+                     if (asyncCopy) {
+                       tokens.push_back(
+                           asyncCopyChunk(b, loc, lds, dst, gm, src, vw));
+                       return;
+                     }
+                     Value v = loadChunk(b, loc, gm, src, vw);
+                     storeChunk(b, loc, v, lds, dst);
+                   });
 }
 
 void AttentionKernelBuilder::copyKvBlock(Value kb, Value stage,
@@ -228,9 +194,7 @@ void AttentionKernelBuilder::copyKvBlock(Value kb, Value stage,
 Value AttentionKernelBuilder::commit(ArrayRef<Value> tokens) {
   if (!asyncCopy)
     return Value();
-  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-  Value token = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType,
-                                                        tokens);
+  Value token = commitAsyncCopies(b, loc, tokens);
   // cp.async.wait_group waits for groups by count, not by token: any token
   // that dominates every wait will do, the prologue's.
   if (!lastToken)

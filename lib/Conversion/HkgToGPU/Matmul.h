@@ -1,8 +1,9 @@
 //===- Matmul.h - hkg.matmul kernel builder ---------------------*- C++ -*-===//
 //
 // Fills the body of a gpu.func with the kernel of one hkg.matmul: LDS-staged
-// workgroup tiles, matrix-core (mma.sync / MFMA / WMMA) or FMA warp tiles,
-// a pipelined K loop and the fused epilogue at the store.
+// workgroup tiles, matrix-core (mma.sync / wgmma / MFMA / WMMA) or FMA warp
+// tiles, a pipelined K loop and the fused epilogue at the store (Matmul.cpp
+// gives the overview).
 //
 //===----------------------------------------------------------------------===//
 

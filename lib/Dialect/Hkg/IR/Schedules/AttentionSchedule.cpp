@@ -9,6 +9,8 @@
 
 #include "ScheduleUtils.h"
 
+#include "hkg/Dialect/Hkg/IR/Schedules/AttentionSchedule.h"
+
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 
 using namespace mlir;
@@ -18,7 +20,10 @@ using namespace mlir::hkg::detail;
 /// The matrix instructions the attention kernel is written for: mma.sync
 /// m16n8k16 on NVIDIA. AMD's MFMA / WMMA (and sm_90a's warpgroup MMA) are
 /// not lowered for attention yet: there it runs the FMA kernel.
-static bool attentionSupportsMma(StringRef mma) { return mma == "mma_16x8x16"; }
+static bool attentionSupportsMma(const MmaInstruction &mma) {
+  return mma.family == MmaFamily::MmaSync && mma.m == 16 && mma.n == 8 &&
+         mma.k == 16;
+}
 
 /// LDS bytes of a schedule: the query tile, `stages` key and value blocks
 /// (rows padded by 16 bytes against ldmatrix bank conflicts) and, for the
@@ -37,7 +42,7 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   bool half = elem.isF16() || elem.isBF16();
   SmallVector<StringRef> mmas = {"none"};
   for (StringRef m : target.mmaIntrinsics)
-    if (attentionSupportsMma(m))
+    if (attentionSupportsMma(MmaInstruction::parse(m)))
       mmas.push_back(m);
   StringRef mma = half && mmas.size() > 1 ? mmas[1] : "none";
   // The default: 64 x 64 tiles, four waves of 16 rows, two stages; smaller
@@ -55,7 +60,8 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
     tileKv /= 2;
   int64_t waves = std::min<int64_t>(4, tileQ / 16);
   auto ldsBytes = [&] {
-    return attentionLdsBytes(tileQ, tileKv, stages, mma == "none", d, dv,
+    return attentionLdsBytes(tileQ, tileKv, stages,
+                             MmaInstruction::parse(mma).isNone(), d, dv,
                              elementBytes(elem));
   };
   while (ldsBytes() > target.ldsBytesPerWorkgroup) {
@@ -67,38 +73,38 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
       break; // No tile fits: verification reports it.
   }
   ScheduleSpace space;
-  space.addInt("tile_q", {16, 32, 64, 128}, tileQ, "query rows per workgroup");
-  space.addInt("tile_kv", {16, 32, 64, 128}, tileKv, "key/value rows per step");
-  space.addInt("waves", {1, 2, 4, 8}, waves,
-               "waves per workgroup (each owns tile_q / waves query rows)");
-  space.addKeyword("mma", mmas, mma,
-                   "matrix-core instruction, or none for FMAs");
-  space.addInt("stages", {1, 2}, stages, "LDS buffers for key/value blocks");
+  space.add(kTileQ, {16, 32, 64, 128}, tileQ, "query rows per workgroup");
+  space.add(kTileKv, {16, 32, 64, 128}, tileKv, "key/value rows per step");
+  space.add(kWaves, {1, 2, 4, 8}, waves,
+            "waves per workgroup (each owns tile_q / waves query rows)");
+  space.add(kMma, mmas, mma, "matrix-core instruction, or none for FMAs");
+  space.add(kStages, {1, 2}, stages, "LDS buffers for key/value blocks");
   return space;
 }
 
 LogicalResult AttentionOp::verifyScheduleConstraints(
-    const ResolvedSchedule &s, const TargetInfo &target,
+    const ResolvedSchedule &resolved, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
   Type elem = getQuery().getType().getElementType();
-  StringRef mma = s.getKeyword("mma");
-  if (mma != "none" && !(elem.isF16() || elem.isBF16()))
-    return emitError() << "schedule knob 'mma' = " << mma
+  AttentionSchedule s = AttentionSchedule::decode(resolved);
+  bool fma = s.mma.isNone();
+  if (!fma && !(elem.isF16() || elem.isBF16()))
+    return emitError() << "schedule knob '" << kMma.name << "' = " << s.mma.name
                        << " needs f16 or bf16 operands, got " << elem
                        << "; expected mma = none";
-  int64_t waves = s.getInt("waves"), tileQ = s.getInt("tile_q"),
-          tileKv = s.getInt("tile_kv");
+  int64_t waves = s.waves, tileQ = s.tileQ, tileKv = s.tileKv;
   if (tileQ % (16 * waves) != 0)
-    return emitError() << "schedule knob 'tile_q' = " << tileQ
-                       << " must be a multiple of 16 x 'waves' = "
-                       << 16 * waves << " (each wave owns 16-row groups)";
+    return emitError() << "schedule knob '" << kTileQ.name << "' = " << tileQ
+                       << " must be a multiple of 16 x '" << kWaves.name
+                       << "' = " << 16 * waves
+                       << " (each wave owns 16-row groups)";
   int64_t sq = getQuery().getType().getDimSize(2);
   int64_t skv = getKey().getType().getDimSize(2);
   if (sq % tileQ != 0)
-    return emitError() << "schedule knob 'tile_q' = " << tileQ
+    return emitError() << "schedule knob '" << kTileQ.name << "' = " << tileQ
                        << " must divide the query length " << sq;
   if (skv % tileKv != 0)
-    return emitError() << "schedule knob 'tile_kv' = " << tileKv
+    return emitError() << "schedule knob '" << kTileKv.name << "' = " << tileKv
                        << " must divide the key/value length " << skv;
   int64_t d = getQuery().getType().getDimSize(3);
   int64_t dv = getValue().getType().getDimSize(3);
@@ -106,16 +112,14 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
     return emitError() << "the attention kernel needs head dims that are "
                           "multiples of 16, got D = "
                        << d << " and Dv = " << dv;
-  int64_t lds = attentionLdsBytes(tileQ, tileKv, s.getInt("stages"),
-                                  mma == "none", d, dv, elementBytes(elem));
+  int64_t lds = attentionLdsBytes(tileQ, tileKv, s.stages, fma, d, dv,
+                                  elementBytes(elem));
   if (lds > target.ldsBytesPerWorkgroup)
     return emitError() << "schedule needs " << lds
                        << " bytes of LDS (tile_q x (D + pad) + stages x "
                           "tile_kv x (D + Dv + 2 pad) elements"
-                       << (mma == "none" ? ", + tile_q x tile_kv f32 for P"
-                                         : "")
-                       << "); " << target.chip << " has "
-                       << target.ldsBytesPerWorkgroup;
+                       << (fma ? ", + tile_q x tile_kv f32 for P" : "") << "); "
+                       << target.chip << " has " << target.ldsBytesPerWorkgroup;
   return success();
 }
 

@@ -1,0 +1,115 @@
+//===- MatmulSchedule.h - schedule of hkg.matmul ----------------*- C++ -*-===//
+//
+// The typed schedule of hkg.matmul: its knobs, declared once
+// (MatmulSchedule.cpp builds the space with them, the kernel builder in
+// lib/Conversion/HkgToGPU reads the decoded struct), and the one parser of
+// the `mma` keyword, which hkg.attention shares.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_DIALECT_HKG_IR_SCHEDULES_MATMULSCHEDULE_H
+#define HKG_DIALECT_HKG_IR_SCHEDULES_MATMULSCHEDULE_H
+
+#include "hkg/Dialect/Hkg/IR/Schedules/CommonKnobs.h"
+
+#include <string>
+
+namespace mlir::hkg {
+
+//===----------------------------------------------------------------------===//
+// The matrix-core instruction (`mma`)
+//===----------------------------------------------------------------------===//
+
+/// The matrix-core instruction a workgroup issues, or `none` for FMAs. A
+/// keyword rather than an enum: its values are the target's instructions
+/// (TargetInfo::mmaIntrinsics), spelled `<family>_<M>x<N>x<K>`.
+inline constexpr KeywordKnob kMma{"mma"};
+
+/// The instruction families of the `mma` keyword's prefix.
+enum class MmaFamily {
+  /// `none`: FMAs.
+  None,
+  /// `mma_*`: NVIDIA mma.sync (sm_80+).
+  MmaSync,
+  /// `wgmma_*`: NVIDIA warpgroup MMA (sm_90a).
+  Wgmma,
+  /// `mfma_*`: AMD CDNA matrix cores.
+  Mfma,
+  /// `wmma_*`: AMD RDNA matrix cores.
+  Wmma,
+};
+
+/// An `mma` keyword, parsed: its family and the M x N x K of one
+/// instruction (1 x 1 x 1 for `none`).
+struct MmaInstruction {
+  MmaFamily family = MmaFamily::None;
+  int64_t m = 1, n = 1, k = 1;
+  /// The keyword as written in `#hkg.schedule<...>`.
+  std::string name = "none";
+
+  /// Parses `<family>_<M>x<N>x<K>` or `none`. A keyword outside the families
+  /// parses as `none`: the schedule verifier only admits the target's own.
+  static MmaInstruction parse(llvm::StringRef keyword);
+
+  bool isNone() const { return family == MmaFamily::None; }
+  /// Waves that issue one instruction together: a warpgroup (4 warps) for
+  /// wgmma, whose M x N is the warpgroup's; one wave otherwise.
+  int64_t wavesPerInstruction() const {
+    return family == MmaFamily::Wgmma ? 4 : 1;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Knobs
+//===----------------------------------------------------------------------===//
+
+/// Rows / columns of the result per workgroup; depth of one K step.
+inline constexpr IntKnob kTileM{"tile_m"};
+inline constexpr IntKnob kTileN{"tile_n"};
+inline constexpr IntKnob kTileK{"tile_k"};
+/// Waves (warpgroups with wgmma) along M and N.
+inline constexpr IntKnob kWavesM{"waves_m"};
+inline constexpr IntKnob kWavesN{"waves_n"};
+/// LDS buffers of the K pipeline (hkg.attention: of its key/value blocks).
+inline constexpr IntKnob kStages{"stages"};
+/// Elements of padding per LDS row.
+inline constexpr IntKnob kLdsPad{"lds_pad"};
+/// XOR-swizzle the 16-byte chunks of LDS rows.
+inline constexpr BoolKnob kLdsSwizzle{"lds_swizzle"};
+/// Rows of tiles visited together (L2 reuse).
+inline constexpr IntKnob kGroupM{"group_m"};
+/// Workgroups of a cluster sharing an output tile (sm_90).
+inline constexpr IntKnob kSplitK{"split_k"};
+/// Warpgroup-MMA groups left in flight across K steps: a count (the
+/// operand of wgmma.wait_group), 0 or 1 today.
+inline constexpr IntKnob kWgmmaPending{"wgmma_pending"};
+
+/// hkg.matmul: a tile_m x tile_n block of the result per workgroup, K in
+/// tile_k steps staged in LDS, waves_m x waves_n waves issuing `mma`.
+struct MatmulSchedule {
+  int64_t tileM, tileN, tileK;
+  int64_t wavesM, wavesN;
+  MmaInstruction mma;
+  int64_t stages;
+  int64_t vectorWidth;
+  int64_t ldsPad;
+  bool ldsSwizzle;
+  int64_t unroll;
+  int64_t groupM;
+  int64_t splitK;
+  int64_t wgmmaPending;
+
+  static MatmulSchedule decode(const ResolvedSchedule &s) {
+    return {s.get(kTileM),  s.get(kTileN),
+            s.get(kTileK),  s.get(kWavesM),
+            s.get(kWavesN), MmaInstruction::parse(s.get(kMma)),
+            s.get(kStages), s.get(kVectorWidth),
+            s.get(kLdsPad), s.get(kLdsSwizzle),
+            s.get(kUnroll), s.get(kGroupM),
+            s.get(kSplitK), s.get(kWgmmaPending)};
+  }
+};
+
+} // namespace mlir::hkg
+
+#endif // HKG_DIALECT_HKG_IR_SCHEDULES_MATMULSCHEDULE_H

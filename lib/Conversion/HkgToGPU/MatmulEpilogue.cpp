@@ -1,0 +1,157 @@
+//===- MatmulEpilogue.cpp - the matmul kernel's stores and split-K --------===//
+//
+// The end of the matmul kernel: the f32 accumulators of every thread, summed
+// across the cluster first with split_k > 1, go through the op's epilogue
+// region (cloned per element, each epilogue operand read at the suffix of
+// (batch, m, n) it covers) to the result. Edge tiles store one guarded
+// element at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUBuildingBlocks.h"
+#include "MatmulTilePipeline.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::hkg;
+using namespace mlir::hkg::matmul;
+
+void TilePipeline::reduceAcrossClusterAndStore(
+    ArrayRef<Value> acc, Value rank,
+    function_ref<void(ArrayRef<Value>)> store) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  SmallVector<int64_t> offsets;
+  int64_t perThread = 0;
+  for (Value v : acc) {
+    offsets.push_back(perThread);
+    perThread += cast<VectorType>(v.getType()).getNumElements();
+  }
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto type = MemRefType::get({threads, perThread}, f32,
+                              MemRefLayoutAttrInterface(), space);
+  Value partials = kernel.addWorkgroupAttribution(type, loc);
+  kernel.setWorkgroupAttributionAttr(kernel.getNumWorkgroupAttributions() - 1,
+                                     LLVM::LLVMDialect::getAlignAttrName(),
+                                     b.getI64IntegerAttr(16));
+  for (auto [v, offset] : llvm::zip(acc, offsets))
+    vector::StoreOp::create(b, loc, v, partials, ValueRange{tid, c(offset)});
+  clusterBarrier(b, loc);
+  Value isFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rank, c(0));
+  auto ifOp = scf::IfOp::create(b, loc, isFirst, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    // Thread tid's values start at flat element tid x perThread.
+    Value row = mul(tid, perThread);
+    SmallVector<Value> sums(acc.begin(), acc.end());
+    for (int64_t r = 1; r < splitK; ++r) {
+      Value peer = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(r));
+      for (auto [i, sum] : llvm::enumerate(sums)) {
+        auto vt = cast<VectorType>(sum.getType());
+        Value partial = loadFromPeerLds(
+            b, loc, partials, add(row, offsets[i]), peer, vt,
+            /*alignment=*/std::min<int64_t>(16, 4 * vt.getNumElements()));
+        sum = arith::AddFOp::create(b, loc, sum, partial);
+      }
+    }
+    store(sums);
+  }
+  // The peers' LDS must outlive the first workgroup's reads.
+  clusterBarrier(b, loc);
+}
+
+void TilePipeline::storeResults(ArrayRef<Value> acc) {
+  core->forEachResultRun(acc,
+                         [&](Value row, Value col, ArrayRef<Value> values) {
+                           storeRun(row, col, values);
+                         });
+}
+
+Value TilePipeline::applyEpilogue(Value acc, ArrayRef<Value> epilogueValues) {
+  if (!op.hasEpilogue()) {
+    if (resT == acc.getType())
+      return acc;
+    return arith::TruncFOp::create(b, loc, resT, acc);
+  }
+  Block &body = op.getEpilogue().front();
+  IRMapping map;
+  map.map(body.getArgument(0), acc);
+  for (auto [arg, v] :
+       llvm::zip(body.getArguments().drop_front(), epilogueValues))
+    map.map(arg, v);
+  for (Operation &o : body.without_terminator()) {
+    // Constants captured from outside the region are cloned in (the
+    // builder rejects any other capture).
+    for (Value v : o.getOperands())
+      if (!map.contains(v) && v.getParentRegion() != &op.getEpilogue())
+        map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
+    b.clone(o, map);
+  }
+  return map.lookupOrDefault(body.getTerminator()->getOperand(0));
+}
+
+void TilePipeline::storeRun(Value row, Value col, ArrayRef<Value> values) {
+  int64_t len = values.size();
+  Value gm = add(m0, row), gn = add(n0, col);
+  bool masked = m % tm != 0 || n % tn != 0;
+  // Epilogue operands are read at the suffix of (batch, m, n) they cover.
+  auto epiIndices = [&](unsigned e, Value gnj) -> SmallVector<Value> {
+    const GlobalOperand &g = gEpi[e];
+    Value bi = epiBatch[e] == 1 ? c(0) : rem(batchIdx, epiBatch[e]);
+    Value mi = g.rows == 1 ? c(0) : gm;
+    return {bi, mi, gnj};
+  };
+  if (!masked) {
+    SmallVector<SmallVector<Value>> epi(len);
+    for (auto [e, g] : llvm::enumerate(gEpi)) {
+      auto et = cast<MemRefType>(g.view.getType()).getElementType();
+      Value v =
+          len == 1
+              ? memref::LoadOp::create(b, loc, g.view, epiIndices(e, gn))
+                    .getResult()
+              : vector::LoadOp::create(b, loc, VectorType::get({len}, et),
+                                       g.view, epiIndices(e, gn),
+                                       /*nontemporal=*/false, align(len, et))
+                    .getResult();
+      for (int64_t jj = 0; jj < len; ++jj)
+        epi[jj].push_back(len == 1 ? v
+                                   : vector::ExtractOp::create(
+                                         b, loc, v, ArrayRef<int64_t>{jj})
+                                         .getResult());
+    }
+    SmallVector<Value> outs;
+    for (int64_t jj = 0; jj < len; ++jj)
+      outs.push_back(applyEpilogue(values[jj], epi[jj]));
+    if (len == 1) {
+      memref::StoreOp::create(b, loc, outs[0], gOut.view,
+                              ValueRange{batchIdx, gm, gn});
+      return;
+    }
+    Value vec = vector::FromElementsOp::create(
+        b, loc, VectorType::get({len}, resT), outs);
+    vector::StoreOp::create(b, loc, vec, gOut.view,
+                            ValueRange{batchIdx, gm, gn},
+                            /*nontemporal=*/false, align(len, resT));
+    return;
+  }
+  // Edge tiles: one guarded element at a time.
+  for (int64_t jj = 0; jj < len; ++jj) {
+    Value gnj = add(gn, jj);
+    Value ok = andI(lt(gm, m), lt(gnj, n));
+    auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    SmallVector<Value> epi;
+    for (unsigned e = 0; e < gEpi.size(); ++e)
+      epi.push_back(
+          memref::LoadOp::create(b, loc, gEpi[e].view, epiIndices(e, gnj)));
+    memref::StoreOp::create(b, loc, applyEpilogue(values[jj], epi), gOut.view,
+                            ValueRange{batchIdx, gm, gnj});
+  }
+}

@@ -1,0 +1,380 @@
+//===- MatmulTilePipeline.cpp - the matmul kernel's tile pipeline ---------===//
+//
+// Grid and tile mapping, the global -> LDS copies of the A and B tiles and
+// the K loop around a matrix-core family's inner product (see
+// MatmulTilePipeline.h and the overview in Matmul.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatmulTilePipeline.h"
+#include "TileCopy.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::hkg;
+using namespace mlir::hkg::matmul;
+
+void MatrixCore::placeWave(Value wave) {
+  t.waveRow = mul(div(wave, t.wn), t.tm / t.wm);
+  t.waveCol = mul(rem(wave, t.wn), t.tn / t.wn);
+}
+
+static std::unique_ptr<MatrixCore> createMatrixCore(KernelState &t) {
+  switch (t.mma.family) {
+  case MmaFamily::None:
+    return createFmaCore(t);
+  case MmaFamily::MmaSync:
+    return createMmaSyncCore(t);
+  case MmaFamily::Wgmma:
+    return createWgmmaCore(t);
+  case MmaFamily::Mfma:
+    return createMfmaCore(t);
+  case MmaFamily::Wmma:
+    return createWmmaCore(t);
+  }
+  llvm_unreachable("unknown matrix-core family");
+}
+
+TilePipeline::TilePipeline(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
+                           const MatmulSchedule &s, const TargetInfo &target)
+    : KernelState(b, kernel, op, s, target), core(createMatrixCore(*this)) {}
+
+//===----------------------------------------------------------------------===//
+// Views and LDS
+//===----------------------------------------------------------------------===//
+
+GlobalOperand TilePipeline::globalView(Value arg, int64_t rows, int64_t cols) {
+  auto type = cast<MemRefType>(arg.getType());
+  int64_t numBatch = type.getNumElements() / (rows * cols);
+  SmallVector<int64_t> shape = {numBatch, rows, cols};
+  SmallVector<int64_t> strides = {rows * cols, cols, 1};
+  auto viewType =
+      MemRefType::get(shape, type.getElementType(), MemRefLayoutAttrInterface(),
+                      type.getMemorySpace());
+  Value v = memref::ReinterpretCastOp::create(b, loc, viewType, arg,
+                                              /*offset=*/0, shape, strides);
+  return {v, rows, cols};
+}
+
+LdsTile TilePipeline::allocLds(int64_t tileRows, int64_t tileCols,
+                               bool transposed, int64_t panelCols) {
+  int64_t rows = transposed ? tileCols : tileRows;
+  int64_t cols = transposed ? tileRows : tileCols;
+  int64_t numPanels = 1;
+  if (panelCols && cols > panelCols) {
+    numPanels = cols / panelCols;
+    rows *= numPanels;
+    cols = panelCols;
+  }
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  auto type = MemRefType::get({stages, rows, cols + pad}, elemT,
+                              MemRefLayoutAttrInterface(), space);
+  LdsTile t;
+  t.buf = kernel.addWorkgroupAttribution(type, loc);
+  // 16-byte chunks (cp.async, ldmatrix rows, ds_read_b128) need 16-byte
+  // aligned buffers; the family may ask for more.
+  kernel.setWorkgroupAttributionAttr(kernel.getNumWorkgroupAttributions() - 1,
+                                     LLVM::LLVMDialect::getAlignAttrName(),
+                                     b.getI64IntegerAttr(core->ldsAlignment()));
+  t.rows = rows;
+  t.cols = cols;
+  t.transposed = transposed;
+  t.panelCols = numPanels > 1 ? panelCols : 0;
+  t.numPanels = numPanels;
+  t.chunkElems = 16 / elemBytes;
+  t.swizzle = swizzle && cols / t.chunkElems > 1;
+  return t;
+}
+
+//===----------------------------------------------------------------------===//
+// Global -> LDS copies
+//===----------------------------------------------------------------------===//
+
+void TilePipeline::forEachChunk(
+    const LdsTile &t, const GlobalOperand &g, Value row0, Value col0,
+    function_ref<void(Value, Value, Value, Value, Value)> fn) {
+  bool maskRows = g.rows % t.tileRows() != 0;
+  bool maskCols = g.cols % t.tileCols() != 0;
+  forEachCopyChunk(*this, tid, threads, t.tileRows(), t.tileCols(), vw,
+                   ChunkRowIndexing::RowOffset, [&](Value lr, Value lc) {
+                     Value gr = add(row0, lr), gc = add(col0, lc);
+                     Value valid;
+                     if (maskRows)
+                       valid = lt(gr, g.rows);
+                     if (maskCols)
+                       valid = andI(valid, lt(gc, g.cols));
+                     fn(valid, gr, gc, lr, lc);
+                   });
+}
+
+void TilePipeline::forEachTileChunk(
+    Value kt, function_ref<void(const LdsTile &, const GlobalOperand &, Value,
+                                Value, Value, Value, Value)>
+                  fn) {
+  Value k0 = mul(kt, tk);
+  auto [ar, ac] = originA(k0);
+  forEachChunk(ldsA, gA, ar, ac,
+               [&](Value v, Value gr, Value gc, Value lr, Value lc) {
+                 fn(ldsA, gA, v, gr, gc, lr, lc);
+               });
+  auto [br, bc] = originB(k0);
+  forEachChunk(ldsB, gB, br, bc,
+               [&](Value v, Value gr, Value gc, Value lr, Value lc) {
+                 fn(ldsB, gB, v, gr, gc, lr, lc);
+               });
+}
+
+SmallVector<Value> TilePipeline::issueAsyncCopy(Value kt, Value stage) {
+  SmallVector<Value> tokens;
+  forEachTileChunk(kt, [&](const LdsTile &t, const GlobalOperand &g,
+                           Value valid, Value gr, Value gc, Value lr,
+                           Value lc) {
+    Value srcElements;
+    if (valid) {
+      // Out-of-bounds chunks read nothing (zero fill) from a safe address.
+      Value zero = c(0);
+      gr = select(valid, gr, zero);
+      gc = select(valid, gc, zero);
+      srcElements = select(valid, c(vw), zero);
+    }
+    auto [lrow, lcol] = ldsIndex(t, lr, lc);
+    tokens.push_back(
+        asyncCopyChunk(b, loc, t.buf, ValueRange{stage, lrow, lcol}, g.view,
+                       ValueRange{batchIdx, gr, gc}, vw, srcElements));
+  });
+  return tokens;
+}
+
+SmallVector<Value> TilePipeline::loadTileToRegisters(Value kt) {
+  SmallVector<Value> regs;
+  auto vt = VectorType::get({vw}, elemT);
+  forEachTileChunk(kt, [&](const LdsTile &, const GlobalOperand &g, Value valid,
+                           Value gr, Value gc, Value, Value) {
+    if (valid) {
+      Value zero = c(0);
+      gr = select(valid, gr, zero);
+      gc = select(valid, gc, zero);
+    }
+    Value v = loadChunk(b, loc, g.view, ValueRange{batchIdx, gr, gc}, vw);
+    if (valid) {
+      Value zeros = arith::ConstantOp::create(b, loc, vt, b.getZeroAttr(vt));
+      v = select(valid, v, zeros);
+    }
+    regs.push_back(v);
+  });
+  return regs;
+}
+
+void TilePipeline::storeRegistersToLds(ArrayRef<Value> regs, Value stage) {
+  unsigned i = 0;
+  // Same traversal as loadTileToRegisters; the K offset does not matter.
+  forEachTileChunk(c(0), [&](const LdsTile &t, const GlobalOperand &, Value,
+                             Value, Value, Value lr, Value lc) {
+    Value v = regs[i++];
+    if (!t.transposed) {
+      storeChunk(b, loc, v, t.buf, ValueRange{stage, lr, physCol(t, lr, lc)});
+      return;
+    }
+    for (int64_t e = 0; e < vw; ++e) {
+      Value row = add(lc, e);
+      Value x = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{e});
+      memref::StoreOp::create(b, loc, x, t.buf,
+                              ValueRange{stage, row, physCol(t, row, lr)});
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// The K loop
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> TilePipeline::buildAsyncKLoop(ValueRange accIn, int64_t numK,
+                                                 Value zero, Value one) {
+  // cp.async pipeline: tiles 0 .. stages-2 in flight before the loop; at
+  // step kt, wait for tile kt, then refill the stage freed by step kt-1
+  // with tile kt + stages - 1 while computing tile kt. Past the last tile
+  // the refill repeats the last tile into a stage no later step reads, so
+  // that every step commits one non-empty group.
+  //
+  // wgmma_pending = 1 leaves step kt - 1's MMAs in flight during step kt,
+  // so step kt refills the stage of step kt - 2 (whose MMAs every
+  // warpgroup waited for before the barrier) with tile kt + stages - 2:
+  // one tile fewer ahead.
+  int64_t ahead = stages - 1 - wgmmaPending;
+  Value token;
+  for (int64_t s = 0; s < ahead; ++s) {
+    int64_t tile = std::min(s, numK - 1);
+    token = commitAsyncCopies(b, loc, issueAsyncCopy(kStep(c(tile)), c(s)));
+  }
+  auto loop = scf::ForOp::create(b, loc, zero, c(numK), one, accIn);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kt = loop.getInductionVar();
+    Value stage = rem(kt, stages);
+    if (stages == 1) {
+      gpu::BarrierOp::create(b, loc);
+      Value t = commitAsyncCopies(b, loc, issueAsyncCopy(kStep(kt), zero));
+      nvgpu::DeviceAsyncWaitOp::create(b, loc, t, b.getI32IntegerAttr(0));
+      gpu::BarrierOp::create(b, loc);
+    } else {
+      nvgpu::DeviceAsyncWaitOp::create(b, loc, token,
+                                       b.getI32IntegerAttr(ahead - 1));
+      core->beforeStageBarrier();
+      gpu::BarrierOp::create(b, loc);
+      Value next = add(kt, ahead);
+      Value tile = arith::MinUIOp::create(b, loc, next, c(numK - 1));
+      commitAsyncCopies(b, loc, issueAsyncCopy(kStep(tile), rem(next, stages)));
+    }
+    SmallVector<Value> out =
+        core->computeStage(stage, loop.getRegionIterArgs());
+    scf::YieldOp::create(b, loc, out);
+  }
+  SmallVector<Value> acc(loop.getResults());
+  kLoop = loop;
+  acc = core->finishKLoop(std::move(acc));
+  if (stages > 1)
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(0));
+  return acc;
+}
+
+SmallVector<Value> TilePipeline::buildPrefetchKLoop(ValueRange accIn,
+                                                    int64_t numK, Value zero,
+                                                    Value one) {
+  // Register prefetch: tile kt + 1 is loaded from global memory while
+  // tile kt is computed, then written to the other LDS buffer.
+  storeRegistersToLds(loadTileToRegisters(kStep(zero)), zero);
+  gpu::BarrierOp::create(b, loc);
+  auto loop = scf::ForOp::create(b, loc, zero, c(numK), one, accIn);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kt = loop.getInductionVar();
+    Value stage = rem(kt, stages);
+    Value next = add(kt, 1);
+    Value hasNext = lt(next, numK);
+    // Clamp so the prefetch of the last step stays in bounds; its result
+    // is not stored.
+    Value nextK = select(hasNext, next, kt);
+    SmallVector<Value> regs = loadTileToRegisters(kStep(nextK));
+    SmallVector<Value> out =
+        core->computeStage(stage, loop.getRegionIterArgs());
+    if (stages == 1)
+      gpu::BarrierOp::create(b, loc);
+    auto ifOp = scf::IfOp::create(b, loc, hasNext, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      storeRegistersToLds(regs, rem(next, stages));
+    }
+    gpu::BarrierOp::create(b, loc);
+    scf::YieldOp::create(b, loc, out);
+  }
+  kLoop = loop;
+  return SmallVector<Value>(loop.getResults());
+}
+
+LogicalResult TilePipeline::unrollKLoop(scf::ForOp loop) {
+  if (unroll <= 1)
+    return success();
+  if (failed(loopUnrollByFactor(loop, unroll)))
+    return op.emitOpError("failed to unroll the K loop by ") << unroll;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel
+//===----------------------------------------------------------------------===//
+
+Value TilePipeline::mapTile(int64_t tilesM, int64_t tilesN) {
+  Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  batchIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  // split_k > 1 (sm_90): clusters of split_k consecutive workgroups share
+  // one output tile, workgroup `rank` of the cluster taking K steps
+  // [rank, rank + 1) x kSteps; their accumulators are summed through
+  // distributed shared memory after the K loop.
+  Value rank;
+  if (splitK > 1) {
+    rank = rem(pid, splitK);
+    pid = div(pid, splitK);
+  }
+  // Tiles are visited in groups of group_m rows of tiles so that
+  // concurrently running workgroups share A and B in L2.
+  int64_t group = std::min<int64_t>(groupM, tilesM);
+  Value tileRow, tileCol;
+  if (group <= 1 || tilesN == 1) {
+    tileRow = div(pid, tilesN);
+    tileCol = rem(pid, tilesN);
+  } else {
+    Value groupId = div(pid, group * tilesN);
+    Value firstRow = mul(groupId, group);
+    Value rowsLeft = arith::SubIOp::create(b, loc, c(tilesM), firstRow);
+    Value groupRows = arith::MinUIOp::create(b, loc, rowsLeft, c(group));
+    Value inGroup = rem(pid, group * tilesN);
+    tileRow = add(firstRow, arith::RemUIOp::create(b, loc, inGroup, groupRows));
+    tileCol = arith::DivUIOp::create(b, loc, inGroup, groupRows);
+  }
+  m0 = mul(tileRow, tm);
+  n0 = mul(tileCol, tn);
+  return rank;
+}
+
+FailureOr<MatmulLaunch> TilePipeline::build() {
+  // Views: A [batch, rows, cols], B likewise, result [batch, M, N].
+  unsigned numEpi = op.getEpilogueInputs().size();
+  gA = globalView(kernel.getArgument(0), transA ? k : m, transA ? m : k);
+  gB = globalView(kernel.getArgument(1), transB ? n : k, transB ? k : n);
+  for (unsigned e = 0; e < numEpi; ++e) {
+    Value arg = kernel.getArgument(2 + e);
+    auto type = cast<MemRefType>(arg.getType());
+    int64_t rows = type.getRank() >= 2 ? m : 1;
+    gEpi.push_back(globalView(arg, rows, n));
+    epiBatch.push_back(type.getNumElements() / (rows * n));
+  }
+  gOut = globalView(kernel.getArgument(2 + numEpi), m, n);
+
+  // LDS keeps the global layout, except for families that want K
+  // contiguous (vector fragment loads): they transpose at the store.
+  bool kContiguous = core->wantsKContiguousLds();
+  ldsA = allocLds(transA ? tk : tm, transA ? tm : tk, kContiguous && transA);
+  ldsB = allocLds(transB ? tn : tk, transB ? tk : tn, kContiguous && !transB,
+                  core->panelColsOfB());
+
+  // Thread and tile coordinates.
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value wave = div(tid, waveSize);
+  lane = rem(tid, waveSize);
+  core->placeWave(wave);
+  int64_t tilesM = llvm::divideCeil(m, tm), tilesN = llvm::divideCeil(n, tn);
+  Value rank = mapTile(tilesM, tilesN);
+
+  int64_t numK = llvm::divideCeil(k, tk) / splitK;
+  if (splitK > 1)
+    kBegin = mul(rank, numK);
+  SmallVector<Value> acc = core->initAccumulators();
+  Value zero = c(0), one = c(1);
+  acc = async ? buildAsyncKLoop(acc, numK, zero, one)
+              : buildPrefetchKLoop(acc, numK, zero, one);
+
+  if (splitK > 1)
+    reduceAcrossClusterAndStore(
+        acc, rank, [&](ArrayRef<Value> sums) { storeResults(sums); });
+  else
+    storeResults(acc);
+  // Last, so that the stores read the results of the remainder loop the
+  // unrolling may add.
+  if (failed(unrollKLoop(kLoop)))
+    return failure();
+
+  MatmulLaunch launch;
+  launch.grid = {tilesM * tilesN * splitK, 1, batch};
+  launch.cluster = {splitK, 1, 1};
+  launch.block = {threads, 1, 1};
+  return launch;
+}

@@ -1,0 +1,237 @@
+//===- MatmulWgmma.cpp - matmul inner product with warpgroup MMA ----------===//
+//
+// mma = wgmma_64xNx16 (NVIDIA sm_90a): a warpgroup (4 warps) issues one
+// 64 x N instruction per 16 K values, reading both operands from LDS through
+// matrix descriptors, with the thread's N / 2 accumulators in one LLVM
+// struct. waves_m x waves_n count warpgroups, each computing one 64 x N
+// instruction tile. The LDS tiles are the pipeline's cp.async ones, with
+// 128-byte rows (A and a K-major B: tile_k = 64 for 16-bit types; a B as
+// [K, N] in panels of 64 columns) whose 16-byte chunks are XOR-swizzled by
+// row % 8: the 128-byte-swizzle layouts the descriptors name, in 1024-byte
+// aligned buffers.
+//
+// The instructions are inline PTX (wgmma.fence, mma_async, commit_group,
+// wait_group, fence.proxy.async): all of it is in this file. With
+// wgmma_pending = 1 a step's MMAs stay in flight while the next step waits
+// for its tile and issues its copies (wgmma.wait_group 1).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatmulTilePipeline.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::hkg;
+using namespace mlir::hkg::matmul;
+
+namespace {
+
+class WgmmaCore final : public MatrixCore {
+public:
+  using MatrixCore::MatrixCore;
+
+  /// wgmma's 128-byte swizzle repeats every 1024 bytes.
+  int64_t ldsAlignment() const override { return 1024; }
+  /// An MN-major B ([K, N]) in 128-byte-wide panels.
+  int64_t panelColsOfB() const override {
+    return t.transB ? 0 : 128 / t.elemBytes;
+  }
+  void placeWave(Value wave) override;
+  SmallVector<Value> initAccumulators() override;
+  SmallVector<Value> computeStage(Value stage, ValueRange acc) override;
+  void forEachResultRun(ValueRange acc, ResultRunFn fn) override;
+  /// wgmma reads LDS through the async proxy: this thread's cp.async
+  /// writes become visible to it before the barrier.
+  void beforeStageBarrier() override {
+    sideEffectAsm("fence.proxy.async.shared::cta;");
+  }
+  /// With wgmma_pending = 1 the last step's MMAs are still in flight.
+  SmallVector<Value> finishKLoop(SmallVector<Value> acc) override {
+    if (t.wgmmaPending > 0)
+      acc = {accumulatorAsm("wgmma.wait_group.sync.aligned 0;", acc.front())};
+    return acc;
+  }
+
+private:
+  /// The shared-memory address of LDS buffer `buf` as i64.
+  Value sharedAddress(Value buf);
+  /// A wgmma matrix descriptor of the 128-byte-swizzle tile at shared
+  /// address `addr` (i64); `leadingBytes`: the MN-major panel stride (16, a
+  /// placeholder, for K-major tiles).
+  Value wgmmaDescriptor(Value addr, int64_t leadingBytes = 16);
+  /// The LLVM struct of the thread's wgmma accumulators.
+  Type wgmmaAccType();
+  /// Inline PTX `text` with side effects, no operands.
+  void sideEffectAsm(StringRef text);
+  /// Inline PTX `text` that reads and rewrites the accumulator struct `acc`
+  /// in place (its registers tied), so that nothing moves the accumulators
+  /// across it: wgmma.fence / wait_group.
+  Value accumulatorAsm(StringRef text, Value acc);
+
+  /// The warpgroup's first row and column in the tile.
+  Value wgRow, wgCol;
+};
+
+} // namespace
+
+void WgmmaCore::placeWave(Value wave) {
+  Value wg = div(wave, 4);
+  wgRow = mul(div(wg, t.wn), 64);
+  wgCol = mul(rem(wg, t.wn), t.mmaN);
+  t.waveRow = add(wgRow, mul(rem(wave, 4), 16));
+  t.waveCol = wgCol;
+  // Its PTX needs the arch-specific target (sm_90a): Compile.cpp.
+  t.kernel->setAttr("hkg.arch_specific", b.getUnitAttr());
+}
+
+SmallVector<Value> WgmmaCore::initAccumulators() {
+  return {LLVM::ZeroOp::create(b, loc, wgmmaAccType())};
+}
+
+Type WgmmaCore::wgmmaAccType() {
+  return LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(t.mmaN / 2, b.getF32Type()));
+}
+
+void WgmmaCore::sideEffectAsm(StringRef text) {
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{}, text, "",
+                            /*has_side_effects=*/true,
+                            /*is_align_stack=*/false,
+                            LLVM::tailcallkind::TailCallKind::None,
+                            /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
+}
+
+/// `n` f32 outputs and `first`.. inputs tied to them, as constraints.
+static std::string tiedF32Constraints(int64_t n, StringRef middle) {
+  std::string c;
+  for (int64_t i = 0; i < n; ++i)
+    c += "=f,";
+  c += middle.str();
+  for (int64_t i = 0; i < n; ++i)
+    c += (c.empty() || c.back() == ',' ? "" : ",") + std::to_string(i);
+  return c;
+}
+
+Value WgmmaCore::accumulatorAsm(StringRef text, Value acc) {
+  int64_t n = t.mmaN / 2;
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < n; ++i)
+    operands.push_back(
+        LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, wgmmaAccType(), operands, text, tiedF32Constraints(n, ""),
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, nullptr, nullptr);
+  return asmOp.getResult(0);
+}
+
+Value WgmmaCore::sharedAddress(Value buf) {
+  Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buf);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), p);
+}
+
+/// Matrix descriptor (PTX ISA, "Matrix Descriptor Format"): bits 0-13 the
+/// start address >> 4, 16-29 the leading-dimension byte offset >> 4 (K-major
+/// swizzled layouts do not use it; MN-major: from one 64-element panel to
+/// the next), 32-45 the stride byte offset >> 4 (1024: eight 128-byte rows,
+/// the swizzle atom), 62-63 the swizzle mode (1: 128 bytes).
+Value WgmmaCore::wgmmaDescriptor(Value addr, int64_t leadingBytes) {
+  Type i64 = b.getI64Type();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, addr, cst(0x3FFFF)), cst(4));
+  int64_t fixed = (int64_t((leadingBytes >> 4) & 0x3FFF) << 16) |
+                  (int64_t(1024 >> 4) << 32) | (int64_t(1) << 62);
+  return arith::OrIOp::create(b, loc, start, cst(fixed));
+}
+
+SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
+  Type i64 = b.getI64Type();
+  auto toI64 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(b, loc, i64, index);
+  };
+  int64_t rowBytes = t.tk * t.elemBytes; // 128
+  // This warpgroup's 64 rows of A and tile_n rows of B in the stage.
+  Value offA = add(mul(stage, t.ldsA.rows * rowBytes), mul(wgRow, rowBytes));
+  // B: K-major, its tile_n rows of 128 bytes; MN-major ([K, N]), panels of
+  // 64 columns x tile_k rows (this warpgroup's first panel: wgCol / 64).
+  int64_t panelBytes = t.tk * rowBytes;
+  Value offB = add(mul(stage, t.ldsB.rows * rowBytes),
+                   t.transB ? mul(wgCol, rowBytes)
+                            : mul(div(wgCol, 128 / t.elemBytes), panelBytes));
+  Value addrA =
+      arith::AddIOp::create(b, loc, sharedAddress(t.ldsA.buf), toI64(offA));
+  Value addrB =
+      arith::AddIOp::create(b, loc, sharedAddress(t.ldsB.buf), toI64(offB));
+  int64_t n = t.mmaN / 2;
+  std::string ty = t.elemT.isBF16() ? "bf16" : "f16";
+  std::string regs;
+  for (int64_t i = 0; i < n; ++i)
+    regs += (i ? ", $" : "$") + std::to_string(i);
+  std::string text =
+      "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(n + 2) +
+      ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(t.mmaN) +
+      "k16.f32." + ty + "." + ty + " {" + regs + "}, $" + std::to_string(n) +
+      ", $" + std::to_string(n + 1) + ", p, 1, 1, 0, " +
+      (t.transB ? "0" : "1") + ";\n}";
+  std::string constraints = tiedF32Constraints(n, "l,l,r,");
+  Value one =
+      arith::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(1));
+  Value acc = accumulatorAsm("wgmma.fence.sync.aligned;", accIn.front());
+  for (int64_t kk = 0; kk < t.tk; kk += 16) {
+    auto offset = [&](int64_t bytes) -> Value {
+      return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(bytes));
+    };
+    // K-major: 16 K values are 32 bytes along the row; MN-major: 16 rows.
+    Value descA = wgmmaDescriptor(
+        arith::AddIOp::create(b, loc, addrA, offset(kk * t.elemBytes)));
+    Value descB =
+        t.transB ? wgmmaDescriptor(arith::AddIOp::create(
+                       b, loc, addrB, offset(kk * t.elemBytes)))
+                 : wgmmaDescriptor(arith::AddIOp::create(b, loc, addrB,
+                                                         offset(kk * rowBytes)),
+                                   /*leadingBytes=*/panelBytes);
+    SmallVector<Value> operands = {descA, descB, one};
+    for (int64_t i = 0; i < n; ++i)
+      operands.push_back(
+          LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
+    acc = LLVM::InlineAsmOp::create(
+              b, loc, wgmmaAccType(), operands, text, constraints,
+              /*has_side_effects=*/true, /*is_align_stack=*/false,
+              LLVM::tailcallkind::TailCallKind::None, nullptr, nullptr)
+              .getResult(0);
+  }
+  sideEffectAsm("wgmma.commit_group.sync.aligned;");
+  // Wait for this step's MMAs (wgmma_pending = 0) or the previous step's
+  // (1) before the loop's barrier, after which a refill overwrites their
+  // stage; the loop's exit waits for all before the accumulators are read.
+  acc = accumulatorAsm("wgmma.wait_group.sync.aligned " +
+                           std::to_string(t.wgmmaPending) + ";",
+                       acc);
+  return {acc};
+}
+
+void WgmmaCore::forEachResultRun(ValueRange acc, ResultRunFn fn) {
+  // Warp w of a warpgroup holds its rows 16w .. 16w + 15; element 4j + 2h
+  // + e of the struct is (row lane / 4 + 8h, column 8j + 2 (lane % 4) + e)
+  // of them (PTX ISA, wgmma D fragments: mma.sync's m16n8 C layout for
+  // each 8 columns).
+  Value row = add(t.waveRow, div(t.lane, 4));
+  Value col = add(t.waveCol, mul(rem(t.lane, 4), 2));
+  Value s = acc.front();
+  auto at = [&](int64_t i) -> Value {
+    return LLVM::ExtractValueOp::create(b, loc, s, ArrayRef<int64_t>{i});
+  };
+  for (int64_t jn = 0; jn < t.mmaN / 8; ++jn)
+    for (int64_t h = 0; h < 2; ++h)
+      fn(add(row, h * 8), add(col, jn * 8),
+         {at(4 * jn + 2 * h), at(4 * jn + 2 * h + 1)});
+}
+
+std::unique_ptr<MatrixCore> mlir::hkg::matmul::createWgmmaCore(KernelState &t) {
+  return std::make_unique<WgmmaCore>(t);
+}
