@@ -56,6 +56,12 @@ TOL = {torch.float32: 1e-5, torch.float16: 2e-3, torch.bfloat16: 1e-2}
 FULL_LABELS = set()
 
 
+def as_list(outs):
+    """An implementation's result as a list of tensors (torch.topk returns a
+    named tuple)."""
+    return list(outs) if isinstance(outs, (tuple, list)) else [outs]
+
+
 def rel_err(out, ref):
     out = out.double()
     if torch.isnan(out).any():
@@ -161,7 +167,7 @@ def top_p_torch(logits, u, p=0.9):
 ROW_OPS = ["softmax", "layernorm", "rmsnorm", "gelu", "bias_gelu", "swiglu"]
 # PERF.md's shapes: the examples as written (bundle directory `<op>`).
 PERF_SHAPE = {op: "8192x8192" for op in ROW_OPS}
-PERF_SHAPE.update(rope="8x4096x32x128", top_p="64x128256", gemm="4096x4096x4096",
+PERF_SHAPE.update(rope="8x4096x32x128", top_p="64x128256", topk="64x128256x50", gemm="4096x4096x4096",
                   gemm_decode="16x4096x4096", qkv_proj="8192x12288x4096",
                   gemm8192="8192x8192x8192")
 MEMORY_BOUND = ROW_OPS + ["rope"]
@@ -221,6 +227,29 @@ def top_p_case(b, v):
                 check=nucleus_check)
 
 
+def topk_check(x, values, indices, k):
+    """Fraction of wrong (slice, rank) entries of a top-k (0 = all valid):
+    the values must be torch.topk's (sorted, largest first) exactly; the
+    indices distinct, holding those values (equal values in any order)."""
+    ref = torch.topk(x, k, dim=-1, largest=True, sorted=True).values
+    same = lambda a, b: (a == b) | (torch.isnan(a) & torch.isnan(b))
+    ok = same(values, ref)
+    idx = indices.long()
+    inside = (idx >= 0) & (idx < x.shape[-1])
+    ok &= inside & same(torch.gather(x, -1, idx.clamp(0, x.shape[-1] - 1)), values)
+    srt = torch.sort(idx, dim=-1).values
+    dup = torch.zeros_like(ok)
+    dup[:, 1:] = srt[:, 1:] == srt[:, :-1]
+    ok &= ~dup.any(dim=-1, keepdim=True)
+    return 1.0 - ok.double().mean().item()
+
+
+def topk_case(b, v, k):
+    return dict(inputs=lambda: [torch.randn(b, v, device="cuda")],
+                eager=lambda x: torch.topk(x, k, dim=-1),
+                check=lambda x, values, indices: topk_check(x, values, indices, k))
+
+
 def make_case(case):
     """The spec of bundle directory `case` (`<op>` or `<op>.<shape>`)."""
     op, _, tag = case.partition(".")
@@ -255,6 +284,9 @@ def make_case(case):
         elif op == "top_p":
             spec = top_p_case(*dims)
             spec["shape"] = f"{dims[0]}x{dims[1]} f32, p=0.9"
+        elif op == "topk":
+            spec = topk_case(*dims)
+            spec["shape"] = f"{dims[0]}x{dims[1]} f32, k={dims[2]}"
         else:
             raise KeyError(case)
     spec["perf"] = perf
@@ -294,15 +326,16 @@ def measure_hkg(row, opdir, inputs, score, tol, nbytes, spec, copy_tbs):
                 except Exception as e:  # a kernel that fails to load is reported, not fatal
                     row.setdefault("load_errors", []).append(f"{v}: {e}")
     for label, k in kernels.items():
-        out = k.alloc("output")[0]
-        # Poison: every element must be written (NaN, or -1 for token ids).
-        out.fill_(-1 if out.dtype == torch.int32 else float("nan"))
+        outs = k.alloc("output")
+        # Poison: every element must be written (NaN, or -1 for integers).
+        for out in outs:
+            out.fill_(float("nan") if out.is_floating_point() else -1)
         try:
-            k(*inputs, out)
+            k(*inputs, *outs)
             torch.cuda.synchronize()
-            err = score(out)
+            err = score(outs)
             ok = err <= tol
-            t = quick_bench(lambda: k(*inputs, out)) if ok else float("nan")
+            t = quick_bench(lambda: k(*inputs, *outs)) if ok else float("nan")
         except Exception as e:
             row["variants"].append(dict(label=label, error=str(e)))
             continue
@@ -314,8 +347,8 @@ def measure_hkg(row, opdir, inputs, score, tol, nbytes, spec, copy_tbs):
     for v in good:
         if v["label"].startswith("default") or v in quick_best or v["label"] in FULL_LABELS:
             k = kernels[v["label"]]
-            out = k.alloc("output")[0]
-            v["us"] = bench(lambda: k(*inputs, out)) * 1e6
+            outs = k.alloc("output")
+            v["us"] = bench(lambda: k(*inputs, *outs)) * 1e6
             full[v["label"]] = v
     best = sorted(full.values(), key=lambda v: v["us"])[:1]
     picks = (("hkg", [full[x] for x in ("default",) if x in full]),
@@ -343,19 +376,20 @@ def run_case(args, case, copy_tbs):
     spec = make_case(case)
     op = case.partition(".")[0]
     inputs = spec["inputs"]()
+    # score(outs): the outputs of one run (a list, one tensor per result).
     if "check" in spec:
-        out0 = spec["eager"](*inputs)
-        nbytes = sum(t.numel() * t.element_size() for t in inputs) + out0.numel() * out0.element_size()
+        outs0 = as_list(spec["eager"](*inputs))
+        nbytes = sum(t.numel() * t.element_size() for t in inputs + outs0)
 
-        def score(o, spec=spec, inputs=inputs):
-            return spec["check"](inputs[0], o)
+        def score(outs, spec=spec, inputs=inputs):
+            return spec["check"](inputs[0], *outs)
         tol = 0.0
     else:
         ref = spec["ref"](*inputs)
         nbytes = sum(t.numel() * t.element_size() for t in inputs) + ref.numel() * inputs[0].element_size()
 
-        def score(o, ref=ref):
-            return rel_err(o, ref)
+        def score(outs, ref=ref):
+            return rel_err(outs[0], ref)
         tol = TOL[inputs[0].dtype]
     row = dict(case=case, op=op, shape=spec["shape"], perf_shape=spec["perf"], bytes=nbytes)
     measure_hkg(row, os.path.join(args.bundles, case), inputs, score, tol, nbytes, spec, copy_tbs)
@@ -370,7 +404,7 @@ def run_case(args, case, copy_tbs):
             o = fn(*inputs)  # for Inductor: compiles and autotunes
             torch.cuda.synchronize()
             row[impl + "_compile_s"] = time.time() - t1
-            err = score(o)
+            err = score(as_list(o))
             ok = err <= tol
             t = bench(lambda: fn(*inputs))
             row[impl] = dict(us=t * 1e6, err=err, ok=ok, tbs=nbytes / t / 1e12,
@@ -482,7 +516,7 @@ def run(args):
     dev = torch.cuda.get_device_name()
     copy_tbs, gemm_tflops = ceilings()
     print(f"device: {dev}; copy {copy_tbs:.2f} TB/s; bf16 GEMM 8192^3 {gemm_tflops:.0f} TFLOP/s", flush=True)
-    ops = args.ops.split(",") if args.ops else MEMORY_BOUND + ["top_p", "gemm", "gemm_decode", "qkv_proj"]
+    ops = args.ops.split(",") if args.ops else MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm_decode", "qkv_proj"]
     shapes = set(args.shapes.split(","))
     res = dict(device=dev, date=time.strftime("%Y-%m-%d"), torch=torch.__version__,
                triton=triton.__version__, host=platform.node(), copy_tbs=copy_tbs,
@@ -556,19 +590,21 @@ def markdown(res):
         re_ = f"{e['us'] / h['us']:.2f}x" if "us" in h and "us" in e else "—"
         ri = f"{i['us'] / h['us']:.2f}x" if "us" in h and "us" in i else "—"
         perf = r.get("perf_shape", True)
-        if "us" in h and "us" in i and r["op"] != "top_p":
+        if "us" in h and "us" in i and r["op"] not in ("top_p", "topk"):
             ratios[perf].append(i["us"] / h["us"])
-        if perf and r["op"] != "top_p" and "us" in h:
+        if perf and r["op"] not in ("top_p", "topk") and "us" in h:
             if h["pct_copy"] < 85:
                 misses.append(f"{r['op']} {r['shape']}: {h['pct_copy']:.1f}% of copy (bar 85%)")
             if "us" in i and i["us"] / h["us"] < 1.0:
                 misses.append(f"{r['op']} {r['shape']}: {i['us'] / h['us']:.3f}x Inductor (bar 1.0x)")
-        if not perf and r["op"] != "top_p" and "us" in h:
+        if not perf and r["op"] not in ("top_p", "topk") and "us" in h:
             if h["pct_copy"] < 85 or ("us" in i and i["us"] / h["us"] < 1.0):
                 second_low.append(f"{r['op']} {r['shape']} ({h['pct_copy']:.0f}% of copy"
                                   + (f", {i['us'] / h['us']:.2f}x Inductor)" if "us" in i else ")"))
         if perf and r["op"] == "top_p" and "us" in h and "us" in i and i["us"] / h["us"] < 10:
             misses.append(f"top_p {r['shape']}: {i['us'] / h['us']:.2f}x Inductor (bar 10x)")
+        if r["op"] == "topk" and "us" in h and "us" in e and e["us"] / h["us"] < 4:
+            misses.append(f"topk {r['shape']}: {e['us'] / h['us']:.2f}x torch.topk (bar 4x)")
         err = f"{h['err']:.1e}" if "err" in h else "—"
         nv = r.get("variants", [])
         okc = f"{sum(1 for v in nv if v.get('ok'))}/{len(nv)}"
@@ -640,14 +676,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bundles", required=True)
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
-    ap.add_argument("--ops", default="", help="comma list (default: the memory-bound ops, top_p and the GEMMs)")
+    ap.add_argument("--ops", default="", help="comma list (default: the memory-bound ops, top_p, topk and the GEMMs)")
     ap.add_argument("--shapes", default="perf,second,stat", help="comma list of perf, second, stat")
     ap.add_argument("--budget", type=float, default=0, help="seconds after which no new case starts (0: none)")
     ap.add_argument("--no-inductor", action="store_true", help="skip torch.compile (a quick look)")
     ap.add_argument("--full", default="", help="comma list of variant labels also timed in full "
                     "(always: the default ones and the fastest by brief timing)")
     args = ap.parse_args()
-    known = MEMORY_BOUND + ["top_p", "gemm", "gemm8192", "gemm_decode", "qkv_proj"]
+    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj"]
     asked = [x for x in args.ops.split(",") if x]
     if "attention" in asked:
         ap.error("attention is not benched here: run utils/bench/attention_bench.py --bundles "

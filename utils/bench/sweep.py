@@ -54,6 +54,7 @@ GRIDS["qkv_proj"] = MM
 GRIDS["gemm8192"] = MM
 GRIDS["gemm_decode"] = dict(tile_m=[16], tile_n=[16, 32, 64, 128], tile_k=[64, 128, 256], waves_m=[1], waves_n=[1, 2, 4],
                             stages=[2, 3, 4])
+GRIDS["topk"] = dict(vector_width=[2, 4], threads=[256, 512, 1024], unroll=[2, 4, 8], sample_every=[1, 2, 4, 8])
 GRIDS["bias_gelu"] = GRIDS["gelu"]
 GRIDS["swiglu"] = GRIDS["gelu"]
 
@@ -61,10 +62,14 @@ GRIDS["swiglu"] = GRIDS["gelu"]
 I32 = ["--index-bitwidth=32"]
 ROW_OPS = ["softmax", "layernorm", "rmsnorm", "gelu", "bias_gelu", "swiglu"]
 # The second shape set (not in PERF.md): small batch and many short rows.
-# Tags: RxC for the [rows, cols] ops, BxSxHxD for rope, BxV for top-p.
+# Tags: RxC for the [rows, cols] ops, BxSxHxD for rope, BxV for top-p,
+# BxVxK for top-k.
 SECOND = {op: ["1x4096", "4x11008", "32768x1024"] for op in ROW_OPS}
 SECOND["rope"] = ["1x1x32x128", "4x128x32x128"]
 SECOND["top_p"] = ["1x128256", "256x32000"]
+# Tags BxVxK for top-k: the example's k = 50 at PERF.md's shape; k = 1 and
+# 1024 (issue 22's bar) and MoE gating (2 of 64 experts per token).
+SECOND["topk"] = ["64x128256x1", "64x128256x1024", "16384x64x2"]
 # The statistical test of top-p: N rows of V (the same logits in every
 # row), drawn with the kernel's seed, and with a uniform input.
 STAT = {"top_p.stat": (16384, 32000, "seed"), "top_p.stat_u": (8192, 128256, "uniform")}
@@ -218,6 +223,9 @@ def source(op, tag=None):
     elif op == "top_p":
         b, v = dims
         out = src.replace("64x128256", f"{b}x{v}").replace("tensor<64xi32>", f"tensor<{b}xi32>")
+    elif op == "topk":
+        b, v, k = dims
+        out = src.replace("64x128256", f"{b}x{v}").replace("64x50", f"{b}x{k}").replace("k(50)", f"k({k})")
     else:
         raise ValueError(f"no second shapes for {op}")
     if "8192" in out.split("\n", 1)[1] or out == src:
