@@ -1,5 +1,4 @@
-//===- ReductionsRowEmitter.h - one workgroup's pass over its rows -*- C++
-//-*-===//
+//===- ReductionsRowEmitter.h - a pass over a row group ---------*- C++ -*-===//
 //
 // The building block of the row ops (Reductions.cpp, ReductionsNorms.cpp):
 // RowEmitter walks the rows of a workgroup's row group as the schedule lays

@@ -170,7 +170,8 @@ verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
   }
   if (cache == RowCache::Lds) {
     // The cached rows plus the cross-wave reduction scratch.
-    int64_t bytes = rpb * g.rowLength * g.inputElemBytes + kReductionScratchBytes;
+    int64_t bytes =
+        rpb * g.rowLength * g.inputElemBytes + kReductionScratchBytes;
     if (bytes > staticLdsBytes(target))
       return emitError() << "schedule knob 'row_cache' = lds needs " << bytes
                          << " bytes of LDS for " << rpb << " row(s) of "
@@ -248,8 +249,8 @@ CostFeatures SoftmaxOp::getCostFeatures() {
 // LayerNormOp and RMSNormOp
 //===----------------------------------------------------------------------===//
 
-/// The norms' `row_steps` knob (ReductionsRowSteps.cpp): 1 by default until
-/// more steps are measured to pay (docs/perf).
+/// The norms' `row_steps` knob (emitRowSteps, ReductionsRowEmitter.h): 1 by
+/// default until more steps are measured to pay (docs/perf).
 static void addRowStepsKnob(ScheduleSpace &space) {
   space.add(kRowSteps, {1, 2, 4, 8}, 1,
             "row groups a workgroup handles one after the other, each "
