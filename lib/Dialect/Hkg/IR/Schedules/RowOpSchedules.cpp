@@ -38,8 +38,8 @@ struct RowGeometry {
   int64_t inputElemBytes;
   int64_t outputElemBytes;
   /// Bytes a cached row element takes in registers: the lowering keeps a
-  /// bf16 row packed only for rmsnorm (Reductions.cpp); other rows hold
-  /// their f32 conversions.
+  /// bf16 row packed only for rmsnorm (ReductionsRowEmitter.cpp); other
+  /// rows hold their f32 conversions.
   int64_t cachedElemBytes;
 };
 } // namespace
@@ -306,7 +306,7 @@ CostFeatures LayerNormOp::getCostFeatures() {
   return rowCost(*this, getGeometry(getInput(), getResult(), 1), 8.0);
 }
 
-/// rmsnorm keeps a cached bf16 row packed (Reductions.cpp).
+/// rmsnorm keeps a cached bf16 row packed (ReductionsRowEmitter.cpp).
 static RowGeometry rmsNormGeometry(RMSNormOp op) {
   RowGeometry g = getGeometry(op.getInput(), op.getResult(), 1);
   if (getElementTypeOrSelf(op.getInput().getType()).isBF16())
