@@ -495,3 +495,15 @@ Value mlir::hkg::loadFromPeerLds(OpBuilder &b, Location loc, Value lds,
   Value remote = NVVM::MapaOp::create(b, loc, cluster, elt, peer);
   return LLVM::LoadOp::create(b, loc, type, remote, alignment);
 }
+
+void mlir::hkg::emitIfThen(OpBuilder &b, Location loc, Value cond,
+                           function_ref<void()> body) {
+  if (!cond) {
+    body();
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body();
+}

@@ -200,6 +200,15 @@ void clusterBarrier(OpBuilder &b, Location loc);
 Value loadFromPeerLds(OpBuilder &b, Location loc, Value lds, Value index,
                       Value peer, Type type, unsigned alignment = 0);
 
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+/// Emits `body` under an scf.if on `cond` (no else region), or directly
+/// where `cond` is null (always true). `b` is restored after the if.
+void emitIfThen(OpBuilder &b, Location loc, Value cond,
+                function_ref<void()> body);
+
 } // namespace mlir::hkg
 
 #endif // HKG_LIB_CONVERSION_HKGTOGPU_GPUBUILDINGBLOCKS_H

@@ -13,6 +13,7 @@
 #include "hkg/Conversion/Passes.h"
 #include "hkg/Dialect/Hkg/IR/HkgInterfaces.h"
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/IR/Schedules/CommonKnobs.h"
 #include "hkg/Dialect/Hkg/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -179,8 +180,7 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
     func.setKnownClusterSizeAttr(toI32(kc.cluster));
   // The `occupancy` knob (ScheduleUtils.h): workgroups per CU (SM) the code
   // generator must leave registers for.
-  if (int64_t occupancy =
-          resolved.has("occupancy") ? resolved.getInt("occupancy") : 0) {
+  if (int64_t occupancy = resolved.getOr(kOccupancy, 0)) {
     if (target.isNVIDIA()) {
       func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(occupancy));
     } else {

@@ -11,6 +11,8 @@
 
 #include "ScheduleUtils.h"
 
+#include "hkg/Dialect/Hkg/IR/Schedules/RowSchedule.h"
+
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 
 using namespace mlir;
@@ -36,8 +38,8 @@ struct RowGeometry {
   int64_t inputElemBytes;
   int64_t outputElemBytes;
   /// Bytes a cached row element takes in registers: the lowering keeps a
-  /// bf16 row packed only for rmsnorm (Reductions.cpp); other rows hold
-  /// their f32 conversions.
+  /// bf16 row packed only for rmsnorm (ReductionsRowEmitter.cpp); other
+  /// rows hold their f32 conversions.
   int64_t cachedElemBytes;
 };
 } // namespace
@@ -79,37 +81,36 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
   int64_t unroll = clampPow2(llvm::divideCeil(g.rowLength, vw * tpr), 1, 4);
 
   ScheduleSpace space;
-  space.addInt("vector_width", vectorWidths(g.elemBytes), vw,
-               "elements per global access (16 bytes at most)");
-  space.addInt("threads", threadCounts(target), threads,
-               "threads per workgroup (a multiple of the wave size)");
-  space.addInt("rows_per_block", {1, 2, 4, 8, 16, 32, 64}, rowsPerBlock,
-               "rows one workgroup handles, each with threads / "
-               "rows_per_block threads");
-  space.addInt("unroll", {1, 2, 4, 8}, unroll,
-               "vector accesses each thread keeps in flight per step");
+  space.add(kVectorWidth, vectorWidths(g.elemBytes), vw,
+            "elements per global access (16 bytes at most)");
+  space.add(kThreads, threadCounts(target), threads,
+            "threads per workgroup (a multiple of the wave size)");
+  space.add(kRowsPerBlock, {1, 2, 4, 8, 16, 32, 64}, rowsPerBlock,
+            "rows one workgroup handles, each with threads / "
+            "rows_per_block threads");
+  space.add(kUnroll, {1, 2, 4, 8}, unroll,
+            "vector accesses each thread keeps in flight per step");
   if (cached) {
     int64_t vectorsPerThread = llvm::divideCeil(g.rowLength, vw * tpr);
-    StringRef cache = cacheWords(vectorsPerThread, vw, g.cachedElemBytes) <=
-                              kMaxCachedWordsPerThread
-                          ? "registers"
-                          : "none";
-    space.addKeyword("row_cache", {"none", "registers", "lds"}, cache,
-                     "where a row lives between passes: re-read from global "
-                     "memory, registers, or LDS");
+    RowCache cache = cacheWords(vectorsPerThread, vw, g.cachedElemBytes) <=
+                             kMaxCachedWordsPerThread
+                         ? RowCache::Registers
+                         : RowCache::None;
+    space.add(kRowCache, {RowCache::None, RowCache::Registers, RowCache::Lds},
+              cache,
+              "where a row lives between passes: re-read from global "
+              "memory, registers, or LDS");
   }
-  // Off by default until measured beyond one shape: the hand-written
-  // prototype of layernorm 8192x8192 bf16 ran 2.2% faster with it on the
-  // H200 (docs/perf 2026-12-03, session 12).
+  // Off by default until measured beyond the one shape where it paid
+  // (layernorm, docs/perf).
   if (cached && target.hasBulkAsyncCopy())
-    space.addInt("bulk_store", {0, 1}, 0,
-                 "1: the row group's outputs are staged in LDS and written "
-                 "with one bulk asynchronous copy (cp.async.bulk, sm_90); 0: "
-                 "each thread stores its vectors");
-  // No hint by default. H200 (docs/perf 2026-12-02): rmsnorm 8192x8192
-  // with `--min-blocks-per-sm=8` (40 -> 32 registers) 1.003-1.007x over four
-  // samples; layernorm's default needs 64 registers (4 workgroups of 256 per
-  // SM), 48 with occupancy 5 and no spills, 40 with 6 and spills (ptxas).
+    space.add(kBulkStore, false,
+              "1: the row group's outputs are staged in LDS and written "
+              "with one bulk asynchronous copy (cp.async.bulk, sm_90); 0: "
+              "each thread stores its vectors");
+  // No hint by default: the norms' defaults already fit several workgroups
+  // per SM, a hint gained too little to matter where it did not spill, and
+  // caps registers low enough to spill in layernorm (docs/perf).
   addOccupancyKnob(space, target);
   return space;
 }
@@ -118,25 +119,27 @@ static LogicalResult
 verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
                      const TargetInfo &target,
                      function_ref<InFlightDiagnostic()> emitError) {
-  int64_t threads = s.getInt("threads");
-  int64_t rpb = s.getInt("rows_per_block");
-  int64_t vw = s.getInt("vector_width");
+  RowSchedule sched = RowSchedule::decode(s);
+  int64_t threads = sched.threads;
+  int64_t rpb = sched.rowsPerBlock;
+  int64_t vw = sched.vectorWidth;
   if (rpb > threads)
-    return emitError() << "schedule knob 'rows_per_block' = " << rpb
-                       << " exceeds 'threads' = " << threads
+    return emitError() << "schedule knob '" << kRowsPerBlock.name
+                       << "' = " << rpb << " exceeds '" << kThreads.name
+                       << "' = " << threads
                        << "; expected rows_per_block <= threads";
   if (failed(verifyOccupancy(s, threads, target, emitError)))
     return failure();
-  if (!s.has("row_cache"))
+  if (!s.has(kRowCache.name))
     return success();
-  int64_t tpr = threads / rpb;
-  StringRef cache = s.getKeyword("row_cache");
+  int64_t tpr = sched.threadsPerRow();
+  RowCache cache = sched.rowCache;
   // The cross-wave reduction scratch (a few words per wave), bounded.
   constexpr int64_t kReductionScratchBytes = 1024;
   int64_t ldsBytes = kReductionScratchBytes;
-  if (cache == "lds")
+  if (cache == RowCache::Lds)
     ldsBytes += rpb * g.rowLength * g.inputElemBytes;
-  if (s.has("bulk_store") && s.getInt("bulk_store") == 1) {
+  if (sched.bulkStore) {
     int64_t rowBytes = g.rowLength * g.outputElemBytes;
     if (rowBytes % 16 != 0)
       return emitError() << "schedule knob 'bulk_store' = 1 needs output rows "
@@ -150,11 +153,11 @@ verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
       return emitError() << "schedule knob 'bulk_store' = 1 needs " << ldsBytes
                          << " bytes of LDS for " << rpb << " output row(s) of "
                          << g.rowLength << " elements"
-                         << (cache == "lds" ? ", the cached rows" : "")
+                         << (cache == RowCache::Lds ? ", the cached rows" : "")
                          << " and the reduction; " << target.chip << " allows "
                          << staticLdsBytes(target) << " per workgroup";
   }
-  if (cache == "registers") {
+  if (cache == RowCache::Registers) {
     int64_t perThread = llvm::divideCeil(g.rowLength, vw * tpr);
     int64_t words = cacheWords(perThread, vw, g.cachedElemBytes);
     if (words > kMaxCachedWordsPerThread)
@@ -165,9 +168,10 @@ verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
                          << " threads per row); expected at most "
                          << kMaxCachedWordsPerThread;
   }
-  if (cache == "lds") {
+  if (cache == RowCache::Lds) {
     // The cached rows plus the cross-wave reduction scratch.
-    int64_t bytes = rpb * g.rowLength * g.inputElemBytes + kReductionScratchBytes;
+    int64_t bytes =
+        rpb * g.rowLength * g.inputElemBytes + kReductionScratchBytes;
     if (bytes > staticLdsBytes(target))
       return emitError() << "schedule knob 'row_cache' = lds needs " << bytes
                          << " bytes of LDS for " << rpb << " row(s) of "
@@ -221,11 +225,12 @@ ScheduleSpace SoftmaxOp::getScheduleSpace(const TargetInfo &target) {
   // Fusing the max and sum passes saves a read of the row only when passes
   // re-read global memory; from registers or LDS the two-pass form is
   // cheaper (no rescaling exps).
-  const KnobSpec *cache = space.lookup("row_cache");
-  bool reread = std::get<std::string>(cache->defaultValue) == "none";
-  space.addInt("online", {0, 1}, reread ? 1 : 0,
-               "1: one pass computes the running max and sum together; 0: "
-               "separate max and sum passes");
+  const KnobSpec *cache = space.lookup(kRowCache.name);
+  bool reread = std::get<std::string>(cache->defaultValue) ==
+                stringifyEnum(RowCache::None);
+  space.add(kOnline, reread,
+            "1: one pass computes the running max and sum together; 0: "
+            "separate max and sum passes");
   return space;
 }
 
@@ -244,26 +249,27 @@ CostFeatures SoftmaxOp::getCostFeatures() {
 // LayerNormOp and RMSNormOp
 //===----------------------------------------------------------------------===//
 
-/// The norms' `row_steps` knob (Reductions.cpp, emitRowSteps): 1 by default
-/// until measured (docs/perf 2026-12-03, session 11).
+/// The norms' `row_steps` knob (emitRowSteps, ReductionsRowEmitter.h): 1 by
+/// default until more steps are measured to pay (docs/perf).
 static void addRowStepsKnob(ScheduleSpace &space) {
-  space.addInt("row_steps", {1, 2, 4, 8}, 1,
-               "row groups a workgroup handles one after the other, each "
-               "group's row loaded while the previous one is reduced and "
-               "stored (row_cache = registers)");
+  space.add(kRowSteps, {1, 2, 4, 8}, 1,
+            "row groups a workgroup handles one after the other, each "
+            "group's row loaded while the previous one is reduced and "
+            "stored (row_cache = registers)");
 }
 
 static LogicalResult
 verifyRowSteps(const RowGeometry &g, const ResolvedSchedule &s,
                function_ref<InFlightDiagnostic()> emitError) {
-  int64_t steps = s.getInt("row_steps");
+  RowSchedule sched = RowSchedule::decode(s);
+  int64_t steps = sched.rowSteps;
   if (steps == 1)
     return success();
-  if (s.getKeyword("row_cache") != "registers")
+  if (sched.rowCache != RowCache::Registers)
     return emitError() << "schedule knob 'row_steps' = " << steps
                        << " needs row_cache = registers (got '"
-                       << s.getKeyword("row_cache") << "')";
-  int64_t groups = llvm::divideCeil(g.rows, s.getInt("rows_per_block"));
+                       << stringifyEnum(sched.rowCache) << "')";
+  int64_t groups = llvm::divideCeil(g.rows, sched.rowsPerBlock);
   if (groups % steps != 0)
     return emitError() << "schedule knob 'row_steps' = " << steps
                        << " does not divide the " << groups
@@ -274,14 +280,15 @@ verifyRowSteps(const RowGeometry &g, const ResolvedSchedule &s,
 ScheduleSpace LayerNormOp::getScheduleSpace(const TargetInfo &target) {
   ScheduleSpace space =
       buildRowSpace(getGeometry(getInput(), getResult(), 1), target, true);
-  // `separate` by default until measured (docs/perf 2026-12-03, session
-  // 11): Nsight Compute put 13% of the default's warp samples on 8192x8192
-  // bf16 at barriers in its second row reduction.
-  space.addKeyword("moments", {"separate", "merged"}, "separate",
-                   "separate: a row reduction of the sum (the mean), then one "
-                   "of the squared deviations; merged: each thread's count, "
-                   "mean and squared deviations from its own mean, combined "
-                   "over the row in one reduction (Chan et al.)");
+  // `separate` by default until `merged` is measured to pay: it saves the
+  // second row reduction, whose barriers hold a share of the default's warp
+  // samples on long rows (docs/perf).
+  space.add(kMoments, {RowMoments::Separate, RowMoments::Merged},
+            RowMoments::Separate,
+            "separate: a row reduction of the sum (the mean), then one "
+            "of the squared deviations; merged: each thread's count, "
+            "mean and squared deviations from its own mean, combined "
+            "over the row in one reduction (Chan et al.)");
   addRowStepsKnob(space);
   return space;
 }
@@ -299,7 +306,7 @@ CostFeatures LayerNormOp::getCostFeatures() {
   return rowCost(*this, getGeometry(getInput(), getResult(), 1), 8.0);
 }
 
-/// rmsnorm keeps a cached bf16 row packed (Reductions.cpp).
+/// rmsnorm keeps a cached bf16 row packed (ReductionsRowEmitter.cpp).
 static RowGeometry rmsNormGeometry(RMSNormOp op) {
   RowGeometry g = getGeometry(op.getInput(), op.getResult(), 1);
   if (getElementTypeOrSelf(op.getInput().getType()).isBF16())

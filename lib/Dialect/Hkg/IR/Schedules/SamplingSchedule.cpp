@@ -15,6 +15,8 @@
 
 #include "ScheduleUtils.h"
 
+#include "hkg/Dialect/Hkg/IR/Schedules/SamplingSchedule.h"
+
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 #include "hkg/Dialect/Hkg/Utils/SamplingLayout.h"
 
@@ -31,37 +33,31 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
   while (vw > 1 && v % vw != 0)
     vw /= 2;
   ScheduleSpace space;
-  space.addInt("vector_width", vectorWidths(bytes), vw,
-               "logits per global access (16 bytes at most)");
+  space.add(kVectorWidth, vectorWidths(bytes), vw,
+            "logits per global access (16 bytes at most)");
 
-  // 2 by default: on the H200 (64x128256 f32, 1024 threads) unroll 2 was
-  // as fast as 4 and 8 (76.0 / 76.5 / 76.6 us; later 77.3 vs 78.4 us with 4,
-  // docs/perf), and it keeps the kernel smaller (compile time).
-  space.addInt("unroll", {1, 2, 4, 8}, 2,
-               "vectors a thread loads before using them, per pass");
-  space.addInt("bins", {256, 512, 1024, 2048}, 2048,
-               "histogram bins of the cut search (LDS, 8 bytes each; at "
-               "least 2 per thread): wider bins keep more tokens in the "
-               "cut's bin");
-  // Off: measured slower on the H200 (64x128256 f32: 82.5 us against 76.5
-  // without; with ctas_per_row = 2, 62.1 against 59.3; docs/perf 2026-12-01).
-  space.addInt("light_tokens", {0, 1}, 0,
-               "1: tokens too light to be in any nucleus (q <= ((1 - p) "
-               "2^S - 1) / V - 1) skip the histogram's LDS atomics and are "
-               "summed in registers");
+  // 2 by default: as fast as 4 and 8 on long rows (docs/perf), and it keeps
+  // the kernel smaller (compile time).
+  space.add(kUnroll, {1, 2, 4, 8}, 2,
+            "vectors a thread loads before using them, per pass");
+  space.add(kBins, {256, 512, 1024, 2048}, 2048,
+            "histogram bins of the cut search (LDS, 8 bytes each; at "
+            "least 2 per thread): wider bins keep more tokens in the "
+            "cut's bin");
+  // Off: measured slower, with one workgroup per row and with two
+  // (docs/perf).
+  space.add(kLightTokens, false,
+            "1: tokens too light to be in any nucleus (q <= ((1 - p) "
+            "2^S - 1) / V - 1) skip the histogram's LDS atomics and are "
+            "summed in registers");
   // 2 where the target has clusters, the row splits in two halves of whole
-  // vectors, and two workgroups per row still fit the GPU in one wave. On
-  // the H200 (docs/perf 2026-12-01): 64x128256 f32 60.0 us against 76.0
-  // with one workgroup per row (128 of 132 SMs busy instead of 64),
-  // 1x128256 49.2 against 70.5, but 256x32000 103.0 against 49-52 (4 waves
-  // of clusters instead of 2 of single workgroups).
+  // vectors, and two workgroups per row still fit the GPU in one wave: twice
+  // the SMs busy for few rows, but more waves of clusters than of single
+  // workgroups once the rows fill the GPU (docs/perf).
   // 4 (at 512 threads) where the row splits in four and four workgroups
-  // per row take at most 3/4 of the SMs: H200 (docs/perf 2026-12-03,
-  // session 11), x128256 f32, 4 at 512 threads against 2 at 1024:
-  // 35.7 / 36.2 / 36.6 / 37.5 / 39.0 us against 49.6 / 50.0 / 50.3 / 51.0 /
-  // 51.8 at 2 / 4 / 8 / 16 / 24 rows, but 66.7 against 52.9 at 32 rows
-  // (128 workgroups: more four-workgroup clusters than fit at once, the
-  // clusters being placed within a GPC) and 69.7 against 56.1 at 48.
+  // per row take at most 3/4 of the SMs: faster than 2 up to that point,
+  // slower beyond it, where more four-workgroup clusters are launched than
+  // fit at once (clusters are placed within a GPC; docs/perf).
   int64_t rows = getLogits().getType().getDimSize(0);
   SmallVector<int64_t> ctas = {1};
   if (target.hasClusters())
@@ -79,25 +75,23 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
       v / vw, target.waveSize,
       ctasDefault == 4 ? std::min<int64_t>(512, target.maxThreadsPerWorkgroup)
                        : target.maxThreadsPerWorkgroup);
-  space.addInt("threads", threadCounts(target), threadsDefault,
-               "threads per workgroup (of each workgroup of a row's cluster)");
-  space.addInt("ctas_per_row", ctas, ctasDefault,
-               "workgroups per row: 2 or 4 = a cluster of that many "
-               "(sm_90), each with its share of the row, exchanging through "
-               "distributed shared memory");
-  // Off by default until measured (docs/perf 2026-12-03, session 11):
-  // Nsight Compute put a quarter of the default's time on 64x128256 f32 in
-  // pass 3, which recomputes every token's mass and bin to find the few in
-  // or above the cut's bin.
-  space.addInt("bin_cache", {0, 1}, 0,
-               "1: the histogram pass keeps each token's bin in LDS (2 "
-               "bytes per token of the workgroup's share), and the gather "
-               "pass reloads only vectors with a token in or above the "
-               "cut's bin");
+  space.add(kThreads, threadCounts(target), threadsDefault,
+            "threads per workgroup (of each workgroup of a row's cluster)");
+  space.add(kCtasPerRow, ctas, ctasDefault,
+            "workgroups per row: 2 or 4 = a cluster of that many "
+            "(sm_90), each with its share of the row, exchanging through "
+            "distributed shared memory");
+  // Off by default until measured to pay: pass 3, which recomputes every
+  // token's mass and bin to find the few in or above the cut's bin, takes
+  // a large share of the default's time on long rows (docs/perf).
+  space.add(kBinCache, false,
+            "1: the histogram pass keeps each token's bin in LDS (2 "
+            "bytes per token of the workgroup's share), and the gather "
+            "pass reloads only vectors with a token in or above the "
+            "cut's bin");
   // No hint by default: with ctas_per_row = 4 at 512 threads, 2 workgroups
-  // per SM fit 64 registers (ptxas: 117 without the hint, 108 bytes of
-  // spills with it). H200 (docs/perf 2026-12-03), 64x128256 f32: 83.7 us
-  // that way, 97.1 without the hint, against the default's 59.3.
+  // per SM must fit 64 registers, which spills; that ran slower than the
+  // default (docs/perf).
   addOccupancyKnob(space, target);
   return space;
 }
@@ -105,22 +99,23 @@ ScheduleSpace TopPSampleOp::getScheduleSpace(const TargetInfo &target) {
 LogicalResult TopPSampleOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
-  int64_t bins = schedule.getInt("bins"), threads = schedule.getInt("threads");
+  TopPSchedule sched = TopPSchedule::decode(schedule);
+  int64_t bins = sched.bins, threads = sched.threads;
   if (bins < 2 * threads)
     return emitError() << "schedule knob 'bins' = " << bins
                        << " is not legal with threads = " << threads
                        << "; expected bins >= 2 * threads";
   if (failed(verifyOccupancy(schedule, threads, target, emitError)))
     return failure();
-  int64_t split = schedule.getInt("ctas_per_row");
-  int64_t vw = schedule.getInt("vector_width");
+  int64_t split = sched.ctasPerRow;
+  int64_t vw = sched.vectorWidth;
   int64_t v = getLogits().getType().getDimSize(1);
   if (split > 1 && v % (split * vw) != 0)
     return emitError() << "schedule knob 'ctas_per_row' = " << split
                        << " needs the vocabulary (" << v
                        << ") to be a multiple of ctas_per_row * vector_width = "
                        << split * vw;
-  if (schedule.getInt("bin_cache")) {
+  if (sched.binCache) {
     if (v % (split * vw) != 0)
       return emitError() << "schedule knob 'bin_cache' = 1 needs the "
                             "vocabulary ("

@@ -1,0 +1,177 @@
+//===- ReductionsRowEmitter.h - a pass over a row group ---------*- C++ -*-===//
+//
+// The building block of the row ops (Reductions.cpp, ReductionsNorms.cpp):
+// RowEmitter walks the rows of a workgroup's row group as the schedule lays
+// them out. Each row op views its input as [rows, len] (len = the reduced
+// trailing dims). A workgroup of `threads` threads handles `rows_per_block`
+// rows with tpr = threads / rows_per_block consecutive threads per row. The
+// row is cut into len / vector_width vectors; thread `lane` of a row owns
+// vectors lane, lane + tpr, lane + 2 tpr, ... (coalesced, 16-byte
+// accesses), and the len % vector_width tail elements one at a time.
+// Vectors are aligned when vector_width divides len; otherwise they use
+// element alignment.
+//
+// A pass over the row visits the thread's vectors:
+//  - row_cache = registers: fully unrolled; the first pass loads each vector
+//    once and later passes reuse the values;
+//  - row_cache = none: an scf.for over groups of `unroll` vectors (all loads
+//    of a group issued first), every pass re-reading global memory;
+//  - row_cache = lds: like none, but the first pass also parks the row in an
+//    LDS buffer [rows_per_block, len] that later passes read (each thread
+//    reads back what it wrote, so no barrier is needed).
+// With `bulk_store = 1` (sm_90) the output pass writes the group's rows
+// into an LDS buffer [rows_per_block, len] instead of global memory; after
+// a proxy fence and a barrier, thread 0 copies the group's rows (contiguous
+// in the output) with one cp.async.bulk and waits until the copy has read
+// the buffer, so that the workgroup may exit or reuse it
+// (ReductionsBulkStore.cpp).
+// Partial results are kept in `unroll` independent accumulators, folded,
+// then reduced over the row's threads (gpu.shuffle butterfly; across waves
+// through a small LDS array, only when a row spans several waves).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_LIB_CONVERSION_HKGTOGPU_REDUCTIONSROWEMITTER_H
+#define HKG_LIB_CONVERSION_HKGTOGPU_REDUCTIONSROWEMITTER_H
+
+#include "GPUBuildingBlocks.h"
+
+#include "hkg/Dialect/Hkg/IR/Schedules/RowSchedule.h"
+
+namespace mlir::hkg::rowop {
+
+/// Elements of a row one thread visits at once: a vector, or one tail
+/// element.
+struct Slot {
+  Value col;     // column of the first element (index)
+  int64_t width; // elements
+  Value valid;   // i1, or null when always valid
+  Value raw;     // vector<width x input type>
+  int pass;      // the pass visiting the slot
+};
+
+using SlotFn = function_ref<SmallVector<Value>(const Slot &, ValueRange)>;
+
+/// Emits the passes of one row op over the rows of one row group.
+class RowEmitter {
+public:
+  /// `cacheable`: the op has the `row_cache` and `bulk_store` knobs.
+  /// `rowGroup`, when given, is the workgroup's group of `rows_per_block`
+  /// rows (default: the block id); `preloaded`, with `row_cache =
+  /// registers`, the row's raw vectors and tail elements already loaded
+  /// (loadRow of an emitter of the same group), which pass 0 takes instead
+  /// of loading.
+  RowEmitter(KernelContext &kc, const RowSchedule &sched, Operation *op,
+             Value input, Value output, int64_t rows, int64_t len,
+             bool cacheable, Value rowGroup = Value(),
+             ValueRange preloaded = {});
+
+  /// Issues the loads of pass 0 of the row (`row_cache = registers`): the
+  /// thread's vectors, then its tail elements, as `preloaded` takes them.
+  SmallVector<Value> loadRow();
+
+  /// The slot's elements as f32. A bf16 row cached in registers is kept as
+  /// bf16 between passes (half the registers of f32 values; with the
+  /// grouped column loads, sm_90's default rmsnorm needs 40 registers
+  /// instead of 48, so more rows are in flight per SM) and converted again
+  /// by each later pass.
+  Value f32(const Slot &slot);
+
+  /// A column vector (`loadColumn`) as f32, converted where it is used; bf16
+  /// stays packed in its loaded words until then.
+  Value columnF32(Value raw);
+
+  /// The last pass of a norm: `emit(slot, columns)` stores the slot's
+  /// outputs, `columns` = `loadColumns(slot)` (weight / bias vectors). With
+  /// the row in registers every column load of the thread is issued before
+  /// the first store of its group (loads may not move across stores that
+  /// could alias, so one load per store would put a cache round trip before
+  /// each store); otherwise each group's column loads come with its slot.
+  void lastPass(int passIdx, size_t numColumns,
+                function_ref<SmallVector<Value>(const Slot &)> loadColumns,
+                function_ref<void(const Slot &, ArrayRef<Value>)> emit);
+
+  /// Visits the thread's slots of the row in pass `pass`, threading
+  /// accumulators through `fn`; `unroll` independent accumulator sets are
+  /// folded with `combine` at the end. Returns the folded accumulators.
+  SmallVector<Value> pass(int pass, ValueRange init, SlotFn fn,
+                          const Combiner *combine);
+
+  /// Reduces per-thread values over the row's threads.
+  SmallVector<Value> reduceRow(ValueRange values, const Combiner &combine) {
+    return groupReduce(kc, values, combine, tpr, rpb, rowInBlock, lane);
+  }
+
+  /// Replaces the invalid lanes of `v` (f32) by `identity`.
+  Value mask(const Slot &slot, Value v, double identity);
+
+  /// Loads `width` elements of a [len] operand (weight, bias) at the slot,
+  /// in the operand's element type.
+  Value loadColumn(Value m, const Slot &slot);
+
+  /// Stores the f32 values `y` of the slot into the [rows, len] output.
+  void storeRow(Value outView, const Slot &slot, Value y);
+
+  /// `bulk_store = 1`: after the output pass, copies the group's staged
+  /// rows to the output (`outArg`, the kernel's output memref) with one
+  /// bulk copy from thread 0, which then waits until the copy has read the
+  /// LDS buffer. `reuse`: the buffer is written again later (row_steps), so
+  /// a barrier keeps the other threads from writing it before that.
+  void flushBulkStore(Value outArg, bool reuse);
+
+  /// Stores the scalar f32 `y` of the row into the [rows] output, from lane 0.
+  void storeRowScalar(Value outView, Value y);
+
+  /// `x` and `y`, either of which may be null (always true).
+  Value andGuards(Value x, Value y);
+
+  KernelContext &kc;
+  OpBuilder &b;
+  Location loc;
+  int64_t rows, len, vw, threads, rpb, unroll, tpr;
+  int64_t numVec, tail, vecsPerThread, tailSlots, inAlign;
+  RowCache cache;
+  bool rematBF16 = false;
+  bool bulkStore = false;
+  StreamingAccess streaming = StreamingAccess::None;
+  /// The pass that stores the output (set when it is emitted): with
+  /// `row_cache = none` its loads are the row's last read.
+  int outputPass = -1;
+  SmallVector<int> rematPasses; // later passes, in their order of emission
+  Type inType;
+  Value input, output, tid, rowInBlock, lane, row, rowClamped, groupFirstRow;
+  Value rowValid, ldsRow, ldsOut;
+
+private:
+  /// The slot of the thread's `s`-th vector (`staticIdx` >= 0 when `s` is
+  /// a constant, for the register cache).
+  Slot vectorSlot(Value s, bool guard, int pass, int64_t staticIdx);
+  Slot tailSlot(int64_t j, int pass);
+  /// The slot of the thread's `s`-th vector, without its values.
+  Slot vectorSlotAt(Value s, bool guard, int pass);
+  /// The slot of the thread's `j`-th tail element, without its value.
+  Slot tailSlotAt(int64_t j, int pass);
+  /// For the register cache: `slotIdx` is the slot's index in the thread's
+  /// row (vectors, then tail elements: `preloaded`), `regIdx` its index in
+  /// `regs`.
+  Value loadRaw(const Slot &slot, int pass, int64_t slotIdx, int64_t regIdx,
+                SmallVector<Value> &regs);
+  /// The slot's values from the row in global memory.
+  Value globalLoad(const Slot &slot, int pass);
+
+  SmallVector<Value> cachedVectors, cachedTail, preloaded;
+};
+
+/// `row_steps` = k > 1 (layernorm, rmsnorm; `row_cache = registers`): each
+/// workgroup handles k groups of `rows_per_block` rows one after the other,
+/// loading the next group's row while it computes and stores the current
+/// one (the raw values carried by an scf.for), so that its loads stay in
+/// flight across the row's reductions and stores. `body` emits one group's
+/// row op with the emitter it is given.
+void emitRowSteps(KernelContext &kc, const RowSchedule &sched, Operation *op,
+                  Value input, Value output, int64_t rows, int64_t len,
+                  function_ref<void(RowEmitter &)> body);
+
+} // namespace mlir::hkg::rowop
+
+#endif // HKG_LIB_CONVERSION_HKGTOGPU_REDUCTIONSROWEMITTER_H
