@@ -104,8 +104,9 @@ private:
   /// `for (i = tid; i < end; i += threads) body(i)`.
   void forEachThreadItem(int64_t begin, int64_t end,
                          function_ref<void(Value)> body);
-  /// Runs `body` when `cond` holds.
-  void emitIf(Value cond, function_ref<void()> body);
+  void emitIf(Value cond, function_ref<void()> body) {
+    emitIfThen(b, loc, cond, body);
+  }
 
   Value keyOf(Value x);
   Value valueOfKey(Value key);
@@ -169,13 +170,6 @@ void TopKEmitter::forEachThreadItem(int64_t begin, int64_t end,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   body(loop.getInductionVar());
-}
-
-void TopKEmitter::emitIf(Value cond, function_ref<void()> body) {
-  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  body();
 }
 
 Value TopKEmitter::keyOf(Value x) {
