@@ -38,7 +38,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GPUBuildingBlocks.h"
+#include "TopK.h"
 
 #include "hkg/Dialect/Hkg/IR/Schedules/TopKSchedule.h"
 
@@ -172,31 +172,10 @@ void TopKEmitter::forEachThreadItem(int64_t begin, int64_t end,
   body(loop.getInductionVar());
 }
 
-Value TopKEmitter::keyOf(Value x) {
-  Value f = toF32(b, loc, x);
-  Type bitsType = b.getI32Type();
-  if (auto vt = dyn_cast<VectorType>(f.getType()))
-    bitsType = VectorType::get(vt.getShape(), bitsType);
-  Value bits = arith::BitcastOp::create(b, loc, bitsType, f);
-  auto splat = [&](int64_t v) { return splatLike(b, loc, i32(v), bits); };
-  Value negative = cmp(arith::CmpIPredicate::slt, bits, splat(0));
-  Value flipped = arith::XOrIOp::create(b, loc, bits, splat(-1));
-  Value signSet = arith::OrIOp::create(
-      b, loc, bits, splat(std::numeric_limits<int32_t>::min()));
-  Value key = arith::SelectOp::create(b, loc, negative, flipped, signSet);
-  Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, f, f);
-  return arith::SelectOp::create(b, loc, nan, splat(-1), key);
-}
+Value TopKEmitter::keyOf(Value x) { return topKKeyOf(b, loc, x); }
 
 Value TopKEmitter::valueOfKey(Value key) {
-  Value wasPositive =
-      cmp(arith::CmpIPredicate::slt, key, i32(0)); // sign bit set
-  Value positive = arith::AndIOp::create(
-      b, loc, key, i32(std::numeric_limits<int32_t>::max()));
-  Value negative = arith::XOrIOp::create(b, loc, key, i32(-1));
-  Value bits = arith::SelectOp::create(b, loc, wasPositive, positive, negative);
-  Value f = arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
-  return fromF32(b, loc, f, elementType);
+  return topKValueOfKey(b, loc, key, elementType);
 }
 
 void TopKEmitter::processVectors(Value first, int64_t count,
@@ -612,8 +591,41 @@ LogicalResult TopKEmitter::emit() {
   return success();
 }
 
+Value mlir::hkg::topKKeyOf(OpBuilder &b, Location loc, Value x) {
+  Value f = toF32(b, loc, x);
+  Type bitsType = b.getI32Type();
+  if (auto vt = dyn_cast<VectorType>(f.getType()))
+    bitsType = VectorType::get(vt.getShape(), bitsType);
+  Value bits = arith::BitcastOp::create(b, loc, bitsType, f);
+  auto splat = [&](int64_t v) {
+    return splatLike(b, loc, constI32(b, loc, v), bits);
+  };
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                         bits, splat(0));
+  Value flipped = arith::XOrIOp::create(b, loc, bits, splat(-1));
+  Value signSet = arith::OrIOp::create(
+      b, loc, bits, splat(std::numeric_limits<int32_t>::min()));
+  Value key = arith::SelectOp::create(b, loc, negative, flipped, signSet);
+  Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, f, f);
+  return arith::SelectOp::create(b, loc, nan, splat(-1), key);
+}
+
+Value mlir::hkg::topKValueOfKey(OpBuilder &b, Location loc, Value key,
+                                Type elementType) {
+  Value wasPositive = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::slt, key, constI32(b, loc, 0));
+  Value positive = arith::AndIOp::create(
+      b, loc, key, constI32(b, loc, std::numeric_limits<int32_t>::max()));
+  Value negative = arith::XOrIOp::create(b, loc, key, constI32(b, loc, -1));
+  Value bits = arith::SelectOp::create(b, loc, wasPositive, positive, negative);
+  Value f = arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
+  return fromF32(b, loc, f, elementType);
+}
+
 namespace mlir::hkg {
 LogicalResult lowerTopK(TopKOp op, KernelContext &kc) {
+  if (TopKSchedule::decode(kc.schedule).perSlice == TopKSliceMapping::Wave)
+    return lowerTopKPerWave(op, kc);
   return TopKEmitter(op, kc).emit();
 }
 } // namespace mlir::hkg

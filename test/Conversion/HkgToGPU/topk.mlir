@@ -38,15 +38,16 @@ func.func @logits(%x: tensor<64x128256xf32>) -> (tensor<64x50xf32>, tensor<64x50
   return %v, %i : tensor<64x50xf32>, tensor<64x50xi32>
 }
 
-// A strided axis: scalar loads at [slice, position, inner], one workgroup
-// per (outer, inner) pair, i64 positions widened from i32.
+// A strided axis, a workgroup per slice (forced): scalar loads at [slice,
+// position, inner], one workgroup per (outer, inner) pair, i64 positions
+// widened from i32.
 // CHECK-LABEL: gpu.func @hkg_topk_1
 // CHECK-SAME: known_grid_size = array<i32: 16, 1, 1>
 // CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x1000x8xf16>
 // CHECK: arith.extui %{{.*}} : i32 to i64
 // CHECK: memref.store %{{.*}} : memref<2x10x8xi64>
 func.func @strided(%x: tensor<2x1000x8xf16>) -> (tensor<2x10x8xf16>, tensor<2x10x8xi64>) {
-  %v, %i = hkg.topk %x k(10) axis(1) : tensor<2x1000x8xf16> -> tensor<2x10x8xf16>, tensor<2x10x8xi64>
+  %v, %i = hkg.topk %x k(10) axis(1) {schedule = #hkg.schedule<per_slice = workgroup>} : tensor<2x1000x8xf16> -> tensor<2x10x8xf16>, tensor<2x10x8xi64>
   return %v, %i : tensor<2x10x8xf16>, tensor<2x10x8xi64>
 }
 
@@ -57,4 +58,24 @@ func.func @strided(%x: tensor<2x1000x8xf16>) -> (tensor<2x10x8xf16>, tensor<2x10
 func.func @no_pool(%x: tensor<4x4096xf32>) -> (tensor<4x1000xf32>, tensor<4x1000xi32>) {
   %v, %i = hkg.topk %x k(1000) axis(1) {schedule = #hkg.schedule<threads = 256>} : tensor<4x4096xf32> -> tensor<4x1000xf32>, tensor<4x1000xi32>
   return %v, %i : tensor<4x1000xf32>, tensor<4x1000xi32>
+}
+
+// MoE gating, a wave per slice: 256 threads = 8 slices a workgroup (2048
+// workgroups for 16384 tokens), no LDS, 16 lanes' 4 keys carried through
+// k rounds of a butterfly over the wave (5 xor shuffles of the key and the
+// position), lane 0 storing each round's value and position.
+// CHECK-LABEL: gpu.func @hkg_topk_3
+// CHECK-NOT: workgroup(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 2048, 1, 1>
+// CHECK: vector.load %{{.*}} : memref<16384x64xf32>, vector<4xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i32, i32, i32)
+// CHECK-COUNT-10: gpu.shuffle {{ *}}xor
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}} : memref<16384x2x1xf32>
+// CHECK: memref.store %{{.*}} : memref<16384x2x1xi64>
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+func.func @gating(%x: tensor<16384x64xf32>) -> (tensor<16384x2xf32>, tensor<16384x2xi64>) {
+  %v, %i = hkg.topk %x k(2) axis(1) : tensor<16384x64xf32> -> tensor<16384x2xf32>, tensor<16384x2xi64>
+  return %v, %i : tensor<16384x2xf32>, tensor<16384x2xi64>
 }

@@ -24,3 +24,12 @@ func.func @threads_too_few(%x: tensor<4x1024xf32>) -> (tensor<4x4xf32>, tensor<4
   %v, %i = hkg.topk %x k(4) axis(1) {schedule = #hkg.schedule<threads = 64>} : tensor<4x1024xf32> -> tensor<4x4xf32>, tensor<4x4xi32>
   return %v, %i : tensor<4x4xf32>, tensor<4x4xi32>
 }
+
+// -----
+
+// A wave per slice only where the slice fits 32 elements a lane and k <= 32.
+func.func @wave_too_long(%x: tensor<4x2048xf32>) -> (tensor<4x4xf32>, tensor<4x4xi32>) {
+  // expected-error @below {{'hkg.topk' op schedule knob 'per_slice' = wave is not legal for hkg.topk on sm_90; expected one of: workgroup}}
+  %v, %i = hkg.topk %x k(4) axis(1) {schedule = #hkg.schedule<per_slice = wave>} : tensor<4x2048xf32> -> tensor<4x4xf32>, tensor<4x4xi32>
+  return %v, %i : tensor<4x4xf32>, tensor<4x4xi32>
+}

@@ -2,7 +2,7 @@
 //
 // One workgroup per slice streams the slice a few times (a radix select of
 // the k-th largest key, then a gather of the k largest): the knobs are the
-// streaming ones. Vectors run along the axis, so only a contiguous axis (the
+// streaming ones; a short slice goes to one wave instead (per_slice). Vectors run along the axis, so only a contiguous axis (the
 // last non-unit dim) takes vector_width > 1.
 //
 //===----------------------------------------------------------------------===//
@@ -43,9 +43,19 @@ ScheduleSpace TopKOp::getScheduleSpace(const TargetInfo &target) {
   ScheduleSpace space;
   space.add(kVectorWidth, widths, widths.back(),
             "elements per global access along the axis (16 bytes at most)");
-  // As many threads as a slice has vectors, within [128, 1024].
-  int64_t defaultThreads = clampPow2(length / widths.back(), threads.front(),
-                                     threads.back());
+  // A wave per slice when the slice fits a wave's registers and k is small;
+  // then 256 threads (several slices a workgroup). Otherwise a workgroup per
+  // slice with as many threads as it has vectors, within [128, 1024].
+  int64_t k = getK();
+  bool waveFits = length <= kTopKWaveMaxPerLane * target.waveSize &&
+                  k <= kTopKWaveMaxK;
+  SmallVector<TopKSliceMapping> mappings = {TopKSliceMapping::Workgroup};
+  if (waveFits)
+    mappings.push_back(TopKSliceMapping::Wave);
+  int64_t defaultThreads =
+      waveFits ? 256
+               : clampPow2(length / widths.back(), threads.front(),
+                           threads.back());
   space.add(kThreads, threads, defaultThreads,
             "threads per workgroup (one workgroup per slice)");
   space.add(kUnroll, {1, 2, 4, 8}, 4,
@@ -54,7 +64,6 @@ ScheduleSpace TopKOp::getScheduleSpace(const TargetInfo &target) {
   // sampled share of the slice) within an eighth of the pool, and no sparser
   // than one step of those the slice has: a large pool costs more to select
   // from than the pass it saves (docs/perf: topk).
-  int64_t k = getK();
   int64_t pool = getTopKPoolCapacity(target, defaultThreads, k);
   int64_t steps = length / (widths.back() * defaultThreads * 4);
   int64_t every = 1;
@@ -62,6 +71,9 @@ ScheduleSpace TopKOp::getScheduleSpace(const TargetInfo &target) {
     every *= 2;
   space.add(kSampleEvery, {1, 2, 4, 8}, every,
             "the lower bound's sample: every n-th step of the slice");
+  space.add(kPerSlice, ArrayRef<TopKSliceMapping>(mappings), mappings.back(),
+            "what selects one slice: a workgroup, or a wave (short slices, "
+            "k <= 32)");
   return space;
 }
 

@@ -12,6 +12,7 @@
 #include "hkg/Dialect/Hkg/IR/Schedules/CommonKnobs.h"
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/bit.h"
 
 #include <algorithm>
@@ -22,18 +23,41 @@ namespace mlir::hkg {
 /// the slice (a step: `threads * unroll` accesses); 1: the whole slice.
 inline constexpr IntKnob kSampleEvery{"sample_every"};
 
+/// What selects one slice: a workgroup (radix select, any slice), or a wave
+/// (k rounds of a wave-wide argmax over the slice in registers: short
+/// slices, small k, such as mixture-of-experts gating).
+enum class TopKSliceMapping { Workgroup, Wave };
+inline llvm::StringRef stringifyEnum(TopKSliceMapping e) {
+  return e == TopKSliceMapping::Wave ? "wave" : "workgroup";
+}
+template <>
+inline std::optional<TopKSliceMapping>
+symbolizeEnum<TopKSliceMapping>(llvm::StringRef s) {
+  return llvm::StringSwitch<std::optional<TopKSliceMapping>>(s)
+      .Case("workgroup", TopKSliceMapping::Workgroup)
+      .Case("wave", TopKSliceMapping::Wave)
+      .Default(std::nullopt);
+}
+inline constexpr EnumKnob<TopKSliceMapping> kPerSlice{"per_slice"};
+
+/// The wave mapping's limits: at most this many elements per lane and k.
+inline constexpr int64_t kTopKWaveMaxPerLane = 32;
+inline constexpr int64_t kTopKWaveMaxK = 32;
+
 /// hkg.topk: one workgroup of `threads` threads selects one slice's k
-/// largest elements by radix select; each thread reads `vector_width`
-/// elements per access and keeps `unroll` accesses in flight per step.
+/// largest elements by radix select (or, `per_slice = wave`, each of its
+/// waves one slice); each thread reads `vector_width` elements per access
+/// and keeps `unroll` accesses in flight per step.
 struct TopKSchedule {
   int64_t vectorWidth;
   int64_t threads;
   int64_t unroll;
   int64_t sampleEvery;
+  TopKSliceMapping perSlice;
 
   static TopKSchedule decode(const ResolvedSchedule &s) {
     return {s.get(kVectorWidth), s.get(kThreads), s.get(kUnroll),
-            s.get(kSampleEvery)};
+            s.get(kSampleEvery), s.get(kPerSlice)};
   }
 };
 
