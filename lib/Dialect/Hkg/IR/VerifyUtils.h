@@ -52,6 +52,24 @@ inline LogicalResult verifyStaticShapes(Operation *op) {
   return success();
 }
 
+inline bool isSuffix(ArrayRef<int64_t> suffix, ArrayRef<int64_t> shape) {
+  return suffix.size() <= shape.size() &&
+         suffix == shape.take_back(suffix.size());
+}
+
+inline Type elementTypeOf(Value v) {
+  return cast<ShapedType>(v.getType()).getElementType();
+}
+
+/// Checks that every op of `body` but its `hkg.yield` is a pure scalar op a
+/// kernel body may contain (arith and math on scalars).
+LogicalResult verifyScalarBody(Operation *parent, Block &body);
+
+/// Checks that the terminator of a scalar region (`what`, e.g. "body")
+/// yields one `expected` value.
+LogicalResult verifyYieldsElement(Operation *parent, Block &body,
+                                  Type expected, StringRef what);
+
 } // namespace mlir::hkg::detail
 
 #endif // HKG_LIB_DIALECT_HKG_IR_VERIFYUTILS_H

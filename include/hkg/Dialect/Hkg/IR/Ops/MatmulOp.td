@@ -1,0 +1,72 @@
+//===- MatmulOp.td - the matmul family ---------------------*- tablegen -*-===//
+//
+// Included from HkgOps.td (its one registration line); the verifiers live in
+// lib/Dialect/Hkg/IR/Ops/MatmulOp.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_MATMUL_OP_TD
+#define HKG_MATMUL_OP_TD
+
+//===----------------------------------------------------------------------===//
+// hkg.matmul
+//===----------------------------------------------------------------------===//
+
+def Hkg_MatmulOp : Hkg_KernelOp<"matmul"> {
+  let summary = "batched matrix product with an optional fused epilogue";
+  let description = [{
+    `result[b..., m, n] = epilogue(sum_k lhs[b..., m, k] * rhs[b..., k, n], e...)`.
+
+    `lhs` is `[batch..., M, K]` (`[batch..., K, M]` with `transpose_a`),
+    `rhs` is `[batch..., K, N]` (`[batch..., N, K]` with `transpose_b`),
+    the result is `[batch..., M, N]`. Batch dims of both operands and the
+    result must match. Products accumulate in f32.
+
+    The optional `epilogue` region maps the f32 accumulator (first block
+    argument) and one element of each `epilogue` operand to the output
+    element. Each epilogue operand's shape is a suffix of the result shape
+    (a bias `[N]` broadcast over rows, a residual `[M, N]`...). Without an
+    epilogue the accumulator is converted to the result element type.
+
+    ```mlir
+    // QKV projection with bias, fused in one kernel.
+    %qkv = hkg.matmul %x, %w epilogue(%bias : tensor<12288xbf16>)
+        {transpose_b} : tensor<8192x4096xbf16>, tensor<12288x4096xbf16>
+        -> tensor<8192x12288xbf16> {
+    ^bb0(%acc: f32, %b: bf16):
+      %bf = arith.extf %b : bf16 to f32
+      %s = arith.addf %acc, %bf : f32
+      %r = arith.truncf %s : f32 to bf16
+      hkg.yield %r : bf16
+    }
+    ```
+  }];
+  let arguments = (ins Hkg_FloatTensor:$lhs, Hkg_FloatTensor:$rhs,
+                   Variadic<Hkg_FloatTensor>:$epilogue_inputs,
+                   UnitAttr:$transpose_a, UnitAttr:$transpose_b,
+                   OptionalAttr<Hkg_ScheduleAttr>:$schedule);
+  let results = (outs Hkg_FloatTensor:$result);
+  let regions = (region MaxSizedRegion<1>:$epilogue);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`epilogue` `(` $epilogue_inputs^ `:` type($epilogue_inputs) `)`)?
+    attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+    ($epilogue^)?
+  }];
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$resultType, "::mlir::Value":$lhs,
+                   "::mlir::Value":$rhs,
+                   CArg<"bool", "false">:$transposeA,
+                   CArg<"bool", "false">:$transposeB)>
+  ];
+  let extraClassDeclaration = [{
+    /// Problem sizes: product of batch dims, M, N, K.
+    int64_t getBatchSize();
+    int64_t getM();
+    int64_t getN();
+    int64_t getK();
+    bool hasEpilogue() { return !getEpilogue().empty(); }
+  }];
+}
+
+#endif // HKG_MATMUL_OP_TD
