@@ -35,20 +35,28 @@ inline ArrayRef<int64_t> shapeOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getShape();
 }
 
-/// Every tensor operand and result of a kernel op must have a static shape.
+/// Every tensor operand and result of a kernel op must have a static shape
+/// with no zero-size dim (an empty tensor is no kernel: the lowerings divide
+/// by extents).
 inline LogicalResult verifyStaticShapes(Operation *op) {
-  for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+  auto check = [&](StringRef what, unsigned i, Value v) -> LogicalResult {
     auto t = dyn_cast<RankedTensorType>(v.getType());
-    if (t && !t.hasStaticShape())
-      return op->emitOpError("expected operand #")
-             << i << " to have a static shape, got " << t;
-  }
-  for (auto [i, v] : llvm::enumerate(op->getResults())) {
-    auto t = dyn_cast<RankedTensorType>(v.getType());
-    if (t && !t.hasStaticShape())
-      return op->emitOpError("expected result #")
-             << i << " to have a static shape, got " << t;
-  }
+    if (!t)
+      return success();
+    if (!t.hasStaticShape())
+      return op->emitOpError("expected ")
+             << what << " #" << i << " to have a static shape, got " << t;
+    if (llvm::is_contained(t.getShape(), 0))
+      return op->emitOpError("expected ")
+             << what << " #" << i << " to have no zero-size dim, got " << t;
+    return success();
+  };
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    if (failed(check("operand", i, v)))
+      return failure();
+  for (auto [i, v] : llvm::enumerate(op->getResults()))
+    if (failed(check("result", i, v)))
+      return failure();
   return success();
 }
 
