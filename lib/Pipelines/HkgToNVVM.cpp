@@ -24,6 +24,7 @@ using namespace mlir::hkg;
 /// in place of <toolkit>):
 ///
 ///   hkg-opt in.mlir --pass-pipeline='builtin.module(
+///       hkg-check-gpu-targets{kind=nvvm},
 ///       nvvm-attach-target{chip=sm_90 O=3},
 ///       gpu.module(
 ///         hkg-lower-subgroup-ops{chip=sm_90},
@@ -59,6 +60,9 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
         "package 'nvidia-cuda-toolkit' or CUDA, or use format=isa (PTX)",
         format.str().c_str());
 
+  HkgCheckGPUTargetsPassOptions check;
+  check.kind = "nvvm";
+  pm.addPass(createHkgCheckGPUTargetsPass(check));
   GpuNVVMAttachTargetOptions attach;
   attach.chip = opts.chip;
   // PTX ISA 7.4 at least: the default load cache policy of the streaming

@@ -23,6 +23,7 @@ using namespace mlir::hkg;
 /// hkg in place of <toolkit>):
 ///
 ///   hkg-opt in.mlir --pass-pipeline='builtin.module(
+///       hkg-check-gpu-targets{kind=rocdl},
 ///       rocdl-attach-target{chip=gfx942 O=3 wave64=true},
 ///       convert-math-to-rocdl{chipset=gfx942},
 ///       gpu.module(
@@ -52,6 +53,9 @@ mlir::hkg::buildHkgGPUToROCDLPipeline(OpPassManager &pm,
   if (!toolkit)
     return toolkit.takeError();
 
+  HkgCheckGPUTargetsPassOptions check;
+  check.kind = "rocdl";
+  pm.addPass(createHkgCheckGPUTargetsPass(check));
   GpuROCDLAttachTargetOptions attach;
   attach.chip = opts.chip;
   attach.optLevel = opts.optLevel;

@@ -95,6 +95,26 @@ def HkgNVVMStreamingAccessPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def HkgCheckGPUTargetsPass
+    : Pass<"hkg-check-gpu-targets", "::mlir::ModuleOp"> {
+  let summary = "Refuse gpu.modules that already target another GPU kind";
+  let description = [{
+    The first step of hkg-gpu-to-rocdl and hkg-gpu-to-nvvm: their attach
+    step adds a target to every gpu.module, and a module that already
+    carries one of the other kind (an `#nvvm.target` met by the ROCDL
+    pipeline, or an `#rocdl.target` by the NVVM one) would be serialized for
+    both, failing late with a toolkit error for the foreign target. Such a
+    module is an error naming it and its target; modules without targets,
+    or with targets of the pipeline's own kind, are left alone.
+
+    `kind`: `rocdl` or `nvvm`, the pipeline's kind.
+  }];
+  let options = [
+    Option<"kind", "kind", "std::string", /*default=*/"\"\"",
+           "the pipeline's GPU kind: rocdl or nvvm">,
+  ];
+}
+
 def HkgNVVMArchSpecificTargetPass
     : Pass<"hkg-nvvm-arch-specific-target", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Move the NVVM target of modules with wgmma kernels to the "
