@@ -2,7 +2,10 @@
 
 #include "hkg/Runtime/Bundle.h"
 
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -59,6 +62,11 @@ static llvm::Error readDim3(const json::Object &obj, llvm::StringRef key,
       return fieldError(where + "." + key,
                         "expected positive integers, entry " + llvm::Twine(i) +
                             " is not");
+    // Launch extents are 32-bit (CUDA and HIP); checkLaunchLimits then holds
+    // them to the target's.
+    if (*v > 2147483647)
+      return fieldError(where + "." + key, "entry " + llvm::Twine(i) +
+                                               " is above 2^31 - 1");
     out[i] = *v;
   }
   return llvm::Error::success();
@@ -104,6 +112,15 @@ static llvm::Error readKernel(const json::Value &value,
     return e;
   if (llvm::Error e = readString(*obj, "binary", where, k.binary))
     return e;
+  // The binary is a file of the bundle: no absolute path, no `..`.
+  bool inside = !k.binary.empty() && !llvm::sys::path::is_absolute(k.binary);
+  for (llvm::StringRef part : llvm::make_range(
+           llvm::sys::path::begin(k.binary), llvm::sys::path::end(k.binary)))
+    inside &= part != "..";
+  if (!inside)
+    return fieldError(where + ".binary",
+                      "expected a file inside the bundle directory, got '" +
+                          k.binary + "'");
   if (llvm::Error e = readString(*obj, "entry", where, k.entry))
     return e;
   if (llvm::Error e = readString(*obj, "source", where, k.source))
@@ -112,8 +129,12 @@ static llvm::Error readKernel(const json::Value &value,
     return e;
   if (llvm::Error e = readDim3(*obj, "block", where, k.block))
     return e;
-  if (std::optional<int64_t> lds = obj->getInteger("lds_bytes"))
+  if (std::optional<int64_t> lds = obj->getInteger("lds_bytes")) {
+    if (*lds < 0 || *lds > (1 << 30))
+      return fieldError(where + ".lds_bytes",
+                        "expected a byte count in [0, 2^30]");
     k.ldsBytes = *lds;
+  }
   if (std::optional<int64_t> lds = obj->getInteger("dynamic_lds_bytes")) {
     if (*lds < 0 || *lds > (1 << 30))
       return fieldError(where + ".dynamic_lds_bytes",
@@ -139,6 +160,29 @@ static llvm::Error readKernel(const json::Value &value,
   return llvm::Error::success();
 }
 
+/// The launch of `k` fits `target`: threads per workgroup, grid extents
+/// (2^31 - 1 in x, 65535 in y and z, the CUDA and HIP limits).
+static llvm::Error checkLaunchLimits(const KernelSpec &k,
+                                     const mlir::hkg::TargetInfo &target,
+                                     llvm::StringRef where) {
+  // Each extent is below 2^31 (readDim3); their product, in a double, does
+  // not wrap as an integer product would.
+  double threads = static_cast<double>(k.block[0]) * k.block[1] * k.block[2];
+  if (threads > target.maxThreadsPerWorkgroup)
+    return fieldError(where + ".block",
+                      llvm::formatv("{0} threads per workgroup, more than "
+                                    "{1}'s {2}",
+                                    llvm::format("%.0f", threads), target.chip,
+                                    target.maxThreadsPerWorkgroup));
+  if (k.grid[0] > 2147483647 || k.grid[1] > 65535 || k.grid[2] > 65535)
+    return fieldError(where + ".grid",
+                      "expected at most [2^31 - 1, 65535, 65535] workgroups");
+  // LDS past the chip's limit is left to the driver, which refuses the
+  // launch with its own error (test/Runtime/dynamic-lds.test); the reader
+  // only bounds the byte counts.
+  return llvm::Error::success();
+}
+
 llvm::Expected<Bundle> hkg::rt::parseManifest(llvm::StringRef text,
                                               llvm::StringRef directory) {
   llvm::Expected<json::Value> root = json::parse(text);
@@ -161,12 +205,28 @@ llvm::Expected<Bundle> hkg::rt::parseManifest(llvm::StringRef text,
     return fieldError(".format", "expected \"hsaco\", \"ptx\" or \"cubin\", "
                                  "got \"" +
                                      bundle.format + "\"");
+  if (bundle.version != kBundleVersion)
+    return fieldError(".hkg_version", "expected \"" + kBundleVersion +
+                                          "\" (this runtime's bundle "
+                                          "format), got \"" +
+                                          bundle.version + "\"");
+  const mlir::hkg::TargetInfo *target =
+      mlir::hkg::lookupTarget(bundle.target);
+  if (!target)
+    return fieldError(".target", "unknown chip \"" + bundle.target + "\"");
+  if (target->isNVIDIA() == (bundle.format == "hsaco"))
+    return fieldError(".format", "\"" + bundle.format +
+                                     "\" is not a code object format of " +
+                                     bundle.target);
   const json::Array *kernels = obj->getArray("kernels");
   if (!kernels)
     return fieldError(".kernels", "expected an array");
   for (auto [i, k] : llvm::enumerate(*kernels)) {
     KernelSpec spec;
-    if (llvm::Error e = readKernel(k, "kernels[" + llvm::Twine(i) + "]", spec))
+    std::string where = ("kernels[" + llvm::Twine(i) + "]").str();
+    if (llvm::Error e = readKernel(k, where, spec))
+      return std::move(e);
+    if (llvm::Error e = checkLaunchLimits(spec, *target, where))
       return std::move(e);
     bundle.kernels.push_back(std::move(spec));
   }

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "hkg/Runtime/Bundle.h"
 #include "hkg/Target/Bundle.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -21,7 +22,6 @@
 using namespace mlir;
 using namespace mlir::hkg;
 
-static constexpr llvm::StringLiteral kHkgVersion = "0.1";
 
 static std::string getBinaryName(const Bundle &bundle,
                                  const CompiledKernel &kernel) {
@@ -53,7 +53,7 @@ static void writeDims(llvm::json::OStream &json, llvm::StringRef key,
 void mlir::hkg::writeManifest(const Bundle &bundle, llvm::raw_ostream &os) {
   llvm::json::OStream json(os, /*IndentSize=*/2);
   json.object([&] {
-    json.attribute("hkg_version", kHkgVersion);
+    json.attribute("hkg_version", ::hkg::rt::kBundleVersion);
     json.attribute("target", bundle.target);
     json.attribute("format", bundle.format);
     json.attributeArray("kernels", [&] {

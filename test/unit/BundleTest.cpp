@@ -50,3 +50,60 @@ TEST(BundleTest, BadFieldIsNamed) {
   EXPECT_NE(llvm::toString(notJson.takeError()).find("invalid JSON"),
             std::string::npos);
 }
+
+/// The error of `manifest` with `from` replaced by `to`.
+static std::string errorWith(llvm::StringRef from, llvm::StringRef to) {
+  std::string bad = manifest;
+  size_t at = bad.find(from.str());
+  EXPECT_NE(at, std::string::npos) << from.str();
+  bad.replace(at, from.size(), to.str());
+  auto bundle = parseManifest(bad, "/b");
+  if (bundle) {
+    ADD_FAILURE() << "accepted: " << bad;
+    return "";
+  }
+  return llvm::toString(bundle.takeError());
+}
+
+TEST(BundleTest, BinaryStaysInsideTheBundle) {
+  EXPECT_EQ(errorWith("\"hkg_softmax_0.ptx\"", "\"../../../../etc/passwd\""),
+            "manifest: kernels[0].binary: expected a file inside the bundle "
+            "directory, got '../../../../etc/passwd'");
+  EXPECT_EQ(errorWith("\"hkg_softmax_0.ptx\"", "\"/etc/passwd\""),
+            "manifest: kernels[0].binary: expected a file inside the bundle "
+            "directory, got '/etc/passwd'");
+  EXPECT_EQ(errorWith("\"hkg_softmax_0.ptx\"", "\"sub/../../x.ptx\""),
+            "manifest: kernels[0].binary: expected a file inside the bundle "
+            "directory, got 'sub/../../x.ptx'");
+}
+
+TEST(BundleTest, LaunchWithinTheTargetsLimits) {
+  EXPECT_EQ(errorWith("\"grid\": [64, 1, 1]", "\"grid\": [1099511627776, 1, 1]"),
+            "manifest: kernels[0].grid: entry 0 is above 2^31 - 1");
+  EXPECT_EQ(errorWith("\"grid\": [64, 1, 1]", "\"grid\": [64, 65536, 1]"),
+            "manifest: kernels[0].grid: expected at most [2^31 - 1, 65535, "
+            "65535] workgroups");
+  EXPECT_EQ(errorWith("\"block\": [256, 1, 1]", "\"block\": [1048576, 1, 1]"),
+            "manifest: kernels[0].block: 1048576 threads per workgroup, more "
+            "than sm_90's 1024");
+  // 2^16 * 2^16 * 2: wraps to 0 in 32-bit arithmetic.
+  EXPECT_EQ(errorWith("\"block\": [256, 1, 1]", "\"block\": [65536, 65536, 2]"),
+            "manifest: kernels[0].block: 8589934592 threads per workgroup, "
+            "more than sm_90's 1024");
+  EXPECT_EQ(errorWith("\"lds_bytes\": 1024", "\"lds_bytes\": 1099511627776"),
+            "manifest: kernels[0].lds_bytes: expected a byte count in [0, "
+            "2^30]");
+  EXPECT_EQ(errorWith("\"lds_bytes\": 1024", "\"lds_bytes\": -1"),
+            "manifest: kernels[0].lds_bytes: expected a byte count in [0, "
+            "2^30]");
+}
+
+TEST(BundleTest, TargetFormatAndVersionAreChecked) {
+  EXPECT_EQ(errorWith("\"target\": \"sm_90\"", "\"target\": \"gfx942\""),
+            "manifest: .format: \"ptx\" is not a code object format of gfx942");
+  EXPECT_EQ(errorWith("\"target\": \"sm_90\"", "\"target\": \"gfx9000\""),
+            "manifest: .target: unknown chip \"gfx9000\"");
+  EXPECT_EQ(errorWith("\"hkg_version\": \"0.1\"", "\"hkg_version\": \"9.9\""),
+            "manifest: .hkg_version: expected \"0.1\" (this runtime's bundle "
+            "format), got \"9.9\"");
+}

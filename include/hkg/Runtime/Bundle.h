@@ -10,6 +10,7 @@
 #ifndef HKG_RUNTIME_BUNDLE_H
 #define HKG_RUNTIME_BUNDLE_H
 
+#include "llvm/ADT/StringRef.h"
 #include "hkg/Runtime/Device.h"
 #include "hkg/Runtime/HostTensor.h"
 
@@ -21,6 +22,10 @@
 #include <vector>
 
 namespace hkg::rt {
+
+/// The bundle format hkg-compile writes (`hkg_version` in manifest.json) and
+/// the runtime reads; any other is refused.
+inline constexpr llvm::StringLiteral kBundleVersion = "0.1";
 
 struct ArgSpec {
   bool isOutput = false;
