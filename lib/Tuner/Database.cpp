@@ -2,8 +2,11 @@
 
 #include "hkg/Tuner/Database.h"
 
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Regex.h"
 
 #include <sqlite3.h>
 
@@ -86,6 +89,53 @@ llvm::json::Value mlir::hkg::tuner::recordToJson(const TuningRecord &r) {
   };
 }
 
+/// What a record must hold to be stored (or used to train): a signature,
+/// a chip hkg knows, an op that agrees with the signature, knobs that are
+/// non-negative integers or keywords, times and errors that are finite and
+/// not negative (a positive median), an ISO 8601 UTC date.
+static Error validateRecord(const TuningRecord &r) {
+  if (r.signature.empty())
+    return llvm::createStringError("empty 'signature'");
+  if (!lookupTarget(r.target))
+    return llvm::createStringError("unknown target '" + r.target + "'");
+  size_t pos = r.signature.find("\"hkg.");
+  if (pos == std::string::npos)
+    return llvm::createStringError(
+        "'signature' names no hkg op (expected \"hkg.<op>\" in it)");
+  std::string sigOp =
+      r.signature.substr(pos + 1, r.signature.find('"', pos + 1) - pos - 1);
+  if (r.op != sigOp)
+    return llvm::createStringError("'op' is '" + r.op +
+                                   "' but the signature's op is '" + sigOp +
+                                   "'");
+  for (const auto &[name, value] : r.schedule)
+    if (const int64_t *i = std::get_if<int64_t>(&value); i && *i < 0)
+      return llvm::createStringError(
+          llvm::formatv("knob '{0}' = {1}: expected a non-negative integer",
+                        name, *i)
+              .str());
+  const Measurement &m = r.measurement;
+  for (auto [name, v, strict] :
+       {std::tuple<StringRef, double, bool>{"median_us", m.medianUs, true},
+        {"spread", m.spread, false},
+        {"max_rel_err", m.maxRelErr, false}}) {
+    if (std::isnan(v))
+      continue; // absent
+    if (!std::isfinite(v) || v < 0 || (strict && v == 0))
+      return llvm::createStringError(
+          llvm::formatv("'{0}' = {1}: expected a finite {2} number", name, v,
+                        strict ? "positive" : "non-negative")
+              .str());
+  }
+  static const llvm::Regex iso(
+      "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$");
+  if (!r.date.empty() && !iso.match(r.date))
+    return llvm::createStringError("'date' = '" + r.date +
+                                   "': expected ISO 8601 UTC "
+                                   "(2026-11-29T20:00:00Z)");
+  return Error::success();
+}
+
 Expected<TuningRecord>
 mlir::hkg::tuner::recordFromJson(const llvm::json::Value &value) {
   const llvm::json::Object *o = value.getAsObject();
@@ -143,6 +193,8 @@ mlir::hkg::tuner::recordFromJson(const llvm::json::Value &value) {
   if (Error e = getString("hkg_version", r.hkgVersion, false))
     return std::move(e);
   if (Error e = getString("date", r.date, false))
+    return std::move(e);
+  if (Error e = validateRecord(r))
     return std::move(e);
   return r;
 }

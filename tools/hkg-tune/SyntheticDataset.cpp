@@ -262,7 +262,9 @@ mlir::hkg::tuner::generateSyntheticRecords(MLIRContext &ctx,
         r.signature = signature;
         r.target = chip;
         r.schedule = k;
-        r.date = "synthetic";
+        // The epoch: a valid date that no measurement has, marking the
+        // record synthetic.
+        r.date = "1970-01-01T00:00:00Z";
         r.hkgVersion = kHkgVersion;
         Measurement &m = r.measurement;
         m.status = MeasureStatus::Ok;
