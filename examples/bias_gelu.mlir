@@ -1,8 +1,11 @@
-// Bias add + GELU (tanh) over 8192 x 8192 bf16: the bias [8192] broadcasts
-// over rows.
+// Bias add + GELU (tanh) over 8192 x 8192 bf16: one bias value per column
+// (the map (d0, d1) -> (d1); on a square result the shape alone cannot say
+// whether [8192] is per row or per column).
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
   func.func @bias_gelu(%x: tensor<8192x8192xbf16>, %bias: tensor<8192xbf16>) -> tensor<8192x8192xbf16> {
-    %0 = hkg.elementwise %x, %bias : tensor<8192x8192xbf16>, tensor<8192xbf16> -> tensor<8192x8192xbf16> {
+    %0 = hkg.elementwise %x, %bias {indexing_maps = [
+        affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>]}
+        : tensor<8192x8192xbf16>, tensor<8192xbf16> -> tensor<8192x8192xbf16> {
     ^bb0(%a: bf16, %b: bf16):
       %av = arith.extf %a : bf16 to f32
       %bv = arith.extf %b : bf16 to f32

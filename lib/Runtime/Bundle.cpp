@@ -85,7 +85,7 @@ static llvm::Error readArg(const json::Value &value, const llvm::Twine &where,
   std::optional<DType> parsed = dtype ? parseDType(*dtype) : std::nullopt;
   if (!parsed || *parsed == DType::F64)
     return fieldError(where + ".dtype",
-                      "expected one of f32, f16, bf16, i32, i64, got '" +
+                      "expected one of f32, f16, bf16, f64, i64, i32, i8, i1, got '" +
                           (dtype ? *dtype : "<none>") + "'");
   arg.dtype = *parsed;
   const json::Array *shape = obj->getArray("shape");

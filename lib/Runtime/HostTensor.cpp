@@ -33,6 +33,10 @@ llvm::StringRef hkg::rt::getDTypeName(DType type) {
     return "i64";
   case DType::F64:
     return "f64";
+  case DType::I8:
+    return "i8";
+  case DType::I1:
+    return "i1";
   }
   llvm_unreachable("unknown dtype");
 }
@@ -50,6 +54,10 @@ std::optional<DType> hkg::rt::parseDType(llvm::StringRef name) {
     return DType::I64;
   if (name == "f64")
     return DType::F64;
+  if (name == "i8")
+    return DType::I8;
+  if (name == "i1")
+    return DType::I1;
   return std::nullopt;
 }
 
@@ -66,11 +74,18 @@ std::optional<DType> hkg::rt::getDTypeFor(mlir::Type type) {
     return DType::I32;
   if (type.isInteger(64))
     return DType::I64;
+  if (type.isInteger(8))
+    return DType::I8;
+  if (type.isInteger(1))
+    return DType::I1;
   return std::nullopt;
 }
 
 unsigned hkg::rt::getDTypeSize(DType type) {
   switch (type) {
+  case DType::I8:
+  case DType::I1:
+    return 1;
   case DType::F16:
   case DType::BF16:
     return 2;
@@ -161,8 +176,15 @@ double hkg::rt::roundToDType(double value, DType type) {
   case DType::BF16:
     return bfloatBitsToFloat(floatToBFloatBits(static_cast<float>(value)));
   case DType::I32:
+    return static_cast<int32_t>(static_cast<uint32_t>(
+        static_cast<uint64_t>(static_cast<int64_t>(std::trunc(value)))));
   case DType::I64:
     return std::trunc(value);
+  case DType::I8:
+    return static_cast<int8_t>(static_cast<uint8_t>(
+        static_cast<uint64_t>(static_cast<int64_t>(std::trunc(value)))));
+  case DType::I1:
+    return static_cast<double>(static_cast<int64_t>(std::trunc(value)) & 1);
   }
   llvm_unreachable("unknown dtype");
 }
@@ -186,6 +208,8 @@ int64_t HostTensor::getNumElements() const {
 uint64_t HostTensor::getBits(int64_t i) const {
   const uint8_t *p = bytes.data() + i * getDTypeSize(type);
   switch (getDTypeSize(type)) {
+  case 1:
+    return *p;
   case 2: {
     uint16_t v;
     std::memcpy(&v, p, 2);
@@ -207,6 +231,9 @@ uint64_t HostTensor::getBits(int64_t i) const {
 void HostTensor::setBits(int64_t i, uint64_t bits) {
   uint8_t *p = bytes.data() + i * getDTypeSize(type);
   switch (getDTypeSize(type)) {
+  case 1:
+    *p = static_cast<uint8_t>(bits);
+    return;
   case 2: {
     uint16_t v = bits;
     std::memcpy(p, &v, 2);
@@ -238,6 +265,10 @@ double HostTensor::get(int64_t i) const {
     return static_cast<double>(static_cast<int64_t>(bits));
   case DType::F64:
     return llvm::bit_cast<double>(bits);
+  case DType::I8:
+    return static_cast<int8_t>(static_cast<uint8_t>(bits));
+  case DType::I1:
+    return static_cast<double>(bits); // 0 or 1; any other byte is wrong
   }
   llvm_unreachable("unknown dtype");
 }
@@ -256,6 +287,10 @@ void HostTensor::set(int64_t i, double value) {
     return setBits(i, static_cast<uint64_t>(static_cast<int64_t>(value)));
   case DType::F64:
     return setBits(i, llvm::bit_cast<uint64_t>(value));
+  case DType::I8:
+    return setBits(i, static_cast<uint8_t>(static_cast<int64_t>(value)));
+  case DType::I1:
+    return setBits(i, static_cast<int64_t>(value) & 1);
   }
 }
 
@@ -295,6 +330,12 @@ void HostTensor::toDoubles(double *out) const {
       }
       case DType::F64:
         std::memcpy(&out[i], raw + 8 * i, 8);
+        break;
+      case DType::I8:
+        out[i] = static_cast<int8_t>(raw[i]);
+        break;
+      case DType::I1:
+        out[i] = raw[i];
         break;
       }
     }

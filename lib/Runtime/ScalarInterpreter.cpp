@@ -2,6 +2,8 @@
 
 #include "hkg/Runtime/ScalarInterpreter.h"
 
+#include "hkg/Dialect/Hkg/IR/HkgOps.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Block.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -28,7 +30,12 @@ static constexpr llvm::StringLiteral supportedOps[] = {
     "math.cbrt",      "math.powf",     "math.absf",      "math.fma",
     "math.sin",       "math.cos",      "math.tan",       "math.atan",
     "math.atan2",     "math.floor",    "math.ceil",      "math.round",
-    "math.roundeven", "math.trunc",    "math.copysign"};
+    "math.roundeven", "math.trunc",    "math.copysign",  "arith.addi",
+    "arith.subi",     "arith.muli",    "arith.divsi",    "arith.divui",
+    "arith.remsi",    "arith.remui",   "arith.shli",     "arith.shrsi",
+    "arith.shrui",    "arith.maxsi",   "arith.minsi",    "arith.maxui",
+    "arith.minui",    "arith.cmpi",    "arith.extsi",    "arith.extui",
+    "arith.trunci",   "arith.index_cast", "arith.index_castui", "hkg.index"};
 
 llvm::ArrayRef<llvm::StringLiteral> ScalarProgram::getSupportedOps() {
   return supportedOps;
@@ -51,8 +58,8 @@ lookupOpcode(llvm::StringRef name) {
       .Case("arith.minnumf", P({Opcode::MinNumF, 2}))
       .Case("arith.extf", P({Opcode::Convert, 1}))
       .Case("arith.truncf", P({Opcode::Convert, 1}))
-      .Case("arith.sitofp", P({Opcode::Convert, 1}))
-      .Case("arith.uitofp", P({Opcode::Convert, 1}))
+      .Case("arith.sitofp", P({Opcode::SIToFP, 1}))
+      .Case("arith.uitofp", P({Opcode::UIToFP, 1}))
       .Case("arith.fptosi", P({Opcode::ToInt, 1}))
       .Case("arith.fptoui", P({Opcode::ToInt, 1}))
       .Case("arith.select", P({Opcode::Select, 3}))
@@ -89,6 +96,27 @@ lookupOpcode(llvm::StringRef name) {
       .Case("math.roundeven", P({Opcode::RoundEven, 1}))
       .Case("math.trunc", P({Opcode::Trunc, 1}))
       .Case("math.copysign", P({Opcode::CopySign, 2}))
+      .Case("arith.addi", P({Opcode::AddI, 2}))
+      .Case("arith.subi", P({Opcode::SubI, 2}))
+      .Case("arith.muli", P({Opcode::MulI, 2}))
+      .Case("arith.divsi", P({Opcode::DivSI, 2}))
+      .Case("arith.divui", P({Opcode::DivUI, 2}))
+      .Case("arith.remsi", P({Opcode::RemSI, 2}))
+      .Case("arith.remui", P({Opcode::RemUI, 2}))
+      .Case("arith.shli", P({Opcode::ShLI, 2}))
+      .Case("arith.shrsi", P({Opcode::ShRSI, 2}))
+      .Case("arith.shrui", P({Opcode::ShRUI, 2}))
+      .Case("arith.maxsi", P({Opcode::MaxSI, 2}))
+      .Case("arith.minsi", P({Opcode::MinSI, 2}))
+      .Case("arith.maxui", P({Opcode::MaxUI, 2}))
+      .Case("arith.minui", P({Opcode::MinUI, 2}))
+      .Case("arith.cmpi", P({Opcode::CmpI, 2}))
+      .Case("arith.extsi", P({Opcode::ExtSI, 1}))
+      .Case("arith.extui", P({Opcode::ExtUI, 1}))
+      .Case("arith.trunci", P({Opcode::TruncI, 1}))
+      .Case("arith.index_cast", P({Opcode::ExtSI, 1}))
+      .Case("arith.index_castui", P({Opcode::ExtUI, 1}))
+      .Case("hkg.index", P({Opcode::Index, 0}))
       .Default(std::nullopt);
 }
 
@@ -104,6 +132,15 @@ static bool hasRestrictedDomain(Opcode op) {
   default:
     return false;
   }
+}
+
+/// Bit width of an integer or index type (index: 64); 0 for floats.
+static uint8_t intWidth(mlir::Type t) {
+  if (t.isIndex())
+    return 64;
+  if (auto i = llvm::dyn_cast<mlir::IntegerType>(t))
+    return static_cast<uint8_t>(std::min(64u, i.getWidth()));
+  return 0;
 }
 
 static llvm::Error makeError(const llvm::Twine &message) {
@@ -178,7 +215,18 @@ llvm::Expected<ScalarProgram> ScalarProgram::compile(mlir::Block &block) {
                                        op.getNumOperands()));
       if (auto cmp = llvm::dyn_cast<mlir::arith::CmpFOp>(op))
         inst.predicate = static_cast<uint8_t>(cmp.getPredicate());
-      if (inst.opcode == Opcode::Convert && !resultType.isFloat())
+      if (auto cmp = llvm::dyn_cast<mlir::arith::CmpIOp>(op))
+        inst.predicate = static_cast<uint8_t>(cmp.getPredicate());
+      inst.width = intWidth(resultType);
+      if (op.getNumOperands() > 0)
+        inst.operandWidth = intWidth(op.getOperand(0).getType());
+      if (auto index = llvm::dyn_cast<mlir::hkg::IndexOp>(op)) {
+        inst.a = static_cast<unsigned>(index.getDim());
+        program.usesIndex = true;
+      }
+      if ((inst.opcode == Opcode::Convert || inst.opcode == Opcode::UIToFP ||
+           inst.opcode == Opcode::SIToFP) &&
+          !resultType.isFloat())
         return makeError(llvm::formatv(
             "unsupported op '{0}' in an element body: expected a float result",
             name));
@@ -244,6 +292,53 @@ static bool compare(uint8_t predicate, double a, double b) {
   return false;
 }
 
+/// The `width`-bit unsigned value of an integer held as its signed value.
+static uint64_t asUnsigned(double v, unsigned width) {
+  auto x = static_cast<uint64_t>(static_cast<int64_t>(v));
+  return width >= 64 ? x : x & ((uint64_t(1) << width) - 1);
+}
+
+/// Wraps `x` to a `width`-bit integer held as its signed value (i1: 0, 1).
+static double wrap(uint64_t x, unsigned width) {
+  if (width == 1)
+    return static_cast<double>(x & 1);
+  if (width >= 64 || width == 0)
+    return static_cast<double>(static_cast<int64_t>(x));
+  uint64_t mask = (uint64_t(1) << width) - 1, sign = uint64_t(1) << (width - 1);
+  x &= mask;
+  return static_cast<double>(static_cast<int64_t>((x ^ sign) - sign));
+}
+
+static bool compareInts(uint8_t predicate, double a, double b,
+                        unsigned width) {
+  using mlir::arith::CmpIPredicate;
+  auto sa = static_cast<int64_t>(a), sb = static_cast<int64_t>(b);
+  uint64_t ua = asUnsigned(a, width), ub = asUnsigned(b, width);
+  switch (static_cast<CmpIPredicate>(predicate)) {
+  case CmpIPredicate::eq:
+    return sa == sb;
+  case CmpIPredicate::ne:
+    return sa != sb;
+  case CmpIPredicate::slt:
+    return sa < sb;
+  case CmpIPredicate::sle:
+    return sa <= sb;
+  case CmpIPredicate::sgt:
+    return sa > sb;
+  case CmpIPredicate::sge:
+    return sa >= sb;
+  case CmpIPredicate::ult:
+    return ua < ub;
+  case CmpIPredicate::ule:
+    return ua <= ub;
+  case CmpIPredicate::ugt:
+    return ua > ub;
+  case CmpIPredicate::uge:
+    return ua >= ub;
+  }
+  return false;
+}
+
 /// IEEE 754-2019 maximum/minimum: NaN-propagating, -0 < +0.
 static double maximumOf(double a, double b) {
   if (std::isnan(a) || std::isnan(b))
@@ -260,13 +355,17 @@ static double minimumOf(double a, double b) {
   return a < b ? a : b;
 }
 
-double ScalarProgram::evaluate(llvm::ArrayRef<double> args) {
+double ScalarProgram::evaluate(llvm::ArrayRef<double> args,
+                               llvm::ArrayRef<int64_t> index) {
   double *s = slots.data();
   for (unsigned i = 0; i < numArguments; ++i)
     s[i] = args[i];
   double *out = s + numArguments;
   for (const Instruction &inst : instructions) {
-    double a = s[inst.a], b = s[inst.b], c = s[inst.c];
+    double a = inst.opcode == Opcode::Index ? 0 : s[inst.a];
+    double b = s[inst.b], c = s[inst.c];
+    auto ia = static_cast<int64_t>(a), ib = static_cast<int64_t>(b);
+    unsigned w = inst.width, ow = inst.operandWidth;
     double r = 0;
     switch (inst.opcode) {
     case Opcode::Constant:
@@ -315,16 +414,83 @@ double ScalarProgram::evaluate(llvm::ArrayRef<double> args) {
       r = compare(inst.predicate, a, b) ? 1 : 0;
       break;
     case Opcode::AndI:
-      r = static_cast<double>(static_cast<int64_t>(a) &
-                              static_cast<int64_t>(b));
+      r = wrap(uint64_t(ia) & uint64_t(ib), w);
       break;
     case Opcode::OrI:
-      r = static_cast<double>(static_cast<int64_t>(a) |
-                              static_cast<int64_t>(b));
+      r = wrap(uint64_t(ia) | uint64_t(ib), w);
       break;
     case Opcode::XOrI:
-      r = static_cast<double>(static_cast<int64_t>(a) ^
-                              static_cast<int64_t>(b));
+      r = wrap(uint64_t(ia) ^ uint64_t(ib), w);
+      break;
+    case Opcode::AddI:
+      r = wrap(uint64_t(ia) + uint64_t(ib), w);
+      break;
+    case Opcode::SubI:
+      r = wrap(uint64_t(ia) - uint64_t(ib), w);
+      break;
+    case Opcode::MulI:
+      r = wrap(uint64_t(ia) * uint64_t(ib), w);
+      break;
+    // Division by zero is undefined on the device too: NaN flags it here.
+    case Opcode::DivSI:
+      r = ib == 0    ? std::nan("")
+          : ib == -1 ? wrap(uint64_t(0) - uint64_t(ia), w)
+                     : wrap(uint64_t(ia / ib), w);
+      break;
+    case Opcode::RemSI:
+      r = ib == 0 ? std::nan("") : ib == -1 ? 0 : wrap(uint64_t(ia % ib), w);
+      break;
+    case Opcode::DivUI:
+    case Opcode::RemUI: {
+      uint64_t ua = asUnsigned(a, ow), ub = asUnsigned(b, ow);
+      r = ub == 0 ? std::nan("")
+                  : wrap(inst.opcode == Opcode::DivUI ? ua / ub : ua % ub, w);
+      break;
+    }
+    case Opcode::ShLI:
+      r = uint64_t(ib) >= ow ? std::nan("") : wrap(uint64_t(ia) << ib, w);
+      break;
+    case Opcode::ShRSI:
+      r = uint64_t(ib) >= ow ? std::nan("") : wrap(uint64_t(ia >> ib), w);
+      break;
+    case Opcode::ShRUI:
+      r = uint64_t(ib) >= ow ? std::nan("")
+                             : wrap(asUnsigned(a, ow) >> ib, w);
+      break;
+    case Opcode::MaxSI:
+      r = static_cast<double>(std::max(ia, ib));
+      break;
+    case Opcode::MinSI:
+      r = static_cast<double>(std::min(ia, ib));
+      break;
+    case Opcode::MaxUI:
+      r = asUnsigned(a, ow) >= asUnsigned(b, ow) ? a : b;
+      break;
+    case Opcode::MinUI:
+      r = asUnsigned(a, ow) <= asUnsigned(b, ow) ? a : b;
+      break;
+    case Opcode::CmpI:
+      r = compareInts(inst.predicate, a, b, ow) ? 1 : 0;
+      break;
+    case Opcode::ExtSI:
+      // i1 is held as 0 / 1: its sign extension is 0 / -1.
+      r = ow == 1 ? wrap(uint64_t(-ia), w) : wrap(uint64_t(ia), w);
+      break;
+    case Opcode::ExtUI:
+      r = wrap(asUnsigned(a, ow), w);
+      break;
+    case Opcode::TruncI:
+      r = wrap(uint64_t(ia), w);
+      break;
+    case Opcode::SIToFP:
+      r = ow == 1 ? -a : a; // i1 true is -1 as a signed value
+      break;
+    case Opcode::UIToFP:
+      r = static_cast<double>(asUnsigned(a, ow));
+      break;
+    case Opcode::Index:
+      r = inst.a < index.size() ? static_cast<double>(index[inst.a])
+                                : std::nan("");
       break;
     case Opcode::Exp:
       r = std::exp(a);

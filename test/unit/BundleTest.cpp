@@ -44,7 +44,7 @@ TEST(BundleTest, BadFieldIsNamed) {
   ASSERT_FALSE(static_cast<bool>(bundle));
   EXPECT_EQ(llvm::toString(bundle.takeError()),
             "manifest: kernels[0].args[0].dtype: expected one of f32, f16, "
-            "bf16, i32, i64, got 'f8'");
+            "bf16, f64, i64, i32, i8, i1, got 'f8'");
   auto notJson = parseManifest("{", "/b");
   ASSERT_FALSE(static_cast<bool>(notJson));
   EXPECT_NE(llvm::toString(notJson.takeError()).find("invalid JSON"),

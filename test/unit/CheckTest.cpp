@@ -254,3 +254,27 @@ TEST(CheckTest, ErrorScaleWidensTheBoundPerElement) {
   t.elemScaled = 0;
   EXPECT_EQ(compareTensors(out, ref, t).mismatched, 2);
 }
+
+TEST(CheckTest, NarrowIntegerPoison) {
+  // i1: the poison byte is neither 0 nor 1, so it is always caught.
+  HostTensor mask = makeTensor(DType::I1, {3}, {1, 0, 1});
+  poison(mask);
+  mask.set(0, 1);
+  CheckResult r = compareTensors(mask, makeExpected({3}, {1, 0, 1}),
+                                 getDefaultTolerance(DType::I1));
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.unwritten, 2);
+  // i8: every byte is a value; the poison byte is unwritten only where the
+  // reference is not 123, and a written 123 passes.
+  HostTensor bytes = makeTensor(DType::I8, {3}, {0, 0, 0});
+  poison(bytes);
+  bytes.set(0, -5);
+  CheckResult r8 = compareTensors(bytes, makeExpected({3}, {-5, 123, 7}),
+                                  getDefaultTolerance(DType::I8));
+  EXPECT_FALSE(r8.passed);
+  EXPECT_EQ(r8.unwritten, 1);
+  bytes.set(2, 7);
+  CheckResult ok = compareTensors(bytes, makeExpected({3}, {-5, 123, 7}),
+                                  getDefaultTolerance(DType::I8));
+  EXPECT_TRUE(ok.passed) << ok.message;
+}

@@ -32,8 +32,8 @@ TEST(ReferenceTest, Matmul) {
 
 TEST(ReferenceTest, MatmulTransposedBatchedWithBiasEpilogue) {
   ParsedOp p = parseOp(R"(
-    func.func @ref(%a: tensor<2x3x2xf32>, %b: tensor<2x2x3xf32>, %bias: tensor<2xf32>) -> tensor<2x2x2xf32> {
-      %c = hkg.matmul %a, %b epilogue(%bias : tensor<2xf32>) {transpose_a, transpose_b}
+    func.func @ref(%a: tensor<2x3x2xf32>, %b: tensor<2x2x3xf32>, %bias: tensor<1x1x2xf32>) -> tensor<2x2x2xf32> {
+      %c = hkg.matmul %a, %b epilogue(%bias : tensor<1x1x2xf32>) {transpose_a, transpose_b}
           : tensor<2x3x2xf32>, tensor<2x2x3xf32> -> tensor<2x2x2xf32> {
       ^bb0(%acc: f32, %x: f32):
         %s = arith.addf %acc, %x : f32
@@ -48,7 +48,7 @@ TEST(ReferenceTest, MatmulTransposedBatchedWithBiasEpilogue) {
                             {1, 4, 2, 5, 3, 6, /*b1*/ 1, 0, 0, 1, 0, 0});
   HostTensor b = makeTensor(DType::F32, {2, 2, 3},
                             {7, 9, 11, 8, 10, 12, /*b1*/ 1, 3, 5, 2, 4, 6});
-  HostTensor bias = makeTensor(DType::F32, {2}, {0.5, -1});
+  HostTensor bias = makeTensor(DType::F32, {1, 1, 2}, {0.5, -1});
   EXPECT_THAT(evaluate(p, {a, b, bias}),
               ElementsAre(58.5, 63, 139.5, 153, /*b1*/ 1.5, 1, 3.5, 3));
 }
@@ -124,6 +124,60 @@ TEST(ReferenceTest, ElementwiseBroadcastsSuffixInputs) {
   HostTensor x = makeTensor(DType::F16, {2, 3}, {1, 2, 3, 4, 5, 6});
   HostTensor b = makeTensor(DType::F16, {3}, {10, 100, 0.5});
   EXPECT_THAT(evaluate(p, {x, b}), ElementsAre(10, 200, 1.5, 40, 500, 3));
+}
+
+TEST(ReferenceTest, ElementwisePerRowAndTransposedMaps) {
+  // A square [2, 2] result: the [2] input is read per row, the second
+  // [2, 2] input transposed.
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<2x2xf32>, %s: tensor<2xf32>, %t: tensor<2x2xf32>) -> tensor<2x2xf32> {
+      %y = hkg.elementwise %x, %s, %t {indexing_maps = [
+          affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>,
+          affine_map<(d0, d1) -> (d1, d0)>]}
+          : tensor<2x2xf32>, tensor<2xf32>, tensor<2x2xf32> -> tensor<2x2xf32> {
+      ^bb0(%a: f32, %b: f32, %c: f32):
+        %m = arith.mulf %a, %b : f32
+        %r = arith.addf %m, %c : f32
+        hkg.yield %r : f32
+      }
+      return %y : tensor<2x2xf32>
+    })");
+  HostTensor x = makeTensor(DType::F32, {2, 2}, {1, 2, 3, 4});
+  HostTensor s = makeTensor(DType::F32, {2}, {10, 100});
+  HostTensor t = makeTensor(DType::F32, {2, 2}, {0.5, 0.25, 0.125, 0.0625});
+  // y[i][j] = x[i][j] * s[i] + t[j][i]
+  EXPECT_THAT(evaluate(p, {x, s, t}),
+              ElementsAre(10.5, 20.125, 300.25, 400.0625));
+}
+
+TEST(ReferenceTest, ElementwiseIndexAndPackedInts) {
+  // Unpacks the low / high nibble of each i8 by column parity, masked to
+  // the lower triangle by hkg.index.
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%p: tensor<2x3xi8>) -> tensor<2x3xi32> {
+      %y = hkg.elementwise %p : tensor<2x3xi8> -> tensor<2x3xi32> {
+      ^bb0(%a: i8):
+        %r = hkg.index 0
+        %c = hkg.index 1
+        %c1 = arith.constant 1 : index
+        %odd = arith.andi %c, %c1 : index
+        %oddi = arith.index_cast %odd : index to i8
+        %c4 = arith.constant 4 : i8
+        %sh = arith.muli %oddi, %c4 : i8
+        %n = arith.shrui %a, %sh : i8
+        %c15 = arith.constant 15 : i8
+        %nib = arith.andi %n, %c15 : i8
+        %w = arith.extui %nib : i8 to i32
+        %keep = arith.cmpi ule, %c, %r : index
+        %zero = arith.constant 0 : i32
+        %o = arith.select %keep, %w, %zero : i32
+        hkg.yield %o : i32
+      }
+      return %y : tensor<2x3xi32>
+    })");
+  // 0xA7 is -89 as an i8: low nibble 7, high nibble 10.
+  HostTensor packed = makeTensor(DType::I8, {2, 3}, {-89, -89, -89, -89, -89, -89});
+  EXPECT_THAT(evaluate(p, {packed}), ElementsAre(7, 0, 0, 7, 10, 0));
 }
 
 TEST(ReferenceTest, Reduce) {

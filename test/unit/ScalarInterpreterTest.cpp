@@ -126,14 +126,82 @@ TEST(ScalarInterpreterTest, LogMarksPositiveDomain) {
 TEST(ScalarInterpreterTest, UnsupportedOpIsNamed) {
   ParsedOp p = parseOp(elementwiseModule("f32", "f32", R"(
     %i = arith.fptosi %x0 : f32 to i32
-    %j = arith.addi %i, %i : i32
+    %j = math.ctlz %i : i32
     %r = arith.sitofp %j : i32 to f32
     hkg.yield %r : f32)"));
   ASSERT_TRUE(p.op);
   auto program = compileBody(p);
   ASSERT_FALSE(static_cast<bool>(program));
   std::string message = llvm::toString(program.takeError());
-  EXPECT_NE(message.find("unsupported op 'arith.addi'"), std::string::npos)
+  EXPECT_NE(message.find("unsupported op 'math.ctlz'"), std::string::npos)
       << message;
   EXPECT_NE(message.find("arith.addf"), std::string::npos) << message;
+}
+
+TEST(ScalarInterpreterTest, IntegersWrapToTheirWidth) {
+  ParsedOp p = parseOp(elementwiseModule("i8", "i8", R"(
+    %c = arith.constant 100 : i8
+    %s = arith.addi %x0, %c : i8
+    hkg.yield %s : i8)"));
+  ASSERT_TRUE(p.op);
+  auto program = compileBody(p);
+  ASSERT_TRUE(static_cast<bool>(program))
+      << llvm::toString(program.takeError());
+  EXPECT_EQ(program->evaluate({27}), 127);
+  EXPECT_EQ(program->evaluate({28}), -128); // wraps like the device's i8
+  EXPECT_EQ(program->evaluate({-100}), 0);
+}
+
+TEST(ScalarInterpreterTest, UnsignedOpsReadTheOperandWidth) {
+  ParsedOp p = parseOp(elementwiseModule("i8", "f32", R"(
+    %c2 = arith.constant 2 : i8
+    %d = arith.divui %x0, %c2 : i8
+    %m = arith.maxui %d, %x0 : i8
+    %f = arith.uitofp %m : i8 to f32
+    hkg.yield %f : f32)"));
+  ASSERT_TRUE(p.op);
+  auto program = compileBody(p);
+  ASSERT_TRUE(static_cast<bool>(program))
+      << llvm::toString(program.takeError());
+  // -2 as u8 is 254: 254 / 2 = 127, max_u(127, 254) = 254.
+  EXPECT_EQ(program->evaluate({-2}), 254);
+  EXPECT_EQ(program->evaluate({6}), 6);
+}
+
+TEST(ScalarInterpreterTest, SignedShiftsCompareAndI1) {
+  ParsedOp p = parseOp(elementwiseModule("i32", "f32", R"(
+    %c1 = arith.constant 1 : i32
+    %h = arith.shrsi %x0, %c1 : i32
+    %u = arith.shrui %x0, %c1 : i32
+    %lt = arith.cmpi slt, %h, %u : i32
+    %one = arith.constant 1.0 : f32
+    %mone = arith.sitofp %lt : i1 to f32
+    %f = arith.sitofp %h : i32 to f32
+    %r = arith.addf %f, %mone : f32
+    hkg.yield %r : f32)"));
+  ASSERT_TRUE(p.op);
+  auto program = compileBody(p);
+  ASSERT_TRUE(static_cast<bool>(program))
+      << llvm::toString(program.takeError());
+  // -8 >>s 1 = -4; -8 >>u 1 = 2147483644: -4 < that, so i1 true, whose
+  // sitofp is -1: -4 + -1.
+  EXPECT_EQ(program->evaluate({-8}), -5);
+  // 8: 4 == 4, false: 4 + 0.
+  EXPECT_EQ(program->evaluate({8}), 4);
+}
+
+TEST(ScalarInterpreterTest, IndexReadsTheElementIndex) {
+  ParsedOp p = parseOp(elementwiseModule("f32", "f32", R"(
+    %i = hkg.index 0
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %r = arith.addf %x0, %f : f32
+    hkg.yield %r : f32)"));
+  ASSERT_TRUE(p.op);
+  auto program = compileBody(p);
+  ASSERT_TRUE(static_cast<bool>(program))
+      << llvm::toString(program.takeError());
+  EXPECT_TRUE(program->readsIndex());
+  int64_t index[] = {3};
+  EXPECT_EQ(program->evaluate({0.5}, index), 3.5);
 }

@@ -27,20 +27,23 @@ class Type;
 namespace hkg::rt {
 
 /// Element types a kernel argument (or a reference result) can have.
-enum class DType { F32, F16, BF16, I32, I64, F64 };
+/// I1 is one byte per element holding 0 or 1 (docs/ABI.md), like torch.bool.
+enum class DType { F32, F16, BF16, I32, I64, F64, I8, I1 };
 
-/// Returns the manifest spelling (`f32`, `f16`, `bf16`, `i32`, `i64`, `f64`).
+/// Returns the manifest spelling (`f32`, `f16`, `bf16`, `i32`, `i64`, `f64`,
+/// `i8`, `i1`).
 llvm::StringRef getDTypeName(DType type);
 /// Parses a manifest spelling; std::nullopt when unknown.
 std::optional<DType> parseDType(llvm::StringRef name);
-/// Maps an MLIR element type (f32, f16, bf16, i32, i64, f64); nullopt
+/// Maps an MLIR element type (f32, f16, bf16, i32, i64, f64, i8, i1); nullopt
 /// otherwise.
 std::optional<DType> getDTypeFor(mlir::Type type);
 /// Size of one element in bytes.
 unsigned getDTypeSize(DType type);
 /// Whether the type is a floating-point type.
 inline bool isFloatDType(DType type) {
-  return type != DType::I32 && type != DType::I64;
+  return type != DType::I32 && type != DType::I64 && type != DType::I8 &&
+         type != DType::I1;
 }
 
 /// f16 / bf16 <-> float, round-to-nearest-even, NaN kept quiet, infinities
@@ -54,7 +57,8 @@ float bfloatBitsToFloat(uint16_t bits);
 
 /// Rounds `value` to the precision of `type` (through float, as a device
 /// that computes in f32 and stores `type` does) and returns it as a double.
-/// f64 is returned unchanged; i32 and i64 are truncated toward zero.
+/// f64 is returned unchanged; integers are truncated toward zero and wrap to
+/// their width (i1: the lowest bit).
 double roundToDType(double value, DType type);
 
 class HostTensor {

@@ -5,7 +5,10 @@
 // scalar arith/math ops ending in `hkg.yield`. A ScalarProgram compiles such
 // a block once into a flat instruction list and evaluates it per element in
 // double precision (results typed f16/bf16 are rounded to that type, as any
-// implementation must; f32 results are kept in double).
+// implementation must; f32 results are kept in double). Integers are held as
+// their signed value (i1 as 0 or 1) and every integer op wraps to its
+// width, as the device does; they are exact up to 2^53 in magnitude.
+// `hkg.index` reads the element's result index, given to evaluate().
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,13 +35,17 @@ public:
   /// one value). Fails naming the first op the interpreter does not support.
   static llvm::Expected<ScalarProgram> compile(mlir::Block &block);
 
-  /// Evaluates the block on `args` (one per block argument).
-  double evaluate(llvm::ArrayRef<double> args);
+  /// Evaluates the block on `args` (one per block argument); `index` is the
+  /// result index of the element, read by `hkg.index`.
+  double evaluate(llvm::ArrayRef<double> args,
+                  llvm::ArrayRef<int64_t> index = {});
 
   unsigned getNumArguments() const { return numArguments; }
   /// Whether the block uses an op with a restricted domain (log, sqrt,
   /// rsqrt, powf...), so that random inputs should be positive.
   bool needsPositiveInputs() const { return positiveDomain; }
+  /// Whether the block reads `hkg.index`.
+  bool readsIndex() const { return usesIndex; }
 
   /// The op names the interpreter supports, for messages and docs.
   static llvm::ArrayRef<llvm::StringLiteral> getSupportedOps();
@@ -90,14 +97,41 @@ public:
     Round,
     RoundEven,
     Trunc,
-    CopySign
+    CopySign,
+    // Integers (and index).
+    AddI,
+    SubI,
+    MulI,
+    DivSI,
+    DivUI,
+    RemSI,
+    RemUI,
+    ShLI,
+    ShRSI,
+    ShRUI,
+    MaxSI,
+    MinSI,
+    MaxUI,
+    MinUI,
+    CmpI,
+    ExtSI,
+    ExtUI,
+    TruncI,
+    SIToFP,
+    UIToFP,
+    Index
   };
   /// One op: `slots[numArguments + index] = op(slots[a], slots[b], slots[c])`
   /// then, for f16/bf16 results, rounded to `roundTo`.
   struct Instruction {
     Opcode opcode;
-    /// A CmpF predicate (arith::CmpFPredicate as an integer).
+    /// A CmpF or CmpI predicate (arith::CmpFPredicate / CmpIPredicate as an
+    /// integer); for Index, the dim is in `a`.
     uint8_t predicate = 0;
+    /// Bit widths of integer results and operands (64 for index, 0 for
+    /// floats): results wrap to `width`, unsigned ops read operands as
+    /// `operandWidth`-bit unsigned values.
+    uint8_t width = 0, operandWidth = 0;
     bool round = false;
     DType roundTo = DType::F64;
     unsigned a = 0, b = 0, c = 0;
@@ -108,6 +142,7 @@ private:
   unsigned numArguments = 0;
   unsigned resultSlot = 0;
   bool positiveDomain = false;
+  bool usesIndex = false;
   std::vector<Instruction> instructions;
   std::vector<double> slots;
 };

@@ -5,17 +5,29 @@
 // `unroll` steps, thread t moves the `vector_width` elements starting at
 // step * threads * vector_width + t * vector_width (coalesced 16-byte
 // accesses), and every load of the workgroup's steps is issued before the
-// first compute. Broadcast inputs (a suffix of the output shape) are read at
-// the flat index modulo their size; `vector_width` divides that size, so
-// their vectors stay contiguous and aligned. Only the last workgroup can be
-// partial: it checks each vector and finishes the elements past the last
-// full vector one at a time.
+// first compute.
+//
+// Each input is read through its indexing map (BroadcastMaps.h), in the
+// cheapest form that map allows:
+//  - the result's own layout: at the flat index;
+//  - the result's trailing dims (a bias): at the flat index modulo the
+//    input's size, which `vector_width` divides;
+//  - any other map (a per-row scale, a transposed read, size-1 dims): at
+//    sum_j stride_j * i_j of the element's result index i. There and where
+//    the body reads `hkg.index`, `vector_width` divides the result's last
+//    dim, so a vector covers consecutive elements of one innermost row: the
+//    input is one vector load where it follows that dim contiguously, one
+//    scalar broadcast where it does not follow it, a gather otherwise.
+// i1 tensors are one byte per element (docs/ABI.md) and move one element per
+// access. Only the last workgroup can be partial: it checks each vector and
+// finishes the elements past the last full vector one at a time.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GPUBuildingBlocks.h"
 #include "MathRewrites.h"
 
+#include "hkg/Dialect/Hkg/IR/BroadcastMaps.h"
 #include "hkg/Dialect/Hkg/IR/Schedules/ElementwiseSchedule.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,41 +49,140 @@ struct ElementwiseEmitter {
   Location loc;
   SmallVector<Value> inputs; // flat views
   SmallVector<int64_t> inputSizes;
+  SmallVector<BroadcastAccess> access;
+  SmallVector<SmallVector<int64_t>> strides; // per result dim, Strided only
+  SmallVector<int64_t> resultShape;
   Value output; // flat view
   int64_t numel;
   StreamingAccess streaming = StreamingAccess::None;
 
-  /// Flat index of input `i` for output index `idx`.
-  Value inputIndex(unsigned i, Value idx) {
-    if (inputSizes[i] == numel)
-      return idx;
-    return arith::RemUIOp::create(b, loc, idx,
-                                  constIndex(b, loc, inputSizes[i]));
+  /// The result index of flat index `idx` (dims of extent 1 are 0).
+  SmallVector<Value> resultIndex(Value idx) {
+    SmallVector<Value> index(resultShape.size());
+    int64_t stride = 1;
+    for (int j = static_cast<int>(resultShape.size()) - 1; j >= 0; --j) {
+      int64_t extent = resultShape[j];
+      if (extent == 1) {
+        index[j] = constIndex(b, loc, 0);
+        continue;
+      }
+      Value q = stride == 1 ? idx
+                            : arith::DivUIOp::create(
+                                  b, loc, idx, constIndex(b, loc, stride));
+      bool outermost = stride * extent >= numel;
+      index[j] = outermost ? q
+                           : arith::RemUIOp::create(
+                                 b, loc, q, constIndex(b, loc, extent));
+      stride *= extent;
+    }
+    return index;
   }
 
-  SmallVector<Value> load(Value idx, int64_t width) {
+  /// Offset of input `i`'s element for result index `index`.
+  Value stridedOffset(unsigned i, ArrayRef<Value> index) {
+    Value offset;
+    for (auto [j, stride] : llvm::enumerate(strides[i])) {
+      if (stride == 0)
+        continue;
+      Value term = stride == 1 ? index[j]
+                               : arith::MulIOp::create(
+                                     b, loc, index[j],
+                                     constIndex(b, loc, stride));
+      offset = offset ? arith::AddIOp::create(b, loc, offset, term) : term;
+    }
+    return offset ? offset : constIndex(b, loc, 0);
+  }
+
+  bool isI1(Value m) {
+    return cast<MemRefType>(m.getType()).getElementType().isInteger(1);
+  }
+
+  /// A `width`-element vector of `m` from `offset` (one byte per i1
+  /// element, so i1 is read by scalar loads).
+  Value loadContiguous(Value m, Value offset, int64_t width, bool once) {
+    Type et = cast<MemRefType>(m.getType()).getElementType();
+    if (isI1(m)) {
+      SmallVector<Value> lanes;
+      for (int64_t l = 0; l < width; ++l) {
+        Value at = l == 0 ? offset
+                          : arith::AddIOp::create(b, loc, offset,
+                                                  constIndex(b, loc, l));
+        lanes.push_back(memref::LoadOp::create(b, loc, m, at));
+      }
+      return vector::FromElementsOp::create(
+          b, loc, VectorType::get({width}, et), lanes);
+    }
+    return loadVector(b, loc, m, offset, width, vectorAlignment(et, width),
+                      once);
+  }
+
+  SmallVector<Value> load(Value idx, int64_t width,
+                          std::optional<SmallVector<Value>> &index) {
     SmallVector<Value> vs;
     for (auto [i, in] : llvm::enumerate(inputs)) {
       Type et = cast<MemRefType>(in.getType()).getElementType();
       // Experimental `hkg.streaming_access` / `hkg.load_eviction`: full-size
       // inputs (read once) nontemporal; broadcast ones (a bias, reused) not.
       bool once = streaming != StreamingAccess::None && inputSizes[i] == numel;
-      vs.push_back(loadVector(b, loc, in, inputIndex(i, idx), width,
-                              vectorAlignment(et, width), once));
+      if (access[i] == BroadcastAccess::Flat) {
+        vs.push_back(loadContiguous(in, idx, width, once));
+        continue;
+      }
+      if (access[i] == BroadcastAccess::Trailing) {
+        Value at = arith::RemUIOp::create(b, loc, idx,
+                                          constIndex(b, loc, inputSizes[i]));
+        vs.push_back(loadContiguous(in, at, width, once));
+        continue;
+      }
+      if (!index)
+        index = resultIndex(idx);
+      Value offset = stridedOffset(i, *index);
+      int64_t inner = strides[i].empty() ? 0 : strides[i].back();
+      auto vt = VectorType::get({width}, et);
+      if (width == 1 || inner == 1) {
+        vs.push_back(loadContiguous(in, offset, width, once));
+      } else if (inner == 0) {
+        Value scalar = loadContiguous(in, offset, 1, once);
+        vs.push_back(vector::BroadcastOp::create(
+            b, loc, vt, vector::ExtractOp::create(b, loc, scalar, 0)));
+      } else {
+        SmallVector<Value> lanes;
+        for (int64_t l = 0; l < width; ++l) {
+          Value at = arith::AddIOp::create(b, loc, offset,
+                                           constIndex(b, loc, l * inner));
+          lanes.push_back(vector::ExtractOp::create(
+              b, loc, loadContiguous(in, at, 1, once), 0));
+        }
+        vs.push_back(vector::FromElementsOp::create(b, loc, vt, lanes));
+      }
     }
     return vs;
   }
 
-  /// Applies the scalar body to each lane of the loaded vectors.
-  Value compute(ArrayRef<Value> loaded, int64_t width) {
+  /// Applies the scalar body to each lane of the loaded vectors; lane l is
+  /// the element `l` past result index `index` along the last dim.
+  Value compute(ArrayRef<Value> loaded, int64_t width, Value idx,
+                std::optional<SmallVector<Value>> &index) {
     Block &body = op.getBody().front();
     SmallVector<Value> lanes;
     for (int64_t l = 0; l < width; ++l) {
       IRMapping map;
       for (auto [arg, v] : llvm::zip(body.getArguments(), loaded))
         map.map(arg, vector::ExtractOp::create(b, loc, v, l));
-      for (Operation &inner : body.without_terminator())
-        b.clone(inner, map);
+      for (Operation &inner : body.without_terminator()) {
+        auto indexOp = dyn_cast<IndexOp>(inner);
+        if (!indexOp) {
+          b.clone(inner, map);
+          continue;
+        }
+        if (!index)
+          index = resultIndex(idx);
+        unsigned dim = indexOp.getDim();
+        Value v = (*index)[dim];
+        if (l != 0 && dim + 1 == resultShape.size())
+          v = arith::AddIOp::create(b, loc, v, constIndex(b, loc, l));
+        map.map(indexOp.getResult(), v);
+      }
       lanes.push_back(map.lookup(body.getTerminator()->getOperand(0)));
     }
     auto vt = VectorType::get({width}, lanes.front().getType());
@@ -80,8 +191,25 @@ struct ElementwiseEmitter {
 
   void store(Value v, Value idx, int64_t width) {
     Type et = cast<MemRefType>(output.getType()).getElementType();
+    if (isI1(output)) {
+      for (int64_t l = 0; l < width; ++l) {
+        Value at = l == 0 ? idx
+                          : arith::AddIOp::create(b, loc, idx,
+                                                  constIndex(b, loc, l));
+        memref::StoreOp::create(b, loc, vector::ExtractOp::create(b, loc, v, l),
+                                output, at);
+      }
+      return;
+    }
     storeVector(b, loc, v, output, idx, vectorAlignment(et, width),
                 streaming == StreamingAccess::All);
+  }
+
+  /// Loads, computes and stores the `width` elements from flat index `idx`.
+  void emitAccess(Value idx, int64_t width) {
+    std::optional<SmallVector<Value>> index;
+    SmallVector<Value> loaded = load(idx, width, index);
+    store(compute(loaded, width, idx, index), idx, width);
   }
 };
 } // namespace
@@ -101,12 +229,23 @@ static LogicalResult emitKernel(ElementwiseOp op, KernelContext &kc) {
            << captured.front()
            << "); hkg-lower-to-gpu expects a self-contained body";
 
-  ElementwiseEmitter e{op, b, loc, {}, {}, Value(), numel,
+  ElementwiseEmitter e{op, b, loc, {}, {}, {}, {}, {}, Value(), numel,
                        streamingAccessOf(op, kc.target)};
-  for (auto [i, in] : llvm::enumerate(op.getInputs())) {
-    int64_t n = cast<ShapedType>(in.getType()).getNumElements();
+  e.resultShape = llvm::to_vector(op.getResult().getType().getShape());
+  for (auto [i, in, map] :
+       llvm::enumerate(op.getInputs(), op.getInputMaps())) {
+    auto type = cast<ShapedType>(in.getType());
+    int64_t n = type.getNumElements();
     e.inputSizes.push_back(n);
     e.inputs.push_back(reshapeView(b, loc, kc.args[i], {n}));
+    SmallVector<int64_t> strides =
+        operandStridesPerResultDim(map, type.getShape());
+    // Dims of extent 1 contribute nothing whatever their stride.
+    for (auto [j, extent] : llvm::enumerate(e.resultShape))
+      if (extent == 1)
+        strides[j] = 0;
+    e.access.push_back(classifyBroadcastAccess(strides, e.resultShape));
+    e.strides.push_back(std::move(strides));
   }
   e.output = reshapeView(b, loc, kc.args.back(), {numel});
 
@@ -133,12 +272,13 @@ static LogicalResult emitKernel(ElementwiseOp op, KernelContext &kc) {
   auto emitFull = [&]() {
     SmallVector<Value> idx;
     SmallVector<SmallVector<Value>> loaded;
+    SmallVector<std::optional<SmallVector<Value>>> index(unroll);
     for (int64_t u = 0; u < unroll; ++u) {
       idx.push_back(stepIndex(u));
-      loaded.push_back(e.load(idx.back(), vw));
+      loaded.push_back(e.load(idx.back(), vw, index[u]));
     }
     for (int64_t u = 0; u < unroll; ++u)
-      e.store(e.compute(loaded[u], vw), idx[u], vw);
+      e.store(e.compute(loaded[u], vw, idx[u], index[u]), idx[u], vw);
   };
 
   // The partial last workgroup: whole vectors while they fit, then the
@@ -152,7 +292,7 @@ static LogicalResult emitKernel(ElementwiseOp op, KernelContext &kc) {
       auto ifOp = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      e.store(e.compute(e.load(idx, vw), vw), idx, vw);
+      e.emitAccess(idx, vw);
       if (numel % vw == 0)
         continue;
       b.setInsertionPointToStart(ifOp.elseBlock());
@@ -163,7 +303,7 @@ static LogicalResult emitKernel(ElementwiseOp op, KernelContext &kc) {
         auto lane = scf::IfOp::create(b, loc, in, /*withElseRegion=*/false);
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPointToStart(lane.thenBlock());
-        e.store(e.compute(e.load(li, 1), 1), li, 1);
+        e.emitAccess(li, 1);
       }
     }
   };

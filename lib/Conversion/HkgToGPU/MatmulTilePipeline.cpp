@@ -333,7 +333,8 @@ FailureOr<MatmulLaunch> TilePipeline::build() {
   for (unsigned e = 0; e < numEpi; ++e) {
     Value arg = kernel.getArgument(2 + e);
     auto type = cast<MemRefType>(arg.getType());
-    int64_t rows = type.getRank() >= 2 ? m : 1;
+    // [..., M or 1, N] (the verifier's rule).
+    int64_t rows = type.getRank() >= 2 ? type.getDimSize(type.getRank() - 2) : 1;
     gEpi.push_back(globalView(arg, rows, n));
     epiBatch.push_back(type.getNumElements() / (rows * n));
   }

@@ -57,9 +57,17 @@ matmulReference(mlir::hkg::MatmulOp op, ArrayRef<HostTensor> inputs,
           k = op.getK();
   bool ta = op.getTransposeA(), tb = op.getTransposeB();
   std::vector<double> lhs = toDoubles(inputs[0]), rhs = toDoubles(inputs[1]);
+  // Epilogue operands are [batch..., M or 1, N] (the verifier's rule): the
+  // element of (b, i, j) is at ((b mod batches) * rows + (rows == 1 ? 0 :
+  // i)) * N + j.
   SmallVector<std::vector<double>> epilogue;
-  for (const HostTensor &t : inputs.drop_front(2))
+  SmallVector<int64_t> epiRows, epiBatches;
+  for (const HostTensor &t : inputs.drop_front(2)) {
     epilogue.push_back(toDoubles(t));
+    int64_t rows = t.getRank() >= 2 ? t.getShape()[t.getRank() - 2] : 1;
+    epiRows.push_back(rows);
+    epiBatches.push_back(t.getNumElements() / (rows * n));
+  }
 
   std::optional<ScalarProgram> program;
   if (op.hasEpilogue()) {
@@ -102,8 +110,11 @@ matmulReference(mlir::hkg::MatmulOp op, ArrayRef<HostTensor> inputs,
       double v = acc[j];
       if (local) {
         args[0] = v;
-        for (auto [e, values] : llvm::enumerate(epilogue))
-          args[1 + e] = values[flat % values.size()];
+        for (auto [e, values] : llvm::enumerate(epilogue)) {
+          int64_t at = (b % epiBatches[e]) * epiRows[e] +
+                       (epiRows[e] == 1 ? 0 : i);
+          args[1 + e] = values[at * n + j];
+        }
         v = local->evaluate(args);
       }
       out[flat] = v;

@@ -18,8 +18,8 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // -----
 
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
-  func.func @matmul_bias(%x: tensor<256x512xbf16>, %w: tensor<256x512xbf16>, %bias: tensor<256xbf16>) -> tensor<256x256xbf16> {
-    %0 = hkg.matmul %x, %w epilogue(%bias : tensor<256xbf16>) {hkg.no_alias, transpose_b}
+  func.func @matmul_bias(%x: tensor<256x512xbf16>, %w: tensor<256x512xbf16>, %bias: tensor<1x256xbf16>) -> tensor<256x256xbf16> {
+    %0 = hkg.matmul %x, %w epilogue(%bias : tensor<1x256xbf16>) {hkg.no_alias, transpose_b}
         : tensor<256x512xbf16>, tensor<256x512xbf16> -> tensor<256x256xbf16> {
     ^bb0(%acc: f32, %b: bf16):
       %bf = arith.extf %b : bf16 to f32
@@ -33,7 +33,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK-LABEL: gpu.func @hkg_matmul_0(
 // CHECK-SAME:    %{{[a-z0-9]+}}: memref<256x512xbf16> {llvm.noalias, llvm.readonly},
 // CHECK-SAME:    %{{[a-z0-9]+}}: memref<256x512xbf16> {llvm.noalias, llvm.readonly},
-// CHECK-SAME:    %{{[a-z0-9]+}}: memref<256xbf16> {llvm.noalias, llvm.readonly},
+// CHECK-SAME:    %{{[a-z0-9]+}}: memref<1x256xbf16> {llvm.noalias, llvm.readonly},
 // CHECK-SAME:    %{{[a-z0-9]+}}: memref<256x256xbf16> {llvm.noalias})
 
 // -----

@@ -6,8 +6,8 @@
 
 // The fused bias add of a QKV-style projection (B transposed): one kernel,
 // the epilogue applied to the accumulators right before the store.
-func.func @bias(%x: tensor<256x512xbf16>, %w: tensor<256x512xbf16>, %bias: tensor<256xbf16>) -> tensor<256x256xbf16> {
-  %0 = hkg.matmul %x, %w epilogue(%bias : tensor<256xbf16>) {transpose_b}
+func.func @bias(%x: tensor<256x512xbf16>, %w: tensor<256x512xbf16>, %bias: tensor<1x256xbf16>) -> tensor<256x256xbf16> {
+  %0 = hkg.matmul %x, %w epilogue(%bias : tensor<1x256xbf16>) {transpose_b}
       : tensor<256x512xbf16>, tensor<256x512xbf16> -> tensor<256x256xbf16> {
   ^bb0(%acc: f32, %b: bf16):
     %bf = arith.extf %b : bf16 to f32
@@ -22,7 +22,7 @@ func.func @bias(%x: tensor<256x512xbf16>, %w: tensor<256x512xbf16>, %bias: tenso
 // 3-stage cp.async pipeline into swizzled shared memory, ldmatrix fragments,
 // m16n8k16 mma.sync.
 // SM80-LABEL: gpu.module @hkg_matmul_0
-// SM80: gpu.func @hkg_matmul_0(%{{.*}}: memref<256x512xbf16>, %{{.*}}: memref<256x512xbf16>, %{{.*}}: memref<256xbf16>, %{{.*}}: memref<256x256xbf16>)
+// SM80: gpu.func @hkg_matmul_0(%{{.*}}: memref<256x512xbf16>, %{{.*}}: memref<256x512xbf16>, %{{.*}}: memref<1x256xbf16>, %{{.*}}: memref<256x256xbf16>)
 // SM80-SAME: workgroup(%[[LA:.*]] : memref<3x128x32xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LB:.*]] : memref<3x128x32xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // SM80-SAME: known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 4, 1, 1>
 // SM80: arith.xori

@@ -93,3 +93,58 @@ func.func @square(%x: tensor<64x128xf32>, %w: tensor<128x256xf32>) -> tensor<64x
   }
   return %y : tensor<64x256xf32>
 }
+
+// -----
+
+// Inputs the matmul epilogue cannot read as mapped stay in their
+// elementwise op: a per-row scale ([M] following d0), a transposed read, a
+// body that reads hkg.index, an integer input. A [1, N] bias of the
+// result's rank folds.
+// CHECK-LABEL: func.func @unfusable_maps
+// CHECK: %[[M:.*]] = hkg.matmul %{{.*}}, %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
+// CHECK: hkg.elementwise %[[M]], %{{.*}} {indexing_maps = [#{{.*}}, #{{.*}}]} : tensor<64x64xbf16>, tensor<64xbf16> -> tensor<64x64xbf16>
+// CHECK: %[[M2:.*]] = hkg.matmul %{{.*}}, %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
+// CHECK: hkg.elementwise %[[M2]] {indexing_maps = [#{{.*}}]} : tensor<64x64xbf16> -> tensor<64x64xbf16>
+// CHECK: %[[M3:.*]] = hkg.matmul %{{.*}}, %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
+// CHECK: hkg.elementwise %[[M3]] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+// CHECK: hkg.index
+// CHECK: %[[M4:.*]] = hkg.matmul %{{.*}}, %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
+// CHECK: hkg.elementwise %[[M4]], %{{.*}} : tensor<64x64xbf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+// CHECK: hkg.matmul %{{.*}}, %{{.*}} epilogue(%{{.*}} : tensor<1x64xbf16>)
+func.func @unfusable_maps(%x: tensor<64x128xbf16>, %w: tensor<128x64xbf16>, %s: tensor<64xbf16>, %t: tensor<64x64xi32>, %c: tensor<1x64xbf16>) -> (tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xbf16>) {
+  %m = hkg.matmul %x, %w : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
+  %row = hkg.elementwise %m, %s {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>]} : tensor<64x64xbf16>, tensor<64xbf16> -> tensor<64x64xbf16> {
+  ^bb0(%a: bf16, %b: bf16):
+    %p = arith.mulf %a, %b : bf16
+    hkg.yield %p : bf16
+  }
+  %m2 = hkg.matmul %x, %w : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
+  %tr = hkg.elementwise %m2 {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>]} : tensor<64x64xbf16> -> tensor<64x64xbf16> {
+  ^bb0(%a: bf16):
+    hkg.yield %a : bf16
+  }
+  %m3 = hkg.matmul %x, %w : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
+  %ix = hkg.elementwise %m3 : tensor<64x64xbf16> -> tensor<64x64xbf16> {
+  ^bb0(%a: bf16):
+    %r = hkg.index 0
+    %c0 = arith.constant 0 : index
+    %z = arith.cmpi eq, %r, %c0 : index
+    %zero = arith.constant 0.0 : bf16
+    %o = arith.select %z, %zero, %a : bf16
+    hkg.yield %o : bf16
+  }
+  %m4 = hkg.matmul %x, %w : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
+  %it = hkg.elementwise %m4, %t : tensor<64x64xbf16>, tensor<64x64xi32> -> tensor<64x64xbf16> {
+  ^bb0(%a: bf16, %b: i32):
+    %f = arith.sitofp %b : i32 to bf16
+    %o = arith.addf %a, %f : bf16
+    hkg.yield %o : bf16
+  }
+  %m5 = hkg.matmul %x, %w : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
+  %col = hkg.elementwise %m5, %c : tensor<64x64xbf16>, tensor<1x64xbf16> -> tensor<64x64xbf16> {
+  ^bb0(%a: bf16, %b: bf16):
+    %o = arith.addf %a, %b : bf16
+    hkg.yield %o : bf16
+  }
+  return %row, %tr, %ix, %it, %col : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xbf16>
+}

@@ -115,7 +115,7 @@ func.func @epilogue_operands_without_region(%a: tensor<4x64xf16>, %b: tensor<64x
 // -----
 
 func.func @epilogue_operand_not_suffix(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>, %bias: tensor<4xf16>) -> tensor<4x8xf16> {
-  // expected-error @below {{expected epilogue operand #0 of shape [4] to be a suffix of the result shape [4, 8]}}
+  // expected-error @below {{cannot tell which result dims epilogue operand #0 of shape [4] follows in the result [4, 8]: its dims are not a suffix of the result's (dim 0 has extent 4, result dim d1 has 8) (it fits result dims (d0)); give it the result's rank, with 1 for each dim it does not follow (one value per column of an [M, N] result: [1, N]), or apply it in an hkg.elementwise with 'indexing_maps'}}
   %0 = hkg.matmul %a, %b epilogue(%bias : tensor<4xf16>) : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16> {
   ^bb0(%acc: f32, %x: f16):
     %r = arith.truncf %acc : f32 to f16

@@ -28,7 +28,7 @@ func.func @vector(%x: vector<4x8xf16>) -> tensor<4xf32> {
 // -----
 
 func.func @scalar_bias(%x: tensor<4x8xf32>, %b: f32) -> tensor<4x8xf32> {
-  // expected-error @below {{'hkg.elementwise' op operand #1 must be variadic of ranked tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'f32'}}
+  // expected-error @below {{'hkg.elementwise' op operand #1 must be variadic of ranked tensor of 64-bit float or 32-bit float or 16-bit float or bfloat16 type or 1-bit signless integer or 8-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'f32'}}
   %0 = "hkg.elementwise"(%x, %b) ({
   ^bb0(%a: f32, %c: f32):
     %s = arith.addf %a, %c : f32

@@ -91,3 +91,69 @@ func.func @relu_scaled(%x: tensor<1024xf32>, %s: tensor<f32>) -> tensor<1024xf32
   }
   return %0 : tensor<1024xf32>
 }
+
+// Broadcasts by explicit map: a per-row scale of a square matrix, a
+// transposed read, and a size-1 dim; the maps print as written.
+// CHECK-LABEL: func.func @maps
+// CHECK: hkg.elementwise %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {indexing_maps = [#[[ID:.*]], #[[ROW:.*]], #[[T:.*]], #[[ONE:.*]]]}
+// GENERIC-LABEL: sym_name = "maps"
+// GENERIC: "hkg.elementwise"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{indexing_maps = [
+func.func @maps(%x: tensor<64x64xf32>, %s: tensor<64xf32>, %t: tensor<64x64xf32>, %c: tensor<64x1xf32>) -> tensor<64x64xf32> {
+  %0 = hkg.elementwise %x, %s, %t, %c {indexing_maps = [
+      affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>,
+      affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, 0)>]}
+      : tensor<64x64xf32>, tensor<64xf32>, tensor<64x64xf32>, tensor<64x1xf32> -> tensor<64x64xf32> {
+  ^bb0(%a: f32, %b: f32, %u: f32, %v: f32):
+    %p = arith.mulf %a, %b : f32
+    %q = arith.addf %p, %u : f32
+    %r = arith.addf %q, %v : f32
+    hkg.yield %r : f32
+  }
+  return %0 : tensor<64x64xf32>
+}
+
+// Implied maps (no attribute): a bias over the trailing dim, a size-1 dim
+// lining up by position.
+// CHECK-LABEL: func.func @implied_maps
+// CHECK: hkg.elementwise %{{.*}}, %{{.*}}, %{{.*}} : tensor<8x64xf32>, tensor<64xf32>, tensor<8x1xf32> -> tensor<8x64xf32>
+func.func @implied_maps(%x: tensor<8x64xf32>, %b: tensor<64xf32>, %r: tensor<8x1xf32>) -> tensor<8x64xf32> {
+  %0 = hkg.elementwise %x, %b, %r : tensor<8x64xf32>, tensor<64xf32>, tensor<8x1xf32> -> tensor<8x64xf32> {
+  ^bb0(%a: f32, %c: f32, %d: f32):
+    %p = arith.addf %a, %c : f32
+    %q = arith.mulf %p, %d : f32
+    hkg.yield %q : f32
+  }
+  return %0 : tensor<8x64xf32>
+}
+
+// Integer inputs and hkg.index: the low or high nibble of a packed i8 by
+// column parity, a causal mask from the element's indices, an i1 mask, an
+// f64 result.
+// CHECK-LABEL: func.func @ints_and_index
+// CHECK: hkg.elementwise %{{.*}}, %{{.*}} : tensor<16x32xi8>, tensor<16x32xi1> -> tensor<16x32xf64> {
+// CHECK: hkg.index 0
+// CHECK: hkg.index 1
+// GENERIC-LABEL: sym_name = "ints_and_index"
+// GENERIC: "hkg.index"() <{dim = 1 : i64}> : () -> index
+func.func @ints_and_index(%p: tensor<16x32xi8>, %m: tensor<16x32xi1>) -> tensor<16x32xf64> {
+  %0 = hkg.elementwise %p, %m : tensor<16x32xi8>, tensor<16x32xi1> -> tensor<16x32xf64> {
+  ^bb0(%a: i8, %k: i1):
+    %r = hkg.index 0
+    %c = hkg.index 1
+    %c1 = arith.constant 1 : index
+    %odd = arith.andi %c, %c1 : index
+    %oddi = arith.index_cast %odd : index to i8
+    %c4 = arith.constant 4 : i8
+    %sh = arith.muli %oddi, %c4 : i8
+    %n = arith.shrui %a, %sh : i8
+    %c15 = arith.constant 15 : i8
+    %nib = arith.andi %n, %c15 : i8
+    %f = arith.uitofp %nib : i8 to f64
+    %causal = arith.cmpi ule, %c, %r : index
+    %keep = arith.andi %causal, %k : i1
+    %zero = arith.constant 0.0 : f64
+    %o = arith.select %keep, %f, %zero : f64
+    hkg.yield %o : f64
+  }
+  return %0 : tensor<16x32xf64>
+}

@@ -1,5 +1,6 @@
 //===- Fuse.cpp - fold elementwise consumers into matmul epilogues --------===//
 
+#include "hkg/Dialect/Hkg/IR/BroadcastMaps.h"
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -20,6 +21,39 @@ namespace mlir::hkg {
 using namespace mlir;
 using namespace mlir::hkg;
 
+/// Whether the matmul epilogue can take the place of `ew`: its body reads no
+/// element index, its result and extra inputs have element types a matmul
+/// accepts, and every input is read in the result's layout or over its
+/// trailing dims (as the epilogue reads its operands).
+static bool epilogueCanRead(ElementwiseOp ew) {
+  if (!ew.getBody().front().getOps<IndexOp>().empty())
+    return false;
+  auto isMatmulType = [](Type t) {
+    Type et = getElementTypeOrSelf(t);
+    return et.isF32() || et.isF16() || et.isBF16();
+  };
+  if (!isMatmulType(ew.getResult().getType()))
+    return false;
+  ArrayRef<int64_t> shape = ew.getResult().getType().getShape();
+  for (auto [in, map] : llvm::zip(ew.getInputs(), ew.getInputMaps())) {
+    auto type = cast<ShapedType>(in.getType());
+    if (!isMatmulType(type) ||
+        !isRowBroadcastLayout(type.getShape(), shape))
+      return false;
+    // Read as the epilogue reads it: over the result's trailing dims, its
+    // dims of extent 1 broadcast.
+    size_t offset = shape.size() - type.getRank();
+    SmallVector<AffineExpr> suffix;
+    for (auto [k, extent] : llvm::enumerate(type.getShape()))
+      suffix.push_back(extent == 1 && shape[offset + k] != 1
+                           ? getAffineConstantExpr(0, ew.getContext())
+                           : getAffineDimExpr(offset + k, ew.getContext()));
+    if (map != AffineMap::get(shape.size(), 0, suffix, ew.getContext()))
+      return false;
+  }
+  return true;
+}
+
 namespace {
 /// elementwise(matmul(...), e...) -> matmul(...) with the elementwise body
 /// appended to the epilogue and e... as extra epilogue operands.
@@ -28,6 +62,10 @@ struct FoldElementwiseIntoMatmul final : OpRewritePattern<ElementwiseOp> {
 
   LogicalResult matchAndRewrite(ElementwiseOp ew,
                                 PatternRewriter &rewriter) const override {
+    if (!epilogueCanRead(ew))
+      return rewriter.notifyMatchFailure(
+          ew, "the matmul epilogue cannot read the elementwise inputs as "
+              "they are mapped");
     MatmulOp mm;
     for (Value in : ew.getInputs()) {
       auto candidate = in.getDefiningOp<MatmulOp>();

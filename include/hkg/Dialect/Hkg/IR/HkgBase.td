@@ -111,5 +111,10 @@ class Hkg_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 /// Element types hkg kernels compute on.
 def Hkg_FloatElement : AnyTypeOf<[F32, F16, BF16]>;
 def Hkg_FloatTensor : RankedTensorOf<[F32, F16, BF16]>;
+/// Element types an elementwise op reads and writes: floats (f64 where a
+/// user asks for it), masks (i1), packed or narrow integers (i8), targets and
+/// indices (i32, i64).
+def Hkg_ElementwiseTensor
+    : RankedTensorOf<[F64, F32, F16, BF16, I1, I8, I32, I64]>;
 
 #endif // HKG_BASE_TD

@@ -2,6 +2,7 @@
 
 #include "../VerifyUtils.h"
 
+#include "hkg/Dialect/Hkg/IR/BroadcastMaps.h"
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 
 #include <cmath>
@@ -94,10 +95,27 @@ LogicalResult MatmulOp::verify() {
     return success();
   }
   for (auto [i, in] : llvm::enumerate(getEpilogueInputs())) {
-    if (!isSuffix(shapeOf(in), o)) {
+    ArrayRef<int64_t> e = shapeOf(in);
+    std::string why;
+    if (failed(inferBroadcastMap(getContext(), e, o, why))) {
+      InFlightDiagnostic diag =
+          emitOpError("cannot tell which result dims epilogue operand #");
+      diag << i << " of shape " << shapeStr(e) << " follows in the result "
+           << shapeStr(o) << ": " << why
+           << "; give it the result's rank, with 1 for each dim it does not "
+              "follow (one value per column of an [M, N] result: [1, N]), or "
+              "apply it in an hkg.elementwise with 'indexing_maps'";
+      return diag;
+    }
+    // The epilogue reads [batch..., M or 1, N] (a per-row [M, 1] operand
+    // is not read by the matmul epilogue).
+    bool readable = isRowBroadcastLayout(e, o);
+    if (!readable) {
       InFlightDiagnostic diag = emitOpError("expected epilogue operand #");
-      diag << i << " of shape " << shapeStr(shapeOf(in))
-           << " to be a suffix of the result shape " << shapeStr(o);
+      diag << i << " of shape " << shapeStr(e)
+           << " to be [..., M or 1, N] over the result shape " << shapeStr(o)
+           << " (batch dims the result's, or leading 1s); apply other "
+              "broadcasts in an hkg.elementwise with 'indexing_maps'";
       return diag;
     }
   }

@@ -8,6 +8,7 @@
 
 #include "ScheduleUtils.h"
 
+#include "hkg/Dialect/Hkg/IR/BroadcastMaps.h"
 #include "hkg/Dialect/Hkg/IR/Schedules/ElementwiseSchedule.h"
 
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
@@ -31,15 +32,47 @@ static int64_t widestElementBytes(Operation *op) {
 // ElementwiseOp
 //===----------------------------------------------------------------------===//
 
+/// Whether a vector must stay within one innermost row of the result: an
+/// input read through a strided map, or a body that reads `hkg.index`.
+static bool needsRowVectors(ElementwiseOp op) {
+  ArrayRef<int64_t> shape = op.getResult().getType().getShape();
+  for (auto [in, map] : llvm::zip(op.getInputs(), op.getInputMaps())) {
+    auto strides = operandStridesPerResultDim(
+        map, cast<ShapedType>(in.getType()).getShape());
+    if (classifyBroadcastAccess(strides, shape) == BroadcastAccess::Strided)
+      return true;
+  }
+  return !op.getBody().front().getOps<IndexOp>().empty();
+}
+
+/// The extent a vector must divide so that it stays within one row.
+static int64_t rowExtent(ElementwiseOp op) {
+  auto t = op.getResult().getType();
+  return t.getRank() == 0 ? 1 : t.getShape().back();
+}
+
+/// i1 tensors hold a byte per element and move one element per access.
+static bool hasI1(ElementwiseOp op) {
+  auto isI1 = [](Type t) { return getElementTypeOrSelf(t).isInteger(1); };
+  return llvm::any_of(op->getOperandTypes(), isI1) ||
+         llvm::any_of(op->getResultTypes(), isI1);
+}
+
 ScheduleSpace ElementwiseOp::getScheduleSpace(const TargetInfo &target) {
   int64_t bytes = widestElementBytes(*this);
-  int64_t vw = widestVector(bytes);
-  // The widest vector that every broadcast input's extent is a multiple of.
+  SmallVector<int64_t> widths =
+      hasI1(*this) ? SmallVector<int64_t>{1} : vectorWidths(bytes);
+  int64_t vw = widths.back();
+  // The widest vector that every broadcast input's extent is a multiple of
+  // (and the result's rows, where vectors must stay within one).
   for (Value in : getInputs())
     while (vw > 1 && cast<ShapedType>(in.getType()).getNumElements() % vw != 0)
       vw /= 2;
+  if (needsRowVectors(*this))
+    while (vw > 1 && rowExtent(*this) % vw != 0)
+      vw /= 2;
   ScheduleSpace space;
-  space.add(kVectorWidth, vectorWidths(bytes), vw,
+  space.add(kVectorWidth, widths, vw,
                "elements per global access (16 bytes at most)");
   space.add(kThreads, threadCounts(target), 256,
                "threads per workgroup (a multiple of the wave size)");
@@ -60,6 +93,12 @@ LogicalResult ElementwiseOp::verifyScheduleConstraints(
                          << " must divide the " << n
                          << " elements of broadcast input #" << i;
   }
+  if (vw > 1 && needsRowVectors(*this) && rowExtent(*this) % vw != 0)
+    return emitError() << "schedule knob '" << kVectorWidth.name << "' = "
+                       << vw << " must divide the result's last dim ("
+                       << rowExtent(*this)
+                       << "): an input follows the result through a strided "
+                          "map or the body reads hkg.index";
   return success();
 }
 

@@ -1,0 +1,219 @@
+//===- BroadcastMaps.cpp - which result dims an operand follows -----------===//
+
+#include "hkg/Dialect/Hkg/IR/BroadcastMaps.h"
+
+#include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+static std::string dimsStr(ArrayRef<unsigned> dims) {
+  std::string s = "(";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(dims, os, [&](unsigned d) { os << "d" << d; });
+  os << ")";
+  return s;
+}
+
+LogicalResult mlir::hkg::checkBroadcastMap(AffineMap map,
+                                           ArrayRef<int64_t> operand,
+                                           ArrayRef<int64_t> result,
+                                           std::string &why) {
+  llvm::raw_string_ostream os(why);
+  if (map.getNumSymbols() != 0 || map.getNumDims() != result.size()) {
+    os << "expected a map of the result's " << result.size()
+       << " dims and no symbols, got " << map;
+    return failure();
+  }
+  if (map.getNumResults() != operand.size()) {
+    os << "expected one map result per operand dim (" << operand.size()
+       << "), got " << map.getNumResults() << " in " << map;
+    return failure();
+  }
+  llvm::SmallBitVector used(result.size());
+  for (auto [k, expr] : llvm::enumerate(map.getResults())) {
+    if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
+      if (c.getValue() != 0) {
+        os << "map result #" << k << " is the constant " << c.getValue()
+           << "; only 0 is allowed (for an operand dim of extent 1)";
+        return failure();
+      }
+      if (operand[k] != 1) {
+        os << "map result #" << k << " is the constant 0 but operand dim "
+           << k << " has extent " << operand[k]
+           << " (only a dim of extent 1 broadcasts)";
+        return failure();
+      }
+      continue;
+    }
+    auto d = dyn_cast<AffineDimExpr>(expr);
+    if (!d) {
+      os << "map result #" << k << " (" << expr
+         << ") must be a result dim or the constant 0";
+      return failure();
+    }
+    unsigned j = d.getPosition();
+    if (used.test(j)) {
+      os << "result dim d" << j << " is used twice in " << map;
+      return failure();
+    }
+    used.set(j);
+    if (operand[k] != result[j]) {
+      os << "operand dim " << k << " has extent " << operand[k]
+         << " but follows result dim d" << j << " of extent " << result[j];
+      return failure();
+    }
+  }
+  return success();
+}
+
+/// Every way to place the `operand` dims of extent other than 1 on an
+/// increasing sequence of `result` dims of equal extents (at most `limit`).
+static void placements(ArrayRef<int64_t> operand, ArrayRef<int64_t> result,
+                       unsigned k, unsigned from,
+                       SmallVector<unsigned> &current,
+                       SmallVector<SmallVector<unsigned>> &all,
+                       size_t limit) {
+  if (all.size() >= limit)
+    return;
+  if (k == operand.size()) {
+    all.push_back(current);
+    return;
+  }
+  if (operand[k] == 1) {
+    current.push_back(~0u); // broadcast: no result dim
+    placements(operand, result, k + 1, from, current, all, limit);
+    current.pop_back();
+    return;
+  }
+  for (unsigned j = from; j < result.size(); ++j) {
+    if (result[j] != operand[k])
+      continue;
+    current.push_back(j);
+    placements(operand, result, k + 1, j + 1, current, all, limit);
+    current.pop_back();
+  }
+}
+
+FailureOr<AffineMap> mlir::hkg::inferBroadcastMap(MLIRContext *ctx,
+                                                  ArrayRef<int64_t> operand,
+                                                  ArrayRef<int64_t> result,
+                                                  std::string &why) {
+  llvm::raw_string_ostream os(why);
+  unsigned rank = result.size();
+  SmallVector<AffineExpr> exprs;
+  if (operand.size() == rank) {
+    // Same rank: dim by dim, extent 1 broadcasting.
+    for (unsigned j = 0; j < rank; ++j) {
+      if (operand[j] == result[j]) {
+        exprs.push_back(getAffineDimExpr(j, ctx));
+        continue;
+      }
+      if (operand[j] != 1) {
+        os << "operand dim " << j << " has extent " << operand[j]
+           << " where the result has " << result[j]
+           << " (expected equal, or 1 to broadcast)";
+        return failure();
+      }
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    }
+    return AffineMap::get(rank, 0, exprs, ctx);
+  }
+  if (operand.size() > rank) {
+    os << "the operand has rank " << operand.size()
+       << ", more than the result's " << rank;
+    return failure();
+  }
+  // Lower rank: the operand's dims line up with the result's trailing dims
+  // (extent 1 broadcasting), and that must be the only increasing placement
+  // of its dims on the result's: otherwise the shape does not say what the
+  // user meant.
+  unsigned offset = rank - operand.size();
+  SmallVector<unsigned> current;
+  SmallVector<SmallVector<unsigned>> all;
+  placements(operand, result, 0, 0, current, all, /*limit=*/3);
+  auto placed = [](ArrayRef<unsigned> p) {
+    SmallVector<unsigned> dims;
+    for (unsigned j : p)
+      if (j != ~0u)
+        dims.push_back(j);
+    return dims;
+  };
+  for (auto [k, extent] : llvm::enumerate(operand)) {
+    if (extent == 1 || extent == result[offset + k])
+      continue;
+    os << "its dims are not a suffix of the result's (dim " << k
+       << " has extent " << extent << ", result dim d" << offset + k
+       << " has " << result[offset + k] << ")";
+    if (!all.empty())
+      os << " (it fits result dims " << dimsStr(placed(all.front())) << ")";
+    return failure();
+  }
+  if (all.size() > 1) {
+    os << "it can follow result dims " << dimsStr(placed(all[0])) << " or "
+       << dimsStr(placed(all[1])) << (all.size() > 2 ? " (or others)" : "");
+    return failure();
+  }
+  for (auto [k, extent] : llvm::enumerate(operand))
+    exprs.push_back(extent == 1 ? getAffineConstantExpr(0, ctx)
+                                : getAffineDimExpr(offset + k, ctx));
+  return AffineMap::get(rank, 0, exprs, ctx);
+}
+
+SmallVector<int64_t>
+mlir::hkg::operandStridesPerResultDim(AffineMap map,
+                                      ArrayRef<int64_t> operand) {
+  SmallVector<int64_t> strides(map.getNumDims(), 0);
+  int64_t stride = 1;
+  for (int k = static_cast<int>(operand.size()) - 1; k >= 0; --k) {
+    if (auto d = dyn_cast<AffineDimExpr>(map.getResult(k)))
+      strides[d.getPosition()] += stride;
+    stride *= operand[k];
+  }
+  return strides;
+}
+
+BroadcastAccess mlir::hkg::classifyBroadcastAccess(ArrayRef<int64_t> strides,
+                                                   ArrayRef<int64_t> result) {
+  // Compare with the result's own strides, dims of extent 1 zeroed in both.
+  SmallVector<int64_t> own(result.size(), 0), theirs(strides);
+  int64_t stride = 1;
+  for (int j = static_cast<int>(result.size()) - 1; j >= 0; --j) {
+    if (result[j] == 1) {
+      theirs[j] = 0;
+      continue;
+    }
+    own[j] = stride;
+    stride *= result[j];
+  }
+  if (theirs == own)
+    return BroadcastAccess::Flat;
+  unsigned lead = 0;
+  while (lead < theirs.size() && theirs[lead] == 0)
+    ++lead;
+  if (ArrayRef<int64_t>(theirs).drop_front(lead) ==
+      ArrayRef<int64_t>(own).drop_front(lead))
+    return BroadcastAccess::Trailing;
+  return BroadcastAccess::Strided;
+}
+
+bool mlir::hkg::isRowBroadcastLayout(ArrayRef<int64_t> operand,
+                                     ArrayRef<int64_t> result) {
+  if (operand.empty() || result.empty() || operand.size() > result.size() ||
+      operand.back() != result.back())
+    return false;
+  size_t offset = result.size() - operand.size();
+  if (operand.size() >= 2 && operand[operand.size() - 2] != 1 &&
+      operand[operand.size() - 2] != result[result.size() - 2])
+    return false;
+  bool leadingOnes = true;
+  for (size_t k = 0; k + 2 < operand.size(); ++k) {
+    leadingOnes &= operand[k] == 1;
+    if (!leadingOnes && operand[k] != result[offset + k])
+      return false;
+  }
+  return true;
+}
