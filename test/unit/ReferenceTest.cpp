@@ -183,17 +183,37 @@ TEST(ReferenceTest, ElementwiseIndexAndPackedInts) {
 TEST(ReferenceTest, Reduce) {
   ParsedOp sum = parseOp(R"(
     func.func @ref(%x: tensor<2x2x2xf32>) -> tensor<2xf32> {
-      %s = hkg.reduce sum %x dims(2) : tensor<2x2x2xf32> -> tensor<2xf32>
+      %s = hkg.reduce sum %x axes = [1, 2] : tensor<2x2x2xf32> -> tensor<2xf32>
       return %s : tensor<2xf32>
     })");
   HostTensor x = makeTensor(DType::F32, {2, 2, 2}, {1, 2, 3, 4, -1, -2, 8, 0});
   EXPECT_THAT(evaluate(sum, {x}), ElementsAre(10, 5));
   ParsedOp max = parseOp(R"(
     func.func @ref(%x: tensor<2x2x2xf32>) -> tensor<2x2xf32> {
-      %s = hkg.reduce max %x dims(1) : tensor<2x2x2xf32> -> tensor<2x2xf32>
+      %s = hkg.reduce max %x axes = [2] : tensor<2x2x2xf32> -> tensor<2x2xf32>
       return %s : tensor<2x2xf32>
     })");
   EXPECT_THAT(evaluate(max, {x}), ElementsAre(2, 4, -1, 8));
+}
+
+TEST(ReferenceTest, ReduceMiddleAndLeadingAxes) {
+  // [2, 3, 2]: sum over the middle axis, keeping it; max over the first.
+  ParsedOp middle = parseOp(R"(
+    func.func @ref(%x: tensor<2x3x2xf32>) -> tensor<2x1x2xf32> {
+      %s = hkg.reduce sum %x axes = [1] : tensor<2x3x2xf32> -> tensor<2x1x2xf32>
+      return %s : tensor<2x1x2xf32>
+    })");
+  HostTensor x = makeTensor(DType::F32, {2, 3, 2},
+                            {1, 2, 3, 4, 5, 6, /*o1*/ 10, 20, 30, 40, 50, 60});
+  EXPECT_THAT(evaluate(middle, {x}), ElementsAre(9, 12, 90, 120));
+  ParsedOp leading = parseOp(R"(
+    func.func @ref(%x: tensor<2x3x2xf32>) -> tensor<3x2xf32> {
+      %s = hkg.reduce max %x axes = [0] : tensor<2x3x2xf32> -> tensor<3x2xf32>
+      return %s : tensor<3x2xf32>
+    })");
+  HostTensor y = makeTensor(DType::F32, {2, 3, 2},
+                            {1, -2, 3, 4, 5, 6, /*o1*/ -1, 0, 7, 1, -5, 9});
+  EXPECT_THAT(evaluate(leading, {y}), ElementsAre(1, 0, 7, 4, 5, 9));
 }
 
 TEST(ReferenceTest, SoftmaxAnyAxis) {

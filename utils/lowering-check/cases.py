@@ -136,7 +136,7 @@ for kind in ["sum", "max", "min"]:
         rshape = shape[: len(shape) - dims]
         add("reduce_%s_%s_%d" % (kind, "x".join(map(str, shape)), len(cases)), f"""
 func.func @f(%x: {t(shape, 'f32')}) -> {t(rshape, 'f32')} {{
-  %y = hkg.reduce {kind} %x dims({dims}){sched(s)} : {t(shape, 'f32')} -> {t(rshape, 'f32')}
+  %y = hkg.reduce {kind} %x axes = [{', '.join(str(a) for a in range(len(shape) - dims, len(shape)))}]{sched(s)} : {t(shape, 'f32')} -> {t(rshape, 'f32')}
   return %y : {t(rshape, 'f32')}
 }}""", {"op": "reduce", "kind": kind, "dims": dims, "args": [["f32", shape]], "out": ["f32", rshape or [1]]})
 

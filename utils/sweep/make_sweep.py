@@ -77,7 +77,7 @@ def families():
         rows["layernorm"].append((f"layernorm_{dt}_{r}x{c}", [x, w, w],
                                   f"hkg.layernorm %arg0 weight(%arg1 : {w}) bias(%arg2 : {w}) eps(1.0e-05) {{sched}}: {x} -> {x}", x))
         rows["rmsnorm"].append((f"rmsnorm_{dt}_{r}x{c}", [x, w], f"hkg.rmsnorm %arg0, %arg1 eps(1.0e-06) {{sched}}: {x}, {w} -> {x}", x))
-        rows["reduce"].append((f"reduce_sum_{dt}_{r}x{c}", [x], f"hkg.reduce sum %arg0 dims(1) {{sched}}: {x} -> {t((r,), dt)}", t((r,), dt)))
+        rows["reduce"].append((f"reduce_sum_{dt}_{r}x{c}", [x], f"hkg.reduce sum %arg0 axes = [1] {{sched}}: {x} -> {t((r,), dt)}", t((r,), dt)))
     for k, v in rows.items():
         fam[k] = ({kk: vv for kk, vv in ROW.items() if kk != "row_cache"} if k == "reduce" else ROW, v)
     rope = []

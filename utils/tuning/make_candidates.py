@@ -162,7 +162,7 @@ def op_text(g, sched=None, fname="f"):
     if k == "reduce":
         t, tr = tensor(shape, dt), tensor(shape[:1], dt)
         return (f"  func.func @{fname}(%x: {t}) -> {tr} {{\n"
-                f"    %0 = hkg.reduce {g['combiner']} %x dims(1){attr} : {t} -> {tr}\n"
+                f"    %0 = hkg.reduce {g['combiner']} %x axes = [1]{attr} : {t} -> {tr}\n"
                 f"    return %0 : {tr}\n  }}\n")
     raise ValueError(k)
 

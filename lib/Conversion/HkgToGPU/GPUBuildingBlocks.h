@@ -64,6 +64,10 @@ FailureOr<int64_t> moveLdsToDynamicSharedMemory(gpu::GPUFuncOp func,
 /// Family entry points: fill the kernel for the op or emit an error on it.
 LogicalResult lowerElementwise(ElementwiseOp op, KernelContext &kc);
 LogicalResult lowerReduce(ReduceOp op, KernelContext &kc);
+/// hkg.reduce over axes with kept dims after them, and hkg.softmax over
+/// an axis that is not the last (ReductionsColumns.cpp).
+LogicalResult lowerReduceColumns(ReduceOp op, KernelContext &kc);
+LogicalResult lowerSoftmaxColumns(SoftmaxOp op, KernelContext &kc);
 LogicalResult lowerSoftmax(SoftmaxOp op, KernelContext &kc);
 LogicalResult lowerLayerNorm(LayerNormOp op, KernelContext &kc);
 LogicalResult lowerRMSNorm(RMSNormOp op, KernelContext &kc);

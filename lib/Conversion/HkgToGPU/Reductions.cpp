@@ -1,6 +1,7 @@
 //===- Reductions.cpp - row ops: reduce and softmax -----------------------===//
 //
-// hkg.reduce and hkg.softmax over the rows of their input, one row group per
+// hkg.reduce over trailing axes and hkg.softmax over the rows of their input
+// (over other axes, down columns: ReductionsColumns.cpp), one row group per
 // workgroup, with the passes of RowEmitter (ReductionsRowEmitter.h: how a
 // row is laid out over threads, cached between passes and stored); the
 // norms are in ReductionsNorms.cpp.
@@ -27,6 +28,8 @@ using namespace mlir::hkg::rowop;
 //===----------------------------------------------------------------------===//
 
 LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
+  if (op.getReductionGeometry()[2] > 1)
+    return lowerReduceColumns(op, kc);
   auto in = op.getInput().getType();
   int64_t rows = op.getResult().getType().getNumElements();
   int64_t len = in.getNumElements() / rows;
@@ -61,11 +64,13 @@ LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
 
 LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
   auto in = op.getInput().getType();
-  if (static_cast<int64_t>(op.getAxis()) != in.getRank() - 1)
-    return op.emitOpError("softmax along axis ")
-           << op.getAxis() << " is not yet supported by hkg-lower-to-gpu; "
-           << "expected the last axis " << in.getRank() - 1;
-  int64_t len = in.getShape().back();
+  int64_t axis = op.getAxis();
+  // Rows where the axis' elements are contiguous (the dims after it, if
+  // any, are 1); down columns otherwise.
+  if (llvm::any_of(in.getShape().drop_front(axis + 1),
+                   [](int64_t d) { return d != 1; }))
+    return lowerSoftmaxColumns(op, kc);
+  int64_t len = in.getShape()[axis];
   int64_t rows = in.getNumElements() / len;
   RowSchedule sched = RowSchedule::decode(kc.schedule);
   RowEmitter e(kc, sched, op, kc.args[0], kc.args[1], rows, len,

@@ -31,31 +31,38 @@ using llvm::MutableArrayRef;
 static Expected<ReferenceResult> reduceReference(mlir::hkg::ReduceOp op,
                                                  ArrayRef<HostTensor> inputs,
                                                  const ReferenceOptions &) {
-  ArrayRef<int64_t> shape = inputs[0].getShape();
-  int64_t inner = product(shape.take_back(op.getDims()));
+  // The input as [outer, reduced, inner]; output element (o, i) reduces
+  // x[o, r, i] over r.
+  auto [outer, len, inner] = op.getReductionGeometry();
   std::vector<double> x = toDoubles(inputs[0]);
   ReferenceResult result = makeF64Result(shapeOf(op.getResult()));
   HostTensor &output = result.outputs.front().tensor;
-  int64_t outer = output.getNumElements();
   double *out = output.getF64Data();
+  mlir::hkg::ReduceKind kind = op.getKind();
   forEach(outer, [&](int64_t o) {
-    const double *row = x.data() + o * inner;
-    double acc;
-    switch (op.getKind()) {
-    case mlir::hkg::ReduceKind::Sum:
-      acc = std::accumulate(row, row + inner, 0.0);
-      break;
-    case mlir::hkg::ReduceKind::Prod:
-      acc = std::accumulate(row, row + inner, 1.0, std::multiplies<double>());
-      break;
-    case mlir::hkg::ReduceKind::Max:
-      acc = *std::max_element(row, row + inner);
-      break;
-    case mlir::hkg::ReduceKind::Min:
-      acc = *std::min_element(row, row + inner);
-      break;
+    for (int64_t i = 0; i < inner; ++i) {
+      const double *first = x.data() + o * len * inner + i;
+      double acc = kind == mlir::hkg::ReduceKind::Prod ? 1.0 : first[0];
+      for (int64_t r = kind == mlir::hkg::ReduceKind::Prod ? 0 : 1; r < len;
+           ++r) {
+        double v = first[r * inner];
+        switch (kind) {
+        case mlir::hkg::ReduceKind::Sum:
+          acc += v;
+          break;
+        case mlir::hkg::ReduceKind::Prod:
+          acc *= v;
+          break;
+        case mlir::hkg::ReduceKind::Max:
+          acc = std::max(acc, v);
+          break;
+        case mlir::hkg::ReduceKind::Min:
+          acc = std::min(acc, v);
+          break;
+        }
+      }
+      out[o * inner + i] = acc;
     }
-    out[o] = acc;
   });
   return result;
 }

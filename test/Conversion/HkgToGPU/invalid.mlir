@@ -44,14 +44,6 @@ func.func @matmul_split_k(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> ten
 
 // -----
 
-func.func @softmax_inner_axis(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
-  // expected-error @below {{softmax along axis 0 is not yet supported by hkg-lower-to-gpu; expected the last axis 1}}
-  %y = hkg.softmax %x axis(0) {schedule = #hkg.schedule<>} : tensor<64x128xf32> -> tensor<64x128xf32>
-  return %y : tensor<64x128xf32>
-}
-
-// -----
-
 func.func @captured_value(%x: tensor<1024xf32>) -> tensor<1024xf32> {
   %two = arith.constant 2.0 : f32
   // expected-error @below {{body uses a value defined outside it}}

@@ -84,8 +84,8 @@ func.func @others(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>, %b: tensor<81
     -> (tensor<64x8192xbf16>, tensor<64x8192xbf16>, tensor<64xbf16>, tensor<64xbf16>) {
   %0 = hkg.softmax %x axis(1) : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
   %1 = hkg.layernorm %x weight(%w : tensor<8192xbf16>) bias(%b : tensor<8192xbf16>) eps(1.0e-05) : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
-  %2 = hkg.reduce sum %x dims(1) : tensor<64x8192xbf16> -> tensor<64xbf16>
-  %3 = hkg.reduce sum %x dims(1) {hkg.load_eviction = "first"} : tensor<64x8192xbf16> -> tensor<64xbf16>
+  %2 = hkg.reduce sum %x axes = [1] : tensor<64x8192xbf16> -> tensor<64xbf16>
+  %3 = hkg.reduce sum %x axes = [1] {hkg.load_eviction = "first"} : tensor<64x8192xbf16> -> tensor<64xbf16>
   return %0, %1, %2, %3 : tensor<64x8192xbf16>, tensor<64x8192xbf16>, tensor<64xbf16>, tensor<64xbf16>
 }
 }

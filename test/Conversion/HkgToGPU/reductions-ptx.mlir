@@ -25,7 +25,7 @@ func.func @rmsnorm(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<64
   return %y : tensor<64x8192xbf16>
 }
 func.func @reduce(%x: tensor<37x64x32xf32>) -> tensor<37xf32> {
-  %y = hkg.reduce sum %x dims(2) : tensor<37x64x32xf32> -> tensor<37xf32>
+  %y = hkg.reduce sum %x axes = [1, 2] : tensor<37x64x32xf32> -> tensor<37xf32>
   return %y : tensor<37xf32>
 }
 func.func @softmax_vocab(%x: tensor<4x128256xf32>) -> tensor<4x128256xf32> {

@@ -15,9 +15,9 @@ func.func @partial_schedule(%x: tensor<64x8192xbf16>) -> tensor<64x8192xbf16> {
 
 // An empty schedule means "all defaults" and is kept too.
 // CHECK-LABEL: func.func @empty_schedule
-// CHECK: hkg.reduce sum %{{.*}} dims(1) {schedule = #hkg.schedule<>} :
+// CHECK: hkg.reduce sum %{{.*}} axes = [1] {schedule = #hkg.schedule<>} :
 func.func @empty_schedule(%x: tensor<64x4096xf32>) -> tensor<64xf32> {
-  %0 = hkg.reduce sum %x dims(1) {schedule = #hkg.schedule<>} : tensor<64x4096xf32> -> tensor<64xf32>
+  %0 = hkg.reduce sum %x axes = [1] {schedule = #hkg.schedule<>} : tensor<64x4096xf32> -> tensor<64xf32>
   return %0 : tensor<64xf32>
 }
 

@@ -18,7 +18,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx90a">} {
     return %0 : tensor<1024x8xf32>
   }
   func.func @second(%x: tensor<64x4096xf32>) -> tensor<64xf32> {
-    %0 = hkg.reduce sum %x dims(1) : tensor<64x4096xf32> -> tensor<64xf32>
+    %0 = hkg.reduce sum %x axes = [1] : tensor<64x4096xf32> -> tensor<64xf32>
     return %0 : tensor<64xf32>
   }
 }

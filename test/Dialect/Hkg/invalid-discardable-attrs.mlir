@@ -79,7 +79,7 @@ func.func @both_row_forms(%x: tensor<4x8xbf16>, %w: tensor<8xbf16>) -> tensor<4x
 
 func.func @row_form_on_reduce(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   // expected-error @below {{'hkg.reduce' op does not accept 'hkg.row_bf16_cache'; it is supported on hkg.softmax, hkg.layernorm and hkg.rmsnorm only}}
-  %0 = hkg.reduce sum %x dims(1) {hkg.row_bf16_cache} : tensor<4x8xf32> -> tensor<4xf32>
+  %0 = hkg.reduce sum %x axes = [1] {hkg.row_bf16_cache} : tensor<4x8xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 

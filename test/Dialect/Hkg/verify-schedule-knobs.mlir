@@ -73,7 +73,7 @@ func.func @foreign_mma(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>) -> tensor<6
 
 func.func @reduce_has_no_row_cache(%x: tensor<4x64xf32>) -> tensor<4xf32> {
   // expected-error @below {{unknown schedule knob 'row_cache' for hkg.reduce; expected one of: vector_width, threads, rows_per_block, unroll}}
-  %0 = hkg.reduce sum %x dims(1) {schedule = #hkg.schedule<row_cache = lds>} : tensor<4x64xf32> -> tensor<4xf32>
+  %0 = hkg.reduce sum %x axes = [1] {schedule = #hkg.schedule<row_cache = lds>} : tensor<4x64xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 

@@ -25,7 +25,7 @@ func.func @elementwise(%x: tensor<16x6xf32>, %b: tensor<6xf32>) -> tensor<16x6xf
 // CHECK-LABEL: func.func @reduce
 // CHECK: {schedule = #hkg.schedule<rows_per_block = 64, threads = 64, unroll = 8, vector_width = 1>}
 func.func @reduce(%x: tensor<64x4096xf32>) -> tensor<64xf32> {
-  %0 = hkg.reduce max %x dims(1) {schedule = #hkg.schedule<rows_per_block = 64, threads = 64, unroll = 8, vector_width = 1>} : tensor<64x4096xf32> -> tensor<64xf32>
+  %0 = hkg.reduce max %x axes = [1] {schedule = #hkg.schedule<rows_per_block = 64, threads = 64, unroll = 8, vector_width = 1>} : tensor<64x4096xf32> -> tensor<64xf32>
   return %0 : tensor<64xf32>
 }
 

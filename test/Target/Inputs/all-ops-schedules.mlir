@@ -38,22 +38,22 @@ func.func @elementwise_s2(%arg0: tensor<64x1000xbf16>, %arg1: tensor<1000xbf16>)
 }
 
 func.func @reduce_default(%arg0: tensor<64x1000xf32>) -> tensor<64xf32> {
-  %0 = hkg.reduce max %arg0 dims(1) : tensor<64x1000xf32> -> tensor<64xf32>
+  %0 = hkg.reduce max %arg0 axes = [1] : tensor<64x1000xf32> -> tensor<64xf32>
   return %0 : tensor<64xf32>
 }
 
 func.func @reduce_s0(%arg0: tensor<64x1000xf32>) -> tensor<64xf32> {
-  %0 = hkg.reduce max %arg0 dims(1) {schedule = #hkg.schedule<rows_per_block = 4, threads = 128, unroll = 1, vector_width = 4>} : tensor<64x1000xf32> -> tensor<64xf32>
+  %0 = hkg.reduce max %arg0 axes = [1] {schedule = #hkg.schedule<rows_per_block = 4, threads = 128, unroll = 1, vector_width = 4>} : tensor<64x1000xf32> -> tensor<64xf32>
   return %0 : tensor<64xf32>
 }
 
 func.func @reduce_s1(%arg0: tensor<64x1000xf32>) -> tensor<64xf32> {
-  %0 = hkg.reduce max %arg0 dims(1) {schedule = #hkg.schedule<rows_per_block = 2, threads = 256, unroll = 1, vector_width = 2>} : tensor<64x1000xf32> -> tensor<64xf32>
+  %0 = hkg.reduce max %arg0 axes = [1] {schedule = #hkg.schedule<rows_per_block = 2, threads = 256, unroll = 1, vector_width = 2>} : tensor<64x1000xf32> -> tensor<64xf32>
   return %0 : tensor<64xf32>
 }
 
 func.func @reduce_s2(%arg0: tensor<64x1000xf32>) -> tensor<64xf32> {
-  %0 = hkg.reduce max %arg0 dims(1) {schedule = #hkg.schedule<rows_per_block = 2, threads = 128, unroll = 1, vector_width = 4>} : tensor<64x1000xf32> -> tensor<64xf32>
+  %0 = hkg.reduce max %arg0 axes = [1] {schedule = #hkg.schedule<rows_per_block = 2, threads = 128, unroll = 1, vector_width = 4>} : tensor<64x1000xf32> -> tensor<64xf32>
   return %0 : tensor<64xf32>
 }
 

@@ -26,7 +26,7 @@ func.func @elementwise(%x: tensor<64x1024xbf16>, %b: tensor<1024xbf16>) -> tenso
 }
 
 func.func @reduce(%x: tensor<64x4096xf32>) -> tensor<64xf32> {
-  %0 = hkg.reduce sum %x dims(1) : tensor<64x4096xf32> -> tensor<64xf32>
+  %0 = hkg.reduce sum %x axes = [1] : tensor<64x4096xf32> -> tensor<64xf32>
   return %0 : tensor<64xf32>
 }
 

@@ -29,21 +29,50 @@ static LogicalResult verifyNormWeight(Operation *op, Value weight,
 // ReduceOp
 //===----------------------------------------------------------------------===//
 
+std::array<int64_t, 3> ReduceOp::getReductionGeometry() {
+  ArrayRef<int64_t> shape = getInput().getType().getShape();
+  ArrayRef<int64_t> axes = getAxes();
+  std::array<int64_t, 3> g = {1, 1, 1};
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    int64_t a = static_cast<int64_t>(i);
+    g[a < axes.front() ? 0 : a <= axes.back() ? 1 : 2] *= d;
+  }
+  return g;
+}
+
 LogicalResult ReduceOp::verify() {
   if (failed(verifyStaticShapes(*this)))
     return failure();
   ArrayRef<int64_t> in = getInput().getType().getShape();
   int64_t rank = in.size();
-  if (static_cast<int64_t>(getDims()) > rank)
-    return emitOpError("expected 'dims' in [1, ")
-           << rank << "] for an input of rank " << rank << ", got "
-           << getDims();
-  ArrayRef<int64_t> expected = in.drop_back(getDims());
+  ArrayRef<int64_t> axes = getAxes();
+  if (axes.empty())
+    return emitOpError("expected at least one axis to reduce");
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    if (a < 0 || a >= rank)
+      return emitOpError("expected axes in [0, ")
+             << rank << ") for an input of rank " << rank << ", got " << a;
+    if (i > 0 && a <= axes[i - 1])
+      return emitOpError("expected distinct axes in increasing order, got ")
+             << axes[i - 1] << " before " << a;
+    if (i > 0 && a != axes[i - 1] + 1)
+      return emitOpError("expected adjacent axes, got ")
+             << axes[i - 1] << " and " << a
+             << " (reduce them with two hkg.reduce ops, or permute first)";
+  }
+  SmallVector<int64_t> dropped, kept;
+  for (auto [i, d] : llvm::enumerate(in)) {
+    bool reduced = llvm::is_contained(axes, static_cast<int64_t>(i));
+    if (!reduced)
+      dropped.push_back(d);
+    kept.push_back(reduced ? 1 : d);
+  }
   ArrayRef<int64_t> out = getResult().getType().getShape();
-  if (out != expected) {
+  if (out != ArrayRef<int64_t>(dropped) && out != ArrayRef<int64_t>(kept)) {
     InFlightDiagnostic diag = emitOpError("expected result shape ");
-    diag << shapeStr(expected) << " (the input shape without its "
-         << getDims() << " trailing dim(s)), got " << shapeStr(out);
+    diag << shapeStr(dropped) << " (the input shape without the reduced axes)"
+         << " or " << shapeStr(kept) << " (keeping them as 1), got "
+         << shapeStr(out);
     return diag;
   }
   return success();

@@ -199,29 +199,118 @@ static CostFeatures rowCost(Operation *op, const RowGeometry &g,
 // ReduceOp
 //===----------------------------------------------------------------------===//
 
+/// The reduce's row geometry (trailing axes: rows of `len` elements).
+static RowGeometry reduceRows(ReduceOp op) {
+  int64_t rank = op.getInput().getType().getRank();
+  return getGeometry(op.getInput(), op.getResult(),
+                     rank - op.getAxes().front());
+}
+
+/// Whether the reduce runs down columns: axes before some kept dims.
+static bool reducesColumns(ReduceOp op) {
+  return op.getReductionGeometry()[2] > 1;
+}
+
+/// Down columns of [outer, len, inner] (ReductionsColumns.h), the knobs
+/// mean: `vector_width` elements of a column tile per access (dividing
+/// `inner`), `threads` per workgroup of which `rows_per_block` stride down
+/// the axis and the rest cover the tile across, `unroll` rows in flight per
+/// thread. `bytes`: the widest element.
+static ScheduleSpace buildColumnSpace(std::array<int64_t, 3> g, int64_t bytes,
+                                     const TargetInfo &target) {
+  auto [outer, len, inner] = g;
+  int64_t vw = widestVector(bytes);
+  while (vw > 1 && inner % vw != 0)
+    vw /= 2;
+  // The tile across: the columns (in vectors), at most 256 threads; the
+  // rest of 256 threads stride down the axis, as many as the axis feeds.
+  int64_t across = clampPow2(llvm::divideCeil(inner, vw), 1, 256);
+  int64_t down = clampPow2(std::min<int64_t>(256 / across, len), 1, 64);
+  int64_t threads = std::max<int64_t>(target.waveSize, across * down);
+  down = std::min<int64_t>(threads / across, 64);
+  ScheduleSpace space;
+  space.add(kVectorWidth, vectorWidths(bytes), vw,
+            "elements of a column tile per global access (16 bytes at most)");
+  space.add(kThreads, threadCounts(target), threads,
+            "threads per workgroup (a multiple of the wave size)");
+  space.add(kRowsPerBlock, {1, 2, 4, 8, 16, 32, 64}, down,
+            "threads of a workgroup striding down the reduced axis (the "
+            "others cover the column tile)");
+  space.add(kUnroll, {1, 2, 4, 8}, 4,
+            "rows down the axis each thread keeps in flight per step");
+  addOccupancyKnob(space, target);
+  return space;
+}
+
+static LogicalResult
+verifyColumnConstraints(std::array<int64_t, 3> g, const ResolvedSchedule &s,
+                        const TargetInfo &target,
+                        function_ref<InFlightDiagnostic()> emitError) {
+  RowSchedule sched = RowSchedule::decode(s);
+  if (g[2] % sched.vectorWidth != 0)
+    return emitError() << "schedule knob '" << kVectorWidth.name << "' = "
+                       << sched.vectorWidth << " must divide the " << g[2]
+                       << " columns the reduction runs down";
+  if (sched.rowsPerBlock > sched.threads)
+    return emitError() << "schedule knob '" << kRowsPerBlock.name << "' = "
+                       << sched.rowsPerBlock << " exceeds '" << kThreads.name
+                       << "' = " << sched.threads
+                       << "; expected rows_per_block <= threads";
+  return verifyOccupancy(s, sched.threads, target, emitError);
+}
+
+static int64_t widestOf(Operation *op) {
+  return std::max(elementBytes(op->getOperand(0).getType()),
+                  elementBytes(op->getResult(0).getType()));
+}
+
 ScheduleSpace ReduceOp::getScheduleSpace(const TargetInfo &target) {
-  return buildRowSpace(getGeometry(getInput(), getResult(), getDims()), target,
-                       /*cached=*/false);
+  if (reducesColumns(*this))
+    return buildColumnSpace(getReductionGeometry(), widestOf(*this), target);
+  return buildRowSpace(reduceRows(*this), target, /*cached=*/false);
 }
 
 LogicalResult ReduceOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
-  return verifyRowConstraints(getGeometry(getInput(), getResult(), getDims()),
-                              schedule, target, emitError);
+  if (!reducesColumns(*this))
+    return verifyRowConstraints(reduceRows(*this), schedule, target,
+                                emitError);
+  return verifyColumnConstraints(getReductionGeometry(), schedule, target,
+                                 emitError);
 }
 
 CostFeatures ReduceOp::getCostFeatures() {
-  return rowCost(*this, getGeometry(getInput(), getResult(), getDims()), 1.0);
+  return rowCost(*this, reduceRows(*this), 1.0);
 }
 
 //===----------------------------------------------------------------------===//
 // SoftmaxOp
 //===----------------------------------------------------------------------===//
 
+/// A softmax over an axis with kept dims after it, as [outer, len, inner];
+/// inner = 1 over the last axis (rows).
+static std::array<int64_t, 3> softmaxGeometry(SoftmaxOp op) {
+  ArrayRef<int64_t> shape = op.getInput().getType().getShape();
+  int64_t axis = op.getAxis();
+  std::array<int64_t, 3> g = {1, shape[axis], 1};
+  for (auto [i, d] : llvm::enumerate(shape))
+    if (static_cast<int64_t>(i) != axis)
+      g[static_cast<int64_t>(i) < axis ? 0 : 2] *= d;
+  return g;
+}
+
+/// A softmax over rows: the axis and the dims of 1 after it.
+static RowGeometry softmaxRows(SoftmaxOp op) {
+  return getGeometry(op.getInput(), op.getResult(),
+                     op.getInput().getType().getRank() - op.getAxis());
+}
+
 ScheduleSpace SoftmaxOp::getScheduleSpace(const TargetInfo &target) {
+  if (softmaxGeometry(*this)[2] > 1)
+    return buildColumnSpace(softmaxGeometry(*this), widestOf(*this), target);
   ScheduleSpace space =
-      buildRowSpace(getGeometry(getInput(), getResult(), 1), target, true);
+      buildRowSpace(softmaxRows(*this), target, true);
   // Fusing the max and sum passes saves a read of the row only when passes
   // re-read global memory; from registers or LDS the two-pass form is
   // cheaper (no rescaling exps).
@@ -237,12 +326,15 @@ ScheduleSpace SoftmaxOp::getScheduleSpace(const TargetInfo &target) {
 LogicalResult SoftmaxOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
-  return verifyRowConstraints(getGeometry(getInput(), getResult(), 1), schedule,
+  if (softmaxGeometry(*this)[2] > 1)
+    return verifyColumnConstraints(softmaxGeometry(*this), schedule, target,
+                                   emitError);
+  return verifyRowConstraints(softmaxRows(*this), schedule,
                               target, emitError);
 }
 
 CostFeatures SoftmaxOp::getCostFeatures() {
-  return rowCost(*this, getGeometry(getInput(), getResult(), 1), 5.0);
+  return rowCost(*this, softmaxRows(*this), 5.0);
 }
 
 //===----------------------------------------------------------------------===//

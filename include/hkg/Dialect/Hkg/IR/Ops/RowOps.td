@@ -13,23 +13,37 @@
 //===----------------------------------------------------------------------===//
 
 def Hkg_ReduceOp : Hkg_KernelOp<"reduce", [Hkg_CacheHints]> {
-  let summary = "reduction over trailing dims";
+  let summary = "reduction over any set of axes";
   let description = [{
-    Reduces the trailing `dims` dims of `input` with `kind` (`sum`, `max`,
-    `min`, `prod`), accumulating in f32. The result shape is the input shape
-    without those dims (a rank-0 tensor when all dims are reduced).
+    Reduces `input` over `axes` (distinct, in increasing order) with `kind`
+    (`sum`, `max`, `min`, `prod`), accumulating in f32. The result shape is
+    the input shape without those axes (a rank-0 tensor when all are
+    reduced), or, keeping them (`keepdim`), with each reduced axis of
+    extent 1: the result type says which.
+
+    Trailing axes reduce each contiguous row; other axes reduce down the
+    columns of the dims after them (a sum over the middle axis of
+    `[B, S, H]`), each workgroup covering a tile of columns. The reduced
+    axes must be adjacent.
 
     ```mlir
-    %s = hkg.reduce sum %x dims(1) : tensor<64x4096xf32> -> tensor<64xf32>
+    %s = hkg.reduce sum %x axes = [1] : tensor<64x4096xf32> -> tensor<64xf32>
+    // Over the middle axis, keeping it:
+    %m = hkg.reduce max %y axes = [1] : tensor<8x512x64xbf16> -> tensor<8x1x64xbf16>
     ```
   }];
   let arguments = (ins Hkg_FloatTensor:$input, Hkg_ReduceKind:$kind,
-                   ConfinedAttr<I64Attr, [IntMinValue<1>]>:$dims,
+                   DenseI64ArrayAttr:$axes,
                    OptionalAttr<Hkg_ScheduleAttr>:$schedule);
   let results = (outs Hkg_FloatTensor:$result);
   let assemblyFormat = [{
-    $kind $input `dims` `(` $dims `)` attr-dict `:` type($input) `->`
+    $kind $input `axes` `=` $axes attr-dict `:` type($input) `->`
     type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// The input as [outer, reduced, inner]: the extents before, of and
+    /// after the reduced axes (inner = 1 for trailing axes).
+    std::array<int64_t, 3> getReductionGeometry();
   }];
 }
 

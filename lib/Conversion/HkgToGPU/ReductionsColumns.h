@@ -1,0 +1,66 @@
+//===- ReductionsColumns.h - row ops down the columns -----------*- C++ -*-===//
+//
+// Row ops over an axis that has kept dims after it (a reduce over the middle
+// axis of [B, S, H], a softmax over axis 0) see their input as
+// [outer, len, inner] and reduce down the columns: output (o, i) reduces
+// x[o, r, i] over r. Each workgroup covers one column tile of one outer
+// index: `threads / rows_per_block` threads across the tile, each owning
+// `vector_width` adjacent columns (vector_width divides inner, so a vector
+// never leaves the row: coalesced 16-byte accesses along the contiguous
+// inner dim), and `rows_per_block` thread rows down the axis, thread row t
+// visiting rows t, t + rows_per_block, ... with `unroll` loads in flight
+// (rows past the end clamped and masked). The thread rows' partial vectors
+// meet in LDS ([rows_per_block, tile] f32). Everything is in f32.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_LIB_CONVERSION_HKGTOGPU_REDUCTIONSCOLUMNS_H
+#define HKG_LIB_CONVERSION_HKGTOGPU_REDUCTIONSCOLUMNS_H
+
+#include "GPUBuildingBlocks.h"
+
+#include "hkg/Dialect/Hkg/IR/Schedules/RowSchedule.h"
+
+namespace mlir::hkg::colop {
+
+class ColumnEmitter {
+public:
+  /// Sets the launch dims and the thread's column; `input` and `output`
+  /// are the kernel's memrefs, viewed as [outer, len, inner] (the output as
+  /// [outer, outLen, inner]).
+  ColumnEmitter(KernelContext &kc, const RowSchedule &sched, Value input,
+                Value output, int64_t outer, int64_t len, int64_t inner,
+                int64_t outLen);
+
+  /// The thread's partial: `combine` folded over map(x) of its rows, x the
+  /// column vector as f32 (`identity` where the thread has no column).
+  Value fold(double identity, const Combiner &combine,
+             function_ref<Value(Value)> map);
+
+  /// The thread rows' partials combined; every thread gets the total.
+  Value combineRows(Value partial, const Combiner &combine);
+
+  /// For each of the thread's rows: stores `emit(x)` (x the column vector
+  /// as f32) into the output at that row, in the output's element type.
+  void mapRows(function_ref<Value(Value)> emit);
+
+  /// Stores `v` at output row 0 (a reduction's result), from thread row 0.
+  void storeTotal(Value v);
+
+  KernelContext &kc;
+  OpBuilder &b;
+  Location loc;
+  int64_t outer, len, inner, vw, down, across, unroll;
+  Value in, out, o, ty, col, valid;
+  Type inT, outT;
+  VectorType f32Vec;
+
+private:
+  Value c(int64_t v) { return constIndex(b, loc, v); }
+  Value splat(double v);
+  Value lds;
+};
+
+} // namespace mlir::hkg::colop
+
+#endif // HKG_LIB_CONVERSION_HKGTOGPU_REDUCTIONSCOLUMNS_H
