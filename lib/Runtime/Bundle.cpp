@@ -83,10 +83,11 @@ static llvm::Error readArg(const json::Value &value, const llvm::Twine &where,
   arg.isOutput = *role == "output";
   std::optional<llvm::StringRef> dtype = obj->getString("dtype");
   std::optional<DType> parsed = dtype ? parseDType(*dtype) : std::nullopt;
-  if (!parsed || *parsed == DType::F64)
-    return fieldError(where + ".dtype",
-                      "expected one of f32, f16, bf16, f64, i64, i32, i8, i1, got '" +
-                          (dtype ? *dtype : "<none>") + "'");
+  if (!parsed)
+    return fieldError(
+        where + ".dtype",
+        "expected one of f32, f16, bf16, f64, i64, i32, i8, i1, got '" +
+            (dtype ? *dtype : "<none>") + "'");
   arg.dtype = *parsed;
   const json::Array *shape = obj->getArray("shape");
   if (!shape)

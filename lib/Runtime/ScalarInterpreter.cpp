@@ -18,24 +18,30 @@ using namespace hkg::rt;
 using Opcode = ScalarProgram::Opcode;
 
 static constexpr llvm::StringLiteral supportedOps[] = {
-    "arith.addf",     "arith.subf",    "arith.mulf",     "arith.divf",
-    "arith.remf",     "arith.negf",    "arith.maximumf", "arith.minimumf",
-    "arith.maxnumf",  "arith.minnumf", "arith.extf",     "arith.truncf",
-    "arith.constant", "arith.select",  "arith.cmpf",     "arith.sitofp",
-    "arith.uitofp",   "arith.fptosi",  "arith.fptoui",   "arith.andi",
-    "arith.ori",      "arith.xori",    "math.exp",       "math.exp2",
-    "math.expm1",     "math.log",      "math.log2",      "math.log10",
-    "math.log1p",     "math.tanh",     "math.sinh",      "math.cosh",
-    "math.erf",       "math.erfc",     "math.sqrt",      "math.rsqrt",
-    "math.cbrt",      "math.powf",     "math.absf",      "math.fma",
-    "math.sin",       "math.cos",      "math.tan",       "math.atan",
-    "math.atan2",     "math.floor",    "math.ceil",      "math.round",
-    "math.roundeven", "math.trunc",    "math.copysign",  "arith.addi",
-    "arith.subi",     "arith.muli",    "arith.divsi",    "arith.divui",
-    "arith.remsi",    "arith.remui",   "arith.shli",     "arith.shrsi",
-    "arith.shrui",    "arith.maxsi",   "arith.minsi",    "arith.maxui",
-    "arith.minui",    "arith.cmpi",    "arith.extsi",    "arith.extui",
-    "arith.trunci",   "arith.index_cast", "arith.index_castui", "hkg.index"};
+    "arith.addf",       "arith.subf",         "arith.mulf",
+    "arith.divf",       "arith.remf",         "arith.negf",
+    "arith.maximumf",   "arith.minimumf",     "arith.maxnumf",
+    "arith.minnumf",    "arith.extf",         "arith.truncf",
+    "arith.constant",   "arith.select",       "arith.cmpf",
+    "arith.sitofp",     "arith.uitofp",       "arith.fptosi",
+    "arith.fptoui",     "arith.andi",         "arith.ori",
+    "arith.xori",       "math.exp",           "math.exp2",
+    "math.expm1",       "math.log",           "math.log2",
+    "math.log10",       "math.log1p",         "math.tanh",
+    "math.sinh",        "math.cosh",          "math.erf",
+    "math.erfc",        "math.sqrt",          "math.rsqrt",
+    "math.cbrt",        "math.powf",          "math.absf",
+    "math.fma",         "math.sin",           "math.cos",
+    "math.tan",         "math.atan",          "math.atan2",
+    "math.floor",       "math.ceil",          "math.round",
+    "math.roundeven",   "math.trunc",         "math.copysign",
+    "arith.addi",       "arith.subi",         "arith.muli",
+    "arith.divsi",      "arith.divui",        "arith.remsi",
+    "arith.remui",      "arith.shli",         "arith.shrsi",
+    "arith.shrui",      "arith.maxsi",        "arith.minsi",
+    "arith.maxui",      "arith.minui",        "arith.cmpi",
+    "arith.extsi",      "arith.extui",        "arith.trunci",
+    "arith.index_cast", "arith.index_castui", "hkg.index"};
 
 llvm::ArrayRef<llvm::StringLiteral> ScalarProgram::getSupportedOps() {
   return supportedOps;
@@ -309,8 +315,7 @@ static double wrap(uint64_t x, unsigned width) {
   return static_cast<double>(static_cast<int64_t>((x ^ sign) - sign));
 }
 
-static bool compareInts(uint8_t predicate, double a, double b,
-                        unsigned width) {
+static bool compareInts(uint8_t predicate, double a, double b, unsigned width) {
   using mlir::arith::CmpIPredicate;
   auto sa = static_cast<int64_t>(a), sb = static_cast<int64_t>(b);
   uint64_t ua = asUnsigned(a, width), ub = asUnsigned(b, width);
@@ -454,8 +459,7 @@ double ScalarProgram::evaluate(llvm::ArrayRef<double> args,
       r = uint64_t(ib) >= ow ? std::nan("") : wrap(uint64_t(ia >> ib), w);
       break;
     case Opcode::ShRUI:
-      r = uint64_t(ib) >= ow ? std::nan("")
-                             : wrap(asUnsigned(a, ow) >> ib, w);
+      r = uint64_t(ib) >= ow ? std::nan("") : wrap(asUnsigned(a, ow) >> ib, w);
       break;
     case Opcode::MaxSI:
       r = static_cast<double>(std::max(ia, ib));

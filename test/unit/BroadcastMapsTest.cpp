@@ -25,7 +25,8 @@ struct BroadcastMapsTest : ::testing::Test {
 
 TEST_F(BroadcastMapsTest, InfersTrailingAndSameRankMaps) {
   std::string why;
-  FailureOr<AffineMap> bias = inferBroadcastMap(&ctx, {4096}, {8192, 4096}, why);
+  FailureOr<AffineMap> bias =
+      inferBroadcastMap(&ctx, {4096}, {8192, 4096}, why);
   ASSERT_TRUE(succeeded(bias)) << why;
   EXPECT_EQ(*bias, map(2, {d(1)}));
   FailureOr<AffineMap> column = inferBroadcastMap(&ctx, {8, 1}, {8, 64}, why);
@@ -50,30 +51,37 @@ TEST_F(BroadcastMapsTest, RefusesWhatItWouldHaveToGuess) {
 
 TEST_F(BroadcastMapsTest, ChecksExplicitMaps) {
   std::string why;
-  EXPECT_TRUE(succeeded(checkBroadcastMap(map(2, {d(0)}), {64}, {64, 64}, why)));
+  EXPECT_TRUE(
+      succeeded(checkBroadcastMap(map(2, {d(0)}), {64}, {64, 64}, why)));
   EXPECT_TRUE(
       succeeded(checkBroadcastMap(map(2, {d(1), d(0)}), {3, 2}, {2, 3}, why)));
   EXPECT_TRUE(failed(checkBroadcastMap(map(2, {d(1)}), {4}, {4, 8}, why)));
-  EXPECT_TRUE(failed(checkBroadcastMap(map(2, {d(0), d(0)}), {4, 4}, {4, 4}, why)));
+  EXPECT_TRUE(
+      failed(checkBroadcastMap(map(2, {d(0), d(0)}), {4, 4}, {4, 4}, why)));
   EXPECT_TRUE(failed(checkBroadcastMap(map(2, {zero()}), {4}, {4, 8}, why)));
   EXPECT_TRUE(failed(checkBroadcastMap(map(3, {d(0)}), {4}, {4, 8}, why)));
 }
 
 TEST_F(BroadcastMapsTest, StridesAndAccessClasses) {
   // Transposed [3, 2] over a [2, 3] result: d0 steps 1, d1 steps 2.
-  SmallVector<int64_t> t = operandStridesPerResultDim(map(2, {d(1), d(0)}), {3, 2});
+  SmallVector<int64_t> t =
+      operandStridesPerResultDim(map(2, {d(1), d(0)}), {3, 2});
   EXPECT_THAT(t, ElementsAre(1, 2));
   EXPECT_EQ(classifyBroadcastAccess(t, {2, 3}), BroadcastAccess::Strided);
-  SmallVector<int64_t> id = operandStridesPerResultDim(map(2, {d(0), d(1)}), {2, 3});
+  SmallVector<int64_t> id =
+      operandStridesPerResultDim(map(2, {d(0), d(1)}), {2, 3});
   EXPECT_THAT(id, ElementsAre(3, 1));
   EXPECT_EQ(classifyBroadcastAccess(id, {2, 3}), BroadcastAccess::Flat);
-  SmallVector<int64_t> bias = operandStridesPerResultDim(map(3, {d(1), d(2)}), {4, 5});
+  SmallVector<int64_t> bias =
+      operandStridesPerResultDim(map(3, {d(1), d(2)}), {4, 5});
   EXPECT_THAT(bias, ElementsAre(0, 5, 1));
-  EXPECT_EQ(classifyBroadcastAccess(bias, {7, 4, 5}), BroadcastAccess::Trailing);
+  EXPECT_EQ(classifyBroadcastAccess(bias, {7, 4, 5}),
+            BroadcastAccess::Trailing);
   SmallVector<int64_t> row = operandStridesPerResultDim(map(2, {d(0)}), {4});
   EXPECT_EQ(classifyBroadcastAccess(row, {4, 8}), BroadcastAccess::Strided);
   // A result dim of extent 1 does not make a full-size operand strided.
-  SmallVector<int64_t> one = operandStridesPerResultDim(map(3, {d(0), d(2)}), {4, 8});
+  SmallVector<int64_t> one =
+      operandStridesPerResultDim(map(3, {d(0), d(2)}), {4, 8});
   EXPECT_EQ(classifyBroadcastAccess(one, {4, 1, 8}), BroadcastAccess::Flat);
 }
 

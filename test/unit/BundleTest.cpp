@@ -4,6 +4,8 @@
 
 #include "gtest/gtest.h"
 
+#include <tuple>
+
 using namespace hkg::rt;
 
 static const char *manifest = R"({
@@ -35,6 +37,23 @@ TEST(BundleTest, ParsesTheContract) {
   EXPECT_EQ(bundle->getBinaryPath(k), "/b/hkg_softmax_0.ptx");
   EXPECT_EQ(bundle->lookup("hkg_softmax_0"), &k);
   EXPECT_EQ(bundle->lookup("nope"), nullptr);
+}
+
+TEST(BundleTest, EveryKernelDTypeParses) {
+  // Kernels take f64, i64, i32, i8 and i1 buffers too (an i1 is one byte).
+  for (auto [name, type, bytes] :
+       {std::tuple{"f64", DType::F64, 8u}, std::tuple{"i64", DType::I64, 8u},
+        std::tuple{"i32", DType::I32, 4u}, std::tuple{"i8", DType::I8, 1u},
+        std::tuple{"i1", DType::I1, 1u}}) {
+    std::string m = manifest;
+    m.replace(m.find("\"bf16\""), 6, std::string("\"") + name + "\"");
+    auto bundle = parseManifest(m, "/b");
+    ASSERT_TRUE(static_cast<bool>(bundle))
+        << name << ": " << llvm::toString(bundle.takeError());
+    EXPECT_EQ(bundle->kernels[0].args[0].dtype, type) << name;
+    EXPECT_EQ(bundle->kernels[0].args[0].getNumBytes(), 64u * 8192 * bytes)
+        << name;
+  }
 }
 
 TEST(BundleTest, BadFieldIsNamed) {

@@ -176,7 +176,8 @@ TEST(ReferenceTest, ElementwiseIndexAndPackedInts) {
       return %y : tensor<2x3xi32>
     })");
   // 0xA7 is -89 as an i8: low nibble 7, high nibble 10.
-  HostTensor packed = makeTensor(DType::I8, {2, 3}, {-89, -89, -89, -89, -89, -89});
+  HostTensor packed =
+      makeTensor(DType::I8, {2, 3}, {-89, -89, -89, -89, -89, -89});
   EXPECT_THAT(evaluate(p, {packed}), ElementsAre(7, 0, 0, 7, 10, 0));
 }
 

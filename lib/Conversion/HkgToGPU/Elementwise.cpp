@@ -66,13 +66,14 @@ struct ElementwiseEmitter {
         index[j] = constIndex(b, loc, 0);
         continue;
       }
-      Value q = stride == 1 ? idx
-                            : arith::DivUIOp::create(
-                                  b, loc, idx, constIndex(b, loc, stride));
+      Value q =
+          stride == 1
+              ? idx
+              : arith::DivUIOp::create(b, loc, idx, constIndex(b, loc, stride));
       bool outermost = stride * extent >= numel;
       index[j] = outermost ? q
-                           : arith::RemUIOp::create(
-                                 b, loc, q, constIndex(b, loc, extent));
+                           : arith::RemUIOp::create(b, loc, q,
+                                                    constIndex(b, loc, extent));
       stride *= extent;
     }
     return index;
@@ -84,10 +85,10 @@ struct ElementwiseEmitter {
     for (auto [j, stride] : llvm::enumerate(strides[i])) {
       if (stride == 0)
         continue;
-      Value term = stride == 1 ? index[j]
-                               : arith::MulIOp::create(
-                                     b, loc, index[j],
-                                     constIndex(b, loc, stride));
+      Value term = stride == 1
+                       ? index[j]
+                       : arith::MulIOp::create(b, loc, index[j],
+                                               constIndex(b, loc, stride));
       offset = offset ? arith::AddIOp::create(b, loc, offset, term) : term;
     }
     return offset ? offset : constIndex(b, loc, 0);
@@ -193,9 +194,9 @@ struct ElementwiseEmitter {
     Type et = cast<MemRefType>(output.getType()).getElementType();
     if (isI1(output)) {
       for (int64_t l = 0; l < width; ++l) {
-        Value at = l == 0 ? idx
-                          : arith::AddIOp::create(b, loc, idx,
-                                                  constIndex(b, loc, l));
+        Value at =
+            l == 0 ? idx
+                   : arith::AddIOp::create(b, loc, idx, constIndex(b, loc, l));
         memref::StoreOp::create(b, loc, vector::ExtractOp::create(b, loc, v, l),
                                 output, at);
       }
@@ -229,11 +230,19 @@ static LogicalResult emitKernel(ElementwiseOp op, KernelContext &kc) {
            << captured.front()
            << "); hkg-lower-to-gpu expects a self-contained body";
 
-  ElementwiseEmitter e{op, b, loc, {}, {}, {}, {}, {}, Value(), numel,
+  ElementwiseEmitter e{op,
+                       b,
+                       loc,
+                       {},
+                       {},
+                       {},
+                       {},
+                       {},
+                       Value(),
+                       numel,
                        streamingAccessOf(op, kc.target)};
   e.resultShape = llvm::to_vector(op.getResult().getType().getShape());
-  for (auto [i, in, map] :
-       llvm::enumerate(op.getInputs(), op.getInputMaps())) {
+  for (auto [i, in, map] : llvm::enumerate(op.getInputs(), op.getInputMaps())) {
     auto type = cast<ShapedType>(in.getType());
     int64_t n = type.getNumElements();
     e.inputSizes.push_back(n);

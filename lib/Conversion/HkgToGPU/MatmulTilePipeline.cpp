@@ -334,7 +334,8 @@ FailureOr<MatmulLaunch> TilePipeline::build() {
     Value arg = kernel.getArgument(2 + e);
     auto type = cast<MemRefType>(arg.getType());
     // [..., M or 1, N] (the verifier's rule).
-    int64_t rows = type.getRank() >= 2 ? type.getDimSize(type.getRank() - 2) : 1;
+    int64_t rows =
+        type.getRank() >= 2 ? type.getDimSize(type.getRank() - 2) : 1;
     gEpi.push_back(globalView(arg, rows, n));
     epiBatch.push_back(type.getNumElements() / (rows * n));
   }

@@ -43,11 +43,11 @@ ColumnEmitter::ColumnEmitter(KernelContext &kc, const RowSchedule &sched,
   Value tile = arith::RemUIOp::create(b, loc, bid, c(tiles));
   Value tx = arith::RemUIOp::create(b, loc, tid, c(across));
   ty = arith::DivUIOp::create(b, loc, tid, c(across));
-  col = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, tile, c(tileCols)),
-      arith::MulIOp::create(b, loc, tx, c(vw)));
-  valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
-                                c(inner));
+  col = arith::AddIOp::create(b, loc,
+                              arith::MulIOp::create(b, loc, tile, c(tileCols)),
+                              arith::MulIOp::create(b, loc, tx, c(vw)));
+  valid =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, c(inner));
   if (down > 1)
     lds = kc.addLds({down, tileCols}, b.getF32Type());
 }
@@ -82,7 +82,8 @@ Value ColumnEmitter::fold(double identity, const Combiner &combine,
     Value acc = loop.getRegionIterArgs()[u];
     Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                           rows[u], c(len));
-    Value combined = combine(b, loc, acc, map(toF32(b, loc, loaded[u]))).front();
+    Value combined =
+        combine(b, loc, acc, map(toF32(b, loc, loaded[u]))).front();
     next.push_back(arith::SelectOp::create(b, loc, inRange, combined, acc));
   }
   scf::YieldOp::create(b, loc, next);
@@ -107,7 +108,8 @@ Value ColumnEmitter::combineRows(Value partial, const Combiner &combine) {
   // Every thread folds the rows in the same order: the same total.
   Value first =
       vector::LoadOp::create(b, loc, f32Vec, lds, ValueRange{c(0), at});
-  auto loop = scf::ForOp::create(b, loc, c(1), c(down), c(1), ValueRange{first});
+  auto loop =
+      scf::ForOp::create(b, loc, c(1), c(down), c(1), ValueRange{first});
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -138,9 +140,9 @@ void ColumnEmitter::mapRows(function_ref<Value(Value)> emit) {
 void ColumnEmitter::storeTotal(Value v) {
   Value first =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ty, c(0));
-  auto ifStore = scf::IfOp::create(
-      b, loc, arith::AndIOp::create(b, loc, valid, first),
-      /*withElseRegion=*/false);
+  auto ifStore =
+      scf::IfOp::create(b, loc, arith::AndIOp::create(b, loc, valid, first),
+                        /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifStore.thenBlock());
   storeVector(b, loc, fromF32(b, loc, v, outT), out, ValueRange{o, c(0), col},
@@ -149,8 +151,8 @@ void ColumnEmitter::storeTotal(Value v) {
 
 LogicalResult mlir::hkg::lowerReduceColumns(ReduceOp op, KernelContext &kc) {
   auto [outer, len, inner] = op.getReductionGeometry();
-  ColumnEmitter e(kc, RowSchedule::decode(kc.schedule), kc.args[0],
-                  kc.args[1], outer, len, inner, /*outLen=*/1);
+  ColumnEmitter e(kc, RowSchedule::decode(kc.schedule), kc.args[0], kc.args[1],
+                  outer, len, inner, /*outLen=*/1);
   ReduceKind kind = op.getKind();
   Combiner combine = makeCombiner(kind);
   Value identity = reductionIdentity(kc.b, kc.loc, kind);
@@ -171,24 +173,24 @@ LogicalResult mlir::hkg::lowerSoftmaxColumns(SoftmaxOp op, KernelContext &kc) {
   for (int64_t i = axis + 1, e = shape.size(); i < e; ++i)
     inner *= shape[i];
   int64_t len = shape[axis];
-  ColumnEmitter e(kc, RowSchedule::decode(kc.schedule), kc.args[0],
-                  kc.args[1], outer, len, inner, len);
+  ColumnEmitter e(kc, RowSchedule::decode(kc.schedule), kc.args[0], kc.args[1],
+                  outer, len, inner, len);
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   double inf = std::numeric_limits<double>::infinity();
   Combiner maxC = makeCombiner(ReduceKind::Max);
   Combiner sumC = makeCombiner(ReduceKind::Sum);
   Value m = e.combineRows(e.fold(-inf, maxC, [](Value x) { return x; }), maxC);
-  Value s = e.combineRows(
-      e.fold(0.0, sumC,
-             [&](Value x) -> Value {
-               return math::ExpOp::create(b, loc,
-                                          arith::SubFOp::create(b, loc, x, m));
-             }),
-      sumC);
+  Value s =
+      e.combineRows(e.fold(0.0, sumC,
+                           [&](Value x) -> Value {
+                             return math::ExpOp::create(
+                                 b, loc, arith::SubFOp::create(b, loc, x, m));
+                           }),
+                    sumC);
   Value rcp = arith::DivFOp::create(
-      b, loc, vector::BroadcastOp::create(b, loc, e.f32Vec, constF32(b, loc, 1.0)),
-      s);
+      b, loc,
+      vector::BroadcastOp::create(b, loc, e.f32Vec, constF32(b, loc, 1.0)), s);
   e.mapRows([&](Value x) -> Value {
     Value ex = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, m));
     return arith::MulFOp::create(b, loc, ex, rcp);

@@ -111,8 +111,8 @@ matmulReference(mlir::hkg::MatmulOp op, ArrayRef<HostTensor> inputs,
       if (local) {
         args[0] = v;
         for (auto [e, values] : llvm::enumerate(epilogue)) {
-          int64_t at = (b % epiBatches[e]) * epiRows[e] +
-                       (epiRows[e] == 1 ? 0 : i);
+          int64_t at =
+              (b % epiBatches[e]) * epiRows[e] + (epiRows[e] == 1 ? 0 : i);
           args[1 + e] = values[at * n + j];
         }
         v = local->evaluate(args);

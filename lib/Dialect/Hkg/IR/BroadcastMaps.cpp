@@ -42,8 +42,8 @@ LogicalResult mlir::hkg::checkBroadcastMap(AffineMap map,
         return failure();
       }
       if (operand[k] != 1) {
-        os << "map result #" << k << " is the constant 0 but operand dim "
-           << k << " has extent " << operand[k]
+        os << "map result #" << k << " is the constant 0 but operand dim " << k
+           << " has extent " << operand[k]
            << " (only a dim of extent 1 broadcasts)";
         return failure();
       }
@@ -75,8 +75,7 @@ LogicalResult mlir::hkg::checkBroadcastMap(AffineMap map,
 static void placements(ArrayRef<int64_t> operand, ArrayRef<int64_t> result,
                        unsigned k, unsigned from,
                        SmallVector<unsigned> &current,
-                       SmallVector<SmallVector<unsigned>> &all,
-                       size_t limit) {
+                       SmallVector<SmallVector<unsigned>> &all, size_t limit) {
   if (all.size() >= limit)
     return;
   if (k == operand.size()) {
@@ -146,8 +145,8 @@ FailureOr<AffineMap> mlir::hkg::inferBroadcastMap(MLIRContext *ctx,
     if (extent == 1 || extent == result[offset + k])
       continue;
     os << "its dims are not a suffix of the result's (dim " << k
-       << " has extent " << extent << ", result dim d" << offset + k
-       << " has " << result[offset + k] << ")";
+       << " has extent " << extent << ", result dim d" << offset + k << " has "
+       << result[offset + k] << ")";
     if (!all.empty())
       os << " (it fits result dims " << dimsStr(placed(all.front())) << ")";
     return failure();

@@ -37,8 +37,7 @@ static bool epilogueCanRead(ElementwiseOp ew) {
   ArrayRef<int64_t> shape = ew.getResult().getType().getShape();
   for (auto [in, map] : llvm::zip(ew.getInputs(), ew.getInputMaps())) {
     auto type = cast<ShapedType>(in.getType());
-    if (!isMatmulType(type) ||
-        !isRowBroadcastLayout(type.getShape(), shape))
+    if (!isMatmulType(type) || !isRowBroadcastLayout(type.getShape(), shape))
       return false;
     // Read as the epilogue reads it: over the result's trailing dims, its
     // dims of extent 1 broadcast.

@@ -51,8 +51,8 @@ LogicalResult ElementwiseOp::verify() {
         continue;
       InFlightDiagnostic diag = emitOpError("indexing map #");
       diag << i << " does not fit input #" << i << " of shape "
-           << shapeStr(shapeOf(in)) << " to the result shape "
-           << shapeStr(out) << ": " << why;
+           << shapeStr(shapeOf(in)) << " to the result shape " << shapeStr(out)
+           << ": " << why;
       return diag;
     }
     if (succeeded(inferBroadcastMap(getContext(), shapeOf(in), out, why)))
@@ -89,7 +89,6 @@ LogicalResult IndexOp::verify() {
   int64_t rank = parent.getResult().getType().getRank();
   if (static_cast<int64_t>(getDim()) >= rank)
     return emitOpError("expected 'dim' in [0, ")
-           << rank << ") for a result of rank " << rank << ", got "
-           << getDim();
+           << rank << ") for a result of rank " << rank << ", got " << getDim();
   return success();
 }

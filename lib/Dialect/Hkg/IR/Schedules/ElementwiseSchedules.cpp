@@ -73,7 +73,7 @@ ScheduleSpace ElementwiseOp::getScheduleSpace(const TargetInfo &target) {
       vw /= 2;
   ScheduleSpace space;
   space.add(kVectorWidth, widths, vw,
-               "elements per global access (16 bytes at most)");
+            "elements per global access (16 bytes at most)");
   space.add(kThreads, threadCounts(target), 256,
                "threads per workgroup (a multiple of the wave size)");
   space.add(kUnroll, {1, 2, 4, 8}, 4,
@@ -94,8 +94,8 @@ LogicalResult ElementwiseOp::verifyScheduleConstraints(
                          << " elements of broadcast input #" << i;
   }
   if (vw > 1 && needsRowVectors(*this) && rowExtent(*this) % vw != 0)
-    return emitError() << "schedule knob '" << kVectorWidth.name << "' = "
-                       << vw << " must divide the result's last dim ("
+    return emitError() << "schedule knob '" << kVectorWidth.name << "' = " << vw
+                       << " must divide the result's last dim ("
                        << rowExtent(*this)
                        << "): an input follows the result through a strided "
                           "map or the body reads hkg.index";

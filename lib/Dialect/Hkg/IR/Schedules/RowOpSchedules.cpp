@@ -217,7 +217,7 @@ static bool reducesColumns(ReduceOp op) {
 /// the axis and the rest cover the tile across, `unroll` rows in flight per
 /// thread. `bytes`: the widest element.
 static ScheduleSpace buildColumnSpace(std::array<int64_t, 3> g, int64_t bytes,
-                                     const TargetInfo &target) {
+                                      const TargetInfo &target) {
   auto [outer, len, inner] = g;
   int64_t vw = widestVector(bytes);
   while (vw > 1 && inner % vw != 0)
@@ -248,13 +248,13 @@ verifyColumnConstraints(std::array<int64_t, 3> g, const ResolvedSchedule &s,
                         function_ref<InFlightDiagnostic()> emitError) {
   RowSchedule sched = RowSchedule::decode(s);
   if (g[2] % sched.vectorWidth != 0)
-    return emitError() << "schedule knob '" << kVectorWidth.name << "' = "
-                       << sched.vectorWidth << " must divide the " << g[2]
-                       << " columns the reduction runs down";
+    return emitError() << "schedule knob '" << kVectorWidth.name
+                       << "' = " << sched.vectorWidth << " must divide the "
+                       << g[2] << " columns the reduction runs down";
   if (sched.rowsPerBlock > sched.threads)
-    return emitError() << "schedule knob '" << kRowsPerBlock.name << "' = "
-                       << sched.rowsPerBlock << " exceeds '" << kThreads.name
-                       << "' = " << sched.threads
+    return emitError() << "schedule knob '" << kRowsPerBlock.name
+                       << "' = " << sched.rowsPerBlock << " exceeds '"
+                       << kThreads.name << "' = " << sched.threads
                        << "; expected rows_per_block <= threads";
   return verifyOccupancy(s, sched.threads, target, emitError);
 }
@@ -274,8 +274,7 @@ LogicalResult ReduceOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
   if (!reducesColumns(*this))
-    return verifyRowConstraints(reduceRows(*this), schedule, target,
-                                emitError);
+    return verifyRowConstraints(reduceRows(*this), schedule, target, emitError);
   return verifyColumnConstraints(getReductionGeometry(), schedule, target,
                                  emitError);
 }
@@ -309,8 +308,7 @@ static RowGeometry softmaxRows(SoftmaxOp op) {
 ScheduleSpace SoftmaxOp::getScheduleSpace(const TargetInfo &target) {
   if (softmaxGeometry(*this)[2] > 1)
     return buildColumnSpace(softmaxGeometry(*this), widestOf(*this), target);
-  ScheduleSpace space =
-      buildRowSpace(softmaxRows(*this), target, true);
+  ScheduleSpace space = buildRowSpace(softmaxRows(*this), target, true);
   // Fusing the max and sum passes saves a read of the row only when passes
   // re-read global memory; from registers or LDS the two-pass form is
   // cheaper (no rescaling exps).
@@ -329,8 +327,7 @@ LogicalResult SoftmaxOp::verifyScheduleConstraints(
   if (softmaxGeometry(*this)[2] > 1)
     return verifyColumnConstraints(softmaxGeometry(*this), schedule, target,
                                    emitError);
-  return verifyRowConstraints(softmaxRows(*this), schedule,
-                              target, emitError);
+  return verifyRowConstraints(softmaxRows(*this), schedule, target, emitError);
 }
 
 CostFeatures SoftmaxOp::getCostFeatures() {
