@@ -19,18 +19,29 @@ func.func @rows_per_wave(%q: tensor<1x2x64x32xf16>) -> tensor<1x2x64x32xf16> {
 
 // -----
 
-func.func @tile_q_divides(%q: tensor<1x2x96x32xf16>) -> tensor<1x2x96x32xf16> {
-  // expected-error @below {{schedule knob 'tile_q' = 64 must divide the query length 96}}
-  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<tile_q = 64, tile_kv = 32>} : tensor<1x2x96x32xf16>, tensor<1x2x96x32xf16>, tensor<1x2x96x32xf16> -> tensor<1x2x96x32xf16>
+// Tiles need not divide the sequence lengths (issue 24): the kernel guards
+// a partial last query tile and key/value block
+// (test/Conversion/HkgToGPU/attention-partial-tiles.mlir).
+func.func @partial_tiles(%q: tensor<1x2x96x32xf16>, %kv: tensor<1x2x80x32xf16>) -> tensor<1x2x96x32xf16> {
+  %0 = hkg.attention %q, %kv, %kv {schedule = #hkg.schedule<tile_q = 64, tile_kv = 32>} : tensor<1x2x96x32xf16>, tensor<1x2x80x32xf16>, tensor<1x2x80x32xf16> -> tensor<1x2x96x32xf16>
   return %0 : tensor<1x2x96x32xf16>
 }
 
 // -----
 
-func.func @tile_kv_divides(%q: tensor<1x2x64x32xf16>, %kv: tensor<1x2x80x32xf16>) -> tensor<1x2x64x32xf16> {
-  // expected-error @below {{schedule knob 'tile_kv' = 32 must divide the key/value length 80}}
-  %0 = hkg.attention %q, %kv, %kv {schedule = #hkg.schedule<tile_kv = 32>} : tensor<1x2x64x32xf16>, tensor<1x2x80x32xf16>, tensor<1x2x80x32xf16> -> tensor<1x2x64x32xf16>
-  return %0 : tensor<1x2x64x32xf16>
+// stages = 0 leaves only P in LDS: D = 1024 bf16 fits gfx942 that way...
+func.func @no_lds_staging(%q: tensor<1x2x16x1024xbf16>) -> tensor<1x2x16x1024xbf16> {
+  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<tile_q = 16, tile_kv = 16, waves = 1, stages = 0>} : tensor<1x2x16x1024xbf16>, tensor<1x2x16x1024xbf16>, tensor<1x2x16x1024xbf16> -> tensor<1x2x16x1024xbf16>
+  return %0 : tensor<1x2x16x1024xbf16>
+}
+
+// -----
+
+// ... and not with one stage of the smallest tiles.
+func.func @d1024_one_stage(%q: tensor<1x2x16x1024xbf16>) -> tensor<1x2x16x1024xbf16> {
+  // expected-error @below {{schedule needs 100096 bytes of LDS (tile_q x (D + pad) + stages x tile_kv x (D + Dv + 2 pad) elements, + tile_q x tile_kv f32 for P); gfx942 has 65536}}
+  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<tile_q = 16, tile_kv = 16, waves = 1, stages = 1>} : tensor<1x2x16x1024xbf16>, tensor<1x2x16x1024xbf16>, tensor<1x2x16x1024xbf16> -> tensor<1x2x16x1024xbf16>
+  return %0 : tensor<1x2x16x1024xbf16>
 }
 
 // -----

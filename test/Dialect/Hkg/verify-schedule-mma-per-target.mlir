@@ -85,3 +85,14 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   }
 }
 
+
+// -----
+
+// Attention's mma.sync kernel reads its fragments from LDS: no stages = 0.
+module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
+  func.func @mma_needs_lds(%q: tensor<1x2x64x64xbf16>) -> tensor<1x2x64x64xbf16> {
+    // expected-error @below {{'hkg.attention' op schedule knob 'stages' = 0 needs mma = none (the mma_16x8x16 kernel reads its fragments from LDS), got mma = mma_16x8x16}}
+    %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = mma_16x8x16, stages = 0>} : tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16> -> tensor<1x2x64x64xbf16>
+    return %0 : tensor<1x2x64x64xbf16>
+  }
+}
