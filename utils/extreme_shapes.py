@@ -232,7 +232,11 @@ def fixed_cases():
                  (1, 4, 4, 16, 4096, 1024, "f32", False),
                  (1, 2, 1, 4099, 4099, 64, "bf16", True),
                  (1, 16, 16, 512, 512, 512, "bf16", True),
-                 (1, 8, 8, 1024, 1024, 256, "f16", False)]:
+                 (1, 8, 8, 1024, 1024, 256, "f16", False),
+                 (1, 2, 2, 77, 77, 40, "bf16", True),
+                 (2, 4, 2, 3, 100, 24, "f16", False),
+                 # Dv = 36: not a multiple of 8 (the one refusal left).
+                 (1, 2, 2, 1, 13, 36, "bf16", False)]:
         out["attention"].append(gen_attention(*args))
     return out
 
@@ -264,7 +268,7 @@ def random_cases(rng, samples):
         sq = pick(list(range(1, 17)) + [127])
         out["attention"].append(gen_attention(
             1, hkv * pick([1, 4]), hkv, sq, pick([sq, 13, 127, 4096, 4099]),
-            pick([32, 64, 96, 128, 256, 512, 1024]),
+            pick([8, 24, 32, 40, 64, 96, 128, 256, 512, 1024]),
             pick(["bf16", "f16", "f32"]), rng.random() < 0.3))
     return out
 

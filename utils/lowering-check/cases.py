@@ -505,6 +505,10 @@ if "--extremes" in sys.argv:
     for sq, skv, d, causal in ((1, 4099, 128, False), (7, 13, 64, True), (13, 300, 512, False),
                                (100, 333, 64, True), (16, 515, 1024, False)):
         add_attention("bf16", 1, 4, 2, sq, skv, d, causal=causal, s="mma = none")
+    # head dims that are not multiples of 16 (FMAs; D = 1: stages = 0).
+    add_attention("bf16", 1, 2, 2, 77, 77, 40, causal=True)
+    add_attention("f16", 2, 4, 2, 3, 100, 24, causal=False)
+    add_attention("f32", 1, 2, 2, 3, 5, 1, dv=8, causal=False)
     # stages = 0 (operands from global memory: the default for large head
     # dims on 64 KiB chips), forced here on sm_90.
     for dt, sq, skv, d, causal in (("bf16", 1, 4099, 1024, False), ("f32", 13, 13, 1024, True),

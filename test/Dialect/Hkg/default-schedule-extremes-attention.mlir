@@ -12,8 +12,9 @@
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_80 --hkg-verify-schedule="chip=sm_80 require-schedule" -o /dev/null
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-verify-schedule="chip=sm_90 require-schedule" -o /dev/null
 
-// Issue 24: every attention shape whose head dims are multiples of 16 has a
-// legal default. Lengths no tile divides take the smallest tile that covers
+// Issue 24: every attention shape whose value head dim is a multiple of 8
+// has a legal default (head dims that are not multiples of 16 take the FMA
+// kernel; those the 16-byte copies do not divide, stages = 0). Lengths no tile divides take the smallest tile that covers
 // them (at most 64; the kernel guards the partial tile); large head dims
 // give up double buffering, then shrink the key/value block, then the query
 // tile; where even 16 x 16 tiles exceed the LDS (D = 1024 on 64 KiB chips),
@@ -93,4 +94,22 @@ func.func @d1024_prefill(%q: tensor<1x4x4096x1024xbf16>) -> tensor<1x4x4096x1024
 func.func @d1024_f32(%q: tensor<2x4x13x1024xf32>) -> tensor<2x4x13x1024xf32> {
   %0 = hkg.attention %q, %q, %q causal : tensor<2x4x13x1024xf32>, tensor<2x4x13x1024xf32>, tensor<2x4x13x1024xf32> -> tensor<2x4x13x1024xf32>
   return %0 : tensor<2x4x13x1024xf32>
+}
+
+// D = 40 (Stable Diffusion's): FMAs (mma.sync needs multiples of 16), the
+// usual LDS tiles (40 bf16 = five 16-byte chunks).
+// CHECK-LABEL: func.func @d40
+// CHECK: mma = none, stages = 2, tile_kv = 64, tile_q = 64, waves = 4
+func.func @d40(%q: tensor<1x2x77x40xbf16>) -> tensor<1x2x77x40xbf16> {
+  %0 = hkg.attention %q, %q, %q causal : tensor<1x2x77x40xbf16>, tensor<1x2x77x40xbf16>, tensor<1x2x77x40xbf16> -> tensor<1x2x77x40xbf16>
+  return %0 : tensor<1x2x77x40xbf16>
+}
+
+// D = 1 (f32), Dv = 8: no 16-byte chunk divides D, so the operands come
+// from global memory.
+// CHECK-LABEL: func.func @d1
+// CHECK: mma = none, stages = 0, tile_kv = 16, tile_q = 16, waves = 1
+func.func @d1(%q: tensor<1x2x3x1xf32>, %k: tensor<1x2x5x1xf32>, %v: tensor<1x2x5x8xf32>) -> tensor<1x2x3x8xf32> {
+  %0 = hkg.attention %q, %k, %v : tensor<1x2x3x1xf32>, tensor<1x2x5x1xf32>, tensor<1x2x5x8xf32> -> tensor<1x2x3x8xf32>
+  return %0 : tensor<1x2x3x8xf32>
 }

@@ -46,10 +46,21 @@ func.func @d1024_one_stage(%q: tensor<1x2x16x1024xbf16>) -> tensor<1x2x16x1024xb
 
 // -----
 
-func.func @head_dims(%q: tensor<1x2x64x40xf16>) -> tensor<1x2x64x40xf16> {
-  // expected-error @below {{the attention kernel needs head dims that are multiples of 16, got D = 40 and Dv = 40}}
-  %0 = hkg.attention %q, %q, %q : tensor<1x2x64x40xf16>, tensor<1x2x64x40xf16>, tensor<1x2x64x40xf16> -> tensor<1x2x64x40xf16>
-  return %0 : tensor<1x2x64x40xf16>
+// Head dims need not be multiples of 16 with FMAs (D = 40: default-schedule-
+// extremes-attention.mlir), but O's 8-column tiles need Dv a multiple of 8.
+func.func @head_dims(%q: tensor<1x2x64x36xf16>) -> tensor<1x2x64x36xf16> {
+  // expected-error @below {{the attention kernel needs a value head dim Dv that is a multiple of 8, got Dv = 36}}
+  %0 = hkg.attention %q, %q, %q : tensor<1x2x64x36xf16>, tensor<1x2x64x36xf16>, tensor<1x2x64x36xf16> -> tensor<1x2x64x36xf16>
+  return %0 : tensor<1x2x64x36xf16>
+}
+
+// -----
+
+// The 16-byte copies of stages >= 1 need D a multiple of 8 f16 elements.
+func.func @head_dims_staged(%q: tensor<1x2x64x12xf16>, %v: tensor<1x2x64x8xf16>) -> tensor<1x2x64x8xf16> {
+  // expected-error @below {{schedule knob 'stages' = 1 copies rows of D and Dv elements in 16-byte chunks (multiples of 8), got D = 12 and Dv = 8; expected stages = 0}}
+  %0 = hkg.attention %q, %q, %v {schedule = #hkg.schedule<stages = 1>} : tensor<1x2x64x12xf16>, tensor<1x2x64x12xf16>, tensor<1x2x64x8xf16> -> tensor<1x2x64x8xf16>
+  return %0 : tensor<1x2x64x8xf16>
 }
 
 // -----

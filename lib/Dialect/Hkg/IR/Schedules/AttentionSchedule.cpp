@@ -43,6 +43,19 @@ static int64_t defaultTile(int64_t length) {
                              kMinAttentionTile, kMaxDefaultAttentionTile);
 }
 
+/// Head dims each kernel takes: the mma kernel steps through D and Dv in
+/// 16-element fragments; the FMA kernel keeps O in 8-column tiles (Dv a
+/// multiple of 8) and stages Q, K and V in LDS in 16-byte chunks (D and Dv
+/// multiples of 16 bytes), which stages = 0 does without.
+static bool mmaFitsHeadDims(int64_t d, int64_t dv) {
+  return d % 16 == 0 && dv % 16 == 0;
+}
+static bool chunksFitHeadDims(int64_t d, int64_t dv, int64_t bytes) {
+  int64_t chunk = 16 / bytes;
+  return d % chunk == 0 && dv % chunk == 0;
+}
+static constexpr int64_t kValueHeadDimMultiple = 8;
+
 /// LDS bytes of a schedule: the query tile, `stages` key and value blocks
 /// (rows padded by 16 bytes against ldmatrix bank conflicts) and, for the
 /// FMA kernel, the f32 P tile. With stages = 0 only P: the operands are read
@@ -66,7 +79,11 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   for (StringRef m : target.mmaIntrinsics)
     if (attentionSupportsMma(MmaInstruction::parse(m)))
       mmas.push_back(m);
-  StringRef mma = half && mmas.size() > 1 ? mmas[1] : "none";
+  int64_t d = getQuery().getType().getDimSize(3);
+  int64_t dv = getValue().getType().getDimSize(3);
+  int64_t bytes = elementBytes(elem);
+  StringRef mma =
+      half && mmas.size() > 1 && mmaFitsHeadDims(d, dv) ? mmas[1] : "none";
   // The default: 64 x 64 tiles, four waves of 16 rows, two stages; smaller
   // tiles where the sequence lengths need them, and then within the LDS
   // (see verifyScheduleConstraints): large head dims give up double
@@ -75,13 +92,11 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   // kernel reads its operands from global memory (stages = 0).
   int64_t sq = getQuery().getType().getDimSize(2);
   int64_t skv = getKey().getType().getDimSize(2);
-  int64_t d = getQuery().getType().getDimSize(3);
-  int64_t dv = getValue().getType().getDimSize(3);
   int64_t tileQ = defaultTile(sq), tileKv = defaultTile(skv), stages = 2;
   auto ldsBytes = [&] {
     return attentionLdsBytes(tileQ, tileKv, stages,
                              MmaInstruction::parse(mma).isNone(), d, dv,
-                             elementBytes(elem));
+                             bytes);
   };
   while (ldsBytes() > target.ldsBytesPerWorkgroup) {
     if (stages > 1)
@@ -93,7 +108,10 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
     else
       break;
   }
-  if (ldsBytes() > target.ldsBytesPerWorkgroup) {
+  // Head dims the 16-byte copies do not divide (D = 36 bf16) are read from
+  // global memory too.
+  if (ldsBytes() > target.ldsBytesPerWorkgroup ||
+      !chunksFitHeadDims(d, dv, bytes)) {
     mma = "none";
     stages = 0;
     tileQ = defaultTile(sq);
@@ -129,17 +147,28 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
                        << " (each wave owns 16-row groups)";
   int64_t d = getQuery().getType().getDimSize(3);
   int64_t dv = getValue().getType().getDimSize(3);
-  if (d % 16 != 0 || dv % 16 != 0)
-    return emitError() << "the attention kernel needs head dims that are "
-                          "multiples of 16, got D = "
-                       << d << " and Dv = " << dv;
+  int64_t bytes = elementBytes(elem);
+  if (dv % kValueHeadDimMultiple != 0)
+    return emitError() << "the attention kernel needs a value head dim Dv "
+                          "that is a multiple of "
+                       << kValueHeadDimMultiple << ", got Dv = " << dv;
+  if (!fma && !mmaFitsHeadDims(d, dv))
+    return emitError() << "schedule knob '" << kMma.name << "' = " << s.mma.name
+                       << " needs head dims that are multiples of 16, got D = "
+                       << d << " and Dv = " << dv << "; expected mma = none";
+  if (s.stages > 0 && !chunksFitHeadDims(d, dv, bytes))
+    return emitError() << "schedule knob '" << kStages.name
+                       << "' = " << s.stages
+                       << " copies rows of D and Dv elements in 16-byte chunks "
+                          "(multiples of "
+                       << 16 / bytes << "), got D = " << d << " and Dv = " << dv
+                       << "; expected stages = 0";
   if (s.stages == 0 && !fma)
     return emitError() << "schedule knob '" << kStages.name
                        << "' = 0 needs mma = none (the " << s.mma.name
                        << " kernel reads its fragments from LDS), got mma = "
                        << s.mma.name;
-  int64_t lds = attentionLdsBytes(tileQ, tileKv, s.stages, fma, d, dv,
-                                  elementBytes(elem));
+  int64_t lds = attentionLdsBytes(tileQ, tileKv, s.stages, fma, d, dv, bytes);
   if (lds > target.ldsBytesPerWorkgroup)
     return emitError() << "schedule needs " << lds
                        << " bytes of LDS (tile_q x (D + pad) + stages x "
