@@ -476,4 +476,48 @@ if "--matmul-issue" in sys.argv:
         add_matmul("f32", [], 1024, 1024, 4096, ta=ta, tb=tb)
     add_matmul("f32", [], 1024, 1024, 4096, epi="silu_residual")
 
+# --extremes: only the extreme shapes of issue 24 (utils/extreme_shapes.py),
+# with their default schedules, and the FMA kernels (mma = none, the AMD
+# path) on the same shapes: M, N or K = 1, odd primes, matrix-vector;
+# attention decode (1..16 queries) with odd key lengths, GQA, causal, head
+# dims up to 1024; row ops over 1-element and 1M-element rows.
+if "--extremes" in sys.argv:
+    cases.clear()
+    for dt in ("bf16", "f32"):
+        for m, n, k in ((1, 1, 1), (4096, 4096, 1), (1, 4096, 4096), (4096, 1, 4096),
+                        (7, 13, 127), (127, 127, 127), (4099, 7, 13), (1, 4099, 7), (13, 1, 4099),
+                        (16, 4096, 1), (17, 33, 5)):
+            add_matmul(dt, [], m, n, k)
+    for m, n, k in ((1, 4096, 4096), (1, 1, 1), (13, 127, 7), (1, 4099, 4096)):
+        add_matmul("f16", [], m, n, k, tb=True)
+    add_matmul("bf16", [13], 7, 7, 7)
+    add_matmul("bf16", [], 5, 300, 3, tb=True, epi="bias_gelu")
+    add_matmul("bf16", [], 4096, 4096, 1, s="mma = none")
+    for sq in (1, 2, 7, 13, 16):
+        for d in (32, 128, 1024):
+            add_attention("bf16", 1, 8, 2, sq, 4096 if d < 1024 else 515, d, causal=False)
+    for sq, skv, causal in ((1, 127, False), (1, 4099, False), (7, 13, True), (13, 13, True), (1, 1, False),
+                            (3, 1, False), (100, 4099, True), (4099, 4099, True), (33, 47, False)):
+        add_attention("bf16", 1, 32, 8, sq, skv, 128, causal=causal)
+    add_attention("f16", 2, 7, 1, 5, 77, 64, causal=True)
+    add_attention("f32", 2, 4, 4, 13, 13, 1024, causal=True)
+    add_attention("f32", 1, 2, 1, 1, 300, 64, causal=False)
+    for sq, skv, d, causal in ((1, 4099, 128, False), (7, 13, 64, True), (13, 300, 512, False),
+                               (100, 333, 64, True), (16, 515, 1024, False)):
+        add_attention("bf16", 1, 4, 2, sq, skv, d, causal=causal, s="mma = none")
+    # head dims that are not multiples of 16 (FMAs; D = 1: stages = 0).
+    add_attention("bf16", 1, 2, 2, 77, 77, 40, causal=True)
+    add_attention("f16", 2, 4, 2, 3, 100, 24, causal=False)
+    add_attention("f32", 1, 2, 2, 3, 5, 1, dv=8, causal=False)
+    # stages = 0 (operands from global memory: the default for large head
+    # dims on 64 KiB chips), forced here on sm_90.
+    for dt, sq, skv, d, causal in (("bf16", 1, 4099, 1024, False), ("f32", 13, 13, 1024, True),
+                                   ("bf16", 100, 333, 64, True), ("f16", 64, 128, 128, False)):
+        add_attention(dt, 1, 4, 2, sq, skv, d, causal=causal, s="mma = none, stages = 0, tile_kv = 16")
+    for dt in ("bf16", "f32"):
+        for rows, n in ((1, 1), (1, 7), (1, 1 << 20), (7, 13), (4099, 1), (1, 4099), (2, (1 << 20) + 3)):
+            add_softmax("softmax_%s_%dx%d_%d" % (dt, rows, n, len(cases)), dt, [rows, n], "")
+            add_layernorm("layernorm_%s_%dx%d_%d" % (dt, rows, n, len(cases)), dt, [rows, n], "")
+            add_rmsnorm("rmsnorm_%s_%dx%d_%d" % (dt, rows, n, len(cases)), dt, [rows, n], "")
+
 print(json.dumps(cases, indent=1))

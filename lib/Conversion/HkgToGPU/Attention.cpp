@@ -22,6 +22,17 @@
 //     computed with FMAs from LDS (W / 4 rows per lane step on wave64), P
 //     through a per-wave LDS buffer for the P V product.
 //
+// `stages = 0` (FMA kernel only): no LDS buffers but P's; every lane reads
+// its query, key and value elements from global memory (through the
+// caches). Slow, but it serves head dims whose 16 x 16 tiles exceed the LDS
+// (D = 1024 on 64 KiB chips).
+//
+// Lengths that the tiles do not divide (a decode step's 1..15 queries, an
+// odd key length) are served by guards: the last query tile reads its rows
+// past Sq from row Sq - 1 and does not store them; the last key/value block
+// reads its rows past Skv from row Skv - 1 and runs the masking copy of the
+// loop body, which gives those keys a score of -inf (P = 0).
+//
 // Key/value blocks are copied with cp.async on NVIDIA (block kb + 1 in
 // flight while block kb is computed when stages = 2), with vector loads and
 // stores elsewhere. With `causal`, a workgroup walks only the blocks up to
@@ -45,6 +56,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <cmath>
+#include <optional>
 #include <limits>
 
 using namespace mlir;
@@ -83,6 +95,9 @@ public:
     perTile = 128 / waveSize;
     rowStep = waveSize / 4;
     asyncCopy = kc.target.isNVIDIA();
+    partialQ = sq % tq != 0;
+    fromGlobal = stages == 0;
+    partialKv = skv % tkv != 0;
   }
 
   LogicalResult build();
@@ -99,10 +114,12 @@ private:
   }
 
   /// Copies rows [row0, row0 + rows) of the [B, H, S, cols] global `g`
-  /// (batch bIdx, head head) into `lds` at indices prefix ++ (r, c).
-  /// cp.async appends its tokens to `tokens`.
+  /// (batch bIdx, head head) into `lds` at indices prefix ++ (r, c); rows
+  /// at or past `length` (S) read row length - 1 instead. cp.async appends
+  /// its tokens to `tokens`.
   void copyTile(Value g, Value head, Value row0, int64_t rows, int64_t cols,
-                Value lds, ValueRange prefix, SmallVectorImpl<Value> &tokens);
+                int64_t length, Value lds, ValueRange prefix,
+                SmallVectorImpl<Value> &tokens);
   /// Copies key/value block `kb` into LDS stage `stage`.
   void copyKvBlock(Value kb, Value stage, SmallVectorImpl<Value> &tokens);
   Value commit(ArrayRef<Value> tokens);
@@ -129,12 +146,25 @@ private:
   /// S of row group `i` for the block in `stage`, one vector<perTile> per
   /// n8 tile.
   SmallVector<Value> scoresMma(int64_t i, Value stage);
-  SmallVector<SmallVector<Value>> scoresFma(Value stage);
+  SmallVector<SmallVector<Value>> scoresFma(Value stage, Value kv0);
   /// O += P V.
   void accumulateMma(ArrayRef<SmallVector<Value>> p, Value stage,
                      SmallVectorImpl<Value> &o);
-  void accumulateFma(ArrayRef<SmallVector<Value>> p, Value stage,
+  void accumulateFma(ArrayRef<SmallVector<Value>> p, Value stage, Value kv0,
                      SmallVectorImpl<Value> &o);
+  /// The FMA kernel's operand reads: from LDS, or with stages = 0 from
+  /// global memory. `row` is the query row in the tile, `key` the key row in
+  /// the block starting at key `kv0`; V is read two columns at a time.
+  Value loadQuery(Value row, Value k);
+  Value loadKey(Value stage, Value kv0, Value key, Value k);
+  Value loadValuePair(Value stage, Value kv0, Value key, Value col);
+  /// Global row `row` of a sequence of `length` rows, clamped to the last
+  /// row where `partial` tiles may run past it.
+  Value clampRow(Value row, int64_t length, bool partial) {
+    return partial ? arith::MinUIOp::create(b, loc, row, c(length - 1))
+                         .getResult()
+                   : row;
+  }
 
   /// The loop over key/value blocks [begin, end): the state is O (rowGroups
   /// x Dv / 8 vectors), then m and l (rowGroups x perTile / 2 scalars each).
@@ -147,6 +177,10 @@ private:
 
   int64_t tq, tkv, waves, stages, waveSize, threads;
   bool useMma, causal, asyncCopy;
+  /// stages = 0: operands read from global memory.
+  bool fromGlobal;
+  /// Whether the last query tile / key-value block is partial.
+  bool partialQ, partialKv;
   int64_t batch, hq, hkv, sq, skv, d, dv, elemBytes, vw, pad, offset;
   double scaleLog2;
   Type elemT;
@@ -164,7 +198,8 @@ private:
 } // namespace
 
 void AttentionKernelBuilder::copyTile(Value gm, Value h, Value row0,
-                                      int64_t rows, int64_t cols, Value lds,
+                                      int64_t rows, int64_t cols,
+                                      int64_t length, Value lds,
                                       ValueRange prefix,
                                       SmallVectorImpl<Value> &tokens) {
   // Every chunk is 16 bytes (vw = 16 / element bytes).
@@ -173,7 +208,13 @@ void AttentionKernelBuilder::copyTile(Value gm, Value h, Value row0,
                      SmallVector<Value> dst(prefix);
                      dst.push_back(r);
                      dst.push_back(col);
-                     SmallVector<Value> src = {bIdx, h, add(row0, r), col};
+                     Value row = add(row0, r);
+                     // A partial tile repeats the last row (finite data
+                     // that the guards discard).
+                     if (length % rows != 0)
+                       row = arith::MinUIOp::create(b, loc, row,
+                                                    c(length - 1));
+                     SmallVector<Value> src = {bIdx, h, row, col};
                      if (asyncCopy) {
                        tokens.push_back(
                            asyncCopyChunk(b, loc, lds, dst, gm, src, vw));
@@ -187,12 +228,12 @@ void AttentionKernelBuilder::copyTile(Value gm, Value h, Value row0,
 void AttentionKernelBuilder::copyKvBlock(Value kb, Value stage,
                                          SmallVectorImpl<Value> &tokens) {
   Value row0 = mul(kb, tkv);
-  copyTile(kc.args[1], kvHead, row0, tkv, d, kLds, stage, tokens);
-  copyTile(kc.args[2], kvHead, row0, tkv, dv, vLds, stage, tokens);
+  copyTile(kc.args[1], kvHead, row0, tkv, d, skv, kLds, stage, tokens);
+  copyTile(kc.args[2], kvHead, row0, tkv, dv, skv, vLds, stage, tokens);
 }
 
 Value AttentionKernelBuilder::commit(ArrayRef<Value> tokens) {
-  if (!asyncCopy)
+  if (!asyncCopy || tokens.empty())
     return Value();
   Value token = commitAsyncCopies(b, loc, tokens);
   // cp.async.wait_group waits for groups by count, not by token: any token
@@ -249,8 +290,39 @@ SmallVector<Value> AttentionKernelBuilder::scoresMma(int64_t i, Value stage) {
   return s;
 }
 
+Value AttentionKernelBuilder::loadQuery(Value row, Value k) {
+  if (!fromGlobal)
+    return memref::LoadOp::create(b, loc, qLds, ValueRange{row, k});
+  Value global = clampRow(add(q0, row), sq, partialQ);
+  return memref::LoadOp::create(b, loc, kc.args[0],
+                                ValueRange{bIdx, head, global, k});
+}
+
+Value AttentionKernelBuilder::loadKey(Value stage, Value kv0, Value key,
+                                      Value k) {
+  if (!fromGlobal)
+    return memref::LoadOp::create(b, loc, kLds, ValueRange{stage, key, k});
+  Value global = clampRow(add(kv0, key), skv, partialKv);
+  return memref::LoadOp::create(b, loc, kc.args[1],
+                                ValueRange{bIdx, kvHead, global, k});
+}
+
+Value AttentionKernelBuilder::loadValuePair(Value stage, Value kv0, Value key,
+                                            Value col) {
+  auto type = VectorType::get({2}, elemT);
+  auto align = llvm::MaybeAlign(2 * elemBytes);
+  if (!fromGlobal)
+    return vector::LoadOp::create(b, loc, type, vLds,
+                                  ValueRange{stage, key, col},
+                                  /*nontemporal=*/false, align);
+  Value global = clampRow(add(kv0, key), skv, partialKv);
+  return vector::LoadOp::create(b, loc, type, kc.args[2],
+                                ValueRange{bIdx, kvHead, global, col},
+                                /*nontemporal=*/false, align);
+}
+
 SmallVector<SmallVector<Value>>
-AttentionKernelBuilder::scoresFma(Value stage) {
+AttentionKernelBuilder::scoresFma(Value stage, Value kv0) {
   Type f32 = b.getF32Type();
   int64_t nt = tkv / 8;
   // Scalar accumulators, [i][j][e] flattened, carried through a loop over D.
@@ -264,15 +336,10 @@ AttentionKernelBuilder::scoresFma(Value stage) {
     SmallVector<Value> keys;
     for (int64_t jj = 0; jj < nt; ++jj)
       for (int64_t e = 0; e < 2; ++e)
-        keys.push_back(toF32(b, loc,
-                             memref::LoadOp::create(
-                                 b, loc, kLds,
-                                 ValueRange{stage, colOf(jj, e), k})));
+        keys.push_back(toF32(b, loc, loadKey(stage, kv0, colOf(jj, e), k)));
     for (int64_t i = 0; i < rowGroups; ++i)
       for (int64_t r = 0; r < perTile / 2; ++r) {
-        Value q = toF32(b, loc,
-                        memref::LoadOp::create(b, loc, qLds,
-                                               ValueRange{rowOf(i, 2 * r), k}));
+        Value q = toF32(b, loc, loadQuery(rowOf(i, 2 * r), k));
         for (int64_t jj = 0; jj < nt; ++jj)
           for (int64_t e = 0; e < 2; ++e) {
             Value &a = acc[(i * nt + jj) * perTile + 2 * r + e];
@@ -342,7 +409,7 @@ void AttentionKernelBuilder::accumulateMma(ArrayRef<SmallVector<Value>> p,
 }
 
 void AttentionKernelBuilder::accumulateFma(ArrayRef<SmallVector<Value>> p,
-                                           Value stage,
+                                           Value stage, Value kv0,
                                            SmallVectorImpl<Value> &o) {
   Type f32 = b.getF32Type();
   int64_t nd = dv / 8;
@@ -366,11 +433,7 @@ void AttentionKernelBuilder::accumulateFma(ArrayRef<SmallVector<Value>> p,
     SmallVector<Value> acc(loop.getRegionIterArgs());
     SmallVector<Value> values;
     for (int64_t jd = 0; jd < nd; ++jd) {
-      Value v = vector::LoadOp::create(
-          b, loc, VectorType::get({2}, elemT), vLds,
-          ValueRange{stage, k, colOf(jd, 0)}, /*nontemporal=*/false,
-          llvm::MaybeAlign(2 * elemBytes));
-      v = toF32(b, loc, v);
+      Value v = toF32(b, loc, loadValuePair(stage, kv0, k, colOf(jd, 0)));
       values.push_back(extract(v, 0));
       values.push_back(extract(v, 1));
     }
@@ -405,10 +468,13 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
   SmallVector<Value> state(stateIn);
   Type f32 = b.getF32Type();
   int64_t nd = dv / 8, nt = tkv / 8, rowsPerLane = perTile / 2;
-  Value stage = stages == 1 ? c(0) : rem(kb, stages);
+  Value stage = stages <= 1 ? c(0) : rem(kb, stages);
 
   // Bring block kb into LDS.
-  if (asyncCopy) {
+  if (fromGlobal) {
+    // Nothing to copy; everyone must be done reading block kb - 1's P.
+    gpu::BarrierOp::create(b, loc);
+  } else if (asyncCopy) {
     if (stages == 1) {
       gpu::BarrierOp::create(b, loc);
       SmallVector<Value> tokens;
@@ -446,7 +512,7 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
     for (int64_t i = 0; i < rowGroups; ++i)
       s.push_back(scoresMma(i, stage));
   } else {
-    s = scoresFma(stage);
+    s = scoresFma(stage, mul(kb, tkv));
   }
   Value negInf = f(-std::numeric_limits<double>::infinity());
   Value kv0 = mul(kb, tkv);
@@ -460,12 +526,18 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
         Value x = arith::MulFOp::create(b, loc, extract(s[i][jj], e),
                                         f(scaleLog2));
         if (masked) {
-          // Key kv0 + col is visible to query q0 + row iff
-          // col + kv0 <= row + q0 + (Skv - Sq).
+          // With `causal`, key kv0 + col is visible to query q0 + row iff
+          // col + kv0 <= row + q0 + (Skv - Sq); keys past Skv (the rows a
+          // partial block repeats) are visible to none.
           Value key = add(kv0, colOf(jj, e));
-          Value limit = add(add(q0, rowOf(i, e)), offset);
-          Value visible = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::sle, key, limit);
+          Value visible;
+          if (causal) {
+            Value limit = add(add(q0, rowOf(i, e)), offset);
+            visible = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                            key, limit);
+          }
+          if (partialKv)
+            visible = andI(visible, lt(key, skv));
           x = select(visible, x, negInf);
         }
         elems.push_back(x);
@@ -533,7 +605,7 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
   if (useMma)
     accumulateMma(s, stage, o);
   else
-    accumulateFma(s, stage, o);
+    accumulateFma(s, stage, kv0, o);
   llvm::copy(o, state.begin());
   return state;
 }
@@ -558,7 +630,7 @@ LogicalResult AttentionKernelBuilder::build() {
   g = div(lane, 4);
   t4 = rem(lane, 4);
   waveRow = mul(wave, tq / waves);
-  int64_t numQTiles = sq / tq;
+  int64_t numQTiles = llvm::divideCeil(sq, tq);
   Value qTile = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   // Causal: the last query tiles walk the most blocks; run them first.
   if (causal)
@@ -567,17 +639,23 @@ LogicalResult AttentionKernelBuilder::build() {
   head = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   kvHead = div(head, hq / hkv);
-  numKv = c(skv / tkv);
+  numKv = c(llvm::divideCeil(skv, tkv));
 
-  qLds = kc.addLds({tq, d + pad}, elemT);
-  kLds = kc.addLds({stages, tkv, d + pad}, elemT);
-  vLds = kc.addLds({stages, tkv, dv + pad}, elemT);
+  if (!fromGlobal) {
+    qLds = kc.addLds({tq, d + pad}, elemT);
+    kLds = kc.addLds({stages, tkv, d + pad}, elemT);
+    vLds = kc.addLds({stages, tkv, dv + pad}, elemT);
+  }
   if (!useMma)
     pLds = kc.addLds({tq, tkv}, f32);
 
   // The blocks this tile walks: [0, full) see every key, [full, end) cross
-  // the diagonal (causal) and mask. Signed: Skv - Sq may be negative.
+  // the diagonal (causal) or hold the last, partial block, and mask.
+  // Signed: Skv - Sq may be negative. With `causal`, full <= Skv / tile_kv
+  // (q0 + Skv - Sq + 1 <= Skv): a partial block is always masked.
   Value end = numKv, full = numKv;
+  if (partialKv)
+    full = c(skv / tkv);
   if (causal) {
     auto floorDiv = [&](Value x, int64_t y) -> Value {
       return arith::FloorDivSIOp::create(b, loc, x, c(y));
@@ -592,7 +670,8 @@ LogicalResult AttentionKernelBuilder::build() {
 
   // The query tile (and with two stages the first key/value block).
   SmallVector<Value> tokens;
-  copyTile(kc.args[0], head, q0, tq, d, qLds, ValueRange{}, tokens);
+  if (!fromGlobal)
+    copyTile(kc.args[0], head, q0, tq, d, sq, qLds, ValueRange{}, tokens);
   if (asyncCopy && stages > 1)
     copyKvBlock(c(0), c(0), tokens);
   commit(tokens);
@@ -613,7 +692,7 @@ LogicalResult AttentionKernelBuilder::build() {
                f(-std::numeric_limits<double>::infinity()));
   state.append(rowGroups * rowsPerLane, f(0.0));
   state = buildLoop(c(0), full, state, /*masked=*/false);
-  if (causal)
+  if (causal || partialKv)
     state = buildLoop(full, end, state, /*masked=*/true);
   waitAll();
 
@@ -635,6 +714,14 @@ LogicalResult AttentionKernelBuilder::build() {
                          f(0.0));
       Value invPair = vector::BroadcastOp::create(b, loc, pairType, inv);
       Value row = add(q0, rowOf(i, 2 * r));
+      // The rows of a partial query tile past Sq are not stored.
+      std::optional<OpBuilder::InsertionGuard> rowGuard;
+      if (partialQ) {
+        rowGuard.emplace(b);
+        auto ifOp = scf::IfOp::create(b, loc, lt(row, sq),
+                                      /*withElseRegion=*/false);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+      }
       for (int64_t jd = 0; jd < nd; ++jd) {
         Value acc = state[i * nd + jd];
         Value pair = vec({extract(acc, 2 * r), extract(acc, 2 * r + 1)});

@@ -19,26 +19,48 @@ func.func @rows_per_wave(%q: tensor<1x2x64x32xf16>) -> tensor<1x2x64x32xf16> {
 
 // -----
 
-func.func @tile_q_divides(%q: tensor<1x2x96x32xf16>) -> tensor<1x2x96x32xf16> {
-  // expected-error @below {{schedule knob 'tile_q' = 64 must divide the query length 96}}
-  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<tile_q = 64, tile_kv = 32>} : tensor<1x2x96x32xf16>, tensor<1x2x96x32xf16>, tensor<1x2x96x32xf16> -> tensor<1x2x96x32xf16>
+// Tiles need not divide the sequence lengths (issue 24): the kernel guards
+// a partial last query tile and key/value block
+// (test/Conversion/HkgToGPU/attention-partial-tiles.mlir).
+func.func @partial_tiles(%q: tensor<1x2x96x32xf16>, %kv: tensor<1x2x80x32xf16>) -> tensor<1x2x96x32xf16> {
+  %0 = hkg.attention %q, %kv, %kv {schedule = #hkg.schedule<tile_q = 64, tile_kv = 32>} : tensor<1x2x96x32xf16>, tensor<1x2x80x32xf16>, tensor<1x2x80x32xf16> -> tensor<1x2x96x32xf16>
   return %0 : tensor<1x2x96x32xf16>
 }
 
 // -----
 
-func.func @tile_kv_divides(%q: tensor<1x2x64x32xf16>, %kv: tensor<1x2x80x32xf16>) -> tensor<1x2x64x32xf16> {
-  // expected-error @below {{schedule knob 'tile_kv' = 32 must divide the key/value length 80}}
-  %0 = hkg.attention %q, %kv, %kv {schedule = #hkg.schedule<tile_kv = 32>} : tensor<1x2x64x32xf16>, tensor<1x2x80x32xf16>, tensor<1x2x80x32xf16> -> tensor<1x2x64x32xf16>
-  return %0 : tensor<1x2x64x32xf16>
+// stages = 0 leaves only P in LDS: D = 1024 bf16 fits gfx942 that way...
+func.func @no_lds_staging(%q: tensor<1x2x16x1024xbf16>) -> tensor<1x2x16x1024xbf16> {
+  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<tile_q = 16, tile_kv = 16, waves = 1, stages = 0>} : tensor<1x2x16x1024xbf16>, tensor<1x2x16x1024xbf16>, tensor<1x2x16x1024xbf16> -> tensor<1x2x16x1024xbf16>
+  return %0 : tensor<1x2x16x1024xbf16>
 }
 
 // -----
 
-func.func @head_dims(%q: tensor<1x2x64x40xf16>) -> tensor<1x2x64x40xf16> {
-  // expected-error @below {{the attention kernel needs head dims that are multiples of 16, got D = 40 and Dv = 40}}
-  %0 = hkg.attention %q, %q, %q : tensor<1x2x64x40xf16>, tensor<1x2x64x40xf16>, tensor<1x2x64x40xf16> -> tensor<1x2x64x40xf16>
-  return %0 : tensor<1x2x64x40xf16>
+// ... and not with one stage of the smallest tiles.
+func.func @d1024_one_stage(%q: tensor<1x2x16x1024xbf16>) -> tensor<1x2x16x1024xbf16> {
+  // expected-error @below {{schedule needs 100096 bytes of LDS (tile_q x (D + pad) + stages x tile_kv x (D + Dv + 2 pad) elements, + tile_q x tile_kv f32 for P); gfx942 has 65536}}
+  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<tile_q = 16, tile_kv = 16, waves = 1, stages = 1>} : tensor<1x2x16x1024xbf16>, tensor<1x2x16x1024xbf16>, tensor<1x2x16x1024xbf16> -> tensor<1x2x16x1024xbf16>
+  return %0 : tensor<1x2x16x1024xbf16>
+}
+
+// -----
+
+// Head dims need not be multiples of 16 with FMAs (D = 40: default-schedule-
+// extremes-attention.mlir), but O's 8-column tiles need Dv a multiple of 8.
+func.func @head_dims(%q: tensor<1x2x64x36xf16>) -> tensor<1x2x64x36xf16> {
+  // expected-error @below {{the attention kernel needs a value head dim Dv that is a multiple of 8, got Dv = 36}}
+  %0 = hkg.attention %q, %q, %q : tensor<1x2x64x36xf16>, tensor<1x2x64x36xf16>, tensor<1x2x64x36xf16> -> tensor<1x2x64x36xf16>
+  return %0 : tensor<1x2x64x36xf16>
+}
+
+// -----
+
+// The 16-byte copies of stages >= 1 need D a multiple of 8 f16 elements.
+func.func @head_dims_staged(%q: tensor<1x2x64x12xf16>, %v: tensor<1x2x64x8xf16>) -> tensor<1x2x64x8xf16> {
+  // expected-error @below {{schedule knob 'stages' = 1 copies rows of D and Dv elements in 16-byte chunks (multiples of 8), got D = 12 and Dv = 8; expected stages = 0}}
+  %0 = hkg.attention %q, %q, %v {schedule = #hkg.schedule<stages = 1>} : tensor<1x2x64x12xf16>, tensor<1x2x64x12xf16>, tensor<1x2x64x8xf16> -> tensor<1x2x64x8xf16>
+  return %0 : tensor<1x2x64x8xf16>
 }
 
 // -----

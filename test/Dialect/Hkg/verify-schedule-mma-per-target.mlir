@@ -85,3 +85,25 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   }
 }
 
+
+// -----
+
+// Attention's mma.sync kernel reads its fragments from LDS: no stages = 0.
+module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
+  func.func @mma_needs_lds(%q: tensor<1x2x64x64xbf16>) -> tensor<1x2x64x64xbf16> {
+    // expected-error @below {{'hkg.attention' op schedule knob 'stages' = 0 needs mma = none (the mma_16x8x16 kernel reads its fragments from LDS), got mma = mma_16x8x16}}
+    %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = mma_16x8x16, stages = 0>} : tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16> -> tensor<1x2x64x64xbf16>
+    return %0 : tensor<1x2x64x64xbf16>
+  }
+}
+
+// -----
+
+// mma.sync steps through the head dims in 16-element fragments.
+module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
+  func.func @mma_head_dims(%q: tensor<1x2x64x40xbf16>) -> tensor<1x2x64x40xbf16> {
+    // expected-error @below {{'hkg.attention' op schedule knob 'mma' = mma_16x8x16 needs head dims that are multiples of 16, got D = 40 and Dv = 40; expected mma = none}}
+    %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = mma_16x8x16>} : tensor<1x2x64x40xbf16>, tensor<1x2x64x40xbf16>, tensor<1x2x64x40xbf16> -> tensor<1x2x64x40xbf16>
+    return %0 : tensor<1x2x64x40xbf16>
+  }
+}

@@ -3,7 +3,9 @@
 // Flash-attention style: a workgroup owns `tile_q` query rows of one head and
 // streams key/value blocks of `tile_kv` rows through LDS (`stages` buffers),
 // keeping an online softmax; `waves` waves split the query rows in groups
-// of 16 (lib/Conversion/HkgToGPU/Attention.cpp).
+// of 16 (lib/Conversion/HkgToGPU/Attention.cpp). Lengths the tiles do not
+// divide are guarded in the kernel (a partial last query tile or key/value
+// block), so that decode steps (1..15 queries) and odd key lengths run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,16 +27,49 @@ static bool attentionSupportsMma(const MmaInstruction &mma) {
          mma.k == 16;
 }
 
+/// The smallest query and key/value tiles: the kernel's 16-row groups.
+static constexpr int64_t kMinAttentionTile = 16;
+/// The largest default tiles.
+static constexpr int64_t kMaxDefaultAttentionTile = 64;
+
+/// The default tile over a sequence of `length` rows: the largest of 64, 32
+/// and 16 that divides it, or, where none does, the smallest that covers it
+/// (at most 64; the kernel guards the partial last tile).
+static int64_t defaultTile(int64_t length) {
+  for (int64_t t = kMaxDefaultAttentionTile; t >= kMinAttentionTile; t /= 2)
+    if (length % t == 0)
+      return t;
+  return std::clamp<int64_t>(llvm::bit_ceil(static_cast<uint64_t>(length)),
+                             kMinAttentionTile, kMaxDefaultAttentionTile);
+}
+
+/// Head dims each kernel takes: the mma kernel steps through D and Dv in
+/// 16-element fragments; the FMA kernel keeps O in 8-column tiles (Dv a
+/// multiple of 8) and stages Q, K and V in LDS in 16-byte chunks (D and Dv
+/// multiples of 16 bytes), which stages = 0 does without.
+static bool mmaFitsHeadDims(int64_t d, int64_t dv) {
+  return d % 16 == 0 && dv % 16 == 0;
+}
+static bool chunksFitHeadDims(int64_t d, int64_t dv, int64_t bytes) {
+  int64_t chunk = 16 / bytes;
+  return d % chunk == 0 && dv % chunk == 0;
+}
+static constexpr int64_t kValueHeadDimMultiple = 8;
+
 /// LDS bytes of a schedule: the query tile, `stages` key and value blocks
 /// (rows padded by 16 bytes against ldmatrix bank conflicts) and, for the
-/// FMA kernel, the f32 P tile.
+/// FMA kernel, the f32 P tile. With stages = 0 only P: the operands are read
+/// from global memory.
 static int64_t attentionLdsBytes(int64_t tileQ, int64_t tileKv, int64_t stages,
                                  bool fma, int64_t d, int64_t dv,
                                  int64_t bytes) {
   int64_t pad = 16 / bytes;
+  int64_t p = fma ? tileQ * tileKv * 4 : 0;
+  if (stages == 0)
+    return p;
   return (tileQ * (d + pad) + stages * tileKv * ((d + pad) + (dv + pad))) *
              bytes +
-         (fma ? tileQ * tileKv * 4 : 0);
+         p;
 }
 
 ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
@@ -44,41 +79,53 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   for (StringRef m : target.mmaIntrinsics)
     if (attentionSupportsMma(MmaInstruction::parse(m)))
       mmas.push_back(m);
-  StringRef mma = half && mmas.size() > 1 ? mmas[1] : "none";
+  int64_t d = getQuery().getType().getDimSize(3);
+  int64_t dv = getValue().getType().getDimSize(3);
+  int64_t bytes = elementBytes(elem);
+  StringRef mma =
+      half && mmas.size() > 1 && mmaFitsHeadDims(d, dv) ? mmas[1] : "none";
   // The default: 64 x 64 tiles, four waves of 16 rows, two stages; smaller
   // tiles where the sequence lengths need them, and then within the LDS
   // (see verifyScheduleConstraints): large head dims give up double
-  // buffering first, then shrink the key/value block.
+  // buffering first, then shrink the key/value block, then the query tile;
+  // where even 16 x 16 tiles do not fit (D = 1024 on 64 KiB chips), the FMA
+  // kernel reads its operands from global memory (stages = 0).
   int64_t sq = getQuery().getType().getDimSize(2);
   int64_t skv = getKey().getType().getDimSize(2);
-  int64_t d = getQuery().getType().getDimSize(3);
-  int64_t dv = getValue().getType().getDimSize(3);
-  int64_t tileQ = 64, tileKv = 64, stages = 2;
-  while (tileQ > 16 && sq % tileQ != 0)
-    tileQ /= 2;
-  while (tileKv > 16 && skv % tileKv != 0)
-    tileKv /= 2;
-  int64_t waves = std::min<int64_t>(4, tileQ / 16);
+  int64_t tileQ = defaultTile(sq), tileKv = defaultTile(skv), stages = 2;
   auto ldsBytes = [&] {
     return attentionLdsBytes(tileQ, tileKv, stages,
                              MmaInstruction::parse(mma).isNone(), d, dv,
-                             elementBytes(elem));
+                             bytes);
   };
   while (ldsBytes() > target.ldsBytesPerWorkgroup) {
     if (stages > 1)
       stages = 1;
-    else if (tileKv > 16)
+    else if (tileKv > kMinAttentionTile)
       tileKv /= 2;
+    else if (tileQ > kMinAttentionTile)
+      tileQ /= 2;
     else
-      break; // No tile fits: verification reports it.
+      break;
   }
+  // Head dims the 16-byte copies do not divide (D = 36 bf16) are read from
+  // global memory too.
+  if (ldsBytes() > target.ldsBytesPerWorkgroup ||
+      !chunksFitHeadDims(d, dv, bytes)) {
+    mma = "none";
+    stages = 0;
+    tileQ = defaultTile(sq);
+  }
+  int64_t waves = std::min<int64_t>(4, tileQ / 16);
   ScheduleSpace space;
   space.add(kTileQ, {16, 32, 64, 128}, tileQ, "query rows per workgroup");
   space.add(kTileKv, {16, 32, 64, 128}, tileKv, "key/value rows per step");
   space.add(kWaves, {1, 2, 4, 8}, waves,
             "waves per workgroup (each owns tile_q / waves query rows)");
   space.add(kMma, mmas, mma, "matrix-core instruction, or none for FMAs");
-  space.add(kStages, {1, 2}, stages, "LDS buffers for key/value blocks");
+  space.add(kStages, {0, 1, 2}, stages,
+            "LDS buffers for key/value blocks (0: no LDS staging, the "
+            "operands read from global memory; mma = none only)");
   return space;
 }
 
@@ -98,22 +145,30 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
                        << " must be a multiple of 16 x '" << kWaves.name
                        << "' = " << 16 * waves
                        << " (each wave owns 16-row groups)";
-  int64_t sq = getQuery().getType().getDimSize(2);
-  int64_t skv = getKey().getType().getDimSize(2);
-  if (sq % tileQ != 0)
-    return emitError() << "schedule knob '" << kTileQ.name << "' = " << tileQ
-                       << " must divide the query length " << sq;
-  if (skv % tileKv != 0)
-    return emitError() << "schedule knob '" << kTileKv.name << "' = " << tileKv
-                       << " must divide the key/value length " << skv;
   int64_t d = getQuery().getType().getDimSize(3);
   int64_t dv = getValue().getType().getDimSize(3);
-  if (d % 16 != 0 || dv % 16 != 0)
-    return emitError() << "the attention kernel needs head dims that are "
-                          "multiples of 16, got D = "
-                       << d << " and Dv = " << dv;
-  int64_t lds = attentionLdsBytes(tileQ, tileKv, s.stages, fma, d, dv,
-                                  elementBytes(elem));
+  int64_t bytes = elementBytes(elem);
+  if (dv % kValueHeadDimMultiple != 0)
+    return emitError() << "the attention kernel needs a value head dim Dv "
+                          "that is a multiple of "
+                       << kValueHeadDimMultiple << ", got Dv = " << dv;
+  if (!fma && !mmaFitsHeadDims(d, dv))
+    return emitError() << "schedule knob '" << kMma.name << "' = " << s.mma.name
+                       << " needs head dims that are multiples of 16, got D = "
+                       << d << " and Dv = " << dv << "; expected mma = none";
+  if (s.stages > 0 && !chunksFitHeadDims(d, dv, bytes))
+    return emitError() << "schedule knob '" << kStages.name
+                       << "' = " << s.stages
+                       << " copies rows of D and Dv elements in 16-byte chunks "
+                          "(multiples of "
+                       << 16 / bytes << "), got D = " << d << " and Dv = " << dv
+                       << "; expected stages = 0";
+  if (s.stages == 0 && !fma)
+    return emitError() << "schedule knob '" << kStages.name
+                       << "' = 0 needs mma = none (the " << s.mma.name
+                       << " kernel reads its fragments from LDS), got mma = "
+                       << s.mma.name;
+  int64_t lds = attentionLdsBytes(tileQ, tileKv, s.stages, fma, d, dv, bytes);
   if (lds > target.ldsBytesPerWorkgroup)
     return emitError() << "schedule needs " << lds
                        << " bytes of LDS (tile_q x (D + pad) + stages x "

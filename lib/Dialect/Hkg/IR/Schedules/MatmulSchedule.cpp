@@ -25,6 +25,10 @@ using namespace mlir;
 using namespace mlir::hkg;
 using namespace mlir::hkg::detail;
 
+/// The shallowest K step (tile_k), and the smallest tile_m and tile_n.
+static constexpr int64_t kMinTileK = 16;
+static constexpr int64_t kMinTile = 16;
+
 /// Most f32 accumulators one thread may hold.
 static constexpr int64_t kMaxAccumulatorsPerThread = 128;
 
@@ -162,7 +166,7 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   // No K step deeper than K (16, the shallowest, is the floor); the
   // instruction must fit one K step.
   int64_t maxTileK = 128;
-  while (maxTileK > 16 && maxTileK > getK())
+  while (maxTileK > kMinTileK && maxTileK > getK())
     maxTileK /= 2;
   StringRef mma = "none";
   if (isHalfType(elem)) {
@@ -224,12 +228,28 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
     stages = nvidia && useMma ? 4 : 2;
   }
   tileK = std::min(tileK, maxTileK);
+  // No tile twice as large as its dim (N = 1, a 13-row GEMM): the halves
+  // past the dim would only multiply zeros. The waves follow the tile
+  // (each must own at least one instruction tile). Warpgroup MMA tiles are
+  // fixed by the instruction.
+  if (!wgmma) {
+    auto [unitM, unitN] = useMma ? std::make_pair(shape.m, shape.n)
+                                 : fmaLaneGrid(target.waveSize);
+    auto fit = [](int64_t &tile, int64_t &waves, int64_t dim, int64_t unit) {
+      while (tile > kMinTile && tile / 2 >= dim)
+        tile /= 2;
+      while (waves > 1 && tile % (waves * unit) != 0)
+        waves /= 2;
+    };
+    fit(tileM, wavesM, m, unitM);
+    fit(tileN, wavesN, getN(), unitN);
+  }
   ScheduleSpace space;
-  space.add(kTileM, {16, 32, 64, 128, 256}, tileM,
+  space.add(kTileM, {kMinTile, 32, 64, 128, 256}, tileM,
             "rows of the result per workgroup");
-  space.add(kTileN, {16, 32, 64, 128, 256}, tileN,
+  space.add(kTileN, {kMinTile, 32, 64, 128, 256}, tileN,
             "columns of the result per workgroup");
-  space.add(kTileK, {16, 32, 64, 128}, tileK,
+  space.add(kTileK, {kMinTileK, 32, 64, 128}, tileK,
             "depth of one K step staged in LDS");
   space.add(kWavesM, {1, 2, 4, 8}, wavesM, "waves along M");
   space.add(kWavesN, {1, 2, 4, 8}, wavesN, "waves along N");
@@ -397,7 +417,11 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                           "(expected at most "
                        << widestDividing(*this, vw) << ")";
   int64_t splitK = s.splitK;
-  if (splitK * tileK > getK())
+  // A K step deeper than K only wastes LDS, except the shallowest one: with
+  // K < 16 (down to K = 1) one zero-filled step of 16 is the whole loop
+  // (the copies mask the columns past K, MatmulTilePipeline.cpp).
+  bool oneShallowStep = splitK == 1 && tileK == kMinTileK;
+  if (splitK * tileK > getK() && !oneShallowStep)
     return emitError() << "schedule knobs '" << kSplitK.name << "' x '"
                        << kTileK.name << "' = " << splitK << " x " << tileK
                        << " exceed K = " << getK();
