@@ -8,6 +8,15 @@ hkg-verify-schedule accepts them for sm_90), all in one module per op family,
 compiled by hkg-compile --chip=sm_90 into one bundle per family. Also writes a
 planted out-of-bounds kernel into the elementwise bundle: hkg-run must report
 it as a failed candidate and finish the sweep (utils/device/sweep.sh kernels).
+
+The families ew_maps, ew_index, ew_ints, ew_f64 and matmul_epi cover hkg.elementwise's
+explicit indexing maps (per-row / per-column scales on square and non-square
+results, transposed reads, size-1 dims, 3-D maps), hkg.index in bodies (a
+causal mask, packed-int unpacking by column parity, one-hot targets), i1 / i8 /
+i32 / i64 / f64 tensors, and hkg.matmul epilogue operands of shape [1, N] and
+[B, 1, N] (matmul_epi: random schedules from the small MM grid; fewer than
+--random legal ones are kept when the grid runs out). Every case has a
+'feature' in index.json; utils/sweep/summarize.py counts them per feature.
 """
 import argparse
 import itertools
@@ -54,6 +63,213 @@ GELU_BODY = """^bb0(%a: {dt}):
       hkg.yield %o : {dt}"""
 
 
+# ---------------------------------------------------------------------------
+# hkg.elementwise: indexing maps, hkg.index, integer and f64 tensors;
+# hkg.matmul epilogue operands [1, N] and [B, 1, N].
+
+def ew_op(ins, out, body, maps=None):
+    """An hkg.elementwise over inputs `ins` [(shape, dtype)] into `out` (shape, dtype). `body`: lines using
+    the block arguments %a0, %a1, ... and ending in hkg.yield; `maps`: the results of each input's affine
+    map ('d0, 0'), or None for the maps the shapes imply. Returns (arg types, op builder, result type)."""
+    types = [t(sh, dt) for sh, dt in ins]
+    res = t(*out)
+    dims = ", ".join(f"d{i}" for i in range(len(out[0])))
+
+    def op(sched):
+        attrs = []
+        if maps:
+            attrs.append("indexing_maps = [%s]" % ", ".join(f"affine_map<({dims}) -> ({m})>" for m in maps))
+        if sched:
+            attrs.append(sched)
+        a = "{%s} " % ", ".join(attrs) if attrs else ""
+        return (f"hkg.elementwise {', '.join(f'%arg{i}' for i in range(len(ins)))} {a}: {', '.join(types)} -> {res} {{\n"
+                f"    ^bb0({', '.join(f'%a{i}: {dt}' for i, (_, dt) in enumerate(ins))}):\n"
+                + "".join(f"      {line}\n" for line in body) + "    }")
+    return types, op, res
+
+
+def to_f32(v, dt, name):
+    """Lines that make the float %v of type dt an f32 named %name, and that name."""
+    return ([], v) if dt == "f32" else ([f"%{name} = arith.extf {v} : {dt} to f32"], f"%{name}")
+
+
+def from_f32(v, dt):
+    """Lines that yield the f32 %v as dt."""
+    if dt == "f32":
+        return [f"hkg.yield {v} : f32"]
+    return [f"%out = arith.truncf {v} : f32 to {dt}", f"hkg.yield %out : {dt}"]
+
+
+def sname(shape):
+    return "x".join(map(str, shape))
+
+
+def spread(shapes, dtypes=DTYPES):
+    """The first shape in every dtype, the others in one dtype each (rotating): each feature is seen in every
+    dtype and at every shape without the full product."""
+    out = [(shapes[0], dt) for dt in dtypes]
+    out += [(sh, dtypes[(i + 1) % len(dtypes)]) for i, sh in enumerate(shapes[1:])]
+    return out
+
+
+def ew_case(feature, name, ins, out, body, maps=None):
+    types, op, res = ew_op(ins, out, body, maps)
+    return (name, types, op, res, feature)
+
+
+def ew_maps_cases():
+    cases = []
+    # A per-row scale (d0, d1) -> (d0): square (the shape alone is ambiguous), non-square, an odd row.
+    for (m, n), dt in spread([(512, 512), (96, 4000), (3, 4097), (1000, 24)]):
+        lx, x = to_f32("%a0", dt, "x")
+        ls, sc = to_f32("%a1", dt, "s")
+        cases.append(ew_case("per_row_scale", f"rowscale_{dt}_{m}x{n}", [((m, n), dt), ((m,), dt)], ((m, n), dt),
+                             lx + ls + [f"%p = arith.mulf {x}, {sc} : f32"] + from_f32("%p", dt), ["d0, d1", "d0"]))
+    # A per-column scale of a square matrix, (d0, d1) -> (d1), given explicitly.
+    for (m, n), dt in spread([(256, 256)]):
+        lx, x = to_f32("%a0", dt, "x")
+        ls, sc = to_f32("%a1", dt, "s")
+        cases.append(ew_case("per_col_scale", f"colscale_{dt}_{m}x{n}", [((m, n), dt), ((n,), dt)], ((m, n), dt),
+                             lx + ls + [f"%p = arith.mulf {x}, {sc} : f32"] + from_f32("%p", dt), ["d0, d1", "d1"]))
+    # A transposed add: x + t^T, (d0, d1) -> (d1, d0); square and non-square.
+    for (m, n), dt in spread([(256, 256), (96, 200), (33, 77)]):
+        lx, x = to_f32("%a0", dt, "x")
+        ly, y = to_f32("%a1", dt, "y")
+        cases.append(ew_case("transpose_add", f"transadd_{dt}_{m}x{n}", [((m, n), dt), ((n, m), dt)], ((m, n), dt),
+                             lx + ly + [f"%p = arith.addf {x}, {y} : f32"] + from_f32("%p", dt), ["d0, d1", "d1, d0"]))
+    # Size-1 dims of the same rank: (x + a[M, 1]) * b[1, N], maps (d0, 0) and (0, d1); once with the maps
+    # the shapes imply (no attribute).
+    for (m, n), dt in spread([(64, 1000), (3, 4097), (128, 128)]):
+        lx, x = to_f32("%a0", dt, "x")
+        la, a = to_f32("%a1", dt, "a")
+        lb, b = to_f32("%a2", dt, "b")
+        body = lx + la + lb + [f"%p = arith.addf {x}, {a} : f32", f"%q = arith.mulf %p, {b} : f32"] + from_f32("%q", dt)
+        ins = [((m, n), dt), ((m, 1), dt), ((1, n), dt)]
+        cases.append(ew_case("size1_bcast", f"size1_{dt}_{m}x{n}", ins, ((m, n), dt), body, ["d0, d1", "d0, 0", "0, d1"]))
+        if (m, n) == (64, 1000) and dt == "bf16":
+            cases.append(ew_case("size1_bcast", f"size1_implied_{dt}_{m}x{n}", ins, ((m, n), dt), body))
+    # 3-D: x[B, S, H] * g[B, H] (d0, d1, d2) -> (d0, d2) + c[S] (d0, d1, d2) -> (d1).
+    for (b, sq, h), dt in spread([(4, 77, 128), (2, 33, 96), (3, 5, 7)]):
+        lx, x = to_f32("%a0", dt, "x")
+        lg, g = to_f32("%a1", dt, "g")
+        lc, c = to_f32("%a2", dt, "c")
+        cases.append(ew_case("map_3d", f"map3d_{dt}_{b}x{sq}x{h}", [((b, sq, h), dt), ((b, h), dt), ((sq,), dt)],
+                             ((b, sq, h), dt),
+                             lx + lg + lc + [f"%p = arith.mulf {x}, {g} : f32", f"%q = arith.addf %p, {c} : f32"]
+                             + from_f32("%q", dt), ["d0, d1, d2", "d0, d2", "d1"]))
+    return cases
+
+
+def ew_index_cases():
+    cases = []
+    # A causal mask from hkg.index: x where col <= row, else 0.
+    for (r, c), dt in spread([(77, 1001), (128, 128), (5, 4096)]):
+        cases.append(ew_case("causal_mask", f"causal_{dt}_{r}x{c}", [((r, c), dt)], ((r, c), dt), [
+            "%r = hkg.index 0", "%c = hkg.index 1", "%keep = arith.cmpi ule, %c, %r : index",
+            f"%zero = arith.constant 0.0 : {dt}", f"%o = arith.select %keep, %a0, %zero : {dt}", f"hkg.yield %o : {dt}"]))
+    # Packed-int unpacking: the low or high nibble of an i8 by column parity, minus 8, times a per-row f32
+    # scale (d0, d1) -> (d0); into f32 / bf16 / f16.
+    for (r, c), dt in spread([(64, 4096), (7, 1001), (128, 128)]):
+        cases.append(ew_case("packed_int", f"unpack_i8_{dt}_{r}x{c}", [((r, c), "i8"), ((r,), "f32")], ((r, c), dt), [
+            "%c = hkg.index 1", "%c1 = arith.constant 1 : index", "%odd = arith.andi %c, %c1 : index",
+            "%oddi = arith.index_cast %odd : index to i8", "%c4 = arith.constant 4 : i8",
+            "%sh = arith.muli %oddi, %c4 : i8", "%n = arith.shrui %a0, %sh : i8", "%c15 = arith.constant 15 : i8",
+            "%nib = arith.andi %n, %c15 : i8", "%f = arith.uitofp %nib : i8 to f32",
+            "%eight = arith.constant 8.0 : f32", "%z = arith.subf %f, %eight : f32", "%v = arith.mulf %z, %a1 : f32"]
+            + from_f32("%v", dt), ["d0, d1", "d0"]))
+    # One-hot of i32 targets[R] (d0, d1) -> (d0) against the column index.
+    for (r, c) in [(64, 100), (3, 1001)]:
+        cases.append(ew_case("i32_targets", f"onehot_i32_f32_{r}x{c}", [((r,), "i32")], ((r, c), "f32"), [
+            "%c = hkg.index 1", "%ci = arith.index_cast %c : index to i32", "%eq = arith.cmpi eq, %a0, %ci : i32",
+            "%one = arith.constant 1.0 : f32", "%zero = arith.constant 0.0 : f32",
+            "%o = arith.select %eq, %one, %zero : f32", "hkg.yield %o : f32"], ["d0"]))
+    return cases
+
+
+def ew_ints_cases():
+    cases = []
+    # An i1 mask input: select(m, x, 0).
+    for shape, dt in spread([(33, 129), (1000,), (4, 4097)]):
+        cases.append(ew_case("i1_mask_in", f"mask_in_{dt}_{sname(shape)}", [(shape, "i1"), (shape, dt)], (shape, dt), [
+            f"%zero = arith.constant 0.0 : {dt}", f"%o = arith.select %a0, %a1, %zero : {dt}", f"hkg.yield %o : {dt}"]))
+    # An i1 output: m and (x > 0), through cmpf.
+    for shape, dt in spread([(1000,), (33, 129), (4, 4097)]):
+        cases.append(ew_case("i1_out", f"mask_out_{dt}_{sname(shape)}", [(shape, "i1"), (shape, dt)], (shape, "i1"), [
+            f"%zero = arith.constant 0.0 : {dt}", f"%p = arith.cmpf ogt, %a1, %zero : {dt}",
+            "%o = arith.andi %a0, %p : i1", "hkg.yield %o : i1"]))
+    # i32 targets to floats: sitofp(3 t + 1).
+    for shape, dt in spread([(4096,), (3, 4097)]):
+        cases.append(ew_case("i32_targets", f"i32_to_{dt}_{sname(shape)}", [(shape, "i32")], (shape, dt), [
+            "%c3 = arith.constant 3 : i32", "%m = arith.muli %a0, %c3 : i32", "%c1 = arith.constant 1 : i32",
+            "%s = arith.addi %m, %c1 : i32", "%f = arith.sitofp %s : i32 to f32"] + from_f32("%f", dt)))
+    # i64 in: 7 t + (last index) as i64, i64 to f32, i64 to i32 (trunci of t >> 1).
+    for shape in [(4096,), (3, 1001)]:
+        last = len(shape) - 1
+        cases.append(ew_case("i64", f"i64_affine_{sname(shape)}", [(shape, "i64")], (shape, "i64"), [
+            f"%i = hkg.index {last}", "%ii = arith.index_cast %i : index to i64", "%c7 = arith.constant 7 : i64",
+            "%m = arith.muli %a0, %c7 : i64", "%s = arith.addi %m, %ii : i64", "hkg.yield %s : i64"]))
+    cases.append(ew_case("i64", "i64_to_f32_4096", [((4096,), "i64")], ((4096,), "f32"), [
+        "%f = arith.sitofp %a0 : i64 to f32", "hkg.yield %f : f32"]))
+    cases.append(ew_case("i64", "i64_to_i32_64x1000", [((64, 1000), "i64")], ((64, 1000), "i32"), [
+        "%c1 = arith.constant 1 : i64", "%h = arith.shrsi %a0, %c1 : i64", "%o = arith.trunci %h : i64 to i32",
+        "hkg.yield %o : i32"]))
+    # i8 to i32: extsi, times 1000.
+    cases.append(ew_case("i8", "i8_to_i32_64x1024", [((64, 1024), "i8")], ((64, 1024), "i32"), [
+        "%e = arith.extsi %a0 : i8 to i32", "%k = arith.constant 1000 : i32", "%o = arith.muli %e, %k : i32",
+        "hkg.yield %o : i32"]))
+    return cases
+
+
+def ew_f64_cases():
+    """f64 tensors, in their own bundle: hkg-run refuses a whole manifest that has an f64 argument
+    (docs/perf/README.md, 2026-12-05); utils/sweep/f64_check.py runs this bundle through PyTorch meanwhile."""
+    cases = []
+    # f64: exp in f64; f64 in, f32 out; f32 in times a per-row f64 scale of a square matrix, f64 out.
+    for shape in [(4096,), (3, 4097)]:
+        cases.append(ew_case("f64", f"exp_f64_{sname(shape)}", [(shape, "f64")], (shape, "f64"), [
+            "%e = math.exp %a0 : f64", "hkg.yield %e : f64"]))
+    cases.append(ew_case("f64", "exp_f64_to_f32_64x1000", [((64, 1000), "f64")], ((64, 1000), "f32"), [
+        "%e = math.exp %a0 : f64", "%o = arith.truncf %e : f64 to f32", "hkg.yield %o : f32"]))
+    cases.append(ew_case("f64", "rowscale_f32_f64_64x64", [((64, 64), "f32"), ((64,), "f64")], ((64, 64), "f64"), [
+        "%x = arith.extf %a0 : f32 to f64", "%p = arith.mulf %x, %a1 : f64", "hkg.yield %p : f64"], ["d0, d1", "d0"]))
+    return cases
+
+
+MM = dict(tile_m=[64, 128], tile_n=[64, 128], tile_k=[32, 64], waves_m=[1, 2], waves_n=[1, 2], stages=[2, 3])
+
+
+def matmul_epi_cases():
+    """hkg.matmul with epilogue operands [1, N] (a bias, on a square result too) and [B, 1, N] (one row per
+    batch), and [1, N] over a batched result."""
+    cases = []
+    for (bt, m, k, n), dt, epis in [
+            ((None, 128, 64, 256), "bf16", [(1, 256)]),
+            ((None, 128, 64, 256), "f16", [(1, 256)]),
+            ((None, 128, 64, 128), "bf16", [(1, 128)]),       # square: [N] would be ambiguous, [1, N] is not
+            ((None, 64, 32, 96), "f32", [(1, 96)]),
+            ((2, 128, 64, 256), "bf16", [(2, 1, 256)]),
+            ((2, 64, 64, 128), "f16", [(2, 1, 128), (1, 128)]),
+            ((3, 64, 32, 64), "bf16", [(3, 1, 64)])]:
+        lead = () if bt is None else (bt,)
+        a, b, c = t(lead + (m, k), dt), t(lead + (k, n), dt), t(lead + (m, n), dt)
+        et = [t(e, dt) for e in epis]
+        lines = []
+        acc = "%acc"
+        for i in range(len(epis)):
+            le, ev = to_f32(f"%e{i}", dt, f"x{i}")
+            lines += le + [f"%s{i} = arith.{'addf' if i == 0 else 'mulf'} {acc}, {ev} : f32"]
+            acc = f"%s{i}"
+        lines += from_f32(acc, dt)
+        bb = ", ".join(["%acc: f32"] + [f"%e{i}: {dt}" for i in range(len(epis))])
+        ops = ", ".join(f"%arg{2 + i}" for i in range(len(epis)))
+        op = (f"hkg.matmul %arg0, %arg1 epilogue({ops} : {', '.join(et)}) {{sched}}: {a}, {b} -> {c} {{{{\n"
+              f"    ^bb0({bb}):\n" + "".join(f"      {x}\n" for x in lines).replace("{", "{{").replace("}", "}}") + "    }}")
+        feature = "matmul_epi_b1n" if any(len(e) == 3 for e in epis) else "matmul_epi_1n"
+        name = f"mm_{dt}_{'' if bt is None else f'{bt}x'}{m}x{k}x{n}_epi_" + "_".join(sname(e) for e in epis)
+        cases.append((name, [a, b] + et, op, c, feature))
+    return cases
+
+
 def families():
     """(family, grid, [(name, args, op_text_with_{sched}, result_type)])"""
     fam = {}
@@ -93,6 +309,11 @@ def families():
         topp.append((f"top_p_{dt}_{r}x{c}", [x], f"hkg.top_p_sample %arg0 p(0.9) temperature(0.8) seed(7) {{sched}}: {x} -> tensor<{r}xi32>",
                      f"tensor<{r}xi32>"))
     fam["top_p"] = (TOPP, topp)
+    fam["ew_maps"] = (EW, ew_maps_cases())
+    fam["ew_index"] = (EW, ew_index_cases())
+    fam["ew_ints"] = (EW, ew_ints_cases())
+    fam["ew_f64"] = (EW, ew_f64_cases())
+    fam["matmul_epi"] = (MM, matmul_epi_cases())
     return fam
 
 
@@ -102,10 +323,19 @@ def verify(module_text):
     return r.returncode == 0
 
 
+def sched_text(sched):
+    return None if sched is None else "schedule = #hkg.schedule<%s>" % ", ".join(f"{k} = {v}" for k, v in sorted(sched.items()))
+
+
 def func(name, args, op, res, sched):
-    s = "" if sched is None else "{schedule = #hkg.schedule<%s>} " % ", ".join(f"{k} = {v}" for k, v in sorted(sched.items()))
+    """op: text with a {sched} slot (the schedule's attr dict), or a callable taking the schedule attribute
+    ('schedule = ...' or None) and returning the op's text (it merges it with its own attributes)."""
+    if callable(op):
+        text = op(sched_text(sched))
+    else:
+        text = op.format(sched="" if sched is None else "{%s} " % sched_text(sched))
     params = ", ".join(f"%arg{i}: {a}" for i, a in enumerate(args))
-    return f"  func.func @{name}({params}) -> {res} {{\n    %0 = {op.format(sched=s)}\n    return %0 : {res}\n  }}\n"
+    return f"  func.func @{name}({params}) -> {res} {{\n    %0 = {text}\n    return %0 : {res}\n  }}\n"
 
 
 PLANTED = """module attributes {gpu.container_module} {
@@ -161,9 +391,10 @@ def main():
         if only and family not in only:
             continue
         funcs = []
-        for name, fargs, op, res in ops:
+        for name, fargs, op, res, *feature in ops:
+            feature = feature[0] if feature else family
             funcs.append(func(name + "_default", fargs, op, res, None))
-            index.append(dict(family=family, kernel=name + "_default", schedule="default"))
+            index.append(dict(family=family, feature=feature, kernel=name + "_default", schedule="default"))
             combos = list(itertools.product(*grid.values()))
             rng.shuffle(combos)
             n = 0
@@ -174,7 +405,7 @@ def main():
                 f = func(f"{name}_s{n}", fargs, op, res, sched)
                 if verify("module {\n" + f + "}\n"):
                     funcs.append(f)
-                    index.append(dict(family=family, kernel=f"{name}_s{n}", schedule=sched))
+                    index.append(dict(family=family, feature=feature, kernel=f"{name}_s{n}", schedule=sched))
                     n += 1
         src = os.path.join(args.out, family + ".mlir")
         with open(src, "w") as fh:
