@@ -91,7 +91,7 @@ def gen_row(op, rows, length, dt):
     w = tensor([length], dt)
     if op == "reduce":
         r = tensor([rows], dt)
-        body = "  %%0 = hkg.reduce sum %%x dims(1) : %s -> %s" % (x, r)
+        body = "  %%0 = hkg.reduce sum %%x axes = [1] : %s -> %s" % (x, r)
         return name, func(name, [("x", x)], [("%0", r)], body)
     if op == "softmax":
         body = "  %%0 = hkg.softmax %%x axis(1) : %s -> %s" % (x, x)

@@ -221,8 +221,8 @@ def ew_ints_cases():
 
 
 def ew_f64_cases():
-    """f64 tensors, in their own bundle: hkg-run refuses a whole manifest that has an f64 argument
-    (docs/perf/README.md, 2026-12-05); utils/sweep/f64_check.py runs this bundle through PyTorch meanwhile."""
+    """f64 tensors, in their own bundle (hkg-run took f64 arguments only after the 2026-12-05 run, which
+    checked this bundle through PyTorch: docs/perf/README.md)."""
     cases = []
     # f64: exp in f64; f64 in, f32 out; f32 in times a per-row f64 scale of a square matrix, f64 out.
     for shape in [(4096,), (3, 4097)]:

@@ -106,14 +106,14 @@ func.func @rmsnorm_1x1(%x: tensor<1x1xf32>, %w: tensor<1xf32>) -> tensor<1x1xf32
 // GFX1100: #hkg.schedule<occupancy = 0, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
 // SM90: #hkg.schedule<occupancy = 0, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
 func.func @reduce_1x1(%x: tensor<1x1xf32>) -> tensor<1xf32> {
-  %0 = hkg.reduce sum %x dims(1) : tensor<1x1xf32> -> tensor<1xf32>
+  %0 = hkg.reduce sum %x axes = [1] : tensor<1x1xf32> -> tensor<1xf32>
   return %0 : tensor<1xf32>
 }
 
 // CHECK-LABEL: func.func @reduce_1m(
 // CHECK: #hkg.schedule<occupancy = 0, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>
 func.func @reduce_1m(%x: tensor<1x1048576xf32>) -> tensor<1xf32> {
-  %0 = hkg.reduce sum %x dims(1) : tensor<1x1048576xf32> -> tensor<1xf32>
+  %0 = hkg.reduce sum %x axes = [1] : tensor<1x1048576xf32> -> tensor<1xf32>
   return %0 : tensor<1xf32>
 }
 
@@ -121,6 +121,6 @@ func.func @reduce_1m(%x: tensor<1x1048576xf32>) -> tensor<1xf32> {
 // CHECK-LABEL: func.func @reduce_all_13x127(
 // CHECK: #hkg.schedule<occupancy = 0, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 1>
 func.func @reduce_all_13x127(%x: tensor<13x127xbf16>) -> tensor<bf16> {
-  %0 = hkg.reduce max %x dims(2) : tensor<13x127xbf16> -> tensor<bf16>
+  %0 = hkg.reduce max %x axes = [0, 1] : tensor<13x127xbf16> -> tensor<bf16>
   return %0 : tensor<bf16>
 }

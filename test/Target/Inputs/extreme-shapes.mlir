@@ -45,7 +45,7 @@ func.func @rmsnorm_batch1(%x: tensor<1x65536xbf16>, %w: tensor<65536xbf16>) -> t
 }
 
 func.func @reduce_1m(%x: tensor<1x1048576xf32>) -> tensor<1xf32> {
-  %0 = hkg.reduce sum %x dims(1) : tensor<1x1048576xf32> -> tensor<1xf32>
+  %0 = hkg.reduce sum %x axes = [1] : tensor<1x1048576xf32> -> tensor<1xf32>
   return %0 : tensor<1xf32>
 }
 
