@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 def Hkg_ReduceOp : Hkg_KernelOp<"reduce", [Hkg_CacheHints]> {
-  let summary = "reduction over any set of axes";
+  let summary = "reduction over adjacent axes";
   let description = [{
     Reduces `input` over `axes` (distinct, in increasing order) with `kind`
     (`sum`, `max`, `min`, `prod`), accumulating in f32. The result shape is
