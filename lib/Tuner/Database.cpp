@@ -5,6 +5,7 @@
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 #include "hkg/Support/InputLimits.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -312,12 +313,70 @@ Error TuningDatabase::checkSchema() {
   return Error::success();
 }
 
+/// hkg's tables (CREATE ... IF NOT EXISTS: a no-op on an hkg database).
+static constexpr const char *kSchema =
+    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
+    "CREATE TABLE IF NOT EXISTS records("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  op TEXT NOT NULL, signature TEXT NOT NULL, target TEXT NOT NULL,"
+    "  schedule TEXT NOT NULL, schedule_json TEXT NOT NULL,"
+    "  status TEXT NOT NULL, median_us REAL, spread REAL,"
+    "  max_rel_err REAL, stats TEXT NOT NULL DEFAULT '{}',"
+    "  hkg_version TEXT NOT NULL, date TEXT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS records_key ON "
+    "  records(signature, target, schedule);"
+    "INSERT OR IGNORE INTO meta(key, value) VALUES "
+    "  ('schema_version', '1');";
+
+/// Creates an hkg database at `path` atomically: the schema is written to a
+/// temporary file in the same directory, which is then hard-linked to
+/// `path` (failing, harmlessly, if another process got there first). So no
+/// process ever opens a half-created database, and an empty file at `path`
+/// can only be a stray one, which open() refuses. (Two hkg-tune processes
+/// sharing a new database used to race here: SQLite creates the file empty
+/// and writes the schema later.)
+static Error createDatabaseFile(StringRef path) {
+  llvm::SmallString<256> temp;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          path + ".new-%%%%%%%%", temp))
+    return llvm::createStringError("cannot create tuning database '" +
+                                   path.str() + "': " + ec.message());
+  auto removeTemp = llvm::make_scope_exit([&] {
+    llvm::sys::fs::remove(temp);
+    llvm::sys::fs::remove(temp + "-journal");
+  });
+  sqlite3 *handle = nullptr;
+  int rc = sqlite3_open_v2(temp.c_str(), &handle,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  char *message = nullptr;
+  if (rc == SQLITE_OK)
+    rc = sqlite3_exec(handle, kSchema, nullptr, nullptr, &message);
+  std::string why = message ? message
+                    : handle ? sqlite3_errmsg(handle)
+                             : "out of memory";
+  sqlite3_free(message);
+  sqlite3_close(handle);
+  if (rc != SQLITE_OK)
+    return llvm::createStringError("cannot create tuning database '" +
+                                   path.str() + "': " + why);
+  std::error_code ec = llvm::sys::fs::create_hard_link(temp, path);
+  if (ec && ec != std::errc::file_exists)
+    return llvm::createStringError("cannot create tuning database '" +
+                                   path.str() + "': " + ec.message());
+  return Error::success();
+}
+
 Expected<std::unique_ptr<TuningDatabase>> TuningDatabase::open(StringRef path,
                                                                bool create) {
   bool exists = llvm::sys::fs::exists(path);
   if (!create && !exists)
     return llvm::createStringError("tuning database '" + path.str() +
                                    "' does not exist");
+  if (!exists) {
+    if (Error e = createDatabaseFile(path))
+      return std::move(e);
+    exists = true;
+  }
   // SQLite takes an empty file for an empty database and would write hkg's
   // schema into it: an existing file must already be an hkg database.
   uint64_t size = 0;
@@ -326,7 +385,7 @@ Expected<std::unique_ptr<TuningDatabase>> TuningDatabase::open(StringRef path,
                                    "': not an hkg tuning database (an "
                                    "empty file)");
   sqlite3 *handle = nullptr;
-  int flags = SQLITE_OPEN_READWRITE | (create && !exists ? SQLITE_OPEN_CREATE : 0);
+  int flags = SQLITE_OPEN_READWRITE;
   if (sqlite3_open_v2(path.str().c_str(), &handle, flags, nullptr) !=
       SQLITE_OK) {
     std::string message = handle ? sqlite3_errmsg(handle) : "out of memory";
@@ -336,24 +395,11 @@ Expected<std::unique_ptr<TuningDatabase>> TuningDatabase::open(StringRef path,
   }
   std::unique_ptr<TuningDatabase> db(new TuningDatabase(handle, path.str()));
   sqlite3_busy_timeout(handle, 5000);
-  if (exists)
-    if (Error e = db->checkSchema())
-      return std::move(e);
+  if (Error e = db->checkSchema())
+    return std::move(e);
   // Creating the schema also reads the file header: a file that is not a
   // database fails here.
-  if (Error e = db->exec(
-          "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
-          "CREATE TABLE IF NOT EXISTS records("
-          "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
-          "  op TEXT NOT NULL, signature TEXT NOT NULL, target TEXT NOT NULL,"
-          "  schedule TEXT NOT NULL, schedule_json TEXT NOT NULL,"
-          "  status TEXT NOT NULL, median_us REAL, spread REAL,"
-          "  max_rel_err REAL, stats TEXT NOT NULL DEFAULT '{}',"
-          "  hkg_version TEXT NOT NULL, date TEXT NOT NULL);"
-          "CREATE INDEX IF NOT EXISTS records_key ON "
-          "  records(signature, target, schedule);"
-          "INSERT OR IGNORE INTO meta(key, value) VALUES "
-          "  ('schema_version', '1');"))
+  if (Error e = db->exec(kSchema))
     return std::move(e);
   // Check the schema version of an existing file.
   Statement s;
