@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   # LLVM/MLIR 22 (bookworm-security), lit/FileCheck, the AMD linker, clang.
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22 clang-22
+  # clang's libFuzzer and sanitizer runtimes (utils/fuzz.sh).
+  libclang-rt-22-dev
   # Libraries LLVM's cmake config expects but llvm-22-dev does not pull in.
   zlib1g-dev libzstd-dev
   # AMD device bitcode (ockl/ocml) for the ROCDL target.

@@ -36,6 +36,12 @@ if compgen -G "test/python/test_*.py" >/dev/null; then
   n=$(grep -Eo '[0-9]+ failed' "$py_log" | tail -1 | grep -Eo '[0-9]+'); failed=$((failed + ${n:-0}))
 fi
 
+# libFuzzer targets (utils/fuzz.sh: an instrumented build in build-fuzz/,
+# then HKG_FUZZ_SECONDS, default 60, per fuzzer); HKG_FUZZ=0 skips them.
+if [ "${HKG_FUZZ:-1}" != 0 ]; then
+  if utils/fuzz.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+fi
+
 [ "$failed" = 0 ] || status=1
 echo "hkg: tests took $(( $(date +%s) - start )) s"
 echo "hkg: $passed passed, $failed failed"

@@ -3,15 +3,20 @@
 #include "hkg/Conversion/Passes.h"
 #include "hkg/Dialect/Hkg/Transforms/Passes.h"
 #include "hkg/Pipelines/Pipelines.h"
+#include "hkg/Target/Passes.h"
 
 using namespace mlir;
 using namespace mlir::hkg;
 
 /// The equivalent hkg-opt command line:
 ///
-///   hkg-opt --hkg-verify-schedule='chip=<chip> require-schedule=1'
+///   hkg-opt --hkg-check-gpu-limits='chip=<chip>'
+///           --hkg-verify-schedule='chip=<chip> require-schedule=1'
 ///           --hkg-lower-to-gpu='chip=<chip>'
 void mlir::hkg::buildHkgToGPUPipeline(OpPassManager &pm, StringRef chip) {
+  HkgCheckGPULimitsPassOptions limits;
+  limits.chip = chip.str();
+  pm.addPass(createHkgCheckGPULimitsPass(limits));
   HkgVerifySchedulePassOptions verify;
   verify.chip = chip.str();
   verify.requireSchedule = true;

@@ -25,6 +25,7 @@ using namespace mlir::hkg;
 ///
 ///   hkg-opt in.mlir --pass-pipeline='builtin.module(
 ///       hkg-check-gpu-targets{kind=nvvm},
+///       hkg-check-gpu-limits{chip=sm_90},
 ///       nvvm-attach-target{chip=sm_90 O=3},
 ///       gpu.module(
 ///         hkg-lower-subgroup-ops{chip=sm_90},
@@ -63,6 +64,9 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
   HkgCheckGPUTargetsPassOptions check;
   check.kind = "nvvm";
   pm.addPass(createHkgCheckGPUTargetsPass(check));
+  HkgCheckGPULimitsPassOptions limits;
+  limits.chip = opts.chip;
+  pm.addPass(createHkgCheckGPULimitsPass(limits));
   GpuNVVMAttachTargetOptions attach;
   attach.chip = opts.chip;
   // PTX ISA 7.4 at least: the default load cache policy of the streaming

@@ -24,6 +24,7 @@ using namespace mlir::hkg;
 ///
 ///   hkg-opt in.mlir --pass-pipeline='builtin.module(
 ///       hkg-check-gpu-targets{kind=rocdl},
+///       hkg-check-gpu-limits{chip=gfx942},
 ///       rocdl-attach-target{chip=gfx942 O=3 wave64=true},
 ///       convert-math-to-rocdl{chipset=gfx942},
 ///       gpu.module(
@@ -56,6 +57,9 @@ mlir::hkg::buildHkgGPUToROCDLPipeline(OpPassManager &pm,
   HkgCheckGPUTargetsPassOptions check;
   check.kind = "rocdl";
   pm.addPass(createHkgCheckGPUTargetsPass(check));
+  HkgCheckGPULimitsPassOptions limits;
+  limits.chip = opts.chip;
+  pm.addPass(createHkgCheckGPULimitsPass(limits));
   GpuROCDLAttachTargetOptions attach;
   attach.chip = opts.chip;
   attach.optLevel = opts.optLevel;

@@ -3,6 +3,7 @@
 #include "hkg/Runtime/Bundle.h"
 
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+#include "hkg/Support/InputLimits.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -186,7 +187,7 @@ static llvm::Error checkLaunchLimits(const KernelSpec &k,
 
 llvm::Expected<Bundle> hkg::rt::parseManifest(llvm::StringRef text,
                                               llvm::StringRef directory) {
-  llvm::Expected<json::Value> root = json::parse(text);
+  llvm::Expected<json::Value> root = ::hkg::parseJSON(text);
   if (!root)
     return llvm::createStringError("manifest: invalid JSON: " +
                                    llvm::toString(root.takeError()));

@@ -3,7 +3,10 @@
 #include "hkg/Tuner/Database.h"
 
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+#include "hkg/Support/InputLimits.h"
 
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
@@ -200,7 +203,8 @@ mlir::hkg::tuner::recordFromJson(const llvm::json::Value &value) {
 }
 
 Expected<std::vector<TuningRecord>>
-mlir::hkg::tuner::parseRecordsJsonl(StringRef text) {
+mlir::hkg::tuner::parseRecordsJsonl(StringRef text,
+                                    std::vector<unsigned> *lineNumbers) {
   std::vector<TuningRecord> records;
   unsigned lineNo = 0;
   while (!text.empty()) {
@@ -209,7 +213,7 @@ mlir::hkg::tuner::parseRecordsJsonl(StringRef text) {
     ++lineNo;
     if (line.trim().empty())
       continue;
-    Expected<llvm::json::Value> value = llvm::json::parse(line);
+    Expected<llvm::json::Value> value = ::hkg::parseJSON(line);
     if (!value)
       return llvm::createStringError(
           llvm::formatv("line {0}: {1}", lineNo,
@@ -222,6 +226,8 @@ mlir::hkg::tuner::parseRecordsJsonl(StringRef text) {
                         llvm::toString(record.takeError()))
               .str());
     records.push_back(std::move(*record));
+    if (lineNumbers)
+      lineNumbers->push_back(lineNo);
   }
   return records;
 }
@@ -247,6 +253,11 @@ struct Statement {
 };
 } // namespace
 
+static std::string columnText(sqlite3_stmt *stmt, int col) {
+  const unsigned char *text = sqlite3_column_text(stmt, col);
+  return text ? reinterpret_cast<const char *>(text) : "";
+}
+
 Error TuningDatabase::makeError(StringRef what) const {
   return llvm::createStringError("tuning database '" + path + "': " + what +
                                  ": " + sqlite3_errmsg(db));
@@ -262,13 +273,119 @@ Error TuningDatabase::exec(StringRef sql) {
   return llvm::createStringError("tuning database '" + path + "': " + text);
 }
 
+static constexpr const char *kColumns =
+    "SELECT op, signature, target, schedule_json, status, median_us, spread,"
+    " max_rel_err, stats, hkg_version, date, id FROM records ";
+
+Error TuningDatabase::checkSchema() {
+  auto notOurs = [&](const llvm::Twine &why) {
+    return llvm::createStringError("tuning database '" + path +
+                                   "': not an hkg tuning database (" + why +
+                                   ")");
+  };
+  Statement tables;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT name FROM sqlite_master WHERE type='table' "
+                         "ORDER BY name",
+                         -1, &tables.stmt, nullptr) != SQLITE_OK)
+    return llvm::createStringError("tuning database '" + path + "': " +
+                                   sqlite3_errmsg(db) +
+                                   " (not an hkg tuning database)");
+  std::vector<std::string> names;
+  int rc;
+  while ((rc = sqlite3_step(tables.stmt)) == SQLITE_ROW)
+    names.push_back(columnText(tables.stmt, 0));
+  if (rc != SQLITE_DONE)
+    return llvm::createStringError("tuning database '" + path + "': " +
+                                   sqlite3_errmsg(db) +
+                                   " (not an hkg tuning database)");
+  if (!llvm::is_contained(names, "meta") ||
+      !llvm::is_contained(names, "records"))
+    return notOurs(names.empty()
+                       ? std::string("it has no tables")
+                       : "it has tables " + llvm::join(names, ", ") +
+                             " but not 'meta' and 'records'");
+  // The columns hkg reads must all be there.
+  Statement columns;
+  if (sqlite3_prepare_v2(db, (std::string(kColumns) + "LIMIT 0").c_str(), -1,
+                         &columns.stmt, nullptr) != SQLITE_OK)
+    return notOurs(llvm::Twine("its 'records' table: ") + sqlite3_errmsg(db));
+  return Error::success();
+}
+
+/// hkg's tables (CREATE ... IF NOT EXISTS: a no-op on an hkg database).
+static constexpr const char *kSchema =
+    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
+    "CREATE TABLE IF NOT EXISTS records("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  op TEXT NOT NULL, signature TEXT NOT NULL, target TEXT NOT NULL,"
+    "  schedule TEXT NOT NULL, schedule_json TEXT NOT NULL,"
+    "  status TEXT NOT NULL, median_us REAL, spread REAL,"
+    "  max_rel_err REAL, stats TEXT NOT NULL DEFAULT '{}',"
+    "  hkg_version TEXT NOT NULL, date TEXT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS records_key ON "
+    "  records(signature, target, schedule);"
+    "INSERT OR IGNORE INTO meta(key, value) VALUES "
+    "  ('schema_version', '1');";
+
+/// Creates an hkg database at `path` atomically: the schema is written to a
+/// temporary file in the same directory, which is then hard-linked to
+/// `path` (failing, harmlessly, if another process got there first). So no
+/// process ever opens a half-created database, and an empty file at `path`
+/// can only be a stray one, which open() refuses. (Two hkg-tune processes
+/// sharing a new database used to race here: SQLite creates the file empty
+/// and writes the schema later.)
+static Error createDatabaseFile(StringRef path) {
+  llvm::SmallString<256> temp;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          path + ".new-%%%%%%%%", temp))
+    return llvm::createStringError("cannot create tuning database '" +
+                                   path.str() + "': " + ec.message());
+  auto removeTemp = llvm::make_scope_exit([&] {
+    llvm::sys::fs::remove(temp);
+    llvm::sys::fs::remove(temp + "-journal");
+  });
+  sqlite3 *handle = nullptr;
+  int rc = sqlite3_open_v2(temp.c_str(), &handle,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  char *message = nullptr;
+  if (rc == SQLITE_OK)
+    rc = sqlite3_exec(handle, kSchema, nullptr, nullptr, &message);
+  std::string why = message ? message
+                    : handle ? sqlite3_errmsg(handle)
+                             : "out of memory";
+  sqlite3_free(message);
+  sqlite3_close(handle);
+  if (rc != SQLITE_OK)
+    return llvm::createStringError("cannot create tuning database '" +
+                                   path.str() + "': " + why);
+  std::error_code ec = llvm::sys::fs::create_hard_link(temp, path);
+  if (ec && ec != std::errc::file_exists)
+    return llvm::createStringError("cannot create tuning database '" +
+                                   path.str() + "': " + ec.message());
+  return Error::success();
+}
+
 Expected<std::unique_ptr<TuningDatabase>> TuningDatabase::open(StringRef path,
                                                                bool create) {
-  if (!create && !llvm::sys::fs::exists(path))
+  bool exists = llvm::sys::fs::exists(path);
+  if (!create && !exists)
     return llvm::createStringError("tuning database '" + path.str() +
                                    "' does not exist");
+  if (!exists) {
+    if (Error e = createDatabaseFile(path))
+      return std::move(e);
+    exists = true;
+  }
+  // SQLite takes an empty file for an empty database and would write hkg's
+  // schema into it: an existing file must already be an hkg database.
+  uint64_t size = 0;
+  if (exists && !llvm::sys::fs::file_size(path, size) && size == 0)
+    return llvm::createStringError("tuning database '" + path.str() +
+                                   "': not an hkg tuning database (an "
+                                   "empty file)");
   sqlite3 *handle = nullptr;
-  int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+  int flags = SQLITE_OPEN_READWRITE;
   if (sqlite3_open_v2(path.str().c_str(), &handle, flags, nullptr) !=
       SQLITE_OK) {
     std::string message = handle ? sqlite3_errmsg(handle) : "out of memory";
@@ -278,21 +395,11 @@ Expected<std::unique_ptr<TuningDatabase>> TuningDatabase::open(StringRef path,
   }
   std::unique_ptr<TuningDatabase> db(new TuningDatabase(handle, path.str()));
   sqlite3_busy_timeout(handle, 5000);
+  if (Error e = db->checkSchema())
+    return std::move(e);
   // Creating the schema also reads the file header: a file that is not a
   // database fails here.
-  if (Error e = db->exec(
-          "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
-          "CREATE TABLE IF NOT EXISTS records("
-          "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
-          "  op TEXT NOT NULL, signature TEXT NOT NULL, target TEXT NOT NULL,"
-          "  schedule TEXT NOT NULL, schedule_json TEXT NOT NULL,"
-          "  status TEXT NOT NULL, median_us REAL, spread REAL,"
-          "  max_rel_err REAL, stats TEXT NOT NULL DEFAULT '{}',"
-          "  hkg_version TEXT NOT NULL, date TEXT NOT NULL);"
-          "CREATE INDEX IF NOT EXISTS records_key ON "
-          "  records(signature, target, schedule);"
-          "INSERT OR IGNORE INTO meta(key, value) VALUES "
-          "  ('schema_version', '1');"))
+  if (Error e = db->exec(kSchema))
     return std::move(e);
   // Check the schema version of an existing file.
   Statement s;
@@ -375,10 +482,6 @@ static double columnNumber(sqlite3_stmt *stmt, int col) {
   return sqlite3_column_double(stmt, col);
 }
 
-static std::string columnText(sqlite3_stmt *stmt, int col) {
-  const unsigned char *text = sqlite3_column_text(stmt, col);
-  return text ? reinterpret_cast<const char *>(text) : "";
-}
 
 Expected<std::vector<TuningRecord>>
 TuningDatabase::query(StringRef sql, llvm::ArrayRef<std::string> args) {
@@ -389,7 +492,7 @@ TuningDatabase::query(StringRef sql, llvm::ArrayRef<std::string> args) {
   for (auto [i, arg] : llvm::enumerate(args))
     bindText(s.stmt, static_cast<int>(i) + 1, arg);
   std::vector<TuningRecord> records;
-  bool recordColumns = sqlite3_column_count(s.stmt) >= 11;
+  bool recordColumns = sqlite3_column_count(s.stmt) >= 12;
   while (true) {
     int rc = sqlite3_step(s.stmt);
     if (rc == SQLITE_DONE)
@@ -398,39 +501,39 @@ TuningDatabase::query(StringRef sql, llvm::ArrayRef<std::string> args) {
       return makeError("cannot read records");
     if (!recordColumns)
       continue;
+    // A row hkg did not write (or a damaged one) is an error naming it.
+    auto badRow = [&](const llvm::Twine &why) {
+      return llvm::createStringError(
+          llvm::formatv("tuning database '{0}': row {1}: {2}", path,
+                        sqlite3_column_int64(s.stmt, 11), why.str())
+              .str());
+    };
     TuningRecord r;
     r.op = columnText(s.stmt, 0);
     r.signature = columnText(s.stmt, 1);
     r.target = columnText(s.stmt, 2);
-    Expected<llvm::json::Value> knobs =
-        llvm::json::parse(columnText(s.stmt, 3));
+    Expected<llvm::json::Value> knobs = ::hkg::parseJSON(columnText(s.stmt, 3));
     if (!knobs)
-      return llvm::createStringError(
-          "tuning database '" + path +
-          "': bad schedule: " + llvm::toString(knobs.takeError()));
+      return badRow("bad schedule_json: " + llvm::toString(knobs.takeError()));
     Expected<KnobMap> schedule = knobsFromJson(*knobs);
     if (!schedule)
-      return schedule.takeError();
+      return badRow("bad schedule_json: " +
+                    llvm::toString(schedule.takeError()));
     r.schedule = std::move(*schedule);
     std::optional<MeasureStatus> status =
         parseMeasureStatus(columnText(s.stmt, 4));
     if (!status)
-      return llvm::createStringError("tuning database '" + path +
-                                     "': bad status '" + columnText(s.stmt, 4) +
-                                     "'");
+      return badRow("bad status '" + columnText(s.stmt, 4) + "'");
     r.measurement.status = *status;
     r.measurement.medianUs = columnNumber(s.stmt, 5);
     r.measurement.spread = columnNumber(s.stmt, 6);
     r.measurement.maxRelErr = columnNumber(s.stmt, 7);
-    Expected<llvm::json::Value> stats =
-        llvm::json::parse(columnText(s.stmt, 8));
+    Expected<llvm::json::Value> stats = ::hkg::parseJSON(columnText(s.stmt, 8));
     if (!stats)
-      return llvm::createStringError(
-          "tuning database '" + path +
-          "': bad stats: " + llvm::toString(stats.takeError()));
+      return badRow("bad stats: " + llvm::toString(stats.takeError()));
     Expected<StatMap> statMap = statsFromJson(&*stats);
     if (!statMap)
-      return statMap.takeError();
+      return badRow("bad stats: " + llvm::toString(statMap.takeError()));
     r.measurement.stats = std::move(*statMap);
     r.hkgVersion = columnText(s.stmt, 9);
     r.date = columnText(s.stmt, 10);
@@ -439,9 +542,6 @@ TuningDatabase::query(StringRef sql, llvm::ArrayRef<std::string> args) {
   return records;
 }
 
-static constexpr const char *kColumns =
-    "SELECT op, signature, target, schedule_json, status, median_us, spread,"
-    " max_rel_err, stats, hkg_version, date FROM records ";
 
 Expected<std::optional<TuningRecord>>
 TuningDatabase::lookup(StringRef signature, StringRef target,

@@ -3,6 +3,7 @@
 #include "hkg/Tuner/Signature.h"
 
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
+#include "hkg/Support/InputLimits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -65,6 +66,14 @@ void mlir::hkg::tuner::loadTunerDialects(MLIRContext &ctx) {
 
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::hkg::tuner::parseOpSignature(StringRef signature, MLIRContext *ctx) {
+  // Signatures come from files (JSON lines, databases): bound their
+  // nesting before the parser recurses into it.
+  if (llvm::Error e =
+          ::hkg::checkInputNesting(signature, ::hkg::InputSyntax::MLIR)) {
+    emitError(UnknownLoc::get(ctx))
+        << "signature: " << llvm::toString(std::move(e));
+    return failure();
+  }
   ParserConfig config(ctx);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(signature, config);
   if (!module)
@@ -177,4 +186,25 @@ bool mlir::hkg::tuner::isLegalSchedule(HkgKernelOpInterface op,
   ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
   return succeeded(
       verifySchedule(op, attr, target, [&] { return op->emitOpError(); }));
+}
+
+llvm::Error mlir::hkg::tuner::checkLegalSchedule(HkgKernelOpInterface op,
+                                                 const KnobMap &knobs,
+                                                 const TargetInfo &target) {
+  MLIRContext *ctx = op->getContext();
+  KnobMap resolved = resolveKnobs(op.getScheduleSpace(target), knobs);
+  ScheduleAttr attr = knobsToAttr(ctx, resolved);
+  std::string reason;
+  ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
+    if (reason.empty())
+      reason = diag.str();
+    return success();
+  });
+  if (succeeded(
+          verifySchedule(op, attr, target, [&] { return op->emitOpError(); })))
+    return llvm::Error::success();
+  return llvm::createStringError(
+      "schedule {" + formatKnobs(knobs) + "} is not legal for " +
+      op->getName().getStringRef().str() + " on " + target.chip.str() + ": " +
+      (reason.empty() ? std::string("refused by its verifier") : reason));
 }

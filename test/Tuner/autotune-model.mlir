@@ -5,7 +5,7 @@
 // RUN: hkg-opt %s --hkg-autotune="device=none model=%S/Inputs/policy.json" -verify-diagnostics > %t.first
 // RUN: hkg-opt %s --hkg-autotune="device=none model=%S/Inputs/policy.json" -verify-diagnostics | diff %t.first -
 // RUN: rm -f %t.sqlite
-// RUN: hkg-tune import --db %t.sqlite %S/Inputs/records.jsonl
+// RUN: hkg-tune import --db %t.sqlite %S/Inputs/records.jsonl --allow-illegal-knobs
 // RUN: hkg-opt %s --hkg-autotune="device=none db=%t.sqlite" --mlir-disable-threading 2>&1 >/dev/null | FileCheck %s --check-prefix=DB
 
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {

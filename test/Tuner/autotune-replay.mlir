@@ -1,6 +1,6 @@
 // The database fixture is built from JSON lines in the RUN line.
 // RUN: rm -f %t.sqlite
-// RUN: hkg-tune import --db %t.sqlite %S/Inputs/records.jsonl
+// RUN: hkg-tune import --db %t.sqlite %S/Inputs/records.jsonl --allow-illegal-knobs
 // RUN: hkg-opt %s --hkg-autotune="device=none db=%t.sqlite" -verify-diagnostics | FileCheck %s
 
 // The fastest ok record wins; the faster 'wrong' record and the record that

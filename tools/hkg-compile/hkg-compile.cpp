@@ -10,6 +10,7 @@
 
 #include "hkg/Dialect/Hkg/IR/HkgAttrs.h"
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
+#include "hkg/Support/InputLimits.h"
 #include "hkg/Target/Bundle.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -21,6 +22,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -75,17 +77,35 @@ static llvm::cl::opt<bool> emitIsa(
     "emit-isa",
     llvm::cl::desc("Write the AMD assembly (.s) or PTX (.ptx) next to each "
                    "binary"));
+static llvm::cl::opt<unsigned> timeout(
+    "timeout",
+    llvm::cl::desc("Wall-clock limit in seconds: past it hkg-compile stops "
+                   "with an error and exit status 1 (0 = none)"),
+    llvm::cl::init(600));
+
+static int compileMain();
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "hkg kernel compiler: .mlir to a kernel "
                                     "bundle\n");
+  ::hkg::Watchdog watchdog(
+      timeout, llvm::formatv("hkg-compile: error: {0}: compilation took "
+                             "longer than --timeout={1} s",
+                             inputFile.getValue(), timeout.getValue())
+                   .str());
+  // Deeply nested IR recurses deeply (parser, verifier, passes): the work
+  // runs on a large stack.
+  return ::hkg::runOnLargeStack(compileMain);
+}
+
+static int compileMain() {
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
-  registry.insert<hkg::HkgDialect>();
+  registry.insert<mlir::hkg::HkgDialect>();
   MLIRContext context(registry);
   context.disableMultithreading();
   context.loadAllAvailableDialects();
@@ -96,6 +116,12 @@ int main(int argc, char **argv) {
     llvm::errs() << "hkg-compile: " << error << "\n";
     return 1;
   }
+  if (llvm::Error err = ::hkg::checkInputNesting(input->getBuffer(),
+                                               ::hkg::InputSyntax::MLIR)) {
+    llvm::errs() << "hkg-compile: error: " << inputFile << ": "
+                 << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
@@ -103,10 +129,10 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  hkg::BundleOptions options;
+  mlir::hkg::BundleOptions options;
   options.chip = chip;
   if (options.chip.empty()) {
-    auto target = (*module)->getAttrOfType<hkg::TargetAttr>("hkg.target");
+    auto target = (*module)->getAttrOfType<mlir::hkg::TargetAttr>("hkg.target");
     if (!target) {
       emitError(module->getLoc(), "no target: pass --chip or set an "
                                   "'hkg.target = #hkg.target<chip = ...>' "
@@ -121,14 +147,14 @@ int main(int argc, char **argv) {
   options.defaultSchedules = defaultSchedules;
   options.indexBitwidth = indexBitwidth;
   options.minBlocksPerSM = minBlocksPerSM;
-  FailureOr<hkg::Bundle> bundle = hkg::compileBundle(*module, options);
+  FailureOr<mlir::hkg::Bundle> bundle = mlir::hkg::compileBundle(*module, options);
   if (failed(bundle))
     return 1;
-  if (llvm::Error err = hkg::writeBundle(*bundle, outputDir, emitIsa)) {
+  if (llvm::Error err = mlir::hkg::writeBundle(*bundle, outputDir, emitIsa)) {
     llvm::errs() << llvm::toString(std::move(err)) << "\n";
     return 1;
   }
   if (report)
-    hkg::printReport(*bundle, llvm::outs());
+    mlir::hkg::printReport(*bundle, llvm::outs());
   return 0;
 }

@@ -20,6 +20,7 @@
 #include "hkg/Runtime/Device.h"
 #include "hkg/Runtime/KernelRunner.h"
 #include "hkg/Runtime/Worker.h"
+#include "hkg/Support/InputLimits.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
@@ -231,7 +232,7 @@ static json::Object runIsolated(const char *argv0, llvm::StringRef bundlePath,
   // A worker that printed its result and then died in teardown still
   // produced a result; say how it ended.
   if (!last.empty()) {
-    llvm::Expected<json::Value> parsed = json::parse(last);
+    llvm::Expected<json::Value> parsed = ::hkg::parseJSON(last);
     if (parsed && parsed->getAsObject()) {
       json::Object result = std::move(*parsed->getAsObject());
       if (w.status != WorkerStatus::Exited) {
@@ -347,8 +348,15 @@ static void printTable(llvm::raw_ostream &os,
   }
 }
 
+static int runMain(int argc, char **argv);
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Deeply nested input recurses deeply: the work runs on a large stack.
+  return hkg::runOnLargeStack([&] { return runMain(argc, argv); });
+}
+
+static int runMain(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "hkg/Support/InputLimits.h"
 #include "hkg/Tuner/Database.h"
 #include "hkg/Tuner/Policy.h"
 #include "hkg/Tuner/Search.h"
@@ -499,9 +500,16 @@ static int checkRequirements(const Tally &t, size_t n) {
   return status | !met;
 }
 
+static int evalMain();
+
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "hkg tuning policy evaluation\n");
+  // Deeply nested input recurses deeply: the work runs on a large stack.
+  return ::hkg::runOnLargeStack(evalMain);
+}
+
+static int evalMain() {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(datasetPath);
   if (!buffer)
     return fail("cannot read '" + datasetPath + "'");

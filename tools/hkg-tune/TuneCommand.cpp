@@ -15,6 +15,7 @@
 #include "TuneReport.h"
 
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+#include "hkg/Support/InputLimits.h"
 #include "hkg/Tuner/TuningDriver.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -163,6 +164,9 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(options.input);
   if (!buffer)
     return fail("cannot read '" + options.input + "'");
+  if (llvm::Error e = ::hkg::checkInputNesting((*buffer)->getBuffer(),
+                                               ::hkg::InputSyntax::MLIR))
+    return fail(options.input + ": " + llvm::toString(std::move(e)));
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);

@@ -17,6 +17,7 @@
 
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 #include "hkg/Runtime/KernelRunner.h"
+#include "hkg/Support/InputLimits.h"
 #include "hkg/Tuner/Database.h"
 #include "hkg/Tuner/DeviceMeasurer.h"
 #include "hkg/Tuner/Policy.h"
@@ -66,6 +67,12 @@ static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
 static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input>"),
                                       cl::sub(importCmd), cl::sub(signatureCmd),
                                       cl::sub(sampleCmd), cl::sub(tuneCmd));
+static cl::opt<bool> allowIllegalKnobs(
+    "allow-illegal-knobs",
+    cl::desc("Import records whose knobs the current schedule spaces refuse "
+             "(an older hkg's measurements, with a warning); replay, "
+             "training and evaluation skip them"),
+    cl::sub(importCmd));
 static cl::opt<std::string> objective("objective",
                                       cl::desc("rank:pairwise or rank:ndcg"),
                                       cl::init("rank:pairwise"),
@@ -170,13 +177,14 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
-static llvm::Expected<std::vector<TuningRecord>> readDataset(StringRef path) {
+static llvm::Expected<std::vector<TuningRecord>>
+readDataset(StringRef path, std::vector<unsigned> *lineNumbers = nullptr) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
   if (!buffer)
     return llvm::createStringError("cannot read '" + path.str() +
                                    "': " + buffer.getError().message());
   llvm::Expected<std::vector<TuningRecord>> records =
-      parseRecordsJsonl((*buffer)->getBuffer());
+      parseRecordsJsonl((*buffer)->getBuffer(), lineNumbers);
   if (!records)
     return llvm::createStringError(path.str() + ": " +
                                    llvm::toString(records.takeError()));
@@ -196,9 +204,39 @@ static int writeOutput(StringRef text) {
 static int runImport() {
   if (dbPath.empty())
     return fail("import needs --db");
-  llvm::Expected<std::vector<TuningRecord>> records = readDataset(inputPath);
+  std::vector<unsigned> lines;
+  llvm::Expected<std::vector<TuningRecord>> records =
+      readDataset(inputPath, &lines);
   if (!records)
     return fail(llvm::toString(records.takeError()));
+  // Knobs must be legal for the op's schedule space on the record's target:
+  // the op is rebuilt from the signature.
+  MLIRContext ctx;
+  loadTunerDialects(ctx);
+  OpCatalog catalog(ctx);
+  unsigned illegal = 0;
+  for (auto [r, line] : llvm::zip(*records, lines)) {
+    HkgKernelOpInterface op = catalog.get(r.signature);
+    if (!op)
+      return fail(llvm::formatv("{0}: line {1}: 'signature' is not an hkg op "
+                                "signature (hkg-tune signature prints one)",
+                                inputPath.getValue(), line)
+                      .str());
+    llvm::Error e = checkLegalSchedule(op, r.schedule, *lookupTarget(r.target));
+    if (!e)
+      continue;
+    std::string message = llvm::formatv("{0}: line {1}: {2}",
+                                        inputPath.getValue(), line,
+                                        llvm::toString(std::move(e)));
+    if (!allowIllegalKnobs)
+      return fail(message + " (--allow-illegal-knobs imports such records)");
+    if (illegal++ == 0)
+      llvm::WithColor::warning(llvm::errs(), "hkg-tune")
+          << message << "; kept (--allow-illegal-knobs)\n";
+  }
+  if (illegal > 1)
+    llvm::WithColor::warning(llvm::errs(), "hkg-tune")
+        << illegal << " records with illegal knobs kept\n";
   auto db = TuningDatabase::open(dbPath, /*create=*/true);
   if (!db)
     return fail(llvm::toString(db.takeError()));
@@ -276,6 +314,9 @@ static int runSignature() {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputPath);
   if (!buffer)
     return fail("cannot read '" + inputPath + "'");
+  if (llvm::Error e = ::hkg::checkInputNesting((*buffer)->getBuffer(),
+                                               ::hkg::InputSyntax::MLIR))
+    return fail(inputPath + ": " + llvm::toString(std::move(e)));
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
   if (!module)
@@ -314,6 +355,9 @@ static int runSample() {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputPath);
   if (!buffer)
     return fail("cannot read '" + inputPath + "'");
+  if (llvm::Error e = ::hkg::checkInputNesting((*buffer)->getBuffer(),
+                                               ::hkg::InputSyntax::MLIR))
+    return fail(inputPath + ": " + llvm::toString(std::move(e)));
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
@@ -380,9 +424,16 @@ static int runSynth() {
   return writeOutput(printRecordsJsonl(*records));
 }
 
+static int tuneMain();
+
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "hkg tuning database and policy\n");
+  // Deeply nested input recurses deeply: the work runs on a large stack.
+  return ::hkg::runOnLargeStack(tuneMain);
+}
+
+static int tuneMain() {
   if (importCmd)
     return runImport();
   if (exportCmd)

@@ -115,6 +115,38 @@ def HkgCheckGPUTargetsPass
   ];
 }
 
+def HkgCheckGPULimitsPass
+    : Pass<"hkg-check-gpu-limits", "::mlir::ModuleOp"> {
+  let summary = "Refuse vector, tensor and memref types no GPU can hold";
+  let description = [{
+    The first step of hkg's pipelines. A `vector<1099511627776xf32>` in a
+    gpu.func used to send the LLVM backend splitting it into scalars for
+    minutes; a tensor whose element count overflows 64 bits breaks the size
+    arithmetic of the lowering. This pass walks every type an op holds
+    (results, block arguments, type attributes such as a function's type)
+    and refuses, naming the type and the bound:
+
+    - a vector holding more bits than four times a lane's register file on
+      `chip` (`maxRegistersPerThread` 32-bit registers; 65536 bits on gfx942,
+      32640 on sm_90),
+    - a ranked tensor or memref of static shape holding more than 2^48 bytes
+      (more than any device's memory, and far from int64 overflow).
+
+    Before:
+    ```mlir
+    gpu.func @k(%a: vector<1099511627776xf32>) kernel { gpu.return }
+    ```
+    After: `error: vector<1099511627776xf32> holds 35184372088832 bits; a
+    gfx942 lane holds at most 65536 bits of registers (4 x 512 x 32)`.
+
+    `chip`: the target chip (gfx942, sm_90, ...).
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"gfx942\"",
+           "the target chip">,
+  ];
+}
+
 def HkgNVVMArchSpecificTargetPass
     : Pass<"hkg-nvvm-arch-specific-target", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Move the NVVM target of modules with wgmma kernels to the "

@@ -49,15 +49,18 @@ llvm::json::Value recordToJson(const TuningRecord &record);
 llvm::Expected<TuningRecord> recordFromJson(const llvm::json::Value &value);
 /// Parses JSON lines (blank lines ignored); errors name the line.
 llvm::Expected<std::vector<TuningRecord>>
-parseRecordsJsonl(llvm::StringRef text);
+parseRecordsJsonl(llvm::StringRef text,
+                  std::vector<unsigned> *lineNumbers = nullptr);
 /// One record per line.
 std::string printRecordsJsonl(llvm::ArrayRef<TuningRecord> records);
 
 class TuningDatabase {
 public:
   /// Opens `path`. With `create`, a missing file becomes an empty database;
-  /// without, a missing file is an error. A file that is not an hkg tuning
-  /// database is an error naming it.
+  /// without, a missing file is an error. An existing file that is not an
+  /// hkg tuning database (an empty file, another program's SQLite tables, not
+  /// SQLite at all) is an error naming it. Reading a row hkg cannot decode
+  /// (bad JSON, unknown status) is an error naming its rowid and the reason.
   static llvm::Expected<std::unique_ptr<TuningDatabase>>
   open(llvm::StringRef path, bool create);
   ~TuningDatabase();
@@ -90,6 +93,8 @@ private:
   llvm::Error insertOne(const TuningRecord &record);
   llvm::Error exec(llvm::StringRef sql);
   llvm::Error makeError(llvm::StringRef what) const;
+  /// An error unless the open file holds hkg's tables and columns.
+  llvm::Error checkSchema();
 
   sqlite3 *db;
   std::string path;

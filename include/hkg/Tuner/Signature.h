@@ -71,6 +71,11 @@ std::string formatKnobs(const KnobMap &knobs);
 llvm::json::Object knobsToJson(const KnobMap &knobs);
 /// Reads an object of integers and strings; fails naming the bad knob.
 llvm::Expected<KnobMap> knobsFromJson(const llvm::json::Value &value);
+/// Success if `knobs` (completed with the space's defaults) are a legal
+/// schedule of `op` on `target`, else an error carrying the verifier's
+/// reason.
+llvm::Error checkLegalSchedule(HkgKernelOpInterface op, const KnobMap &knobs,
+                               const TargetInfo &target);
 
 /// True when `knobs` is legal for `op` on `target` (verifySchedule), without
 /// reporting diagnostics.
