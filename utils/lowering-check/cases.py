@@ -476,6 +476,50 @@ if "--matmul-issue" in sys.argv:
         add_matmul("f32", [], 1024, 1024, 4096, ta=ta, tb=tb)
     add_matmul("f32", [], 1024, 1024, 4096, epi="silu_residual")
 
+# --columns: reductions and softmax over axes with kept dims after them (down
+# the columns, ReductionsColumns.cpp), keeping the axes or not, with the
+# default schedule and explicit ones (one thread row; partial column tiles;
+# unroll past the axis length).
+def add_column_reduce(kind, dt, shape, axes, keep, s=""):
+    rshape = [1 if i in axes else d for i, d in enumerate(shape)] if keep else \
+        [d for i, d in enumerate(shape) if i not in axes]
+    add("colreduce_%s_%s_%s_%s%s_%d" % (kind, dt, "x".join(map(str, shape)), "".join(map(str, axes)),
+                                        "_keep" if keep else "", len(cases)), f"""
+func.func @f(%x: {t(shape, dt)}) -> {t(rshape, dt)} {{
+  %y = hkg.reduce {kind} %x axes = [{', '.join(map(str, axes))}]{sched(s)} : {t(shape, dt)} -> {t(rshape, dt)}
+  return %y : {t(rshape, dt)}
+}}""", {"op": "reduce", "kind": kind, "axes": axes, "keepdim": keep, "args": [[dt, shape]], "out": [dt, rshape or [1]]})
+
+
+def add_column_softmax(dt, shape, axis, s=""):
+    T = t(shape, dt)
+    add("colsoftmax_%s_%s_axis%d_%d" % (dt, "x".join(map(str, shape)), axis, len(cases)), f"""
+func.func @f(%x: {T}) -> {T} {{
+  %y = hkg.softmax %x axis({axis}){sched(s)} : {T} -> {T}
+  return %y : {T}
+}}""", {"op": "softmax", "axis": axis, "args": [[dt, shape]], "out": [dt, shape], "scale": 3.0})
+
+
+if "--columns" in sys.argv:
+    cases.clear()
+    for dt in ("f32", "bf16", "f16"):
+        for kind in ("sum", "max", "min"):
+            add_column_reduce(kind, dt, [8, 512, 64], [1], False)
+            add_column_reduce(kind, dt, [4097, 96], [0], True)
+            add_column_reduce(kind, dt, [3, 7, 13, 40], [1, 2], False)
+        add_column_reduce("sum", dt, [2, 1000, 1000], [1], True)
+        add_column_reduce("sum", dt, [1, 3, 4104], [1], False)
+        add_column_reduce("max", dt, [16, 77, 256], [1], False,
+                          "threads = 64, rows_per_block = 1, vector_width = 2, unroll = 8")
+        add_column_reduce("sum", dt, [5, 33, 2000], [1], False,
+                          "threads = 128, rows_per_block = 4, vector_width = 4, unroll = 2")
+        add_column_softmax(dt, [64, 128], 0)
+        add_column_softmax(dt, [4, 1001, 24], 1)
+        add_column_softmax(dt, [2, 7, 3, 96], 1)
+        add_column_softmax(dt, [3, 4096, 8], 1, "threads = 256, rows_per_block = 32, vector_width = %d, unroll = 4"
+                           % (4 if dt == "f32" else 8))
+    add_column_reduce("prod", "f32", [6, 9, 32], [1], False)
+
 # --extremes: only the extreme shapes of issue 24 (utils/extreme_shapes.py),
 # with their default schedules, and the FMA kernels (mma = none, the AMD
 # path) on the same shapes: M, N or K = 1, odd primes, matrix-vector;

@@ -39,7 +39,7 @@ def reference(ref, ins):
     if op == "elementwise":
         return eval(ref["expr"], {"torch": torch, "x": xs})
     if op == "softmax":
-        return torch.softmax(xs[0], -1)
+        return torch.softmax(xs[0], ref.get("axis", -1))
     if op == "layernorm":
         x = xs[0]
         m = x.mean(-1, keepdim=True)
@@ -55,9 +55,14 @@ def reference(ref, ins):
         return x / torch.sqrt((x * x).mean(-1, keepdim=True) + ref["eps"]) * xs[1]
     if op == "reduce":
         x = xs[0]
-        n = ref["dims"]
-        x = x.reshape(*x.shape[: x.dim() - n], -1)
-        return {"sum": x.sum(-1), "max": x.amax(-1), "min": x.amin(-1), "prod": x.prod(-1)}[ref["kind"]]
+        axes = ref["axes"] if "axes" in ref else list(range(x.dim() - ref["dims"], x.dim()))
+        keep = ref.get("keepdim", False)
+        f = {"sum": torch.sum, "max": torch.amax, "min": torch.amin}.get(ref["kind"])
+        if f is None:  # prod: one axis at a time
+            for a in reversed(axes):
+                x = x.prod(a, keepdim=keep)
+            return x
+        return f(x, dim=axes, keepdim=keep)
     if op == "rope":
         x, c, s = xs
         B, S, H, D = x.shape
