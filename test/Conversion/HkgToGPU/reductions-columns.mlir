@@ -59,16 +59,18 @@ func.func @max_leading_keepdim(%x: tensor<77x1000xf32>) -> tensor<1x1000xf32> {
 
 // -----
 
-// Softmax over axis 0 of [64, 128] f32: down the columns. The max and the
-// sum of exp(x - max) are each folded per thread row and combined through
-// LDS (a barrier after each combine, before the buffer is written again);
-// then every element of the thread's rows is rewritten.
+// Softmax over axis 0 of [64, 128] f32: down the columns. With one outer
+// index, the default narrows the column tile to 8 threads (32 columns) so
+// that 4 workgroups run, and sends 32 thread rows down the axis. The max and
+// the sum of exp(x - max) are each folded per thread row and combined
+// through LDS (a barrier after each combine, before the buffer is written
+// again); then every element of the thread's rows is rewritten.
 
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK-LABEL: gpu.func @hkg_softmax_0
-// CHECK-SAME:    (%{{.*}}: memref<64x128xf32>, %{{.*}}: memref<64x128xf32>) workgroup(%[[LDS:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// CHECK-SAME:    hkg.schedule = #hkg.schedule<occupancy = 0, rows_per_block = 8, threads = 256, unroll = 4, vector_width = 4>
-// CHECK-SAME:    known_grid_size = array<i32: 1, 1, 1>
+// CHECK-SAME:    (%{{.*}}: memref<64x128xf32>, %{{.*}}: memref<64x128xf32>) workgroup(%[[LDS:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-SAME:    hkg.schedule = #hkg.schedule<occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 4>
+// CHECK-SAME:    known_grid_size = array<i32: 4, 1, 1>
 // CHECK:         scf.for
 // CHECK:           arith.maxnumf %{{.*}}, %{{.*}} : vector<4xf32>
 // CHECK:         gpu.barrier
@@ -82,7 +84,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK:         gpu.barrier
 // CHECK:         gpu.barrier
 // CHECK:         arith.divf
-// CHECK:         scf.for %[[R:.*]] = %{{.*}} to %c64{{.*}} step %c8{{.*}} {
+// CHECK:         scf.for %[[R:.*]] = %{{.*}} to %c64{{.*}} step %c32{{.*}} {
 // CHECK:           vector.load %{{.*}}[%{{.*}}, %[[R]], %{{.*}}] {alignment = 16 : i64} : memref<1x64x128xf32>, vector<4xf32>
 // CHECK:           math.exp
 // CHECK:           vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[R]], %{{.*}}] {alignment = 16 : i64} : memref<1x64x128xf32>, vector<4xf32>

@@ -222,9 +222,17 @@ static ScheduleSpace buildColumnSpace(std::array<int64_t, 3> g, int64_t bytes,
   int64_t vw = widestVector(bytes);
   while (vw > 1 && inner % vw != 0)
     vw /= 2;
-  // The tile across: the columns (in vectors), at most 256 threads; the
-  // rest of 256 threads stride down the axis, as many as the axis feeds.
+  // The tile across: the columns (in vectors), at most 256 threads, and
+  // narrower (down to 8 threads, 128 bytes of 16-bit columns) until there
+  // are two workgroups per compute unit; the rest of 256 threads stride
+  // down the axis, as many as the axis feeds.
   int64_t across = clampPow2(llvm::divideCeil(inner, vw), 1, 256);
+  auto workgroups = [&](int64_t a) {
+    return outer * llvm::divideCeil(inner, a * vw);
+  };
+  while (across > 8 &&
+         workgroups(across) < 2 * static_cast<int64_t>(target.computeUnits))
+    across /= 2;
   int64_t down = clampPow2(std::min<int64_t>(256 / across, len), 1, 64);
   int64_t threads = std::max<int64_t>(target.waveSize, across * down);
   down = std::min<int64_t>(threads / across, 64);
