@@ -67,8 +67,7 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
   int64_t axis = op.getAxis();
   // Rows where the axis' elements are contiguous (the dims after it, if
   // any, are 1); down columns otherwise.
-  if (llvm::any_of(in.getShape().drop_front(axis + 1),
-                   [](int64_t d) { return d != 1; }))
+  if (op.getAxisGeometry()[2] > 1)
     return lowerSoftmaxColumns(op, kc);
   int64_t len = in.getShape()[axis];
   int64_t rows = in.getNumElements() / len;

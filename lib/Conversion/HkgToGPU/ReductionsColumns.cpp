@@ -165,14 +165,7 @@ LogicalResult mlir::hkg::lowerReduceColumns(ReduceOp op, KernelContext &kc) {
 }
 
 LogicalResult mlir::hkg::lowerSoftmaxColumns(SoftmaxOp op, KernelContext &kc) {
-  ArrayRef<int64_t> shape = op.getInput().getType().getShape();
-  int64_t axis = op.getAxis();
-  int64_t outer = 1, inner = 1;
-  for (int64_t i = 0; i < axis; ++i)
-    outer *= shape[i];
-  for (int64_t i = axis + 1, e = shape.size(); i < e; ++i)
-    inner *= shape[i];
-  int64_t len = shape[axis];
+  auto [outer, len, inner] = op.getAxisGeometry();
   ColumnEmitter e(kc, RowSchedule::decode(kc.schedule), kc.args[0], kc.args[1],
                   outer, len, inner, len);
   OpBuilder &b = kc.b;

@@ -33,7 +33,8 @@ static Expected<ReferenceResult> reduceReference(mlir::hkg::ReduceOp op,
                                                  const ReferenceOptions &) {
   // The input as [outer, reduced, inner]; output element (o, i) reduces
   // x[o, r, i] over r.
-  auto [outer, len, inner] = op.getReductionGeometry();
+  std::array<int64_t, 3> g = op.getReductionGeometry();
+  int64_t outer = g[0], len = g[1], inner = g[2];
   std::vector<double> x = toDoubles(inputs[0]);
   ReferenceResult result = makeF64Result(shapeOf(op.getResult()));
   HostTensor &output = result.outputs.front().tensor;

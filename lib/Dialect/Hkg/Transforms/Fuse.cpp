@@ -23,8 +23,8 @@ using namespace mlir::hkg;
 
 /// Whether the matmul epilogue can take the place of `ew`: its body reads no
 /// element index, its result and extra inputs have element types a matmul
-/// accepts, and every input is read in the result's layout or over its
-/// trailing dims (as the epilogue reads its operands).
+/// accepts, and every input has a layout the epilogue reads and is mapped
+/// the way the epilogue would read it.
 static bool epilogueCanRead(ElementwiseOp ew) {
   if (!ew.getBody().front().getOps<IndexOp>().empty())
     return false;
@@ -39,15 +39,12 @@ static bool epilogueCanRead(ElementwiseOp ew) {
     auto type = cast<ShapedType>(in.getType());
     if (!isMatmulType(type) || !isRowBroadcastLayout(type.getShape(), shape))
       return false;
-    // Read as the epilogue reads it: over the result's trailing dims, its
-    // dims of extent 1 broadcast.
-    size_t offset = shape.size() - type.getRank();
-    SmallVector<AffineExpr> suffix;
-    for (auto [k, extent] : llvm::enumerate(type.getShape()))
-      suffix.push_back(extent == 1 && shape[offset + k] != 1
-                           ? getAffineConstantExpr(0, ew.getContext())
-                           : getAffineDimExpr(offset + k, ew.getContext()));
-    if (map != AffineMap::get(shape.size(), 0, suffix, ew.getContext()))
+    // Read as the epilogue reads its operands (MatmulOp's verifier): by
+    // the map the shape implies, which must be unique.
+    std::string why;
+    FailureOr<AffineMap> implied =
+        inferBroadcastMap(ew.getContext(), type.getShape(), shape, why);
+    if (failed(implied) || *implied != map)
       return false;
   }
   return true;

@@ -29,15 +29,26 @@ static LogicalResult verifyNormWeight(Operation *op, Value weight,
 // ReduceOp
 //===----------------------------------------------------------------------===//
 
-std::array<int64_t, 3> ReduceOp::getReductionGeometry() {
-  ArrayRef<int64_t> shape = getInput().getType().getShape();
-  ArrayRef<int64_t> axes = getAxes();
+/// `shape` as [outer, len, inner]: the extents before, of and after the
+/// dims [first, last].
+static std::array<int64_t, 3> splitAround(ArrayRef<int64_t> shape,
+                                          int64_t first, int64_t last) {
   std::array<int64_t, 3> g = {1, 1, 1};
   for (auto [i, d] : llvm::enumerate(shape)) {
     int64_t a = static_cast<int64_t>(i);
-    g[a < axes.front() ? 0 : a <= axes.back() ? 1 : 2] *= d;
+    g[a < first ? 0 : a <= last ? 1 : 2] *= d;
   }
   return g;
+}
+
+std::array<int64_t, 3> ReduceOp::getReductionGeometry() {
+  return splitAround(getInput().getType().getShape(), getAxes().front(),
+                     getAxes().back());
+}
+
+std::array<int64_t, 3> SoftmaxOp::getAxisGeometry() {
+  int64_t axis = getAxis();
+  return splitAround(getInput().getType().getShape(), axis, axis);
 }
 
 LogicalResult ReduceOp::verify() {

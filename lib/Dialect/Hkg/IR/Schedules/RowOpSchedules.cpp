@@ -218,7 +218,7 @@ static bool reducesColumns(ReduceOp op) {
 /// thread. `bytes`: the widest element.
 static ScheduleSpace buildColumnSpace(std::array<int64_t, 3> g, int64_t bytes,
                                       const TargetInfo &target) {
-  auto [outer, len, inner] = g;
+  int64_t outer = g[0], len = g[1], inner = g[2];
   int64_t vw = widestVector(bytes);
   while (vw > 1 && inner % vw != 0)
     vw /= 2;
@@ -227,11 +227,10 @@ static ScheduleSpace buildColumnSpace(std::array<int64_t, 3> g, int64_t bytes,
   // are two workgroups per compute unit; the rest of 256 threads stride
   // down the axis, as many as the axis feeds.
   int64_t across = clampPow2(llvm::divideCeil(inner, vw), 1, 256);
-  auto workgroups = [&](int64_t a) {
-    return outer * llvm::divideCeil(inner, a * vw);
-  };
+  int64_t wanted = 2 * static_cast<int64_t>(target.computeUnits);
   while (across > 8 &&
-         workgroups(across) < 2 * static_cast<int64_t>(target.computeUnits))
+         outer * static_cast<int64_t>(llvm::divideCeil(inner, across * vw)) <
+             wanted)
     across /= 2;
   int64_t down = clampPow2(std::min<int64_t>(256 / across, len), 1, 64);
   int64_t threads = std::max<int64_t>(target.waveSize, across * down);
@@ -295,18 +294,6 @@ CostFeatures ReduceOp::getCostFeatures() {
 // SoftmaxOp
 //===----------------------------------------------------------------------===//
 
-/// A softmax over an axis with kept dims after it, as [outer, len, inner];
-/// inner = 1 over the last axis (rows).
-static std::array<int64_t, 3> softmaxGeometry(SoftmaxOp op) {
-  ArrayRef<int64_t> shape = op.getInput().getType().getShape();
-  int64_t axis = op.getAxis();
-  std::array<int64_t, 3> g = {1, shape[axis], 1};
-  for (auto [i, d] : llvm::enumerate(shape))
-    if (static_cast<int64_t>(i) != axis)
-      g[static_cast<int64_t>(i) < axis ? 0 : 2] *= d;
-  return g;
-}
-
 /// A softmax over rows: the axis and the dims of 1 after it.
 static RowGeometry softmaxRows(SoftmaxOp op) {
   return getGeometry(op.getInput(), op.getResult(),
@@ -314,8 +301,8 @@ static RowGeometry softmaxRows(SoftmaxOp op) {
 }
 
 ScheduleSpace SoftmaxOp::getScheduleSpace(const TargetInfo &target) {
-  if (softmaxGeometry(*this)[2] > 1)
-    return buildColumnSpace(softmaxGeometry(*this), widestOf(*this), target);
+  if (getAxisGeometry()[2] > 1)
+    return buildColumnSpace(getAxisGeometry(), widestOf(*this), target);
   ScheduleSpace space = buildRowSpace(softmaxRows(*this), target, true);
   // Fusing the max and sum passes saves a read of the row only when passes
   // re-read global memory; from registers or LDS the two-pass form is
@@ -332,8 +319,8 @@ ScheduleSpace SoftmaxOp::getScheduleSpace(const TargetInfo &target) {
 LogicalResult SoftmaxOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
-  if (softmaxGeometry(*this)[2] > 1)
-    return verifyColumnConstraints(softmaxGeometry(*this), schedule, target,
+  if (getAxisGeometry()[2] > 1)
+    return verifyColumnConstraints(getAxisGeometry(), schedule, target,
                                    emitError);
   return verifyRowConstraints(softmaxRows(*this), schedule, target, emitError);
 }

@@ -68,6 +68,11 @@ def Hkg_SoftmaxOp : Hkg_KernelOp<"softmax",
   let assemblyFormat = [{
     $input `axis` `(` $axis `)` attr-dict `:` type($input) `->` type($result)
   }];
+  let extraClassDeclaration = [{
+    /// The input as [outer, len, inner] around the axis: inner > 1 runs
+    /// down columns, inner = 1 along rows.
+    std::array<int64_t, 3> getAxisGeometry();
+  }];
 }
 
 //===----------------------------------------------------------------------===//
