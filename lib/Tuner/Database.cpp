@@ -68,6 +68,10 @@ static Expected<StatMap> statsFromJson(const llvm::json::Value *value) {
     if (!v)
       return llvm::createStringError("expected stat '" + entry.first.str() +
                                      "' to be a number");
+    // 1e999 parses to infinity, which JSON cannot print back.
+    if (!std::isfinite(*v))
+      return llvm::createStringError("expected stat '" + entry.first.str() +
+                                     "' to be finite");
     stats[entry.first.str()] = *v;
   }
   return stats;
