@@ -169,11 +169,11 @@ llvm::Expected<ScalarProgram> ScalarProgram::compile(mlir::Block &block) {
   for (mlir::Operation &op : block) {
     llvm::StringRef name = op.getName().getStringRef();
     if (op.hasTrait<mlir::OpTrait::IsTerminator>()) {
-      if (op.getNumOperands() != 1)
+      if (op.getNumOperands() == 0)
         return makeError(
-            llvm::formatv("expected '{0}' to yield one value, got {1}", name,
-                          op.getNumOperands()));
-      program.resultSlot = slotOf.lookup(op.getOperand(0));
+            llvm::formatv("expected '{0}' to yield a value, got none", name));
+      for (mlir::Value v : op.getOperands())
+        program.resultSlots.push_back(slotOf.lookup(v));
       break;
     }
     if (op.getNumResults() != 1 ||
@@ -588,5 +588,5 @@ double ScalarProgram::evaluate(llvm::ArrayRef<double> args,
       r = roundToDType(r, inst.roundTo);
     *out++ = r;
   }
-  return s[resultSlot];
+  return s[resultSlots.front()];
 }

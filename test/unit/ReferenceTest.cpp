@@ -217,6 +217,99 @@ TEST(ReferenceTest, ReduceMiddleAndLeadingAxes) {
   EXPECT_THAT(evaluate(leading, {y}), ElementsAre(1, 0, 7, 4, 5, 9));
 }
 
+TEST(ReferenceTest, ReduceArgmaxArgmin) {
+  // Ties go to the first position; a NaN beats every number, for argmin
+  // too (PyTorch).
+  ParsedOp argmax = parseOp(R"(
+    func.func @ref(%x: tensor<3x4xf32>) -> tensor<3xi64> {
+      %s = hkg.reduce argmax %x axes = [1] : tensor<3x4xf32> -> tensor<3xi64>
+      return %s : tensor<3xi64>
+    })");
+  double nan = std::nan("");
+  HostTensor x = makeTensor(DType::F32, {3, 4},
+                            {1, 5, 5, 2, /*r1*/ -1, nan, 7, nan,
+                             /*r2*/ -3, -3, -3, -3});
+  EXPECT_THAT(evaluate(argmax, {x}), ElementsAre(1, 1, 0));
+  ParsedOp argmin = parseOp(R"(
+    func.func @ref(%x: tensor<3x4xf32>) -> tensor<4xi32> {
+      %s = hkg.reduce argmin %x axes = [0] : tensor<3x4xf32> -> tensor<4xi32>
+      return %s : tensor<4xi32>
+    })");
+  EXPECT_THAT(evaluate(argmin, {x}), ElementsAre(2, 1, 2, 1));
+}
+
+TEST(ReferenceTest, ReduceLogSumExpAndCrossEntropy) {
+  ParsedOp lse = parseOp(R"(
+    func.func @ref(%x: tensor<2x2xf32>) -> tensor<2xf32> {
+      %s = hkg.reduce logsumexp %x axes = [1] : tensor<2x2xf32> -> tensor<2xf32>
+      return %s : tensor<2xf32>
+    })");
+  double ln2 = std::log(2.0);
+  // log(e^0 + e^ln2) = log 3; log(2 e^1000) = 1000 + log 2 (no overflow).
+  HostTensor x = makeTensor(DType::F32, {2, 2}, {0, ln2, 1000, 1000});
+  EXPECT_THAT(evaluate(lse, {x}), near({std::log(3.0), 1000 + ln2}, 1e-7));
+  // logsumexp(x) - x[target] per row.
+  ParsedOp ce = parseOp(R"(
+    func.func @ref(%x: tensor<2x2xf32>, %t: tensor<2xi64>) -> tensor<2xf32> {
+      %s = hkg.reduce logsumexp, sum %x ins(%t : tensor<2xi64>) axes = [1]
+          {indexing_maps = [affine_map<(d0, d1) -> (d0)>]}
+          : tensor<2x2xf32> -> tensor<2xf32>
+        prologue {
+        ^bb0(%v: f32, %tg: i64):
+          %j = hkg.index 1
+          %ji = arith.index_cast %j : index to i64
+          %hit = arith.cmpi eq, %ji, %tg : i64
+          %zero = arith.constant 0.0 : f32
+          %pick = arith.select %hit, %v, %zero : f32
+          hkg.yield %v, %pick : f32, f32
+        } epilogue {
+        ^bb0(%l: f32, %p: f32):
+          %r = arith.subf %l, %p : f32
+          hkg.yield %r : f32
+        }
+      return %s : tensor<2xf32>
+    })");
+  HostTensor t = makeTensor(DType::I64, {2}, {1, 0});
+  EXPECT_THAT(evaluate(ce, {x, t}), near({std::log(3.0) - ln2, ln2}, 1e-7));
+}
+
+TEST(ReferenceTest, ReduceVarianceDownColumns) {
+  // Two sums (x, x^2) down the middle axis, the variance in the epilogue.
+  ParsedOp var = parseOp(R"(
+    func.func @ref(%x: tensor<1x4x2xf32>) -> tensor<1x2xf32> {
+      %s = hkg.reduce sum, sum %x axes = [1] : tensor<1x4x2xf32> -> tensor<1x2xf32>
+        prologue {
+        ^bb0(%v: f32):
+          %q = arith.mulf %v, %v : f32
+          hkg.yield %v, %q : f32, f32
+        } epilogue {
+        ^bb0(%a: f32, %b: f32):
+          %n = arith.constant 4.0 : f32
+          %m = arith.divf %a, %n : f32
+          %m2 = arith.divf %b, %n : f32
+          %mm = arith.mulf %m, %m : f32
+          %v = arith.subf %m2, %mm : f32
+          hkg.yield %v : f32
+        }
+      return %s : tensor<1x2xf32>
+    })");
+  HostTensor x = makeTensor(DType::F32, {1, 4, 2}, {1, 0, 2, 0, 3, 5, 4, 5});
+  // Column 0: 1..4, variance 1.25; column 1: 0, 0, 5, 5, variance 6.25.
+  EXPECT_THAT(evaluate(var, {x}), near({1.25, 6.25}, 1e-12));
+}
+
+TEST(ReferenceTest, LogSoftmax) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+      %y = hkg.softmax log %x axis(0) : tensor<2x2xf32> -> tensor<2x2xf32>
+      return %y : tensor<2x2xf32>
+    })");
+  double ln2 = std::log(2.0);
+  // Down column 0: [0, ln 2] -> log [1/3, 2/3]; column 1: equal -> log 1/2.
+  EXPECT_THAT(evaluate(p, {makeTensor(DType::F32, {2, 2}, {0, 5, ln2, 5})}),
+              near({std::log(1.0 / 3), -ln2, std::log(2.0 / 3), -ln2}, 1e-7));
+}
+
 TEST(ReferenceTest, SoftmaxAnyAxis) {
   ParsedOp last = parseOp(R"(
     func.func @ref(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {

@@ -18,6 +18,7 @@
 #include "hkg/Runtime/HostTensor.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -32,7 +33,8 @@ namespace hkg::rt {
 class ScalarProgram {
 public:
   /// Compiles `block` (arguments: the scalar inputs; terminator: a yield of
-  /// one value). Fails naming the first op the interpreter does not support.
+  /// one value or more). Fails naming the first op the interpreter does not
+  /// support.
   static llvm::Expected<ScalarProgram> compile(mlir::Block &block);
 
   /// Evaluates the block on `args` (one per block argument); `index` is the
@@ -41,6 +43,10 @@ public:
                   llvm::ArrayRef<int64_t> index = {});
 
   unsigned getNumArguments() const { return numArguments; }
+  /// The values the block yields (a reduce's prologue yields several).
+  unsigned getNumResults() const { return resultSlots.size(); }
+  /// Yielded value `i` of the last evaluate() (value 0 is what it returned).
+  double getResult(unsigned i) const { return slots[resultSlots[i]]; }
   /// Whether the block uses an op with a restricted domain (log, sqrt,
   /// rsqrt, powf...), so that random inputs should be positive.
   bool needsPositiveInputs() const { return positiveDomain; }
@@ -140,7 +146,7 @@ public:
 
 private:
   unsigned numArguments = 0;
-  unsigned resultSlot = 0;
+  llvm::SmallVector<unsigned, 1> resultSlots;
   bool positiveDomain = false;
   bool usesIndex = false;
   std::vector<Instruction> instructions;

@@ -36,7 +36,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 using namespace mlir;
 using namespace mlir::hkg;
@@ -342,8 +341,6 @@ LogicalResult mlir::hkg::lowerElementwise(ElementwiseOp op, KernelContext &kc) {
   // The kernel computes its body once per element loaded: there the
   // activation math is on the throughput path (a GEMM's epilogue runs once
   // per output of a K-long dot product, and keeps the body as written).
-  RewritePatternSet patterns(op.getContext());
-  populateActivationRewritePatterns(patterns);
-  walkAndApplyPatterns(kc.func, std::move(patterns));
+  applyActivationRewrites(kc.func);
   return success();
 }

@@ -292,8 +292,12 @@ Combiner mlir::hkg::makeCombiner(ReduceKind kind) {
       return {arith::MinNumFOp::create(b, loc, a, c)};
     case ReduceKind::Prod:
       return {arith::MulFOp::create(b, loc, a, c)};
+    case ReduceKind::Argmax:
+    case ReduceKind::Argmin:
+    case ReduceKind::LogSumExp:
+      break; // tuple states: ReductionsKinds.h
     }
-    llvm_unreachable("unknown reduce kind");
+    llvm_unreachable("expected a single-value reduce kind");
   };
 }
 
@@ -309,8 +313,12 @@ Value mlir::hkg::reductionIdentity(OpBuilder &b, Location loc,
     return constF32(b, loc, inf);
   case ReduceKind::Prod:
     return constF32(b, loc, 1.0);
+  case ReduceKind::Argmax:
+  case ReduceKind::Argmin:
+  case ReduceKind::LogSumExp:
+    break; // tuple states: ReductionsKinds.h
   }
-  llvm_unreachable("unknown reduce kind");
+  llvm_unreachable("expected a single-value reduce kind");
 }
 
 Value mlir::hkg::reduceVector(OpBuilder &b, Location loc, Value v,
@@ -331,6 +339,10 @@ Value mlir::hkg::reduceVector(OpBuilder &b, Location loc, Value v,
   case ReduceKind::Prod:
     ck = vector::CombiningKind::MUL;
     break;
+  case ReduceKind::Argmax:
+  case ReduceKind::Argmin:
+  case ReduceKind::LogSumExp:
+    llvm_unreachable("expected a single-value reduce kind");
   }
   return vector::ReductionOp::create(b, loc, ck, v);
 }

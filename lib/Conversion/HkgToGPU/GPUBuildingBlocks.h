@@ -158,7 +158,8 @@ Value expDiffOrZero(OpBuilder &b, Location loc, Value a, Value m);
 /// Combines (max, sum of exp(x - max)) pairs: the online softmax merge.
 Combiner makeOnlineSoftmaxCombiner();
 
-/// Builds the combiner and identity of an associative scalar kind on f32.
+/// Builds the combiner and identity of a single-value kind on f32 (sum, max,
+/// min, prod; the others keep tuples: ReductionsKinds.h).
 Combiner makeCombiner(ReduceKind kind);
 Value reductionIdentity(OpBuilder &b, Location loc, ReduceKind kind);
 /// Reduces a vector<N x f32> to a scalar with `kind` (vector.reduction).

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 #include <cmath>
 
@@ -63,4 +64,10 @@ struct OnePlusTanhToSigmoid final : OpRewritePattern<arith::AddFOp> {
 void mlir::hkg::populateActivationRewritePatterns(
     RewritePatternSet &patterns) {
   patterns.add<OnePlusTanhToSigmoid>(patterns.getContext());
+}
+
+void mlir::hkg::applyActivationRewrites(Operation *root) {
+  RewritePatternSet patterns(root->getContext());
+  populateActivationRewritePatterns(patterns);
+  walkAndApplyPatterns(root, std::move(patterns));
 }

@@ -21,6 +21,10 @@ namespace mlir::hkg {
 /// 0.5 x (1 + tanh(k (x + 0.044715 x^3))).
 void populateActivationRewritePatterns(RewritePatternSet &patterns);
 
+/// Applies those rewrites to the kernel `root` (a body cloned once per
+/// element loaded: an elementwise kernel, a reduction's prologue).
+void applyActivationRewrites(Operation *root);
+
 } // namespace mlir::hkg
 
 #endif // HKG_CONVERSION_HKGTOGPU_MATHREWRITES_H

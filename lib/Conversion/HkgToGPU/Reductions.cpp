@@ -6,16 +6,21 @@
 // row is laid out over threads, cached between passes and stored); the
 // norms are in ReductionsNorms.cpp.
 //
+// hkg.reduce's kinds, prologue and epilogue are ReductionsKinds.h's.
+//
 // Numerics: everything is accumulated in f32. Softmax subtracts the row max
 // (`online = 1`: one pass computing the running max and rescaled sum
 // together; `online = 0`: a max pass, then a sum pass).
 //
 //===----------------------------------------------------------------------===//
 
+#include "MathRewrites.h"
+#include "ReductionsKinds.h"
 #include "ReductionsRowEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <limits>
 
@@ -33,28 +38,60 @@ LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
   auto in = op.getInput().getType();
   int64_t rows = op.getResult().getType().getNumElements();
   int64_t len = in.getNumElements() / rows;
-  ReduceKind kind = op.getKind();
   RowSchedule sched = RowSchedule::decode(kc.schedule);
-  RowEmitter e(kc, sched, op, kc.args[0], kc.args[1], rows, len,
+  RowEmitter e(kc, sched, op, kc.args[0], kc.args.back(), rows, len,
                /*cacheable=*/false);
   e.outputPass = 0; // its one read of the row is the last
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
-  Combiner combine = makeCombiner(kind);
-  Value identity = reductionIdentity(b, loc, kind);
-  double idValue =
-      cast<FloatAttr>(
-          cast<arith::ConstantOp>(identity.getDefiningOp()).getValue())
-          .getValueAsDouble();
+  reduce::KindState kinds(op);
+  reduce::Prologue prologue(op, b, loc,
+                            ValueRange(kc.args).drop_front().drop_back());
+  reduce::InputDims dims(op);
+  Combiner combine = kinds.combiner();
+  size_t numKinds = kinds.getKinds().size();
   SmallVector<Value> acc = e.pass(
-      0, identity,
+      0, kinds.identity(b, loc, constF32(b, loc, 0.0)),
       [&](const Slot &s, ValueRange a) -> SmallVector<Value> {
-        Value x = e.mask(s, e.f32(s), idValue);
-        return combine(b, loc, a, reduceVector(b, loc, x, kind));
+        SmallVector<Value> values;
+        if (!prologue.exists()) {
+          Value x = e.f32(s);
+          for (size_t k = 0; k < numKinds; ++k)
+            values.push_back(e.mask(s, x, kinds.maskValue(k)));
+        } else {
+          // Element by element, at its index in the input (positions past
+          // the row clamped to its last element: those lanes are masked).
+          SmallVector<SmallVector<Value>> lanes(numKinds);
+          for (int64_t l = 0; l < s.width; ++l) {
+            Value col = l == 0 ? s.col
+                               : arith::AddIOp::create(b, loc, s.col,
+                                                       constIndex(b, loc, l));
+            if (s.valid)
+              col = arith::MinUIOp::create(b, loc, col,
+                                           constIndex(b, loc, len - 1));
+            Value x = vector::ExtractOp::create(b, loc, s.raw, l);
+            SmallVector<Value> ys =
+                prologue.apply(x, dims.index(b, loc, e.rowClamped, col,
+                                             constIndex(b, loc, 0)));
+            for (size_t k = 0; k < numKinds; ++k)
+              lanes[k].push_back(ys[k]);
+          }
+          auto vt = VectorType::get({s.width}, b.getF32Type());
+          for (size_t k = 0; k < numKinds; ++k)
+            values.push_back(
+                e.mask(s, vector::FromElementsOp::create(b, loc, vt, lanes[k]),
+                       kinds.maskValue(k)));
+        }
+        Value position =
+            arith::IndexCastOp::create(b, loc, b.getI32Type(), s.col);
+        return combine(b, loc, a, kinds.ofLanes(b, loc, values, position));
       },
       &combine);
-  Value r = e.reduceRow(acc, combine).front();
-  e.storeRowScalar(reshapeView(b, loc, kc.args[1], {rows}), r);
+  SmallVector<Value> state = e.reduceRow(acc, combine);
+  Value r = reduce::applyEpilogue(op, b, loc, kinds.finish(b, loc, state));
+  e.storeRowScalar(reshapeView(b, loc, kc.args.back(), {rows}), r);
+  if (prologue.exists())
+    applyActivationRewrites(kc.func);
   return success();
 }
 
@@ -123,17 +160,27 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
                     .front();
     s = e.reduceRow(sum, sumC).front();
   }
-  Value rcp = arith::DivFOp::create(b, loc, constF32(b, loc, 1.0), s);
+  // softmax: exp(x - m) * (1 / s); log_softmax: x - (m + log s).
+  bool log = op.getLog();
+  Value scale =
+      log ? arith::AddFOp::create(b, loc, m, math::LogOp::create(b, loc, s))
+                .getResult()
+          : arith::DivFOp::create(b, loc, constF32(b, loc, 1.0), s).getResult();
   Value out = reshapeView(b, loc, kc.args[1], {rows, len});
   e.outputPass = 2;
   e.pass(
       2, {},
       [&](const Slot &sl, ValueRange) -> SmallVector<Value> {
         Value x = e.f32(sl);
-        Value diff = arith::SubFOp::create(b, loc, x, splatLike(b, loc, m, x));
-        Value y =
-            arith::MulFOp::create(b, loc, math::ExpOp::create(b, loc, diff),
-                                  splatLike(b, loc, rcp, x));
+        Value y;
+        if (log) {
+          y = arith::SubFOp::create(b, loc, x, splatLike(b, loc, scale, x));
+        } else {
+          Value diff =
+              arith::SubFOp::create(b, loc, x, splatLike(b, loc, m, x));
+          y = arith::MulFOp::create(b, loc, math::ExpOp::create(b, loc, diff),
+                                    splatLike(b, loc, scale, x));
+        }
         e.storeRow(out, sl, y);
         return {};
       },

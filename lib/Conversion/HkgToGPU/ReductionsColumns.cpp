@@ -1,14 +1,17 @@
 //===- ReductionsColumns.cpp - row ops down the columns -------------------===//
 //
 // The column emitter (ReductionsColumns.h) and the kernels built on it:
-// hkg.reduce over axes with kept dims after them (a fold, the thread rows
-// combined, thread row 0 stores) and hkg.softmax over such an axis (the max
-// and the sum of exp(x - max) each folded and combined, then every element
-// rewritten).
+// hkg.reduce over axes with kept dims after them (its kinds' states folded
+// down each column, the thread rows combined, the epilogue run per lane,
+// thread row 0 stores) and hkg.softmax (or log_softmax) over such an axis
+// (the max and the sum of exp(x - max) each folded and combined, then every
+// element rewritten).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ReductionsColumns.h"
+#include "MathRewrites.h"
+#include "ReductionsKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -58,43 +61,106 @@ Value ColumnEmitter::splat(double v) {
 
 Value ColumnEmitter::fold(double identity, const Combiner &combine,
                           function_ref<Value(Value)> map) {
-  Value id = splat(identity);
-  auto ifValid = scf::IfOp::create(b, loc, TypeRange{f32Vec}, valid,
+  return foldState(splat(identity), combine,
+                   [&](Value raw, Value) -> SmallVector<Value> {
+                     return {map(toF32(b, loc, raw))};
+                   })
+      .front();
+}
+
+SmallVector<Value> ColumnEmitter::foldState(
+    ValueRange identity, const Combiner &combine,
+    function_ref<SmallVector<Value>(Value, Value)> element) {
+  size_t n = identity.size();
+  auto ifValid = scf::IfOp::create(b, loc, identity.getTypes(), valid,
                                    /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifValid.thenBlock());
-  SmallVector<Value> init(unroll, id);
+  SmallVector<Value> init;
+  for (int64_t u = 0; u < unroll; ++u)
+    llvm::append_range(init, identity);
   auto loop = scf::ForOp::create(b, loc, c(0), c(len), c(down * unroll), init);
   b.setInsertionPointToStart(loop.getBody());
   Value r0 = arith::AddIOp::create(b, loc, loop.getInductionVar(), ty);
   // Every load of the step first (clamped to the last row), then the
   // masked combines.
-  SmallVector<Value> rows, loaded;
+  SmallVector<Value> rows, clampedRows, loaded;
   for (int64_t u = 0; u < unroll; ++u) {
     Value r = arith::AddIOp::create(b, loc, r0, c(u * down));
     Value clamped = arith::MinUIOp::create(b, loc, r, c(len - 1));
     rows.push_back(r);
+    clampedRows.push_back(clamped);
     loaded.push_back(loadVector(b, loc, in, ValueRange{o, clamped, col}, vw,
                                 vectorAlignment(inT, vw)));
   }
   SmallVector<Value> next;
   for (int64_t u = 0; u < unroll; ++u) {
-    Value acc = loop.getRegionIterArgs()[u];
+    ValueRange acc = loop.getRegionIterArgs().slice(u * n, n);
     Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                           rows[u], c(len));
-    Value combined =
-        combine(b, loc, acc, map(toF32(b, loc, loaded[u]))).front();
-    next.push_back(arith::SelectOp::create(b, loc, inRange, combined, acc));
+    SmallVector<Value> combined =
+        combine(b, loc, acc, element(loaded[u], clampedRows[u]));
+    for (auto [x, old] : llvm::zip(combined, acc))
+      next.push_back(arith::SelectOp::create(b, loc, inRange, x, old));
   }
   scf::YieldOp::create(b, loc, next);
   b.setInsertionPointAfter(loop);
-  Value acc = loop.getResult(0);
+  SmallVector<Value> acc = SmallVector<Value>(loop.getResults().take_front(n));
   for (int64_t u = 1; u < unroll; ++u)
-    acc = combine(b, loc, acc, loop.getResult(u)).front();
+    acc = combine(b, loc, acc, loop.getResults().slice(u * n, n));
   scf::YieldOp::create(b, loc, acc);
   b.setInsertionPointToStart(ifValid.elseBlock());
-  scf::YieldOp::create(b, loc, id);
-  return ifValid.getResult(0);
+  scf::YieldOp::create(b, loc, identity);
+  return SmallVector<Value>(ifValid.getResults());
+}
+
+SmallVector<Value> ColumnEmitter::combineRowsState(ValueRange partial,
+                                                   const Combiner &combine) {
+  if (down == 1)
+    return llvm::to_vector(partial);
+  if (partial.size() == 1 &&
+      getElementTypeOrSelf(partial.front().getType()).isF32())
+    return {combineRows(partial.front(), combine)};
+  // One f32 buffer [n * down, tile] for the n values (i32 ones bitcast).
+  int64_t n = static_cast<int64_t>(partial.size());
+  int64_t tileCols = across * vw;
+  Value buf = kc.addLds({n * down, tileCols}, b.getF32Type());
+  Value at = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, threadIdX(b, loc), c(across)),
+      c(vw));
+  auto bufRow = [&](int64_t j, Value r) {
+    return arith::AddIOp::create(b, loc, c(j * down), r);
+  };
+  for (auto [j, v] : llvm::enumerate(partial)) {
+    Value w = v.getType() == f32Vec
+                  ? v
+                  : arith::BitcastOp::create(b, loc, f32Vec, v).getResult();
+    vector::StoreOp::create(b, loc, w, buf, ValueRange{bufRow(j, ty), at});
+  }
+  gpu::BarrierOp::create(b, loc);
+  auto readRow = [&](Value r) {
+    SmallVector<Value> vals;
+    for (auto [j, v] : llvm::enumerate(partial)) {
+      Value w = vector::LoadOp::create(b, loc, f32Vec, buf,
+                                       ValueRange{bufRow(j, r), at});
+      vals.push_back(
+          v.getType() == f32Vec
+              ? w
+              : arith::BitcastOp::create(b, loc, v.getType(), w).getResult());
+    }
+    return vals;
+  };
+  // Every thread folds the rows in the same order: the same total.
+  auto loop = scf::ForOp::create(b, loc, c(1), c(down), c(1), readRow(c(0)));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    scf::YieldOp::create(b, loc,
+                         combine(b, loc, loop.getRegionIterArgs(),
+                                 readRow(loop.getInductionVar())));
+  }
+  gpu::BarrierOp::create(b, loc);
+  return SmallVector<Value>(loop.getResults());
 }
 
 Value ColumnEmitter::combineRows(Value partial, const Combiner &combine) {
@@ -145,22 +211,72 @@ void ColumnEmitter::storeTotal(Value v) {
                         /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifStore.thenBlock());
-  storeVector(b, loc, fromF32(b, loc, v, outT), out, ValueRange{o, c(0), col},
+  Value w =
+      getElementTypeOrSelf(v.getType()) == outT ? v : fromF32(b, loc, v, outT);
+  storeVector(b, loc, w, out, ValueRange{o, c(0), col},
               vectorAlignment(outT, vw));
 }
 
 LogicalResult mlir::hkg::lowerReduceColumns(ReduceOp op, KernelContext &kc) {
   auto [outer, len, inner] = op.getReductionGeometry();
-  ColumnEmitter e(kc, RowSchedule::decode(kc.schedule), kc.args[0], kc.args[1],
-                  outer, len, inner, /*outLen=*/1);
-  ReduceKind kind = op.getKind();
-  Combiner combine = makeCombiner(kind);
-  Value identity = reductionIdentity(kc.b, kc.loc, kind);
-  double id = cast<FloatAttr>(
-                  cast<arith::ConstantOp>(identity.getDefiningOp()).getValue())
-                  .getValueAsDouble();
-  Value partial = e.fold(id, combine, [](Value x) { return x; });
-  e.storeTotal(e.combineRows(partial, combine));
+  ColumnEmitter e(kc, RowSchedule::decode(kc.schedule), kc.args[0],
+                  kc.args.back(), outer, len, inner, /*outLen=*/1);
+  OpBuilder &b = kc.b;
+  Location loc = kc.loc;
+  reduce::KindState kinds(op);
+  reduce::Prologue prologue(op, b, loc,
+                            ValueRange(kc.args).drop_front().drop_back());
+  reduce::InputDims dims(op);
+  Combiner combine = kinds.combiner();
+  size_t numKinds = kinds.getKinds().size();
+  auto lanesOf = [&](ArrayRef<Value> scalars) -> Value {
+    return vector::FromElementsOp::create(
+        b, loc, VectorType::get({e.vw}, scalars.front().getType()), scalars);
+  };
+  SmallVector<Value> partial = e.foldState(
+      kinds.identity(b, loc, e.splat(0.0)), combine,
+      [&](Value raw, Value r) -> SmallVector<Value> {
+        SmallVector<Value> values;
+        if (!prologue.exists()) {
+          values.assign(numKinds, toF32(b, loc, raw));
+        } else {
+          // Lane l is column col + l of the tile (vector_width divides the
+          // columns: all in range).
+          SmallVector<SmallVector<Value>> lanes(numKinds);
+          for (int64_t l = 0; l < e.vw; ++l) {
+            Value col = l == 0 ? e.col
+                               : arith::AddIOp::create(b, loc, e.col,
+                                                       constIndex(b, loc, l));
+            SmallVector<Value> ys =
+                prologue.apply(vector::ExtractOp::create(b, loc, raw, l),
+                               dims.index(b, loc, e.o, r, col));
+            for (size_t k = 0; k < numKinds; ++k)
+              lanes[k].push_back(ys[k]);
+          }
+          for (size_t k = 0; k < numKinds; ++k)
+            values.push_back(lanesOf(lanes[k]));
+        }
+        Value position = arith::IndexCastOp::create(b, loc, b.getI32Type(), r);
+        return kinds.ofElements(b, loc, values, position);
+      });
+  SmallVector<Value> state = e.combineRowsState(partial, combine);
+  SmallVector<Value> reduced = kinds.finish(b, loc, state);
+  // The epilogue per lane, each lane one output column (without one, the
+  // value converts as a vector).
+  if (op.getEpilogue().empty()) {
+    e.storeTotal(reduce::applyEpilogue(op, b, loc, reduced));
+    return success();
+  }
+  SmallVector<Value> results;
+  for (int64_t l = 0; l < e.vw; ++l) {
+    SmallVector<Value> lane = llvm::map_to_vector(reduced, [&](Value v) {
+      return vector::ExtractOp::create(b, loc, v, l).getResult();
+    });
+    results.push_back(reduce::applyEpilogue(op, b, loc, lane));
+  }
+  e.storeTotal(lanesOf(results));
+  if (prologue.exists())
+    applyActivationRewrites(kc.func);
   return success();
 }
 
@@ -181,6 +297,15 @@ LogicalResult mlir::hkg::lowerSoftmaxColumns(SoftmaxOp op, KernelContext &kc) {
                                  b, loc, arith::SubFOp::create(b, loc, x, m));
                            }),
                     sumC);
+  if (op.getLog()) {
+    // log_softmax: x - (m + log s).
+    Value shift =
+        arith::AddFOp::create(b, loc, m, math::LogOp::create(b, loc, s));
+    e.mapRows([&](Value x) -> Value {
+      return arith::SubFOp::create(b, loc, x, shift);
+    });
+    return success();
+  }
   Value rcp = arith::DivFOp::create(
       b, loc,
       vector::BroadcastOp::create(b, loc, e.f32Vec, constF32(b, loc, 1.0)), s);

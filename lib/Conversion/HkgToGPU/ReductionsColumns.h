@@ -40,11 +40,21 @@ public:
   /// The thread rows' partials combined; every thread gets the total.
   Value combineRows(Value partial, const Combiner &combine);
 
+  /// fold and combineRows for a tuple state (vectors of vw f32 or i32
+  /// lanes): `element(raw, r)` is the state of the thread's column vector
+  /// `raw` (in the input's element type) at row r of the axis.
+  SmallVector<Value>
+  foldState(ValueRange identity, const Combiner &combine,
+            function_ref<SmallVector<Value>(Value, Value)> element);
+  SmallVector<Value> combineRowsState(ValueRange partial,
+                                      const Combiner &combine);
+
   /// For each of the thread's rows: stores `emit(x)` (x the column vector
   /// as f32) into the output at that row, in the output's element type.
   void mapRows(function_ref<Value(Value)> emit);
 
-  /// Stores `v` at output row 0 (a reduction's result), from thread row 0.
+  /// Stores `v` at output row 0 (a reduction's result), from thread row 0:
+  /// f32 converted to the output's element type, any other type as it is.
   void storeTotal(Value v);
 
   KernelContext &kc;
@@ -55,9 +65,11 @@ public:
   Type inT, outT;
   VectorType f32Vec;
 
+  /// `v` in every lane of an f32 column vector.
+  Value splat(double v);
+
 private:
   Value c(int64_t v) { return constIndex(b, loc, v); }
-  Value splat(double v);
   Value lds;
 };
 

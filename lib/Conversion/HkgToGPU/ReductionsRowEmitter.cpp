@@ -247,8 +247,8 @@ void RowEmitter::storeRowScalar(Value outView, Value y) {
   Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
                                         constIndex(b, loc, 0));
   emitIfThen(b, loc, andGuards(isLane0, rowValid), [&] {
-    memref::StoreOp::create(b, loc, fromF32(b, loc, y, et), outView,
-                            ValueRange{row});
+    Value v = y.getType() == et ? y : fromF32(b, loc, y, et);
+    memref::StoreOp::create(b, loc, v, outView, ValueRange{row});
   });
 }
 

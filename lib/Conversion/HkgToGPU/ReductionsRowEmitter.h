@@ -119,7 +119,9 @@ public:
   /// a barrier keeps the other threads from writing it before that.
   void flushBulkStore(Value outArg, bool reuse);
 
-  /// Stores the scalar f32 `y` of the row into the [rows] output, from lane 0.
+  /// Stores the scalar `y` of the row into the [rows] output, from lane 0
+  /// (f32 is converted to the output's element type; any other type must
+  /// be it).
   void storeRowScalar(Value outView, Value y);
 
   /// `x` and `y`, either of which may be null (always true).

@@ -1,6 +1,7 @@
 //===- RowOpModels.cpp - runtime models of reductions and norms -----------===//
 //
-// hkg.reduce (sum/prod/max/min over trailing dims), hkg.softmax (any axis),
+// hkg.reduce (every kind, any adjacent axes, prologue and epilogue bodies),
+// hkg.softmax and log-softmax (any axis),
 // hkg.layernorm (biased variance, optional weight and bias) and hkg.rmsnorm:
 // float64 references over independent rows, and input ranges that keep
 // their results well conditioned (prod near 1, logits [-6, 6), a layernorm
@@ -11,7 +12,11 @@
 #include "ModelUtils.h"
 #include "Models.h"
 
+#include "hkg/Dialect/Hkg/IR/BroadcastMaps.h"
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Runtime/ScalarInterpreter.h"
+
+#include "mlir/IR/TypeUtilities.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,41 +33,144 @@ using llvm::MutableArrayRef;
 // hkg.reduce
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// The float64 accumulator of one reduction kind over one line.
+struct KindAccumulator {
+  mlir::hkg::ReduceKind kind;
+  double value = 0, sum = 0; // sum: logsumexp's sum of exp(v - value)
+  int64_t position = -1;     // argmax / argmin; -1 before the first value
+
+  explicit KindAccumulator(mlir::hkg::ReduceKind kind) : kind(kind) {
+    using mlir::hkg::ReduceKind;
+    value = kind == ReduceKind::Prod        ? 1.0
+            : kind == ReduceKind::Sum       ? 0.0
+            : kind == ReduceKind::LogSumExp ? -INFINITY
+                                            : NAN;
+  }
+
+  void add(double v, int64_t r) {
+    using mlir::hkg::ReduceKind;
+    switch (kind) {
+    case ReduceKind::Sum:
+      value += v;
+      return;
+    case ReduceKind::Prod:
+      value *= v;
+      return;
+    case ReduceKind::Max:
+      value = r == 0 ? v : std::max(value, v);
+      return;
+    case ReduceKind::Min:
+      value = r == 0 ? v : std::min(value, v);
+      return;
+    case ReduceKind::LogSumExp: {
+      if (v == -INFINITY)
+        return;
+      double m = std::max(value, v);
+      sum = sum * std::exp(value - m) + std::exp(v - m);
+      value = m;
+      return;
+    }
+    case ReduceKind::Argmax:
+    case ReduceKind::Argmin: {
+      // The first extreme value; a NaN beats every number (PyTorch).
+      bool better;
+      if (position < 0)
+        better = true;
+      else if (std::isnan(value))
+        better = false;
+      else if (std::isnan(v))
+        better = true;
+      else
+        better = kind == ReduceKind::Argmax ? v > value : v < value;
+      if (better) {
+        value = v;
+        position = r;
+      }
+      return;
+    }
+    }
+  }
+
+  double finish() const {
+    using mlir::hkg::ReduceKind;
+    if (kind == ReduceKind::Argmax || kind == ReduceKind::Argmin)
+      return static_cast<double>(position);
+    if (kind == ReduceKind::LogSumExp)
+      return value == -INFINITY ? -INFINITY : value + std::log(sum);
+    return value;
+  }
+};
+} // namespace
+
 static Expected<ReferenceResult> reduceReference(mlir::hkg::ReduceOp op,
                                                  ArrayRef<HostTensor> inputs,
                                                  const ReferenceOptions &) {
   // The input as [outer, reduced, inner]; output element (o, i) reduces
-  // x[o, r, i] over r.
+  // prologue(x[o, r, i], ins...) over r, then runs the epilogue.
   std::array<int64_t, 3> g = op.getReductionGeometry();
   int64_t outer = g[0], len = g[1], inner = g[2];
-  std::vector<double> x = toDoubles(inputs[0]);
+  llvm::SmallVector<mlir::hkg::ReduceKind> kinds = op.getKindList();
+  std::optional<ScalarProgram> prologue, epilogue;
+  if (!op.getPrologue().empty()) {
+    Expected<ScalarProgram> p =
+        ScalarProgram::compile(op.getPrologue().front());
+    if (!p)
+      return p.takeError();
+    prologue = std::move(*p);
+  }
+  if (!op.getEpilogue().empty()) {
+    Expected<ScalarProgram> p =
+        ScalarProgram::compile(op.getEpilogue().front());
+    if (!p)
+      return p.takeError();
+    epilogue = std::move(*p);
+  }
+  llvm::SmallVector<std::vector<double>> values;
+  for (const HostTensor &t : inputs)
+    values.push_back(toDoubles(t));
+  ArrayRef<int64_t> shape = shapeOf(op.getInput());
+  size_t rank = shape.size();
+  llvm::SmallVector<llvm::SmallVector<int64_t>> strides;
+  for (auto [in, map] : llvm::zip(op.getIns(), op.getInsMaps()))
+    strides.push_back(mlir::hkg::operandStridesPerResultDim(
+        map, mlir::cast<mlir::ShapedType>(in.getType()).getShape()));
   ReferenceResult result = makeF64Result(shapeOf(op.getResult()));
-  HostTensor &output = result.outputs.front().tensor;
-  double *out = output.getF64Data();
-  mlir::hkg::ReduceKind kind = op.getKind();
+  double *out = result.outputs.front().tensor.getF64Data();
   forEach(outer, [&](int64_t o) {
+    std::optional<ScalarProgram> pro = prologue, epi = epilogue;
+    llvm::SmallVector<double> args(values.size());
+    llvm::SmallVector<int64_t> index(rank);
     for (int64_t i = 0; i < inner; ++i) {
-      const double *first = x.data() + o * len * inner + i;
-      double acc = kind == mlir::hkg::ReduceKind::Prod ? 1.0 : first[0];
-      for (int64_t r = kind == mlir::hkg::ReduceKind::Prod ? 0 : 1; r < len;
-           ++r) {
-        double v = first[r * inner];
-        switch (kind) {
-        case mlir::hkg::ReduceKind::Sum:
-          acc += v;
-          break;
-        case mlir::hkg::ReduceKind::Prod:
-          acc *= v;
-          break;
-        case mlir::hkg::ReduceKind::Max:
-          acc = std::max(acc, v);
-          break;
-        case mlir::hkg::ReduceKind::Min:
-          acc = std::min(acc, v);
-          break;
+      llvm::SmallVector<KindAccumulator> acc;
+      for (mlir::hkg::ReduceKind k : kinds)
+        acc.emplace_back(k);
+      for (int64_t r = 0; r < len; ++r) {
+        int64_t flat = (o * len + r) * inner + i;
+        if (!pro) {
+          for (KindAccumulator &a : acc)
+            a.add(values[0][flat], r);
+          continue;
         }
+        for (int64_t rest = flat, j = rank - 1; j >= 0; --j) {
+          index[j] = rest % shape[j];
+          rest /= shape[j];
+        }
+        args[0] = values[0][flat];
+        for (size_t k = 1; k < values.size(); ++k) {
+          int64_t offset = 0;
+          for (size_t j = 0; j < rank; ++j)
+            offset += strides[k - 1][j] * index[j];
+          args[k] = values[k][offset];
+        }
+        pro->evaluate(args, index);
+        for (auto [k, a] : llvm::enumerate(acc))
+          a.add(pro->getResult(k), r);
       }
-      out[o * inner + i] = acc;
+      llvm::SmallVector<double> reduced;
+      for (const KindAccumulator &a : acc)
+        reduced.push_back(a.finish());
+      out[o * inner + i] = epi ? epi->evaluate(reduced) : reduced.front();
     }
   });
   return result;
@@ -70,8 +178,32 @@ static Expected<ReferenceResult> reduceReference(mlir::hkg::ReduceOp op,
 
 static llvm::Error reduceInputs(mlir::hkg::ReduceOp op,
                                 MutableArrayRef<InputRange> ranges) {
-  if (op.getKind() == mlir::hkg::ReduceKind::Prod)
+  if (llvm::is_contained(op.getKindList(), mlir::hkg::ReduceKind::Prod))
     ranges[0] = InputRange::uniform(0.99, 1.01);
+  if (op.getPrologue().empty())
+    return llvm::Error::success();
+  Expected<ScalarProgram> program =
+      ScalarProgram::compile(op.getPrologue().front());
+  if (!program)
+    return program.takeError();
+  if (program->needsPositiveInputs())
+    ranges[0] = InputRange::uniform(0.1, 4.0);
+  // Integer operands (set() truncates toward zero): masks 0 or 1; targets
+  // and positions in [0, n) of the reduced extent, so one-hot picks hit.
+  int64_t len = op.getReductionGeometry()[1];
+  for (auto [k, in] : llvm::enumerate(op.getIns())) {
+    mlir::Type et = mlir::getElementTypeOrSelf(in.getType());
+    if (et.isInteger(1))
+      ranges[k + 1] = InputRange::uniform(0.0, 2.0);
+    else if (et.isInteger())
+      ranges[k + 1] = InputRange::uniform(
+          0.0, static_cast<double>(et.isInteger(8) ? std::min<int64_t>(len, 128)
+                                                   : len));
+    else
+      ranges[k + 1] = program->needsPositiveInputs()
+                          ? InputRange::uniform(0.1, 4.0)
+                          : InputRange::uniform(-3.0, 3.0);
+  }
   return llvm::Error::success();
 }
 
@@ -109,8 +241,11 @@ static Expected<ReferenceResult> softmaxReference(mlir::hkg::SoftmaxOp op,
     double sum = 0;
     for (int64_t i = 0; i < len; ++i)
       sum += std::exp(x[base + i * inner] - mx);
+    double logSum = std::log(sum);
     for (int64_t i = 0; i < len; ++i)
-      out[base + i * inner] = std::exp(x[base + i * inner] - mx) / sum;
+      out[base + i * inner] = op.getLog()
+                                  ? x[base + i * inner] - mx - logSum
+                                  : std::exp(x[base + i * inner] - mx) / sum;
   });
   return result;
 }

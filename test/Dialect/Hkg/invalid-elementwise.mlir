@@ -291,7 +291,7 @@ func.func @index_dim_out_of_range(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // -----
 
 func.func @index_outside_elementwise() -> index {
-  // expected-error @below {{'hkg.index' op expects parent op 'hkg.elementwise'}}
+  // expected-error @below {{'hkg.index' op expects parent op to be one of 'hkg.elementwise, hkg.reduce'}}
   %i = hkg.index 0
   return %i : index
 }

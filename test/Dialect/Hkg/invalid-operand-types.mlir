@@ -21,7 +21,7 @@ func.func @memref(%x: memref<4x8xf32>) -> tensor<4x8xf32> {
 
 func.func @vector(%x: vector<4x8xf16>) -> tensor<4xf32> {
   // expected-error @below {{'hkg.reduce' op operand #0 must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'vector<4x8xf16>'}}
-  %0 = "hkg.reduce"(%x) <{axes = array<i64: 1>, kind = 0 : i32}> : (vector<4x8xf16>) -> tensor<4xf32>
+  %0 = "hkg.reduce"(%x) <{axes = array<i64: 1>, kinds = [0 : i32]}> ({}, {}) : (vector<4x8xf16>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 

@@ -2,7 +2,7 @@
 
 // hkg.yield only terminates hkg.elementwise bodies and hkg.matmul epilogues.
 func.func @yield_in_func(%a: f32) {
-  // expected-error @below {{'hkg.yield' op expects parent op to be one of 'hkg.elementwise, hkg.matmul'}}
+  // expected-error @below {{'hkg.yield' op expects parent op to be one of 'hkg.elementwise, hkg.matmul, hkg.reduce'}}
   hkg.yield %a : f32
 }
 

@@ -10,9 +10,9 @@ func.func @missing_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-// CHECK: error: invalid properties {axes = array<i64: 1>, kind = 7 : i32} for op hkg.reduce: Invalid attribute `kind` in property conversion: 7 : i32
+// CHECK: error: 'hkg.reduce' op attribute 'kinds' failed to satisfy constraint: reduction kinds
 func.func @bad_enum(%x: tensor<4x8xf32>) -> tensor<4xf32> {
-  %0 = "hkg.reduce"(%x) <{axes = array<i64: 1>, kind = 7 : i32}> : (tensor<4x8xf32>) -> tensor<4xf32>
+  %0 = "hkg.reduce"(%x) <{axes = array<i64: 1>, kinds = [7 : i32]}> ({}, {}) : (tensor<4x8xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 

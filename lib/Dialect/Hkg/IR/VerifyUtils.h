@@ -8,6 +8,7 @@
 #ifndef HKG_LIB_DIALECT_HKG_IR_VERIFYUTILS_H
 #define HKG_LIB_DIALECT_HKG_IR_VERIFYUTILS_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/STLExtras.h"
@@ -77,6 +78,21 @@ LogicalResult verifyScalarBody(Operation *parent, Block &body);
 /// yields one `expected` value.
 LogicalResult verifyYieldsElement(Operation *parent, Block &body,
                                   Type expected, StringRef what);
+
+/// Checks the indexing maps of `operands` (extra operands read by a scalar
+/// body) into an iteration domain of shape `domain`: `maps` where given
+/// (one per operand), else each operand's shape must imply one map
+/// (BroadcastMaps.h). Diagnostics call the operands `operandName` and the
+/// domain `domainName` ("input", "result").
+LogicalResult verifyOperandMaps(Operation *op, ValueRange operands,
+                                std::optional<ArrayAttr> maps,
+                                ArrayRef<int64_t> domain, StringRef operandName,
+                                StringRef domainName);
+
+/// The maps verifyOperandMaps accepted: `maps`, or those the shapes imply.
+SmallVector<AffineMap> resolveOperandMaps(MLIRContext *ctx, ValueRange operands,
+                                          std::optional<ArrayAttr> maps,
+                                          ArrayRef<int64_t> domain);
 
 } // namespace mlir::hkg::detail
 

@@ -14,8 +14,16 @@ def Hkg_ReduceKind : I32EnumAttr<"ReduceKind", "reduction combiner", [
     I32EnumAttrCase<"Sum", 0, "sum">,
     I32EnumAttrCase<"Max", 1, "max">,
     I32EnumAttrCase<"Min", 2, "min">,
-    I32EnumAttrCase<"Prod", 3, "prod">]> {
+    I32EnumAttrCase<"Prod", 3, "prod">,
+    I32EnumAttrCase<"Argmax", 4, "argmax">,
+    I32EnumAttrCase<"Argmin", 5, "argmin">,
+    I32EnumAttrCase<"LogSumExp", 6, "logsumexp">]> {
   let cppNamespace = "::mlir::hkg";
+}
+
+def Hkg_ReduceKindArray
+    : TypedArrayAttrBase<Hkg_ReduceKind, "reduction kinds"> {
+  let constBuilderCall = ?;
 }
 
 def Hkg_RopeLayout : I32EnumAttr<"RopeLayout", "rotary embedding layout", [

@@ -116,5 +116,8 @@ def Hkg_FloatTensor : RankedTensorOf<[F32, F16, BF16]>;
 /// indices (i32, i64).
 def Hkg_ElementwiseTensor
     : RankedTensorOf<[F64, F32, F16, BF16, I1, I8, I32, I64]>;
+/// What a reduction writes: a float, or the i32 / i64 position of an
+/// argmax / argmin.
+def Hkg_ReduceResultTensor : RankedTensorOf<[F32, F16, BF16, I32, I64]>;
 
 #endif // HKG_BASE_TD

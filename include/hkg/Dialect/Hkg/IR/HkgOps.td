@@ -24,11 +24,13 @@ class Hkg_KernelOp<string mnemonic, list<Trait> traits = []>
 //===----------------------------------------------------------------------===//
 
 def Hkg_YieldOp : Hkg_Op<"yield", [Pure, ReturnLike, Terminator,
-    ParentOneOf<["ElementwiseOp", "MatmulOp"]>]> {
+    ParentOneOf<["ElementwiseOp", "MatmulOp", "ReduceOp"]>]> {
   let summary = "yields the element computed by a body or epilogue region";
   let description = [{
-    Terminates the body of `hkg.elementwise` and the epilogue of
-    `hkg.matmul`, yielding one scalar: the output element.
+    Terminates the body of `hkg.elementwise`, the epilogue of `hkg.matmul`
+    and the prologue and epilogue of `hkg.reduce`, yielding the scalars the
+    region computes: the output element, or (a reduce's prologue) one value
+    per reduction kind.
 
     ```mlir
     hkg.yield %y : bf16

@@ -16,18 +16,8 @@ using namespace mlir::hkg::detail;
 //===----------------------------------------------------------------------===//
 
 SmallVector<AffineMap> ElementwiseOp::getInputMaps() {
-  if (std::optional<ArrayAttr> maps = getIndexingMaps())
-    return llvm::to_vector(maps->getAsValueRange<AffineMapAttr>());
-  SmallVector<AffineMap> maps;
-  ArrayRef<int64_t> out = getResult().getType().getShape();
-  for (Value in : getInputs()) {
-    std::string why;
-    FailureOr<AffineMap> map =
-        inferBroadcastMap(getContext(), shapeOf(in), out, why);
-    assert(succeeded(map) && "the verifier checks that every map exists");
-    maps.push_back(*map);
-  }
-  return maps;
+  return resolveOperandMaps(getContext(), getInputs(), getIndexingMaps(),
+                            getResult().getType().getShape());
 }
 
 LogicalResult ElementwiseOp::verify() {
@@ -35,35 +25,10 @@ LogicalResult ElementwiseOp::verify() {
     return failure();
   if (getInputs().empty())
     return emitOpError("expected at least one input");
-  ArrayRef<int64_t> out = getResult().getType().getShape();
-  std::optional<ArrayAttr> maps = getIndexingMaps();
-  if (maps && maps->size() != getInputs().size())
-    return emitOpError("expected one indexing map per input (")
-           << getInputs().size() << "), got " << maps->size();
-  for (auto [i, in] : llvm::enumerate(getInputs())) {
-    std::string why;
-    if (maps) {
-      auto map = dyn_cast<AffineMapAttr>((*maps)[i]);
-      if (!map)
-        return emitOpError("expected indexing map #")
-               << i << " to be an affine map, got " << (*maps)[i];
-      if (succeeded(checkBroadcastMap(map.getValue(), shapeOf(in), out, why)))
-        continue;
-      InFlightDiagnostic diag = emitOpError("indexing map #");
-      diag << i << " does not fit input #" << i << " of shape "
-           << shapeStr(shapeOf(in)) << " to the result shape " << shapeStr(out)
-           << ": " << why;
-      return diag;
-    }
-    if (succeeded(inferBroadcastMap(getContext(), shapeOf(in), out, why)))
-      continue;
-    InFlightDiagnostic diag =
-        emitOpError("cannot tell which result dims input #");
-    diag << i << " of shape " << shapeStr(shapeOf(in))
-         << " follows in the result shape " << shapeStr(out) << ": " << why
-         << "; say which with 'indexing_maps'";
-    return diag;
-  }
+  if (failed(verifyOperandMaps(*this, getInputs(), getIndexingMaps(),
+                               getResult().getType().getShape(), "input",
+                               "result")))
+    return failure();
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
     return emitOpError("expected the body to have one argument per input (")
@@ -85,8 +50,20 @@ LogicalResult ElementwiseOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult IndexOp::verify() {
-  auto parent = (*this)->getParentOfType<ElementwiseOp>();
-  int64_t rank = parent.getResult().getType().getRank();
+  Operation *parent = (*this)->getParentOp();
+  if (auto reduce = dyn_cast<ReduceOp>(parent)) {
+    if ((*this)->getParentRegion() != &reduce.getPrologue())
+      return emitOpError("expected to be in the prologue of 'hkg.reduce' (the "
+                         "epilogue computes one result from reduced values, "
+                         "which have no index)");
+    int64_t rank = reduce.getInput().getType().getRank();
+    if (static_cast<int64_t>(getDim()) >= rank)
+      return emitOpError("expected 'dim' in [0, ")
+             << rank << ") for an input of rank " << rank << ", got "
+             << getDim();
+    return success();
+  }
+  int64_t rank = cast<ElementwiseOp>(parent).getResult().getType().getRank();
   if (static_cast<int64_t>(getDim()) >= rank)
     return emitOpError("expected 'dim' in [0, ")
            << rank << ") for a result of rank " << rank << ", got " << getDim();

@@ -51,8 +51,108 @@ std::array<int64_t, 3> SoftmaxOp::getAxisGeometry() {
   return splitAround(getInput().getType().getShape(), axis, axis);
 }
 
+SmallVector<ReduceKind> ReduceOp::getKindList() {
+  return llvm::map_to_vector(getKinds(), [](Attribute a) {
+    return cast<ReduceKindAttr>(a).getValue();
+  });
+}
+
+SmallVector<AffineMap> ReduceOp::getInsMaps() {
+  return resolveOperandMaps(getContext(), getIns(), getIndexingMaps(),
+                            getInput().getType().getShape());
+}
+
+static bool isArgKind(ReduceKind kind) {
+  return kind == ReduceKind::Argmax || kind == ReduceKind::Argmin;
+}
+
+/// The prologue, epilogue and `ins` of a reduce (see the op description).
+static LogicalResult verifyReduceBodies(ReduceOp op) {
+  SmallVector<ReduceKind> kinds = op.getKindList();
+  if (kinds.empty())
+    return op.emitOpError("expected at least one reduction kind");
+  MLIRContext *ctx = op.getContext();
+  Type f32 = Float32Type::get(ctx), i64 = IntegerType::get(ctx, 64);
+  Type resultElem = op.getResult().getType().getElementType();
+  if (op.getPrologue().empty()) {
+    if (!op.getIns().empty())
+      return op.emitOpError("expected a 'prologue' to read the ")
+             << op.getIns().size()
+             << " 'ins' operand(s): without one, only the input is reduced";
+    if (op.getIndexingMaps())
+      return op.emitOpError("expected 'indexing_maps' only with 'ins' "
+                            "operands and a 'prologue'");
+  } else {
+    if (failed(verifyOperandMaps(op, op.getIns(), op.getIndexingMaps(),
+                                 op.getInput().getType().getShape(),
+                                 "'ins' operand", "input")))
+      return failure();
+    Block &body = op.getPrologue().front();
+    size_t want = 1 + op.getIns().size();
+    if (body.getNumArguments() != want)
+      return op.emitOpError("expected the prologue to have ")
+             << want << " argument(s) (the input element, then one per 'ins' "
+             << "operand), got " << body.getNumArguments();
+    if (body.getArgument(0).getType() != elementTypeOf(op.getInput()))
+      return op.emitOpError("expected prologue argument #0 to be ")
+             << elementTypeOf(op.getInput())
+             << " (the input's element type), got "
+             << body.getArgument(0).getType();
+    for (auto [i, in] : llvm::enumerate(op.getIns()))
+      if (body.getArgument(i + 1).getType() != elementTypeOf(in))
+        return op.emitOpError("expected prologue argument #")
+               << i + 1 << " to be " << elementTypeOf(in)
+               << " (the element type of 'ins' operand #" << i << "), got "
+               << body.getArgument(i + 1).getType();
+    if (failed(verifyScalarBody(op, body)))
+      return failure();
+    auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
+    if (!yield)
+      return op.emitOpError("expected the prologue to end with 'hkg.yield'");
+    if (yield.getValues().size() != kinds.size() ||
+        llvm::any_of(yield.getValues().getTypes(),
+                     [&](Type t) { return t != f32; }))
+      return op.emitOpError("expected the prologue to yield one f32 per "
+                            "reduction kind (")
+             << kinds.size() << "), got " << yield.getValues().getTypes();
+  }
+  if (op.getEpilogue().empty()) {
+    if (kinds.size() != 1)
+      return op.emitOpError("expected an 'epilogue' to combine the ")
+             << kinds.size() << " reduced values into the result";
+    if (isArgKind(kinds.front())) {
+      if (!resultElem.isInteger(32) && !resultElem.isInteger(64))
+        return op.emitOpError("expected an i32 or i64 result for '")
+               << stringifyReduceKind(kinds.front()) << "' (a position), got "
+               << resultElem;
+    } else if (!isa<FloatType>(resultElem)) {
+      return op.emitOpError("expected a float result for '")
+             << stringifyReduceKind(kinds.front()) << "', got " << resultElem;
+    }
+    return success();
+  }
+  Block &body = op.getEpilogue().front();
+  if (body.getNumArguments() != kinds.size())
+    return op.emitOpError("expected the epilogue to have one argument per "
+                          "reduction kind (")
+           << kinds.size() << "), got " << body.getNumArguments();
+  for (auto [i, kind] : llvm::enumerate(kinds)) {
+    Type want = isArgKind(kind) ? i64 : f32;
+    if (body.getArgument(i).getType() != want)
+      return op.emitOpError("expected epilogue argument #")
+             << i << " to be " << want << " (what '"
+             << stringifyReduceKind(kind) << "' reduces to), got "
+             << body.getArgument(i).getType();
+  }
+  if (failed(verifyScalarBody(op, body)))
+    return failure();
+  return verifyYieldsElement(op, body, resultElem, "epilogue");
+}
+
 LogicalResult ReduceOp::verify() {
   if (failed(verifyStaticShapes(*this)))
+    return failure();
+  if (failed(verifyReduceBodies(*this)))
     return failure();
   ArrayRef<int64_t> in = getInput().getType().getShape();
   int64_t rank = in.size();

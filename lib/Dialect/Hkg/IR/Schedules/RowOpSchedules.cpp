@@ -274,7 +274,21 @@ static int64_t widestOf(Operation *op) {
 ScheduleSpace ReduceOp::getScheduleSpace(const TargetInfo &target) {
   if (reducesColumns(*this))
     return buildColumnSpace(getReductionGeometry(), widestOf(*this), target);
-  return buildRowSpace(reduceRows(*this), target, /*cached=*/false);
+  ScheduleSpace space = buildRowSpace(reduceRows(*this), target,
+                                      /*cached=*/false);
+  // A tuple state (several kinds, logsumexp, argmax, argmin) or a prologue
+  // needs more registers per thread than a plain sum: at 1024 threads
+  // (64 registers each on sm_90) an argmax row spilled, so the default
+  // stops at 512.
+  SmallVector<ReduceKind> kinds = getKindList();
+  bool plain = kinds.size() == 1 && getPrologue().empty() &&
+               (kinds[0] == ReduceKind::Sum || kinds[0] == ReduceKind::Max ||
+                kinds[0] == ReduceKind::Min || kinds[0] == ReduceKind::Prod);
+  for (KnobSpec &k : space.knobs)
+    if (!plain && k.name == kThreads.name &&
+        std::get<int64_t>(k.defaultValue) > 512 && k.isLegal(int64_t{512}))
+      k.defaultValue = int64_t{512};
+  return space;
 }
 
 LogicalResult ReduceOp::verifyScheduleConstraints(
@@ -282,8 +296,31 @@ LogicalResult ReduceOp::verifyScheduleConstraints(
     function_ref<InFlightDiagnostic()> emitError) {
   if (!reducesColumns(*this))
     return verifyRowConstraints(reduceRows(*this), schedule, target, emitError);
-  return verifyColumnConstraints(getReductionGeometry(), schedule, target,
-                                 emitError);
+  if (failed(verifyColumnConstraints(getReductionGeometry(), schedule, target,
+                                     emitError)))
+    return failure();
+  // The thread rows' partial states meet in LDS: one 4-byte word per state
+  // value (two for logsumexp, argmax and argmin) per thread and lane.
+  RowSchedule sched = RowSchedule::decode(schedule);
+  if (sched.rowsPerBlock == 1)
+    return success();
+  int64_t words = 0;
+  for (ReduceKind k : getKindList())
+    words += k == ReduceKind::Sum || k == ReduceKind::Max ||
+                     k == ReduceKind::Min || k == ReduceKind::Prod
+                 ? 1
+                 : 2;
+  int64_t bytes = words * sched.threads * sched.vectorWidth * 4;
+  if (bytes > staticLdsBytes(target))
+    return emitError() << "the reduction's partial results need " << bytes
+                       << " bytes of LDS (" << words << " word(s) per lane, "
+                       << sched.threads
+                       << " threads x vector_width = " << sched.vectorWidth
+                       << "); " << target.chip << " allows "
+                       << staticLdsBytes(target)
+                       << " per workgroup: lower 'threads' or "
+                          "'vector_width', or set 'rows_per_block' = 1";
+  return success();
 }
 
 CostFeatures ReduceOp::getCostFeatures() {

@@ -86,12 +86,15 @@ def Hkg_ElementwiseOp : Hkg_KernelOp<"elementwise",
 // hkg.index
 //===----------------------------------------------------------------------===//
 
-def Hkg_IndexOp : Hkg_Op<"index", [Pure, HasParent<"ElementwiseOp">]> {
+def Hkg_IndexOp : Hkg_Op<"index", [Pure,
+    ParentOneOf<["ElementwiseOp", "ReduceOp"]>]> {
   let summary = "the index of the element being computed, along one dim";
   let description = [{
     Inside an `hkg.elementwise` body: the index of the result element the
-    body is computing, along result dim `dim`. Masks, iota-like values and
-    position-dependent unpacking are written with it.
+    body is computing, along result dim `dim`; inside an `hkg.reduce`
+    prologue: the index of the input element being mapped, along input dim
+    `dim`. Masks, iota-like values, one-hot picks and position-dependent
+    unpacking are written with it.
 
     ```mlir
     // Causal mask: keep x where col <= row, else -inf.

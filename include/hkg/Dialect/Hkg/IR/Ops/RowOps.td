@@ -13,37 +13,90 @@
 //===----------------------------------------------------------------------===//
 
 def Hkg_ReduceOp : Hkg_KernelOp<"reduce", [Hkg_CacheHints]> {
-  let summary = "reduction over adjacent axes";
+  let summary = "reduction over adjacent axes, with optional map and finish bodies";
   let description = [{
-    Reduces `input` over `axes` (distinct, in increasing order) with `kind`
-    (`sum`, `max`, `min`, `prod`), accumulating in f32. The result shape is
-    the input shape without those axes (a rank-0 tensor when all are
-    reduced), or, keeping them (`keepdim`), with each reduced axis of
-    extent 1: the result type says which.
+    Reduces `input` over `axes` (distinct, adjacent, in increasing order).
+    The result shape is the input shape without those axes (a rank-0 tensor
+    when all are reduced), or, keeping them (`keepdim`), with each reduced
+    axis of extent 1: the result type says which.
 
-    Trailing axes reduce each contiguous row; other axes reduce down the
-    columns of the dims after them (a sum over the middle axis of
-    `[B, S, H]`), each workgroup covering a tile of columns. The reduced
-    axes must be adjacent.
+    Kinds, each accumulated in f32:
+    - `sum`, `max`, `min`, `prod`: the value;
+    - `logsumexp`: `log(sum(exp(v)))`, computed stably (a running max and
+      a rescaled sum);
+    - `argmax`, `argmin`: the position of the first largest (smallest)
+      value along the reduced axes (flattened, row-major, when several are
+      reduced), a NaN counting as larger (smaller) than any number, as in
+      PyTorch. Without an epilogue the result is i32 or i64.
+
+    Several kinds (`logsumexp, sum`) reduce several values in one pass.
+
+    The optional `prologue` maps each input element before the reduction:
+    its arguments are the input element, then one element of each of the
+    extra `ins` operands (each read through an indexing map from the input's
+    dims, as in `hkg.elementwise`; `indexing_maps` says which dims, or the
+    shapes where that is unambiguous); `hkg.index <dim>` gives the element's
+    index in the input. It yields one f32 per kind. Without a prologue,
+    every kind reduces the input element as f32 and there are no `ins`.
+
+    The optional `epilogue` turns the reduced values (one argument per kind:
+    f32, or i64 for `argmax` / `argmin`) into the result element. Without
+    one, there is exactly one kind and its value is the result.
+
+    Mean, variance, L2 norms, logsumexp and cross-entropy are each one
+    kernel. Trailing axes reduce each contiguous row; other axes reduce down
+    the columns of the dims after them (a sum over the middle axis of
+    `[B, S, H]`), each workgroup covering a tile of columns.
 
     ```mlir
     %s = hkg.reduce sum %x axes = [1] : tensor<64x4096xf32> -> tensor<64xf32>
     // Over the middle axis, keeping it:
     %m = hkg.reduce max %y axes = [1] : tensor<8x512x64xbf16> -> tensor<8x1x64xbf16>
+    %i = hkg.reduce argmax %l axes = [1] : tensor<64x32000xbf16> -> tensor<64xi64>
+    // Cross-entropy: logsumexp(x) - x[target], one kernel.
+    %ce = hkg.reduce logsumexp, sum %logits ins(%t : tensor<64xi64>)
+        axes = [1] {indexing_maps = [affine_map<(d0, d1) -> (d0)>]}
+        : tensor<64x32000xbf16> -> tensor<64xf32>
+        prologue {
+        ^bb0(%x: bf16, %target: i64):
+          %xf = arith.extf %x : bf16 to f32
+          %j = hkg.index 1
+          %ji = arith.index_cast %j : index to i64
+          %hit = arith.cmpi eq, %ji, %target : i64
+          %zero = arith.constant 0.0 : f32
+          %pick = arith.select %hit, %xf, %zero : f32
+          hkg.yield %xf, %pick : f32, f32
+        } epilogue {
+        ^bb0(%lse: f32, %picked: f32):
+          %loss = arith.subf %lse, %picked : f32
+          hkg.yield %loss : f32
+        }
     ```
   }];
-  let arguments = (ins Hkg_FloatTensor:$input, Hkg_ReduceKind:$kind,
-                   DenseI64ArrayAttr:$axes,
+  let arguments = (ins Hkg_FloatTensor:$input,
+                   Variadic<Hkg_ElementwiseTensor>:$ins,
+                   Hkg_ReduceKindArray:$kinds, DenseI64ArrayAttr:$axes,
+                   OptionalAttr<AffineMapArrayAttr>:$indexing_maps,
                    OptionalAttr<Hkg_ScheduleAttr>:$schedule);
-  let results = (outs Hkg_FloatTensor:$result);
+  let results = (outs Hkg_ReduceResultTensor:$result);
+  let regions = (region MaxSizedRegion<1>:$prologue,
+                 MaxSizedRegion<1>:$epilogue);
   let assemblyFormat = [{
-    $kind $input `axes` `=` $axes attr-dict `:` type($input) `->`
-    type($result)
+    custom<ReduceKinds>($kinds) $input
+    (`ins` `(` $ins^ `:` type($ins) `)`)?
+    `axes` `=` $axes attr-dict `:` type($input) `->` type($result)
+    (`prologue` $prologue^)? (`epilogue` $epilogue^)?
   }];
   let extraClassDeclaration = [{
     /// The input as [outer, reduced, inner]: the extents before, of and
     /// after the reduced axes (inner = 1 for trailing axes).
     std::array<int64_t, 3> getReductionGeometry();
+    /// The kinds, in order.
+    ::llvm::SmallVector<ReduceKind> getKindList();
+    /// The map of each `ins` operand, from the input's dims to the
+    /// operand's: `indexing_maps` where given, else the one the shapes
+    /// imply (the verifier has checked that it exists and is unique).
+    ::llvm::SmallVector<::mlir::AffineMap> getInsMaps();
   }];
 }
 
@@ -53,20 +106,23 @@ def Hkg_ReduceOp : Hkg_KernelOp<"reduce", [Hkg_CacheHints]> {
 
 def Hkg_SoftmaxOp : Hkg_KernelOp<"softmax",
     [Hkg_CacheHints, Hkg_EvictLastOnHopper, Hkg_RowCacheForm]> {
-  let summary = "numerically stable softmax along one axis";
+  let summary = "numerically stable softmax or log-softmax along one axis";
   let description = [{
-    `result = exp(x - max(x)) / sum(exp(x - max(x)))` along `axis`
-    (default: the last). Computed in f32.
+    `result = exp(x - max(x)) / sum(exp(x - max(x)))` along `axis`, or with
+    `log`, `result = x - max(x) - log(sum(exp(x - max(x))))` (log_softmax,
+    one kernel). Computed in f32.
 
     ```mlir
     %p = hkg.softmax %x axis(1) : tensor<8192x8192xbf16> -> tensor<8192x8192xbf16>
+    %l = hkg.softmax log %x axis(0) : tensor<512x64xf32> -> tensor<512x64xf32>
     ```
   }];
-  let arguments = (ins Hkg_FloatTensor:$input, I64Attr:$axis,
+  let arguments = (ins Hkg_FloatTensor:$input, I64Attr:$axis, UnitAttr:$log,
                    OptionalAttr<Hkg_ScheduleAttr>:$schedule);
   let results = (outs Hkg_FloatTensor:$result);
   let assemblyFormat = [{
-    $input `axis` `(` $axis `)` attr-dict `:` type($input) `->` type($result)
+    (`log` $log^)? $input `axis` `(` $axis `)` attr-dict `:` type($input)
+    `->` type($result)
   }];
   let extraClassDeclaration = [{
     /// The input as [outer, len, inner] around the axis: inner > 1 runs

@@ -1,0 +1,365 @@
+//===- ReductionsKinds.cpp - the kinds and bodies of hkg.reduce -----------===//
+//
+// See ReductionsKinds.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReductionsKinds.h"
+
+#include "hkg/Dialect/Hkg/IR/BroadcastMaps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::hkg;
+using namespace mlir::hkg::reduce;
+
+static bool isArgKind(ReduceKind kind) {
+  return kind == ReduceKind::Argmax || kind == ReduceKind::Argmin;
+}
+
+static unsigned stateWidth(ReduceKind kind) {
+  return kind == ReduceKind::LogSumExp || isArgKind(kind) ? 2 : 1;
+}
+
+/// `v` (a scalar constant) broadcast to the shape of `like`, in `v`'s type.
+static Value splatTo(OpBuilder &b, Location loc, Value v, Value like) {
+  auto vt = dyn_cast<VectorType>(like.getType());
+  if (!vt)
+    return v;
+  return vector::BroadcastOp::create(
+      b, loc, VectorType::get(vt.getShape(), v.getType()), v);
+}
+
+/// exp(a - m), or 0 where m is -inf (nothing reduced yet); a and m of the
+/// same shape.
+static Value expOrZero(OpBuilder &b, Location loc, Value a, Value m) {
+  Value negInf = splatTo(
+      b, loc, constF32(b, loc, -std::numeric_limits<double>::infinity()), m);
+  Value empty =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf);
+  Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, a, m));
+  return arith::SelectOp::create(b, loc, empty,
+                                 splatTo(b, loc, constF32(b, loc, 0.0), m), e);
+}
+
+KindState::KindState(ReduceOp op) : kinds(op.getKindList()) {
+  for (ReduceKind k : kinds) {
+    offsets.push_back(total);
+    total += stateWidth(k);
+  }
+}
+
+double KindState::maskValue(unsigned k) const {
+  double inf = std::numeric_limits<double>::infinity();
+  switch (kinds[k]) {
+  case ReduceKind::Sum:
+    return 0.0;
+  case ReduceKind::Prod:
+    return 1.0;
+  case ReduceKind::Max:
+  case ReduceKind::Argmax:
+  case ReduceKind::LogSumExp:
+    return -inf;
+  case ReduceKind::Min:
+  case ReduceKind::Argmin:
+    return inf;
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+SmallVector<Value> KindState::identity(OpBuilder &b, Location loc,
+                                       Value like) const {
+  SmallVector<Value> state;
+  for (auto [k, kind] : llvm::enumerate(kinds)) {
+    state.push_back(splatTo(b, loc, constF32(b, loc, maskValue(k)), like));
+    if (kind == ReduceKind::LogSumExp)
+      state.push_back(splatTo(b, loc, constF32(b, loc, 0.0), like));
+    if (isArgKind(kind))
+      state.push_back(splatTo(
+          b, loc, constI32(b, loc, std::numeric_limits<int32_t>::max()), like));
+  }
+  return state;
+}
+
+/// Whether (v2, p2) replaces (v1, p1): a larger (`greater`) or smaller
+/// value, the lower position on ties, a NaN over every number and the first
+/// NaN over later ones.
+static Value argTakes(OpBuilder &b, Location loc, bool greater, Value v1,
+                      Value p1, Value v2, Value p2) {
+  using P = arith::CmpFPredicate;
+  Value nan1 = arith::CmpFOp::create(b, loc, P::UNO, v1, v1);
+  Value nan2 = arith::CmpFOp::create(b, loc, P::UNO, v2, v2);
+  Value lower =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, p2, p1);
+  Value better =
+      arith::CmpFOp::create(b, loc, greater ? P::OGT : P::OLT, v2, v1);
+  Value tie = arith::AndIOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, P::OEQ, v2, v1), lower);
+  Value ones = splatTo(b, loc, arith::ConstantIntOp::create(b, loc, 1, 1), v1);
+  Value notNan1 = arith::XOrIOp::create(b, loc, nan1, ones);
+  Value nanWins = arith::AndIOp::create(
+      b, loc, nan2, arith::OrIOp::create(b, loc, notNan1, lower));
+  return arith::OrIOp::create(b, loc, nanWins,
+                              arith::OrIOp::create(b, loc, better, tie));
+}
+
+Combiner KindState::combiner() const {
+  SmallVector<ReduceKind> ks = kinds;
+  SmallVector<unsigned> offs = offsets;
+  return [ks, offs](OpBuilder &b, Location loc, ValueRange x,
+                    ValueRange y) -> SmallVector<Value> {
+    SmallVector<Value> out;
+    for (auto [kind, at] : llvm::zip(ks, offs)) {
+      Value a = x[at], c = y[at];
+      switch (kind) {
+      case ReduceKind::Sum:
+        out.push_back(arith::AddFOp::create(b, loc, a, c));
+        break;
+      case ReduceKind::Prod:
+        out.push_back(arith::MulFOp::create(b, loc, a, c));
+        break;
+      case ReduceKind::Max:
+        out.push_back(arith::MaxNumFOp::create(b, loc, a, c));
+        break;
+      case ReduceKind::Min:
+        out.push_back(arith::MinNumFOp::create(b, loc, a, c));
+        break;
+      case ReduceKind::LogSumExp: {
+        Value m = arith::MaxNumFOp::create(b, loc, a, c);
+        Value sa =
+            arith::MulFOp::create(b, loc, x[at + 1], expOrZero(b, loc, a, m));
+        Value sc =
+            arith::MulFOp::create(b, loc, y[at + 1], expOrZero(b, loc, c, m));
+        out.push_back(m);
+        out.push_back(arith::AddFOp::create(b, loc, sa, sc));
+        break;
+      }
+      case ReduceKind::Argmax:
+      case ReduceKind::Argmin: {
+        Value take = argTakes(b, loc, kind == ReduceKind::Argmax, a, x[at + 1],
+                              c, y[at + 1]);
+        out.push_back(arith::SelectOp::create(b, loc, take, c, a));
+        out.push_back(
+            arith::SelectOp::create(b, loc, take, y[at + 1], x[at + 1]));
+        break;
+      }
+      }
+    }
+    return out;
+  };
+}
+
+SmallVector<Value> KindState::ofLanes(OpBuilder &b, Location loc,
+                                      ArrayRef<Value> values,
+                                      Value position) const {
+  SmallVector<Value> state;
+  Combiner combine = combiner();
+  for (auto [k, kind] : llvm::enumerate(kinds)) {
+    Value v = values[k];
+    auto vt = dyn_cast<VectorType>(v.getType());
+    switch (kind) {
+    case ReduceKind::Sum:
+    case ReduceKind::Prod:
+    case ReduceKind::Max:
+    case ReduceKind::Min:
+      state.push_back(reduceVector(b, loc, v, kind));
+      break;
+    case ReduceKind::LogSumExp: {
+      // One exponential per element: the slot's own max, then its sum.
+      Value m = reduceVector(b, loc, v, ReduceKind::Max);
+      state.push_back(m);
+      state.push_back(vt ? reduceVector(b, loc, expDiffOrZero(b, loc, v, m),
+                                        ReduceKind::Sum)
+                         : constF32(b, loc, 1.0));
+      break;
+    }
+    case ReduceKind::Argmax:
+    case ReduceKind::Argmin: {
+      // Lane by lane, in order: the first best lane wins.
+      auto lane = [&](int64_t l) -> SmallVector<Value> {
+        Value x = vt ? vector::ExtractOp::create(b, loc, v, l) : v;
+        Value p = l == 0 ? position
+                         : arith::AddIOp::create(b, loc, position,
+                                                 constI32(b, loc, l));
+        return {x, p};
+      };
+      SmallVector<Value> best = lane(0);
+      int64_t width = vt ? vt.getNumElements() : 1;
+      for (int64_t l = 1; l < width; ++l) {
+        SmallVector<Value> next = lane(l);
+        Value take = argTakes(b, loc, kind == ReduceKind::Argmax, best[0],
+                              best[1], next[0], next[1]);
+        best = {arith::SelectOp::create(b, loc, take, next[0], best[0]),
+                arith::SelectOp::create(b, loc, take, next[1], best[1])};
+      }
+      state.append(best);
+      break;
+    }
+    }
+  }
+  return state;
+}
+
+SmallVector<Value> KindState::ofElements(OpBuilder &b, Location loc,
+                                         ArrayRef<Value> values,
+                                         Value position) const {
+  SmallVector<Value> state;
+  for (auto [k, kind] : llvm::enumerate(kinds)) {
+    Value v = values[k];
+    state.push_back(v);
+    // A single element: a sum of exp(v - v) = 1 (0 for -inf, which the
+    // combiner's expOrZero takes care of).
+    if (kind == ReduceKind::LogSumExp)
+      state.push_back(splatTo(b, loc, constF32(b, loc, 1.0), v));
+    if (isArgKind(kind))
+      state.push_back(splatTo(b, loc, position, v));
+  }
+  return state;
+}
+
+SmallVector<Value> KindState::finish(OpBuilder &b, Location loc,
+                                     ValueRange state) const {
+  SmallVector<Value> out;
+  for (auto [kind, at] : llvm::zip(kinds, offsets)) {
+    Value v = state[at];
+    if (kind == ReduceKind::LogSumExp) {
+      v = arith::AddFOp::create(b, loc, v,
+                                math::LogOp::create(b, loc, state[at + 1]));
+    } else if (isArgKind(kind)) {
+      Value p = state[at + 1];
+      Type i64 = b.getI64Type();
+      if (auto vt = dyn_cast<VectorType>(p.getType()))
+        i64 = VectorType::get(vt.getShape(), i64);
+      v = arith::ExtSIOp::create(b, loc, i64, p);
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Prologue, element index, epilogue
+//===----------------------------------------------------------------------===//
+
+Prologue::Prologue(ReduceOp op, OpBuilder &b, Location loc, ValueRange insArgs)
+    : op(op), b(b), loc(loc) {
+  if (op.getPrologue().empty())
+    return;
+  body = &op.getPrologue().front();
+  for (auto [arg, in, map] : llvm::zip(insArgs, op.getIns(), op.getInsMaps())) {
+    auto shape = cast<ShapedType>(in.getType()).getShape();
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    ins.push_back(reshapeView(b, loc, arg, {n}));
+    strides.push_back(operandStridesPerResultDim(map, shape));
+  }
+}
+
+SmallVector<Value> Prologue::apply(Value x, ArrayRef<Value> index) {
+  if (!body) {
+    Value f = toF32(b, loc, x);
+    return SmallVector<Value>(op.getKinds().size(), f);
+  }
+  IRMapping map;
+  map.map(body->getArgument(0), x);
+  for (auto [k, in] : llvm::enumerate(ins)) {
+    Value offset;
+    for (auto [j, stride] : llvm::enumerate(strides[k])) {
+      if (stride == 0)
+        continue;
+      Value term = stride == 1
+                       ? index[j]
+                       : arith::MulIOp::create(b, loc, index[j],
+                                               constIndex(b, loc, stride));
+      offset = offset ? arith::AddIOp::create(b, loc, offset, term) : term;
+    }
+    if (!offset)
+      offset = constIndex(b, loc, 0);
+    map.map(body->getArgument(k + 1),
+            memref::LoadOp::create(b, loc, in, offset));
+  }
+  for (Operation &inner : body->without_terminator()) {
+    if (auto idx = dyn_cast<IndexOp>(inner)) {
+      map.map(idx.getResult(), index[idx.getDim()]);
+      continue;
+    }
+    b.clone(inner, map);
+  }
+  return llvm::map_to_vector(body->getTerminator()->getOperands(),
+                             [&](Value v) { return map.lookup(v); });
+}
+
+InputDims::InputDims(ReduceOp op) {
+  ArrayRef<int64_t> shape = op.getInput().getType().getShape();
+  int64_t first = op.getAxes().front(), last = op.getAxes().back();
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    int64_t a = static_cast<int64_t>(i);
+    (a < first ? outerDims : a <= last ? reducedDims : innerDims).push_back(d);
+  }
+}
+
+/// The row-major index of `flat` over `dims` (dims of extent 1 are 0).
+static void decompose(OpBuilder &b, Location loc, Value flat,
+                      ArrayRef<int64_t> dims, SmallVectorImpl<Value> &out) {
+  size_t start = out.size();
+  out.resize(start + dims.size());
+  int64_t stride = 1, total = 1;
+  for (int64_t d : dims)
+    total *= d;
+  for (int j = static_cast<int>(dims.size()) - 1; j >= 0; --j) {
+    int64_t extent = dims[j];
+    if (extent == 1) {
+      out[start + j] = constIndex(b, loc, 0);
+      continue;
+    }
+    Value q = stride == 1 ? flat
+                          : arith::DivUIOp::create(b, loc, flat,
+                                                   constIndex(b, loc, stride));
+    bool outermost = stride * extent >= total;
+    out[start + j] =
+        outermost
+            ? q
+            : arith::RemUIOp::create(b, loc, q, constIndex(b, loc, extent));
+    stride *= extent;
+  }
+}
+
+ElementIndex InputDims::index(OpBuilder &b, Location loc, Value o, Value r,
+                              Value i) const {
+  ElementIndex idx;
+  decompose(b, loc, o, outerDims, idx);
+  decompose(b, loc, r, reducedDims, idx);
+  decompose(b, loc, i, innerDims, idx);
+  return idx;
+}
+
+Value mlir::hkg::reduce::applyEpilogue(ReduceOp op, OpBuilder &b, Location loc,
+                                       ArrayRef<Value> reduced) {
+  Type et = op.getResult().getType().getElementType();
+  if (op.getEpilogue().empty()) {
+    Value v = reduced.front();
+    if (getElementTypeOrSelf(v.getType()) == et)
+      return v;
+    if (isa<IntegerType>(et))
+      if (auto vt = dyn_cast<VectorType>(v.getType()))
+        return arith::TruncIOp::create(b, loc, vt.clone(et), v);
+    return arith::TruncIOp::create(b, loc, et, v);
+    return fromF32(b, loc, v, et);
+  }
+  Block &body = op.getEpilogue().front();
+  IRMapping map;
+  for (auto [arg, v] : llvm::zip(body.getArguments(), reduced))
+    map.map(arg, v);
+  for (Operation &inner : body.without_terminator())
+    b.clone(inner, map);
+  return map.lookup(body.getTerminator()->getOperand(0));
+}
