@@ -15,7 +15,10 @@ results, transposed reads, size-1 dims, 3-D maps), hkg.index in bodies (a
 causal mask, packed-int unpacking by column parity, one-hot targets), i1 / i8 /
 i32 / i64 / f64 tensors, and hkg.matmul epilogue operands of shape [1, N] and
 [B, 1, N] (matmul_epi: random schedules from the small MM grid; fewer than
---random legal ones are kept when the grid runs out). Every case has a
+--random legal ones are kept when the grid runs out). reduce_kinds and
+reduce_bodies cover hkg.reduce's argmax / argmin / logsumexp kinds, its
+prologue and epilogue bodies (cross-entropy with i64 targets, mean, variance,
+L2 norm, max with argmax) and log_softmax, on rows and down columns. Every case has a
 'feature' in index.json; utils/sweep/summarize.py counts them per feature.
 """
 import argparse
@@ -270,6 +273,82 @@ def matmul_epi_cases():
     return cases
 
 
+RED_ROW_SHAPES = [(3, 4097), (1, 128256), (64, 1024)]
+RED_COL_SHAPES = [(8, 512, 64), (5, 37, 24), (2, 1000, 3)]
+
+
+def reduce_op(kinds, x, res, axes, prologue=None, epilogue=None, ins=None, maps=None):
+    """An hkg.reduce as a callable of the schedule attribute (merged with indexing_maps)."""
+    def text(sched):
+        attrs = [a for a in (sched, maps and "indexing_maps = [%s]" % ", ".join(maps)) if a]
+        ad = "{%s} " % ", ".join(attrs) if attrs else ""
+        insp = " ins(%s : %s)" % (", ".join(f"%arg{i + 1}" for i in range(len(ins))), ", ".join(ins)) if ins else ""
+        body = ""
+        if prologue:
+            body += " prologue {\n    %s\n    }" % "\n      ".join(prologue)
+        if epilogue:
+            body += " epilogue {\n    %s\n    }" % "\n      ".join(epilogue)
+        return f"hkg.reduce {kinds} %arg0{insp} axes = {axes} {ad}: {x} -> {res}{body}"
+    return text
+
+
+def reduce_kinds_cases():
+    """argmax / argmin (i64 / i32 positions), logsumexp, rows and down columns, every float dtype."""
+    cases = []
+    for (r, c), dt in spread(RED_ROW_SHAPES):
+        x = t((r, c), dt)
+        cases.append((f"argmax_{dt}_{r}x{c}", [x], reduce_op("argmax", x, t((r,), "i64"), "[1]"), t((r,), "i64"), "reduce_arg"))
+        cases.append((f"argmin_{dt}_{r}x{c}", [x], reduce_op("argmin", x, t((r, 1), "i32"), "[1]"), t((r, 1), "i32"), "reduce_arg"))
+        cases.append((f"lse_{dt}_{r}x{c}", [x], reduce_op("logsumexp", x, t((r,), dt), "[1]"), t((r,), dt), "reduce_lse"))
+    for (o, n, i), dt in spread(RED_COL_SHAPES):
+        x = t((o, n, i), dt)
+        cases.append((f"argmax_col_{dt}_{o}x{n}x{i}", [x], reduce_op("argmax", x, t((o, i), "i64"), "[1]"), t((o, i), "i64"), "reduce_arg"))
+        cases.append((f"argmin_col0_{dt}_{o}x{n}x{i}", [x], reduce_op("argmin", x, t((n, i), "i32"), "[0]"), t((n, i), "i32"), "reduce_arg"))
+        cases.append((f"lse_col_{dt}_{o}x{n}x{i}", [x], reduce_op("logsumexp", x, t((o, 1, i), "f32"), "[1]"), t((o, 1, i), "f32"), "reduce_lse"))
+    return cases
+
+
+def reduce_bodies_cases():
+    """Prologue / epilogue bodies: cross-entropy (an i64 target per row, one-hot pick), mean, variance, the L2
+    norm, max and argmax combined; log_softmax on rows and down columns."""
+    cases = []
+    for (r, c), dt in spread(RED_ROW_SHAPES):
+        x, tt = t((r, c), dt), t((r,), "i64")
+        lx, xf = to_f32("%v", dt, "xf")
+        pro = [f"^bb0(%v: {dt}, %tg: i64):"] + lx + [
+            "%j = hkg.index 1", "%ji = arith.index_cast %j : index to i64", "%hit = arith.cmpi eq, %ji, %tg : i64",
+            "%zero = arith.constant 0.0 : f32", f"%pick = arith.select %hit, {xf}, %zero : f32",
+            f"hkg.yield {xf}, %pick : f32, f32"]
+        epi = ["^bb0(%l: f32, %p: f32):", "%loss = arith.subf %l, %p : f32", "hkg.yield %loss : f32"]
+        cases.append((f"xent_{dt}_{r}x{c}", [x, tt],
+                      reduce_op("logsumexp, sum", x, t((r,), "f32"), "[1]", pro, epi, [tt], ["affine_map<(d0, d1) -> (d0)>"]),
+                      t((r,), "f32"), "reduce_bodies"))
+        mean = ["^bb0(%s: f32):", f"%n = arith.constant {float(c)} : f32", "%m = arith.divf %s, %n : f32"] + from_f32("%m", dt)
+        cases.append((f"mean_{dt}_{r}x{c}", [x], reduce_op("sum", x, t((r,), dt), "[1]", epilogue=mean), t((r,), dt), "reduce_bodies"))
+        l2p = [f"^bb0(%v: {dt}):"] + lx + [f"%q = arith.mulf {xf}, {xf} : f32", "hkg.yield %q : f32"]
+        l2e = ["^bb0(%s: f32):", "%n = math.sqrt %s : f32", "hkg.yield %n : f32"]
+        cases.append((f"l2_{dt}_{r}x{c}", [x], reduce_op("sum", x, t((r,), "f32"), "[1]", l2p, l2e), t((r,), "f32"), "reduce_bodies"))
+        mx = ["^bb0(%m: f32, %i: i64):", "%f = arith.sitofp %i : i64 to f32", "%y = arith.addf %m, %f : f32",
+              "hkg.yield %y : f32"]
+        cases.append((f"maxarg_{dt}_{r}x{c}", [x], reduce_op("max, argmax", x, t((r,), "f32"), "[1]", epilogue=mx),
+                      t((r,), "f32"), "reduce_bodies"))
+        cases.append((f"log_softmax_{dt}_{r}x{c}", [x], f"hkg.softmax log %arg0 axis(1) {{sched}}: {x} -> {x}", x, "log_softmax"))
+    for (o, n, i), dt in spread(RED_COL_SHAPES):
+        x = t((o, n, i), dt)
+        lx, xf = to_f32("%v", dt, "xf")
+        pro = [f"^bb0(%v: {dt}):"] + lx + [f"%q = arith.mulf {xf}, {xf} : f32", f"hkg.yield {xf}, %q : f32, f32"]
+        epi = ["^bb0(%a: f32, %b: f32):", f"%n = arith.constant {float(n)} : f32", "%m = arith.divf %a, %n : f32",
+               "%m2 = arith.divf %b, %n : f32", "%mm = arith.mulf %m, %m : f32", "%var = arith.subf %m2, %mm : f32",
+               "hkg.yield %var : f32"]
+        cases.append((f"var_col_{dt}_{o}x{n}x{i}", [x], reduce_op("sum, sum", x, t((o, i), "f32"), "[1]", pro, epi),
+                      t((o, i), "f32"), "reduce_bodies"))
+        cases.append((f"log_softmax_col_{dt}_{o}x{n}x{i}", [x], f"hkg.softmax log %arg0 axis(1) {{sched}}: {x} -> {x}", x,
+                      "log_softmax"))
+        cases.append((f"log_softmax_col0_{dt}_{o}x{n}x{i}", [x], f"hkg.softmax log %arg0 axis(0) {{sched}}: {x} -> {x}", x,
+                      "log_softmax"))
+    return cases
+
+
 def families():
     """(family, grid, [(name, args, op_text_with_{sched}, result_type)])"""
     fam = {}
@@ -314,6 +393,9 @@ def families():
     fam["ew_ints"] = (EW, ew_ints_cases())
     fam["ew_f64"] = (EW, ew_f64_cases())
     fam["matmul_epi"] = (MM, matmul_epi_cases())
+    red = {kk: vv for kk, vv in ROW.items() if kk != "row_cache"}
+    fam["reduce_kinds"] = (red, reduce_kinds_cases())
+    fam["reduce_bodies"] = (red, reduce_bodies_cases())
     return fam
 
 

@@ -349,11 +349,11 @@ Value mlir::hkg::reduce::applyEpilogue(ReduceOp op, OpBuilder &b, Location loc,
     Value v = reduced.front();
     if (getElementTypeOrSelf(v.getType()) == et)
       return v;
-    if (isa<IntegerType>(et))
-      if (auto vt = dyn_cast<VectorType>(v.getType()))
-        return arith::TruncIOp::create(b, loc, vt.clone(et), v);
+    if (!isa<IntegerType>(et))
+      return fromF32(b, loc, v, et);
+    if (auto vt = dyn_cast<VectorType>(v.getType()))
+      return arith::TruncIOp::create(b, loc, vt.clone(et), v);
     return arith::TruncIOp::create(b, loc, et, v);
-    return fromF32(b, loc, v, et);
   }
   Block &body = op.getEpilogue().front();
   IRMapping map;
