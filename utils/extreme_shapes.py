@@ -102,8 +102,8 @@ def gen_row(op, rows, length, dt):
         return name, func(name, [("x", x), ("w", w), ("b", w)], [("%0", x)],
                           body)
     if op == "rmsnorm":
-        body = ("  %%0 = hkg.rmsnorm %%x, %%w eps(1.0e-06) : %s, %s -> %s" %
-                (x, w, x))
+        body = ("  %%0 = hkg.rmsnorm %%x weight(%%w : %s) eps(1.0e-06) : %s -> %s"
+                % (w, x, x))
         return name, func(name, [("x", x), ("w", w)], [("%0", x)], body)
     if op == "elementwise":
         # x + bias (a broadcast row), in f32.

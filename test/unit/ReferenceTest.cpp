@@ -267,7 +267,7 @@ TEST(ReferenceTest, LayerNormWithoutAffine) {
 TEST(ReferenceTest, RMSNorm) {
   ParsedOp p = parseOp(R"(
     func.func @ref(%x: tensor<1x2xf32>, %w: tensor<2xf32>) -> tensor<1x2xf32> {
-      %y = hkg.rmsnorm %x, %w eps(1.0e-20) : tensor<1x2xf32>, tensor<2xf32> -> tensor<1x2xf32>
+      %y = hkg.rmsnorm %x weight(%w : tensor<2xf32>) eps(1.0e-20) : tensor<1x2xf32> -> tensor<1x2xf32>
       return %y : tensor<1x2xf32>
     })");
   // [3 4]: mean square 12.5.
