@@ -5,7 +5,8 @@ valid shape has a legal default schedule).
 For every op family it writes .mlir inputs over extreme shapes and dtypes
 (one row; rows of 1M elements; M, N or K = 1; odd primes such as 7, 13, 127,
 4099; batch 1 with a huge hidden dim; attention decode with 1..16 queries and
-head dims 32..1024, GQA), plus `--samples` seeded random combinations of the
+head dims 32..1024, GQA; norms over one inner axis and over trailing axes),
+plus `--samples` seeded random combinations of the
 same extreme values, and runs on each chip:
 
   1. hkg-opt --hkg-default-schedule=chip=CHIP   (a legal default schedule?)
@@ -102,8 +103,8 @@ def gen_row(op, rows, length, dt):
         return name, func(name, [("x", x), ("w", w), ("b", w)], [("%0", x)],
                           body)
     if op == "rmsnorm":
-        body = ("  %%0 = hkg.rmsnorm %%x, %%w eps(1.0e-06) : %s, %s -> %s" %
-                (x, w, x))
+        body = ("  %%0 = hkg.rmsnorm %%x weight(%%w : %s) eps(1.0e-06) : %s -> %s"
+                % (w, x, x))
         return name, func(name, [("x", x), ("w", w)], [("%0", x)], body)
     if op == "elementwise":
         # x + bias (a broadcast row), in f32.
@@ -178,6 +179,27 @@ def gen_attention(b, hq, hkv, sq, skv, d, dt, causal=False):
 # ---------------------------------------------------------------------------
 
 
+def gen_norm_axes(op, shape, axes, dt):
+    """A layernorm / rmsnorm over `axes` of `shape` (trailing axes, or one
+    inner axis: down the columns), with a weight of the normalized dims."""
+    x = tensor(shape, dt)
+    w = tensor(shape[axes[0]:axes[-1] + 1], dt)
+    name = "%s_%s_ax%s_%s" % (op, "x".join(map(str, shape)),
+                              "".join(map(str, axes)), dt)
+    eps = "1.0e-05" if op == "layernorm" else "1.0e-06"
+    body = ("  %%0 = hkg.%s %%x axes = [%s] weight(%%w : %s) eps(%s) : %s -> %s"
+            % (op, ", ".join(map(str, axes)), w, eps, x, x))
+    return name, func(name, [("x", x), ("w", w)], [("%0", x)], body)
+
+
+# Norms over an inner axis (one column of 1, 7 or 1M elements; 1 or a prime
+# number of columns) and over trailing axes (a 1M-element row of two dims).
+NORM_AXES = [([1, 1, 1], [1]), ([1, 7, 13], [1]), ([1, HUGE_ROW, 3], [1]),
+             ([4099, 13, 7], [1]), ([3, 4099, 2], [1]), ([1, 2, 4099], [0]),
+             ([13, 1024, 1024], [1, 2]), ([1, 7, 13, 127], [1, 2, 3]),
+             ([2, 13, 1], [1]), ([1, 1024, 1024], [1, 2])]
+
+
 def fixed_cases():
     out = defaultdict(list)
     mm = [(1, 1, 1), (1, 4096, 4096), (4096, 1, 4096), (4096, 4096, 1),
@@ -198,6 +220,10 @@ def fixed_cases():
         for r, n in rows:
             for dt in ["bf16", "f32"]:
                 out[op].append(gen_row(op, r, n, dt))
+    for op in ["layernorm", "rmsnorm"]:
+        for shape, axes in NORM_AXES:
+            for dt in ["bf16", "f32"]:
+                out[op].append(gen_norm_axes(op, shape, axes, dt))
 
     for b, s, h, d in [(1, 1, 1, 2), (1, 1, 1, 1024), (1, 4099, 7, 126),
                        (1, 13, 1, 14), (1, 1, 64, 128), (3, 127, 3, 6),

@@ -11,7 +11,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   }
   func.func @rmsnorm(%x: tensor<7x5120xf16>, %w: tensor<5120xf16>) -> tensor<7x5120xf16> {
     // CHECK: remark: hkg-autotune: device=none; picked zero-shot by the policy model '{{.*}}policy-h200.json' among 512 legal candidates
-    %0 = hkg.rmsnorm %x, %w eps(1.0e-06) : tensor<7x5120xf16>, tensor<5120xf16> -> tensor<7x5120xf16>
+    %0 = hkg.rmsnorm %x weight(%w : tensor<5120xf16>) eps(1.0e-06) : tensor<7x5120xf16> -> tensor<7x5120xf16>
     return %0 : tensor<7x5120xf16>
   }
 }

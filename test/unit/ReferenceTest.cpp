@@ -360,7 +360,7 @@ TEST(ReferenceTest, LayerNormWithoutAffine) {
 TEST(ReferenceTest, RMSNorm) {
   ParsedOp p = parseOp(R"(
     func.func @ref(%x: tensor<1x2xf32>, %w: tensor<2xf32>) -> tensor<1x2xf32> {
-      %y = hkg.rmsnorm %x, %w eps(1.0e-20) : tensor<1x2xf32>, tensor<2xf32> -> tensor<1x2xf32>
+      %y = hkg.rmsnorm %x weight(%w : tensor<2xf32>) eps(1.0e-20) : tensor<1x2xf32> -> tensor<1x2xf32>
       return %y : tensor<1x2xf32>
     })");
   // [3 4]: mean square 12.5.
@@ -368,6 +368,53 @@ TEST(ReferenceTest, RMSNorm) {
   EXPECT_THAT(evaluate(p, {makeTensor(DType::F32, {1, 2}, {3, 4}),
                            makeTensor(DType::F32, {2}, {1, 2})}),
               near({3 / r, 8 / r}));
+}
+
+TEST(ReferenceTest, RMSNormWithoutWeightOverAnInnerAxis) {
+  // Over axis 0 of [2, 2]: each column normalized on its own.
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+      %y = hkg.rmsnorm %x axes = [0] eps(1.0e-20) : tensor<2x2xf32> -> tensor<2x2xf32>
+      return %y : tensor<2x2xf32>
+    })");
+  // Columns [3 4] (mean square 12.5) and [1 1] (1).
+  double r = std::sqrt(12.5);
+  EXPECT_THAT(evaluate(p, {makeTensor(DType::F32, {2, 2}, {3, 1, 4, 1})}),
+              near({3 / r, 1, 4 / r, 1}));
+}
+
+TEST(ReferenceTest, LayerNormOverTrailingAxesWithTheirShapedWeight) {
+  // Over [2, 2] of [1, 2, 2]: one row of 4, the weight and bias at the
+  // flat position.
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<1x2x2xf32>, %w: tensor<2x2xf32>, %b: tensor<2x2xf32>) -> tensor<1x2x2xf32> {
+      %y = hkg.layernorm %x axes = [1, 2] weight(%w : tensor<2x2xf32>) bias(%b : tensor<2x2xf32>) eps(1.0e-20)
+          : tensor<1x2x2xf32> -> tensor<1x2x2xf32>
+      return %y : tensor<1x2x2xf32>
+    })");
+  // [1 2 3 4]: mean 2.5, variance 1.25.
+  double r = 1 / std::sqrt(1.25);
+  EXPECT_THAT(evaluate(p, {makeTensor(DType::F32, {1, 2, 2}, {1, 2, 3, 4}),
+                           makeTensor(DType::F32, {2, 2}, {1, 2, 3, 4}),
+                           makeTensor(DType::F32, {2, 2}, {0, 0, 0, 10})}),
+              near({-1.5 * r, -0.5 * 2 * r, 0.5 * 3 * r, 1.5 * 4 * r + 10}));
+}
+
+TEST(ReferenceTest, LayerNormOverAnInnerAxisWeightFollowsTheAxis) {
+  // Over the C = 2 channels of [1, 2, 3]: each of the 3 columns normalized
+  // down C, the weight and bias indexed by the channel.
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<1x2x3xf32>, %w: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<1x2x3xf32> {
+      %y = hkg.layernorm %x axes = [1] weight(%w : tensor<2xf32>) bias(%b : tensor<2xf32>) eps(1.0e-20)
+          : tensor<1x2x3xf32> -> tensor<1x2x3xf32>
+      return %y : tensor<1x2x3xf32>
+    })");
+  // Columns (1, 3), (2, 6), (0, 10): each normalizes to (-1, 1).
+  EXPECT_THAT(
+      evaluate(p, {makeTensor(DType::F32, {1, 2, 3}, {1, 2, 0, 3, 6, 10}),
+                   makeTensor(DType::F32, {2}, {2, 3}),
+                   makeTensor(DType::F32, {2}, {100, 200})}),
+      near({98, 98, 98, 203, 203, 203}));
 }
 
 static const char *ropeModule(bool neox) {

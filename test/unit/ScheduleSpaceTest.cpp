@@ -75,8 +75,9 @@ TEST_F(ScheduleSpaceTest, SoftmaxDefaultsAreLegalOnEveryTarget) {
 TEST_F(ScheduleSpaceTest, ResolvedScheduleFillsDefaults) {
   auto op = parseOp<RMSNormOp>(R"mlir(
     func.func @f(%x: tensor<16x4096xf32>, %w: tensor<4096xf32>) -> tensor<16x4096xf32> {
-      %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {schedule = #hkg.schedule<threads = 128>}
-          : tensor<16x4096xf32>, tensor<4096xf32> -> tensor<16x4096xf32>
+      %0 = hkg.rmsnorm %x weight(%w : tensor<4096xf32>) eps(1.0e-06)
+          {schedule = #hkg.schedule<threads = 128>}
+          : tensor<16x4096xf32> -> tensor<16x4096xf32>
       return %0 : tensor<16x4096xf32>
     })mlir");
   ASSERT_TRUE(op);

@@ -49,8 +49,8 @@ static std::string moduleText(const OpCase &c) {
         .str();
   if (c.kind == "rmsnorm")
     return llvm::formatv("func.func @f(%x: {0}, %w: {1}) -> {0} {\n"
-                         "  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) : {0}, {1} "
-                         "-> {0}\n  return %0 : {0}\n}\n",
+                         "  %0 = hkg.rmsnorm %x weight(%w : {1}) eps(1.0e-06) "
+                         ": {0} -> {0}\n  return %0 : {0}\n}\n",
                          x, w)
         .str();
   return llvm::formatv(

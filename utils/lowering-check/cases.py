@@ -74,7 +74,7 @@ def add_rmsnorm(name, dt, shape, s):
     T, W = t(shape, dt), t([shape[1]], dt)
     add(name, f"""
 func.func @f(%x: {T}, %w: {W}) -> {T} {{
-  %y = hkg.rmsnorm %x, %w eps(1.0e-06){sched(s)} : {T}, {W} -> {T}
+  %y = hkg.rmsnorm %x weight(%w : {W}) eps(1.0e-06){sched(s)} : {T} -> {T}
   return %y : {T}
 }}""", {"op": "rmsnorm", "args": [[dt, shape], [dt, [shape[1]]]], "out": [dt, shape], "eps": 1e-6})
 
@@ -519,6 +519,58 @@ if "--columns" in sys.argv:
         add_column_softmax(dt, [3, 4096, 8], 1, "threads = 256, rows_per_block = 32, vector_width = %d, unroll = 4"
                            % (4 if dt == "f32" else 8))
     add_column_reduce("prod", "f32", [6, 9, 32], [1], False)
+
+# --norm-axes: layernorm and rmsnorm over 2 or 3 trailing axes (rows of
+# their product) and over one inner axis (down the columns,
+# ReductionsNormColumns.cpp), with and without weight and bias, every dtype,
+# odd sizes, default and explicit schedules; --columns has the inner-axis ones
+# too.
+def add_norm_axes(op, dt, shape, axes, affine, s=""):
+    T = t(shape, dt)
+    W = t(shape[axes[0]:axes[-1] + 1], dt)
+    params, operands, args = [f"%x: {T}"], "", [[dt, shape]]
+    for k, name in (("w", "weight"), ("b", "bias")):
+        if k in affine:
+            params.append(f"%{k}: {W}")
+            operands += f" {name}(%{k} : {W})"
+            args.append([dt, shape[axes[0]:axes[-1] + 1]])
+    eps = 1e-5 if op == "layernorm" else 1e-6
+    add("%s_axes_%s_%s_%s_%s_%d" % (op, dt, "x".join(map(str, shape)), "".join(map(str, axes)), affine or "plain",
+                                    len(cases)), f"""
+func.func @f({", ".join(params)}) -> {T} {{
+  %y = hkg.{op} %x axes = [{", ".join(map(str, axes))}]{operands} eps({eps:.1e}){sched(s)} : {T} -> {T}
+  return %y : {T}
+}}""", {"op": op, "axes": axes, "affine": affine, "args": args, "out": [dt, shape], "eps": eps})
+
+
+def norm_axes_cases(inner_only=False):
+    for dt in ("f32", "f16", "bf16"):
+        for shape, axes in (([4, 96, 1000], [1]), ([3, 7, 33], [1]), ([2, 8, 16, 257], [2]), ([4099, 24], [0]),
+                            ([1, 1, 8], [1]), ([2, 4097, 1, 8], [1])):
+            add_norm_axes("layernorm", dt, shape, axes, "wb")
+            add_norm_axes("layernorm", dt, shape, axes, "")
+            add_norm_axes("rmsnorm", dt, shape, axes, "w")
+            add_norm_axes("rmsnorm", dt, shape, axes, "")
+        add_norm_axes("layernorm", dt, [5, 300, 40], [1], "b",
+                      "threads = 64, rows_per_block = 8, vector_width = %d, unroll = 8" % (4 if dt == "f32" else 8))
+        add_norm_axes("rmsnorm", dt, [3, 77, 2000], [1], "w", "threads = 128, rows_per_block = 1, vector_width = 2, unroll = 1")
+        if inner_only:
+            continue
+        for shape, axes in (([4, 33, 65], [1, 2]), ([2, 3, 5, 129], [1, 2, 3]), ([1, 16, 8192], [1, 2]),
+                            ([37, 2, 2], [1, 2]), ([3, 5, 1], [1, 2]), ([6, 7], [0, 1])):
+            add_norm_axes("layernorm", dt, shape, axes, "wb")
+            add_norm_axes("layernorm", dt, shape, axes, "w")
+            add_norm_axes("rmsnorm", dt, shape, axes, "w")
+            add_norm_axes("rmsnorm", dt, shape, axes, "")
+        add_norm_axes("layernorm", dt, [4, 33, 65], [1, 2], "b",
+                      "threads = 128, rows_per_block = 1, vector_width = 1, unroll = 4, row_cache = registers")
+
+
+if "--norm-axes" in sys.argv:
+    cases.clear()
+    norm_axes_cases()
+if "--columns" in sys.argv:
+    norm_axes_cases(inner_only=True)
 
 # --extremes: only the extreme shapes of issue 24 (utils/extreme_shapes.py),
 # with their default schedules, and the FMA kernels (mma = none, the AMD

@@ -40,19 +40,24 @@ def reference(ref, ins):
         return eval(ref["expr"], {"torch": torch, "x": xs})
     if op == "softmax":
         return torch.softmax(xs[0], ref.get("axis", -1))
-    if op == "layernorm":
+    if op in ("layernorm", "rmsnorm"):
+        # Over ref["axes"] (default: the last dim); the weight and bias (which
+        # ref["affine"] names, default: as many as given) have the normalized
+        # dims' shape, broadcast over the dims around them.
         x = xs[0]
-        m = x.mean(-1, keepdim=True)
-        v = ((x - m) ** 2).mean(-1, keepdim=True)
+        axes = ref.get("axes", [x.dim() - 1])
+        affine = ref.get("affine", "wb"[:len(xs) - 1])
+        m = x.mean(axes, keepdim=True) if op == "layernorm" else 0
+        v = ((x - m) ** 2).mean(axes, keepdim=True)
         y = (x - m) / torch.sqrt(v + ref["eps"])
-        if len(xs) > 1:
-            y = y * xs[1]
-        if len(xs) > 2:
-            y = y + xs[2]
+        view = [d if i in axes else 1 for i, d in enumerate(x.shape)]
+        i = 1
+        if "w" in affine:
+            y = y * xs[i].reshape(view)
+            i += 1
+        if "b" in affine:
+            y = y + xs[i].reshape(view)
         return y
-    if op == "rmsnorm":
-        x = xs[0]
-        return x / torch.sqrt((x * x).mean(-1, keepdim=True) + ref["eps"]) * xs[1]
     if op == "reduce":
         x = xs[0]
         axes = ref["axes"] if "axes" in ref else list(range(x.dim() - ref["dims"], x.dim()))

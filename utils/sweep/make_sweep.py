@@ -18,7 +18,11 @@ i32 / i64 / f64 tensors, and hkg.matmul epilogue operands of shape [1, N] and
 --random legal ones are kept when the grid runs out). reduce_kinds and
 reduce_bodies cover hkg.reduce's argmax / argmin / logsumexp kinds, its
 prologue and epilogue bodies (cross-entropy with i64 targets, mean, variance,
-L2 norm, max with argmax) and log_softmax, on rows and down columns. Every case has a
+L2 norm, max with argmax) and log_softmax, on rows and down columns. The
+families norm_trailing and norm_inner cover hkg.layernorm / hkg.rmsnorm over
+2 or 3 trailing axes (row schedules) and over one inner axis (column
+schedules), with and without weight and bias, in f32 / f16 / bf16 at odd
+sizes. Every case has a
 'feature' in index.json; utils/sweep/summarize.py counts them per feature.
 """
 import argparse
@@ -346,6 +350,45 @@ def reduce_bodies_cases():
                       "log_softmax"))
         cases.append((f"log_softmax_col0_{dt}_{o}x{n}x{i}", [x], f"hkg.softmax log %arg0 axis(0) {{sched}}: {x} -> {x}", x,
                       "log_softmax"))
+# Column schedules (a norm over one inner axis, ReductionsColumns.h).
+COL = dict(vector_width=[1, 2, 4, 8], threads=[32, 64, 128, 256, 512],
+           rows_per_block=[1, 2, 4, 8, 16], unroll=[1, 2, 4, 8])
+
+
+def norm_case(kind, shape, axes, dt, weight, bias):
+    """A layernorm / rmsnorm over `axes` of `shape`, with or without a weight (and, for layernorm, a bias)
+    of the normalized dims' shape; the feature says which form it is."""
+    x = t(shape, dt)
+    w = t(shape[axes[0]:axes[-1] + 1], dt)
+    args, ops = [x], ""
+    if weight:
+        args.append(w)
+        ops += f" weight(%arg{len(args) - 1} : {w})"
+    if bias:
+        args.append(w)
+        ops += f" bias(%arg{len(args) - 1} : {w})"
+    eps = "1.0e-05" if kind == "layernorm" else "1.0e-06"
+    trailing = axes[-1] == len(shape) - 1
+    feature = "%s_%s%s%s" % (kind, "trailing" if trailing else "inner", "_w" if weight else "", "_b" if bias else "")
+    name = "%s_%s_%s_ax%s" % (feature, dt, sname(shape), "".join(map(str, axes)))
+    axes_text = ", ".join(map(str, axes))
+    return (name, args, f"hkg.{kind} %arg0 axes = [{axes_text}]{ops} eps({eps}) {{sched}}: {x} -> {x}", x, feature)
+
+
+def norm_axes_cases(trailing):
+    """Norms over 2 (or 3) trailing axes, or over one inner axis: with and without weight and bias, odd sizes,
+    every dtype (spread over the shapes)."""
+    if trailing:
+        shapes = [((4, 33, 65), [1, 2]), ((2, 3, 5, 129), [1, 2, 3]), ((1, 16, 8192), [1, 2]), ((37, 2, 2), [1, 2])]
+    else:
+        shapes = [((4, 96, 1000), [1]), ((3, 7, 33), [1]), ((2, 8, 16, 257), [2]), ((1, 4096, 64), [1]),
+                  ((5, 3), [0])]
+    forms = [("layernorm", False, False), ("layernorm", True, False), ("layernorm", True, True),
+             ("layernorm", False, True), ("rmsnorm", False, False), ("rmsnorm", True, False)]
+    cases = []
+    for (shape, axes), dt in spread(shapes):
+        for kind, w, b in forms:
+            cases.append(norm_case(kind, shape, axes, dt, w, b))
     return cases
 
 
@@ -371,7 +414,7 @@ def families():
         rows["softmax"].append((f"softmax_{dt}_{r}x{c}", [x], f"hkg.softmax %arg0 axis(1) {{sched}}: {x} -> {x}", x))
         rows["layernorm"].append((f"layernorm_{dt}_{r}x{c}", [x, w, w],
                                   f"hkg.layernorm %arg0 weight(%arg1 : {w}) bias(%arg2 : {w}) eps(1.0e-05) {{sched}}: {x} -> {x}", x))
-        rows["rmsnorm"].append((f"rmsnorm_{dt}_{r}x{c}", [x, w], f"hkg.rmsnorm %arg0, %arg1 eps(1.0e-06) {{sched}}: {x}, {w} -> {x}", x))
+        rows["rmsnorm"].append((f"rmsnorm_{dt}_{r}x{c}", [x, w], f"hkg.rmsnorm %arg0 weight(%arg1 : {w}) eps(1.0e-06) {{sched}}: {x} -> {x}", x))
         rows["reduce"].append((f"reduce_sum_{dt}_{r}x{c}", [x], f"hkg.reduce sum %arg0 axes = [1] {{sched}}: {x} -> {t((r,), dt)}", t((r,), dt)))
     for k, v in rows.items():
         fam[k] = ({kk: vv for kk, vv in ROW.items() if kk != "row_cache"} if k == "reduce" else ROW, v)
@@ -396,6 +439,8 @@ def families():
     red = {kk: vv for kk, vv in ROW.items() if kk != "row_cache"}
     fam["reduce_kinds"] = (red, reduce_kinds_cases())
     fam["reduce_bodies"] = (red, reduce_bodies_cases())
+    fam["norm_trailing"] = (ROW, norm_axes_cases(trailing=True))
+    fam["norm_inner"] = (COL, norm_axes_cases(trailing=False))
     return fam
 
 

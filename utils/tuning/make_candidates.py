@@ -151,7 +151,7 @@ def op_text(g, sched=None, fname="f"):
     if k == "rmsnorm":
         t, tw = tensor(shape, dt), tensor(shape[-1:], dt)
         return (f"  func.func @{fname}(%x: {t}, %w: {tw}) -> {t} {{\n"
-                f"    %0 = hkg.rmsnorm %x, %w eps(1.0e-06){attr} : {t}, {tw} -> {t}\n"
+                f"    %0 = hkg.rmsnorm %x weight(%w : {tw}) eps(1.0e-06){attr} : {t} -> {t}\n"
                 f"    return %0 : {t}\n  }}\n")
     if k == "rope":
         b, s, h, d = shape

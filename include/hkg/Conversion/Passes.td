@@ -29,8 +29,9 @@ def HkgLowerToGPUPass : Pass<"hkg-lower-to-gpu", "::mlir::ModuleOp"> {
 
     Before:
     ```mlir
-    %y = hkg.rmsnorm %x, %w eps(1.0e-06) {schedule = #hkg.schedule<...>}
-        : tensor<64x4096xbf16>, tensor<4096xbf16> -> tensor<64x4096xbf16>
+    %y = hkg.rmsnorm %x weight(%w : tensor<4096xbf16>) eps(1.0e-06)
+        {schedule = #hkg.schedule<...>}
+        : tensor<64x4096xbf16> -> tensor<64x4096xbf16>
     ```
     After:
     ```mlir

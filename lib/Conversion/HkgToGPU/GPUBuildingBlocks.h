@@ -71,6 +71,10 @@ LogicalResult lowerSoftmaxColumns(SoftmaxOp op, KernelContext &kc);
 LogicalResult lowerSoftmax(SoftmaxOp op, KernelContext &kc);
 LogicalResult lowerLayerNorm(LayerNormOp op, KernelContext &kc);
 LogicalResult lowerRMSNorm(RMSNormOp op, KernelContext &kc);
+/// hkg.layernorm and hkg.rmsnorm over one axis with kept dims after it
+/// (ReductionsNormColumns.cpp).
+LogicalResult lowerLayerNormColumns(LayerNormOp op, KernelContext &kc);
+LogicalResult lowerRMSNormColumns(RMSNormOp op, KernelContext &kc);
 LogicalResult lowerRope(RopeOp op, KernelContext &kc);
 LogicalResult lowerTopPSample(TopPSampleOp op, KernelContext &kc);
 LogicalResult lowerAttention(AttentionOp op, KernelContext &kc);

@@ -190,6 +190,10 @@ Value ColumnEmitter::combineRows(Value partial, const Combiner &combine) {
 }
 
 void ColumnEmitter::mapRows(function_ref<Value(Value)> emit) {
+  mapRows([&](Value x, Value) { return emit(x); });
+}
+
+void ColumnEmitter::mapRows(function_ref<Value(Value, Value)> emit) {
   auto ifValid = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifValid.thenBlock());
@@ -199,7 +203,7 @@ void ColumnEmitter::mapRows(function_ref<Value(Value)> emit) {
   Value x = toF32(b, loc,
                   loadVector(b, loc, in, ValueRange{o, r, col}, vw,
                              vectorAlignment(inT, vw)));
-  storeVector(b, loc, fromF32(b, loc, emit(x), outT), out,
+  storeVector(b, loc, fromF32(b, loc, emit(x, r), outT), out,
               ValueRange{o, r, col}, vectorAlignment(outT, vw));
 }
 

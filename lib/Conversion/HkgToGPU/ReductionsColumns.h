@@ -52,6 +52,9 @@ public:
   /// For each of the thread's rows: stores `emit(x)` (x the column vector
   /// as f32) into the output at that row, in the output's element type.
   void mapRows(function_ref<Value(Value)> emit);
+  /// As mapRows, `emit(x, row)` also given the row's index along the axis
+  /// (a norm's weight scales each row).
+  void mapRows(function_ref<Value(Value, Value)> emit);
 
   /// Stores `v` at output row 0 (a reduction's result), from thread row 0:
   /// f32 converted to the output's element type, any other type as it is.

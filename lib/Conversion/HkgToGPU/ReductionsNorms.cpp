@@ -1,8 +1,10 @@
 //===- ReductionsNorms.cpp - layernorm and rmsnorm ------------------------===//
 //
-// hkg.layernorm and hkg.rmsnorm over the rows of their input, one row group
-// per workgroup (or `row_steps` of them in turn), with the passes of
-// RowEmitter (ReductionsRowEmitter.h).
+// hkg.layernorm and hkg.rmsnorm over the rows of their input (trailing axes:
+// a row is the product of the normalized dims, the weight and bias indexed by
+// the flat column), one row group per workgroup (or `row_steps` of them in
+// turn), with the passes of RowEmitter (ReductionsRowEmitter.h). Over one
+// axis with kept dims after it, down columns: ReductionsNormColumns.cpp.
 //
 // Numerics: everything is accumulated in f32. Layernorm computes the mean,
 // then the variance as the mean of squared deviations (two-pass, exact to
@@ -163,16 +165,25 @@ static std::pair<Value, Value> mergedMoments(RowEmitter &e,
   return {r[1], r[2]};
 }
 
+/// The norm's weight or bias argument `m` (of the normalized dims' shape) as
+/// the [len] vector a row's flat column indexes; null stays null.
+static Value flatColumns(KernelContext &kc, Value m, int64_t len) {
+  return m ? reshapeView(kc.b, kc.loc, m, {len}) : Value();
+}
+
 LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
-  auto in = op.getInput().getType();
-  int64_t len = in.getShape().back();
-  int64_t rows = in.getNumElements() / len;
+  std::array<int64_t, 3> g = op.getNormGeometry();
+  if (g[2] > 1)
+    return lowerLayerNormColumns(op, kc);
+  int64_t rows = g[0], len = g[1];
   unsigned argIdx = 1;
   Value weight = op.getWeight() ? kc.args[argIdx++] : Value();
   Value bias = op.getBias() ? kc.args[argIdx++] : Value();
   Value outArg = kc.args.back();
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
+  weight = flatColumns(kc, weight, len);
+  bias = flatColumns(kc, bias, len);
   RowSchedule sched = RowSchedule::decode(kc.schedule);
   emitRowSteps(
       kc, sched, op, kc.args[0], outArg, rows, len, [&](RowEmitter &e) {
@@ -220,11 +231,12 @@ LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
 }
 
 LogicalResult mlir::hkg::lowerRMSNorm(RMSNormOp op, KernelContext &kc) {
-  auto in = op.getInput().getType();
-  int64_t len = in.getShape().back();
-  int64_t rows = in.getNumElements() / len;
-  Value weight = kc.args[1];
-  Value outArg = kc.args[2];
+  std::array<int64_t, 3> g = op.getNormGeometry();
+  if (g[2] > 1)
+    return lowerRMSNormColumns(op, kc);
+  int64_t rows = g[0], len = g[1];
+  Value weight = flatColumns(kc, op.getWeight() ? kc.args[1] : Value(), len);
+  Value outArg = kc.args.back();
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   RowSchedule sched = RowSchedule::decode(kc.schedule);
@@ -244,7 +256,7 @@ LogicalResult mlir::hkg::lowerRMSNorm(RMSNormOp op, KernelContext &kc) {
             b, loc, arith::AddFOp::create(b, loc, ms, eps));
         Value out = reshapeView(b, loc, outArg, {rows, len});
         e.lastPass(
-            1, 1,
+            1, weight ? 1 : 0,
             [&](const Slot &sl) -> SmallVector<Value> {
               return {pf.get(0, sl)};
             },
@@ -252,7 +264,8 @@ LogicalResult mlir::hkg::lowerRMSNorm(RMSNormOp op, KernelContext &kc) {
               Value x = e.f32(sl);
               Value y =
                   arith::MulFOp::create(b, loc, x, splatLike(b, loc, rstd, x));
-              y = arith::MulFOp::create(b, loc, y, e.columnF32(cols[0]));
+              if (weight)
+                y = arith::MulFOp::create(b, loc, y, e.columnF32(cols[0]));
               e.storeRow(out, sl, y);
             });
       });

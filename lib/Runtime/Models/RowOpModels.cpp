@@ -2,8 +2,9 @@
 //
 // hkg.reduce (every kind, any adjacent axes, prologue and epilogue bodies),
 // hkg.softmax and log-softmax (any axis),
-// hkg.layernorm (biased variance, optional weight and bias) and hkg.rmsnorm:
-// float64 references over independent rows, and input ranges that keep
+// hkg.layernorm (biased variance, optional weight and bias) and hkg.rmsnorm
+// (optional weight), over trailing axes or one inner axis: float64 references
+// over independent rows or columns, and input ranges that keep
 // their results well conditioned (prod near 1, logits [-6, 6), a layernorm
 // input with a non-zero mean, weights near 1).
 //
@@ -264,15 +265,46 @@ const KernelModel &hkg::rt::getSoftmaxModel() {
 }
 
 //===----------------------------------------------------------------------===//
-// hkg.layernorm
+// hkg.layernorm and hkg.rmsnorm
 //===----------------------------------------------------------------------===//
+
+/// Normalizes every line of x seen as [outer, len, inner] (the normalized
+/// dims flattened to len; line (o, i) strided by `inner`): y = (x - mean) *
+/// rstd * weight + bias, weight and bias (optional) indexed by the position
+/// along the line. `center`: layernorm (mean and biased variance) or rmsnorm
+/// (mean of squares, no centering).
+static void normalizeLines(std::array<int64_t, 3> g, const double *x,
+                           const std::vector<double> &weight,
+                           const std::vector<double> &bias, double eps,
+                           bool center, double *out) {
+  int64_t len = g[1], inner = g[2];
+  forEach(g[0] * inner, [&](int64_t line) {
+    int64_t base = (line / inner) * len * inner + line % inner;
+    auto at = [&](int64_t r) { return base + r * inner; };
+    double mean = 0;
+    if (center) {
+      for (int64_t r = 0; r < len; ++r)
+        mean += x[at(r)];
+      mean /= len;
+    }
+    double sq = 0;
+    for (int64_t r = 0; r < len; ++r)
+      sq += (x[at(r)] - mean) * (x[at(r)] - mean);
+    double inv = 1.0 / std::sqrt(sq / len + eps);
+    for (int64_t r = 0; r < len; ++r) {
+      double y = (x[at(r)] - mean) * inv;
+      if (!weight.empty())
+        y *= weight[r];
+      if (!bias.empty())
+        y += bias[r];
+      out[at(r)] = y;
+    }
+  });
+}
 
 static Expected<ReferenceResult> layerNormReference(mlir::hkg::LayerNormOp op,
                                                     ArrayRef<HostTensor> inputs,
                                                     const ReferenceOptions &) {
-  ArrayRef<int64_t> shape = inputs[0].getShape();
-  int64_t d = shape.back(), rows = product(shape) / d;
-  double eps = op.getEps().convertToFloat();
   std::vector<double> x = toDoubles(inputs[0]);
   // Optional operands: the inputs follow the op's operand order.
   unsigned next = 1;
@@ -281,25 +313,10 @@ static Expected<ReferenceResult> layerNormReference(mlir::hkg::LayerNormOp op,
     weight = toDoubles(inputs[next++]);
   if (op.getBias())
     bias = toDoubles(inputs[next++]);
-  ReferenceResult result = makeF64Result(shape);
-  double *out = result.outputs.front().tensor.getF64Data();
-  forEach(rows, [&](int64_t r) {
-    const double *row = x.data() + r * d;
-    double mean = std::accumulate(row, row + d, 0.0) / d;
-    double var = 0;
-    for (int64_t i = 0; i < d; ++i)
-      var += (row[i] - mean) * (row[i] - mean);
-    var /= d;
-    double inv = 1.0 / std::sqrt(var + eps);
-    for (int64_t i = 0; i < d; ++i) {
-      double y = (row[i] - mean) * inv;
-      if (!weight.empty())
-        y *= weight[i];
-      if (!bias.empty())
-        y += bias[i];
-      out[r * d + i] = y;
-    }
-  });
+  ReferenceResult result = makeF64Result(inputs[0].getShape());
+  normalizeLines(op.getNormGeometry(), x.data(), weight, bias,
+                 op.getEps().convertToFloat(), /*center=*/true,
+                 result.outputs.front().tensor.getF64Data());
   return result;
 }
 
@@ -324,40 +341,32 @@ const KernelModel &hkg::rt::getLayerNormModel() {
   return model;
 }
 
-//===----------------------------------------------------------------------===//
-// hkg.rmsnorm
-//===----------------------------------------------------------------------===//
-
 static Expected<ReferenceResult> rmsNormReference(mlir::hkg::RMSNormOp op,
                                                   ArrayRef<HostTensor> inputs,
                                                   const ReferenceOptions &) {
-  ArrayRef<int64_t> shape = inputs[0].getShape();
-  int64_t d = shape.back(), rows = product(shape) / d;
-  double eps = op.getEps().convertToFloat();
-  std::vector<double> x = toDoubles(inputs[0]), w = toDoubles(inputs[1]);
-  ReferenceResult result = makeF64Result(shape);
-  double *out = result.outputs.front().tensor.getF64Data();
-  forEach(rows, [&](int64_t r) {
-    const double *row = x.data() + r * d;
-    double ms = 0;
-    for (int64_t i = 0; i < d; ++i)
-      ms += row[i] * row[i];
-    double inv = 1.0 / std::sqrt(ms / d + eps);
-    for (int64_t i = 0; i < d; ++i)
-      out[r * d + i] = row[i] * inv * w[i];
-  });
+  std::vector<double> x = toDoubles(inputs[0]), weight;
+  if (op.getWeight())
+    weight = toDoubles(inputs[1]);
+  ReferenceResult result = makeF64Result(inputs[0].getShape());
+  normalizeLines(op.getNormGeometry(), x.data(), weight, {},
+                 op.getEps().convertToFloat(), /*center=*/false,
+                 result.outputs.front().tensor.getF64Data());
   return result;
+}
+
+static llvm::Error rmsNormInputs(mlir::hkg::RMSNormOp op,
+                                 MutableArrayRef<InputRange> ranges) {
+  ranges[0] = InputRange::uniform(-2.0, 2.0);
+  if (op.getWeight())
+    ranges[1] = InputRange::uniform(0.5, 1.5);
+  return llvm::Error::success();
 }
 
 const KernelModel &hkg::rt::getRMSNormModel() {
   static const KernelModel model = [] {
     KernelModel m;
     m.reference = referenceOf<mlir::hkg::RMSNormOp>(rmsNormReference);
-    m.inputs = [](mlir::Operation *, MutableArrayRef<InputRange> ranges) {
-      ranges[0] = InputRange::uniform(-2.0, 2.0);
-      ranges[1] = InputRange::uniform(0.5, 1.5);
-      return llvm::Error::success();
-    };
+    m.inputs = inputsOf<mlir::hkg::RMSNormOp>(rmsNormInputs);
     return m;
   }();
   return model;

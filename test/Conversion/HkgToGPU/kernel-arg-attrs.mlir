@@ -6,7 +6,7 @@
 
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
   func.func @rmsnorm(%x: tensor<64x4096xbf16>, %w: tensor<4096xbf16>) -> tensor<64x4096xbf16> {
-    %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {hkg.no_alias} : tensor<64x4096xbf16>, tensor<4096xbf16> -> tensor<64x4096xbf16>
+    %0 = hkg.rmsnorm %x weight(%w : tensor<4096xbf16>) eps(1.0e-06) {hkg.no_alias} : tensor<64x4096xbf16> -> tensor<64x4096xbf16>
     return %0 : tensor<64x4096xbf16>
   }
 }
@@ -40,7 +40,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
   func.func @plain(%x: tensor<64x4096xbf16>, %w: tensor<4096xbf16>) -> tensor<64x4096xbf16> {
-    %0 = hkg.rmsnorm %x, %w eps(1.0e-06) : tensor<64x4096xbf16>, tensor<4096xbf16> -> tensor<64x4096xbf16>
+    %0 = hkg.rmsnorm %x weight(%w : tensor<4096xbf16>) eps(1.0e-06) : tensor<64x4096xbf16> -> tensor<64x4096xbf16>
     return %0 : tensor<64x4096xbf16>
   }
 }

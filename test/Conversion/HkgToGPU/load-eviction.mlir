@@ -15,7 +15,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK-NOT:     nontemporal
 // CHECK:         gpu.return
 func.func @rms(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<64x8192xbf16> {
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {schedule = #hkg.schedule<vector_width = 8, threads = 256, rows_per_block = 1, unroll = 4, row_cache = registers>} : tensor<64x8192xbf16>, tensor<8192xbf16> -> tensor<64x8192xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {schedule = #hkg.schedule<vector_width = 8, threads = 256, rows_per_block = 1, unroll = 4, row_cache = registers>} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
   return %0 : tensor<64x8192xbf16>
 }
 }
@@ -51,8 +51,8 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK-NOT:     vector.store {{.*}}nontemporal
 // CHECK:         gpu.return
 func.func @rms_amd(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> (tensor<64x8192xbf16>, tensor<64x8192xbf16>) {
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) : tensor<64x8192xbf16>, tensor<8192xbf16> -> tensor<64x8192xbf16>
-  %1 = hkg.rmsnorm %x, %w eps(1.0e-06) {hkg.load_eviction = "first"} : tensor<64x8192xbf16>, tensor<8192xbf16> -> tensor<64x8192xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
+  %1 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {hkg.load_eviction = "first"} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
   return %0, %1 : tensor<64x8192xbf16>, tensor<64x8192xbf16>
 }
 }
@@ -125,8 +125,8 @@ module attributes {hkg.target = #hkg.target<chip = "sm_80">} {
 // CHECK-SAME:    hkg.load_eviction = "last"
 // CHECK-COUNT-4: vector.load {{.*}}nontemporal = true
 func.func @ampere(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> (tensor<64x8192xbf16>, tensor<64x8192xbf16>) {
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) : tensor<64x8192xbf16>, tensor<8192xbf16> -> tensor<64x8192xbf16>
-  %1 = hkg.rmsnorm %x, %w eps(1.0e-06) {hkg.load_eviction = "last"} : tensor<64x8192xbf16>, tensor<8192xbf16> -> tensor<64x8192xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
+  %1 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {hkg.load_eviction = "last"} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
   return %0, %1 : tensor<64x8192xbf16>, tensor<64x8192xbf16>
 }
 }

@@ -41,7 +41,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK:         scf.for {{.*}} iter_args({{.*}}) -> (vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>) {
 // CHECK:           scf.yield {{.*}} : vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>
 func.func @rms_steps(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<64x8192xbf16> {
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {schedule = #hkg.schedule<threads = 256, rows_per_block = 1, vector_width = 8, unroll = 4, row_cache = registers, row_steps = 2>} : tensor<64x8192xbf16>, tensor<8192xbf16> -> tensor<64x8192xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {schedule = #hkg.schedule<threads = 256, rows_per_block = 1, vector_width = 8, unroll = 4, row_cache = registers, row_steps = 2>} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
   return %0 : tensor<64x8192xbf16>
 }
 }

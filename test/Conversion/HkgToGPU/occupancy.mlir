@@ -8,7 +8,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK-LABEL: gpu.func @hkg_rmsnorm_0(
 // CHECK-SAME:    nvvm.minctasm = 8 : i32
 func.func @rms(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<64x8192xbf16> {
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {schedule = #hkg.schedule<threads = 256, occupancy = 8>} : tensor<64x8192xbf16>, tensor<8192xbf16> -> tensor<64x8192xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {schedule = #hkg.schedule<threads = 256, occupancy = 8>} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
   return %0 : tensor<64x8192xbf16>
 }
 }

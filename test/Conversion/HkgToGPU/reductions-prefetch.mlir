@@ -20,7 +20,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK-NOT:     vector.load %[[W]]
 // CHECK:         gpu.return
 func.func @rms(%x: tensor<64x2048xbf16>, %w: tensor<2048xbf16>) -> tensor<64x2048xbf16> {
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {hkg.prefetch_columns, schedule = #hkg.schedule<vector_width = 8, threads = 128, rows_per_block = 1, unroll = 2, row_cache = registers>} : tensor<64x2048xbf16>, tensor<2048xbf16> -> tensor<64x2048xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<2048xbf16>) eps(1.0e-06) {hkg.prefetch_columns, schedule = #hkg.schedule<vector_width = 8, threads = 128, rows_per_block = 1, unroll = 2, row_cache = registers>} : tensor<64x2048xbf16> -> tensor<64x2048xbf16>
   return %0 : tensor<64x2048xbf16>
 }
 }
@@ -37,7 +37,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK:         vector.load %[[W]]
 // CHECK:         vector.store
 func.func @rms(%x: tensor<64x2048xbf16>, %w: tensor<2048xbf16>) -> tensor<64x2048xbf16> {
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {schedule = #hkg.schedule<vector_width = 8, threads = 128, rows_per_block = 1, unroll = 2, row_cache = registers>} : tensor<64x2048xbf16>, tensor<2048xbf16> -> tensor<64x2048xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<2048xbf16>) eps(1.0e-06) {schedule = #hkg.schedule<vector_width = 8, threads = 128, rows_per_block = 1, unroll = 2, row_cache = registers>} : tensor<64x2048xbf16> -> tensor<64x2048xbf16>
   return %0 : tensor<64x2048xbf16>
 }
 }

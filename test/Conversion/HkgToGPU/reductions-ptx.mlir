@@ -21,7 +21,7 @@ func.func @layernorm(%x: tensor<64x1024xf16>, %w: tensor<1024xf16>, %b: tensor<1
   return %y : tensor<64x1024xf16>
 }
 func.func @rmsnorm(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<64x8192xbf16> {
-  %y = hkg.rmsnorm %x, %w eps(1.0e-06) : tensor<64x8192xbf16>, tensor<8192xbf16> -> tensor<64x8192xbf16>
+  %y = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
   return %y : tensor<64x8192xbf16>
 }
 func.func @reduce(%x: tensor<37x64x32xf32>) -> tensor<37xf32> {

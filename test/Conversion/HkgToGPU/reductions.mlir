@@ -133,7 +133,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK:           vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<8192xbf16>, vector<8xbf16>
 // CHECK:           arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
 func.func @rmsnorm(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<64x8192xbf16> {
-  %y = hkg.rmsnorm %x, %w eps(1.0e-06) {schedule = #hkg.schedule<>} : tensor<64x8192xbf16>, tensor<8192xbf16> -> tensor<64x8192xbf16>
+  %y = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {schedule = #hkg.schedule<>} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
   return %y : tensor<64x8192xbf16>
 }
 }

@@ -61,7 +61,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK:           %[[SIZE:.*]] = arith.index_cast %[[BYTES]] : index to i32
 // CHECK:           nvvm.cp.async.bulk.global.shared.cta %{{.*}}, %{{.*}}, %[[SIZE]] : <1>, <3>
 func.func @rms(%x: tensor<10x1024xf32>, %w: tensor<1024xf32>) -> tensor<10x1024xbf16> {
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {schedule = #hkg.schedule<threads = 256, rows_per_block = 4, vector_width = 4, unroll = 4, row_cache = none, bulk_store = 1>} : tensor<10x1024xf32>, tensor<1024xf32> -> tensor<10x1024xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<1024xf32>) eps(1.0e-06) {schedule = #hkg.schedule<threads = 256, rows_per_block = 4, vector_width = 4, unroll = 4, row_cache = none, bulk_store = 1>} : tensor<10x1024xf32> -> tensor<10x1024xbf16>
   return %0 : tensor<10x1024xbf16>
 }
 }

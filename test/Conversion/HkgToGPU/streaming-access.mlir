@@ -11,7 +11,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK:         vector.store {{.*}} {alignment = 16 : i64, nontemporal = true} : memref<64x8192xbf16>, vector<8xbf16>
 // CHECK-NOT:     vector.load %[[X]]
 func.func @rms(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<64x8192xbf16> {
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {hkg.streaming_access, schedule = #hkg.schedule<vector_width = 8, threads = 256, rows_per_block = 1, unroll = 4, row_cache = registers>} : tensor<64x8192xbf16>, tensor<8192xbf16> -> tensor<64x8192xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {hkg.streaming_access, schedule = #hkg.schedule<vector_width = 8, threads = 256, rows_per_block = 1, unroll = 4, row_cache = registers>} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
   return %0 : tensor<64x8192xbf16>
 }
 }

@@ -87,7 +87,7 @@ func.func @layernorm_1m(%x: tensor<1x1048576xf32>, %w: tensor<1048576xf32>) -> t
 // GFX1100: #hkg.schedule<occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
 // SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
 func.func @rmsnorm_1x65536(%x: tensor<1x65536xbf16>, %w: tensor<65536xbf16>) -> tensor<1x65536xbf16> {
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) : tensor<1x65536xbf16>, tensor<65536xbf16> -> tensor<1x65536xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<65536xbf16>) eps(1.0e-06) : tensor<1x65536xbf16> -> tensor<1x65536xbf16>
   return %0 : tensor<1x65536xbf16>
 }
 
@@ -97,7 +97,7 @@ func.func @rmsnorm_1x65536(%x: tensor<1x65536xbf16>, %w: tensor<65536xbf16>) -> 
 // GFX1100: #hkg.schedule<occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
 // SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
 func.func @rmsnorm_1x1(%x: tensor<1x1xf32>, %w: tensor<1xf32>) -> tensor<1x1xf32> {
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) : tensor<1x1xf32>, tensor<1xf32> -> tensor<1x1xf32>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<1xf32>) eps(1.0e-06) : tensor<1x1xf32> -> tensor<1x1xf32>
   return %0 : tensor<1x1xf32>
 }
 

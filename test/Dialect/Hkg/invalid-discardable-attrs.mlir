@@ -6,8 +6,8 @@
 // error naming the attribute.
 
 func.func @unknown_plain(%x: tensor<4x8xf32>, %w: tensor<8xf32>) -> tensor<4x8xf32> {
-  // expected-error @below {{'hkg.rmsnorm' op has unknown attribute 'axis'; expected only its own attributes (eps, schedule) or a dialect's ('<dialect>.<name>')}}
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-05) {axis = 1} : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  // expected-error @below {{'hkg.rmsnorm' op has unknown attribute 'axis'; expected only its own attributes (axes, eps, schedule) or a dialect's ('<dialect>.<name>')}}
+  %0 = hkg.rmsnorm %x weight(%w : tensor<8xf32>) eps(1.0e-05) {axis = 1} : tensor<4x8xf32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
 
@@ -71,7 +71,7 @@ func.func @prefetch_on_softmax(%x: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
 
 func.func @both_row_forms(%x: tensor<4x8xbf16>, %w: tensor<8xbf16>) -> tensor<4x8xbf16> {
   // expected-error @below {{'hkg.rmsnorm' op has both 'hkg.row_bf16_cache' and 'hkg.row_f32_cache'; expected at most one of them}}
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-05) {hkg.row_f32_cache, hkg.row_bf16_cache} : tensor<4x8xbf16>, tensor<8xbf16> -> tensor<4x8xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<8xbf16>) eps(1.0e-05) {hkg.row_f32_cache, hkg.row_bf16_cache} : tensor<4x8xbf16> -> tensor<4x8xbf16>
   return %0 : tensor<4x8xbf16>
 }
 

@@ -27,7 +27,7 @@ func.func @softmax_empty_rows(%x: tensor<8x0xf32>) -> tensor<8x0xf32> {
 
 func.func @rmsnorm_zero_rows(%x: tensor<0x4096xbf16>, %w: tensor<4096xbf16>) -> tensor<0x4096xbf16> {
   // expected-error @below {{'hkg.rmsnorm' op expected operand #0 to have no zero-size dim, got 'tensor<0x4096xbf16>'}}
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) : tensor<0x4096xbf16>, tensor<4096xbf16> -> tensor<0x4096xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<4096xbf16>) eps(1.0e-06) : tensor<0x4096xbf16> -> tensor<0x4096xbf16>
   return %0 : tensor<0x4096xbf16>
 }
 

@@ -34,3 +34,17 @@ func.func @layernorm_bias_only(%x: tensor<8x64xf16>, %b: tensor<64xf16>) -> tens
   %0 = hkg.layernorm %x bias(%b : tensor<64xf16>) eps(1.0e-03) {schedule = #hkg.schedule<row_cache = none>} : tensor<8x64xf16> -> tensor<8x64xf16>
   return %0 : tensor<8x64xf16>
 }
+
+// Over the last two dims (torch's normalized_shape = [S, H]), the weight
+// and bias of that shape; over one inner axis (the channels of [B, C, L]).
+// CHECK-LABEL: func.func @layernorm_axes
+// CHECK: hkg.layernorm %{{.*}} axes = [1, 2] weight(%{{.*}} : tensor<16x64xf32>) bias(%{{.*}} : tensor<16x64xf32>) eps(9.99999974E-6) : tensor<8x16x64xf32> -> tensor<8x16x64xf32>
+// CHECK: hkg.layernorm %{{.*}} axes = [1] eps(9.99999974E-6) : tensor<4x16x1000xbf16> -> tensor<4x16x1000xbf16>
+// GENERIC-LABEL: sym_name = "layernorm_axes"
+// GENERIC: "hkg.layernorm"(%{{.*}}, %{{.*}}, %{{.*}}) <{axes = array<i64: 1, 2>, eps = 9.99999974E-6 : f32, operandSegmentSizes = array<i32: 1, 1, 1>}>
+// GENERIC: "hkg.layernorm"(%{{.*}}) <{axes = array<i64: 1>, eps = 9.99999974E-6 : f32, operandSegmentSizes = array<i32: 1, 0, 0>}>
+func.func @layernorm_axes(%x: tensor<8x16x64xf32>, %w: tensor<16x64xf32>, %b: tensor<16x64xf32>, %y: tensor<4x16x1000xbf16>) -> (tensor<8x16x64xf32>, tensor<4x16x1000xbf16>) {
+  %0 = hkg.layernorm %x axes = [1, 2] weight(%w : tensor<16x64xf32>) bias(%b : tensor<16x64xf32>) eps(1.0e-05) : tensor<8x16x64xf32> -> tensor<8x16x64xf32>
+  %1 = hkg.layernorm %y axes = [1] eps(1.0e-05) : tensor<4x16x1000xbf16> -> tensor<4x16x1000xbf16>
+  return %0, %1 : tensor<8x16x64xf32>, tensor<4x16x1000xbf16>
+}

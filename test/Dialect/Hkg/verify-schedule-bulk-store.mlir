@@ -5,7 +5,7 @@
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 func.func @ragged(%x: tensor<16x1003xbf16>, %w: tensor<1003xbf16>) -> tensor<16x1003xbf16> {
   // expected-error @below {{schedule knob 'bulk_store' = 1 needs output rows of a multiple of 16 bytes (bulk copies move 16-byte units from 16-byte aligned addresses); got 2006 bytes (1003 elements)}}
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {schedule = #hkg.schedule<threads = 128, rows_per_block = 1, vector_width = 1, unroll = 4, row_cache = none, bulk_store = 1>} : tensor<16x1003xbf16>, tensor<1003xbf16> -> tensor<16x1003xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<1003xbf16>) eps(1.0e-06) {schedule = #hkg.schedule<threads = 128, rows_per_block = 1, vector_width = 1, unroll = 4, row_cache = none, bulk_store = 1>} : tensor<16x1003xbf16> -> tensor<16x1003xbf16>
   return %0 : tensor<16x1003xbf16>
 }
 }
@@ -51,7 +51,7 @@ func.func @amd(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>, %b: tensor<8192x
 module attributes {hkg.target = #hkg.target<chip = "sm_80">} {
 func.func @ampere(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<64x8192xbf16> {
   // expected-error @below {{unknown schedule knob 'bulk_store' for hkg.rmsnorm; expected one of: vector_width, threads, rows_per_block, unroll, row_cache, occupancy, row_steps}}
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {schedule = #hkg.schedule<threads = 256, rows_per_block = 1, vector_width = 8, unroll = 4, row_cache = registers, bulk_store = 1>} : tensor<64x8192xbf16>, tensor<8192xbf16> -> tensor<64x8192xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {schedule = #hkg.schedule<threads = 256, rows_per_block = 1, vector_width = 8, unroll = 4, row_cache = registers, bulk_store = 1>} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
   return %0 : tensor<64x8192xbf16>
 }
 }

@@ -16,6 +16,6 @@ func.func @softmax_f32_copy(%x: tensor<64x8192xbf16>) -> tensor<64x8192xbf16> {
 // CHECK-LABEL: func.func @rmsnorm_packed
 // CHECK: row_cache = registers, rows_per_block = 1, threads = 64
 func.func @rmsnorm_packed(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<64x8192xbf16> {
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {schedule = #hkg.schedule<row_cache = registers, rows_per_block = 1, threads = 64, unroll = 4, vector_width = 8>} : tensor<64x8192xbf16>, tensor<8192xbf16> -> tensor<64x8192xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {schedule = #hkg.schedule<row_cache = registers, rows_per_block = 1, threads = 64, unroll = 4, vector_width = 8>} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
   return %0 : tensor<64x8192xbf16>
 }

@@ -16,7 +16,7 @@ func.func @no_cache(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>, %b: tensor<
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 func.func @not_dividing(%x: tensor<33x1000xf32>, %w: tensor<1000xf32>) -> tensor<33x1000xf32> {
   // expected-error @below {{schedule knob 'row_steps' = 2 does not divide the 33 groups of rows_per_block rows}}
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {schedule = #hkg.schedule<threads = 128, rows_per_block = 1, vector_width = 4, unroll = 2, row_cache = registers, row_steps = 2>} : tensor<33x1000xf32>, tensor<1000xf32> -> tensor<33x1000xf32>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<1000xf32>) eps(1.0e-06) {schedule = #hkg.schedule<threads = 128, rows_per_block = 1, vector_width = 4, unroll = 2, row_cache = registers, row_steps = 2>} : tensor<33x1000xf32> -> tensor<33x1000xf32>
   return %0 : tensor<33x1000xf32>
 }
 }

@@ -42,7 +42,7 @@ func.func @softmax(%x: tensor<64x8064xbf16>) -> tensor<64x8064xbf16> {
 // CHECK: {schedule = #hkg.schedule<row_cache = registers, threads = 1024, vector_width = 8>}
 func.func @norms(%x: tensor<8x8192xbf16>, %w: tensor<8192xbf16>) -> (tensor<8x8192xbf16>, tensor<8x8192xbf16>) {
   %0 = hkg.layernorm %x eps(1.0e-05) {schedule = #hkg.schedule<row_cache = none>} : tensor<8x8192xbf16> -> tensor<8x8192xbf16>
-  %1 = hkg.rmsnorm %x, %w eps(1.0e-05) {schedule = #hkg.schedule<row_cache = registers, threads = 1024, vector_width = 8>} : tensor<8x8192xbf16>, tensor<8192xbf16> -> tensor<8x8192xbf16>
+  %1 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-05) {schedule = #hkg.schedule<row_cache = registers, threads = 1024, vector_width = 8>} : tensor<8x8192xbf16> -> tensor<8x8192xbf16>
   return %0, %1 : tensor<8x8192xbf16>, tensor<8x8192xbf16>
 }
 

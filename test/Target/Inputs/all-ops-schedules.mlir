@@ -98,22 +98,22 @@ func.func @layernorm_s2(%arg0: tensor<64x1000xbf16>, %arg1: tensor<1000xbf16>, %
 }
 
 func.func @rmsnorm_default(%arg0: tensor<64x1000xbf16>, %arg1: tensor<1000xbf16>) -> tensor<64x1000xbf16> {
-  %0 = hkg.rmsnorm %arg0, %arg1 eps(1.0e-06) : tensor<64x1000xbf16>, tensor<1000xbf16> -> tensor<64x1000xbf16>
+  %0 = hkg.rmsnorm %arg0 weight(%arg1 : tensor<1000xbf16>) eps(1.0e-06) : tensor<64x1000xbf16> -> tensor<64x1000xbf16>
   return %0 : tensor<64x1000xbf16>
 }
 
 func.func @rmsnorm_s0(%arg0: tensor<64x1000xbf16>, %arg1: tensor<1000xbf16>) -> tensor<64x1000xbf16> {
-  %0 = hkg.rmsnorm %arg0, %arg1 eps(1.0e-06) {schedule = #hkg.schedule<row_cache = registers, rows_per_block = 1, threads = 128, unroll = 2, vector_width = 8>} : tensor<64x1000xbf16>, tensor<1000xbf16> -> tensor<64x1000xbf16>
+  %0 = hkg.rmsnorm %arg0 weight(%arg1 : tensor<1000xbf16>) eps(1.0e-06) {schedule = #hkg.schedule<row_cache = registers, rows_per_block = 1, threads = 128, unroll = 2, vector_width = 8>} : tensor<64x1000xbf16> -> tensor<64x1000xbf16>
   return %0 : tensor<64x1000xbf16>
 }
 
 func.func @rmsnorm_s1(%arg0: tensor<64x1000xbf16>, %arg1: tensor<1000xbf16>) -> tensor<64x1000xbf16> {
-  %0 = hkg.rmsnorm %arg0, %arg1 eps(1.0e-06) {schedule = #hkg.schedule<row_cache = registers, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 8>} : tensor<64x1000xbf16>, tensor<1000xbf16> -> tensor<64x1000xbf16>
+  %0 = hkg.rmsnorm %arg0 weight(%arg1 : tensor<1000xbf16>) eps(1.0e-06) {schedule = #hkg.schedule<row_cache = registers, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 8>} : tensor<64x1000xbf16> -> tensor<64x1000xbf16>
   return %0 : tensor<64x1000xbf16>
 }
 
 func.func @rmsnorm_s2(%arg0: tensor<64x1000xbf16>, %arg1: tensor<1000xbf16>) -> tensor<64x1000xbf16> {
-  %0 = hkg.rmsnorm %arg0, %arg1 eps(1.0e-06) {schedule = #hkg.schedule<row_cache = none, rows_per_block = 2, threads = 128, unroll = 1, vector_width = 2>} : tensor<64x1000xbf16>, tensor<1000xbf16> -> tensor<64x1000xbf16>
+  %0 = hkg.rmsnorm %arg0 weight(%arg1 : tensor<1000xbf16>) eps(1.0e-06) {schedule = #hkg.schedule<row_cache = none, rows_per_block = 2, threads = 128, unroll = 1, vector_width = 2>} : tensor<64x1000xbf16> -> tensor<64x1000xbf16>
   return %0 : tensor<64x1000xbf16>
 }
 

@@ -40,7 +40,7 @@ func.func @layernorm_prime(%x: tensor<7x4099xbf16>, %w: tensor<4099xbf16>) -> te
 }
 
 func.func @rmsnorm_batch1(%x: tensor<1x65536xbf16>, %w: tensor<65536xbf16>) -> tensor<1x65536xbf16> {
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) : tensor<1x65536xbf16>, tensor<65536xbf16> -> tensor<1x65536xbf16>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<65536xbf16>) eps(1.0e-06) : tensor<1x65536xbf16> -> tensor<1x65536xbf16>
   return %0 : tensor<1x65536xbf16>
 }
 

@@ -3,7 +3,7 @@
 // (32768 x 32769 = 2^30 + 32768 elements).
 module {
   func.func @small(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<64x8192xbf16> {
-    %0 = hkg.rmsnorm %x, %w eps(1.0e-06) : tensor<64x8192xbf16>, tensor<8192xbf16> -> tensor<64x8192xbf16>
+    %0 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
     return %0 : tensor<64x8192xbf16>
   }
   func.func @big(%x: tensor<32768x32769xbf16>) -> tensor<32768x32769xbf16> {

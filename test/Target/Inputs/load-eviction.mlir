@@ -7,10 +7,10 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @streams(%x: tensor<256x8192xbf16>, %w: tensor<8192xbf16>)
       -> (tensor<256x8192xbf16>, tensor<256x8192xbf16>, tensor<256x8192xbf16>,
           tensor<256x8192xbf16>, tensor<256x8192xbf16>) {
-    %0 = hkg.rmsnorm %x, %w eps(1.0e-06) : tensor<256x8192xbf16>, tensor<8192xbf16> -> tensor<256x8192xbf16>
-    %1 = hkg.rmsnorm %x, %w eps(1.0e-06) {hkg.load_eviction = "normal"} : tensor<256x8192xbf16>, tensor<8192xbf16> -> tensor<256x8192xbf16>
-    %2 = hkg.rmsnorm %x, %w eps(1.0e-06) {hkg.load_eviction = "first", schedule = #hkg.schedule<row_cache = none, rows_per_block = 1, threads = 512, unroll = 1, vector_width = 8>} : tensor<256x8192xbf16>, tensor<8192xbf16> -> tensor<256x8192xbf16>
-    %3 = hkg.rmsnorm %x, %w eps(1.0e-06) {hkg.load_eviction = "last", schedule = #hkg.schedule<row_cache = none, rows_per_block = 1, threads = 512, unroll = 1, vector_width = 8>} : tensor<256x8192xbf16>, tensor<8192xbf16> -> tensor<256x8192xbf16>
+    %0 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) : tensor<256x8192xbf16> -> tensor<256x8192xbf16>
+    %1 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {hkg.load_eviction = "normal"} : tensor<256x8192xbf16> -> tensor<256x8192xbf16>
+    %2 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {hkg.load_eviction = "first", schedule = #hkg.schedule<row_cache = none, rows_per_block = 1, threads = 512, unroll = 1, vector_width = 8>} : tensor<256x8192xbf16> -> tensor<256x8192xbf16>
+    %3 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {hkg.load_eviction = "last", schedule = #hkg.schedule<row_cache = none, rows_per_block = 1, threads = 512, unroll = 1, vector_width = 8>} : tensor<256x8192xbf16> -> tensor<256x8192xbf16>
     %4 = hkg.elementwise %x, %w : tensor<256x8192xbf16>, tensor<8192xbf16> -> tensor<256x8192xbf16> {
     ^bb0(%a: bf16, %c: bf16):
       %af = arith.extf %a : bf16 to f32

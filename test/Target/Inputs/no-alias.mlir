@@ -5,8 +5,8 @@
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @norms(%x: tensor<256x8192xbf16>, %w: tensor<8192xbf16>)
       -> (tensor<256x8192xbf16>, tensor<256x8192xbf16>) {
-    %0 = hkg.rmsnorm %x, %w eps(1.0e-06) {hkg.load_eviction = "normal"} : tensor<256x8192xbf16>, tensor<8192xbf16> -> tensor<256x8192xbf16>
-    %1 = hkg.rmsnorm %x, %w eps(1.0e-06) {hkg.no_alias, hkg.load_eviction = "normal"} : tensor<256x8192xbf16>, tensor<8192xbf16> -> tensor<256x8192xbf16>
+    %0 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {hkg.load_eviction = "normal"} : tensor<256x8192xbf16> -> tensor<256x8192xbf16>
+    %1 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {hkg.no_alias, hkg.load_eviction = "normal"} : tensor<256x8192xbf16> -> tensor<256x8192xbf16>
     return %0, %1 : tensor<256x8192xbf16>, tensor<256x8192xbf16>
   }
 }

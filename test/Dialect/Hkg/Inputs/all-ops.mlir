@@ -46,7 +46,7 @@ func.func @layernorm(%x: tensor<128x4096xf16>, %w: tensor<4096xf16>, %b: tensor<
 }
 
 func.func @rmsnorm(%x: tensor<8x131072xf32>, %w: tensor<131072xf32>) -> tensor<8x131072xf32> {
-  %0 = hkg.rmsnorm %x, %w eps(1.0e-06) : tensor<8x131072xf32>, tensor<131072xf32> -> tensor<8x131072xf32>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<131072xf32>) eps(1.0e-06) : tensor<8x131072xf32> -> tensor<8x131072xf32>
   return %0 : tensor<8x131072xf32>
 }
 

@@ -10,21 +10,6 @@ using namespace mlir;
 using namespace mlir::hkg;
 using namespace mlir::hkg::detail;
 
-/// The optional `weight` (or bias) `name` of a norm must be [d].
-static LogicalResult verifyNormWeight(Operation *op, Value weight,
-                                      StringRef name, int64_t d) {
-  if (!weight)
-    return success();
-  auto t = cast<RankedTensorType>(weight.getType());
-  if (t.getRank() != 1 || t.getDimSize(0) != d) {
-    InFlightDiagnostic diag = op->emitOpError("expected '");
-    diag << name << "' of shape [" << d
-         << "] (the last dim of the input), got " << shapeStr(t.getShape());
-    return diag;
-  }
-  return success();
-}
-
 //===----------------------------------------------------------------------===//
 // ReduceOp
 //===----------------------------------------------------------------------===//
@@ -217,6 +202,88 @@ LogicalResult SoftmaxOp::verify() {
 // LayerNormOp / RMSNormOp
 //===----------------------------------------------------------------------===//
 
+template <typename NormOp> static SmallVector<int64_t> normAxes(NormOp op) {
+  if (std::optional<ArrayRef<int64_t>> axes = op.getAxes())
+    return llvm::to_vector(*axes);
+  return {op.getInput().getType().getRank() - 1};
+}
+
+template <typename NormOp>
+static std::array<int64_t, 3> normGeometry(NormOp op) {
+  SmallVector<int64_t> axes = normAxes(op);
+  return splitAround(op.getInput().getType().getShape(), axes.front(),
+                     axes.back());
+}
+
+template <typename NormOp> static SmallVector<int64_t> normShape(NormOp op) {
+  SmallVector<int64_t> axes = normAxes(op);
+  return llvm::to_vector(op.getInput().getType().getShape().slice(
+      axes.front(), axes.back() - axes.front() + 1));
+}
+
+SmallVector<int64_t> LayerNormOp::getNormAxes() { return normAxes(*this); }
+std::array<int64_t, 3> LayerNormOp::getNormGeometry() {
+  return normGeometry(*this);
+}
+SmallVector<int64_t> LayerNormOp::getNormShape() { return normShape(*this); }
+SmallVector<int64_t> RMSNormOp::getNormAxes() { return normAxes(*this); }
+std::array<int64_t, 3> RMSNormOp::getNormGeometry() {
+  return normGeometry(*this);
+}
+SmallVector<int64_t> RMSNormOp::getNormShape() { return normShape(*this); }
+
+/// The norm's `axes`: in range, increasing, adjacent, and either trailing
+/// or a single axis.
+template <typename NormOp> static LogicalResult verifyNormAxes(NormOp op) {
+  std::optional<ArrayRef<int64_t>> given = op.getAxes();
+  if (!given)
+    return success();
+  ArrayRef<int64_t> axes = *given;
+  int64_t rank = op.getInput().getType().getRank();
+  if (axes.empty())
+    return op.emitOpError("expected at least one axis to normalize over "
+                          "(omit 'axes' for the last dim)");
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    if (a < 0 || a >= rank)
+      return op.emitOpError("expected axes in [0, ")
+             << rank << ") for an input of rank " << rank << ", got " << a;
+    if (i > 0 && a <= axes[i - 1])
+      return op.emitOpError("expected distinct axes in increasing order, got ")
+             << axes[i - 1] << " before " << a;
+    if (i > 0 && a != axes[i - 1] + 1)
+      return op.emitOpError("expected adjacent axes, got ")
+             << axes[i - 1] << " and " << a;
+  }
+  if (axes.size() > 1 && axes.back() != rank - 1) {
+    InFlightDiagnostic diag =
+        op.emitOpError("expected trailing axes (ending at the last dim, ");
+    diag << rank - 1 << ") or a single axis, got " << shapeStr(axes)
+         << " for an input of rank " << rank;
+    return diag;
+  }
+  return success();
+}
+
+/// The optional `weight` (or bias) `name` of a norm must have the
+/// normalized dims' shape.
+template <typename NormOp>
+static LogicalResult verifyNormWeight(NormOp op, Value weight, StringRef name) {
+  if (!weight)
+    return success();
+  ArrayRef<int64_t> got = cast<RankedTensorType>(weight.getType()).getShape();
+  SmallVector<int64_t> want = op.getNormShape();
+  if (got == ArrayRef<int64_t>(want))
+    return success();
+  InFlightDiagnostic diag = op.emitOpError("expected '");
+  diag << name << "' of shape " << shapeStr(want);
+  if (op.getAxes())
+    diag << " (the input's dims at axes " << shapeStr(*op.getAxes()) << ")";
+  else
+    diag << " (the last dim of the input)";
+  diag << ", got " << shapeStr(got);
+  return diag;
+}
+
 template <typename NormOp>
 static LogicalResult verifyNorm(NormOp op) {
   if (failed(verifyStaticShapes(op)))
@@ -234,22 +301,15 @@ static LogicalResult verifyNorm(NormOp op) {
   float eps = op.getEps().convertToFloat();
   if (!(eps > 0.0f) || !std::isfinite(eps))
     return op.emitOpError("expected 'eps' > 0 and finite, got ") << eps;
-  return success();
+  if (failed(verifyNormAxes(op)))
+    return failure();
+  return verifyNormWeight(op, op.getWeight(), "weight");
 }
 
 LogicalResult LayerNormOp::verify() {
   if (failed(verifyNorm(*this)))
     return failure();
-  int64_t d = getInput().getType().getShape().back();
-  if (failed(verifyNormWeight(*this, getWeight(), "weight", d)) ||
-      failed(verifyNormWeight(*this, getBias(), "bias", d)))
-    return failure();
-  return success();
+  return verifyNormWeight(*this, getBias(), "bias");
 }
 
-LogicalResult RMSNormOp::verify() {
-  if (failed(verifyNorm(*this)))
-    return failure();
-  int64_t d = getInput().getType().getShape().back();
-  return verifyNormWeight(*this, getWeight(), "weight", d);
-}
+LogicalResult RMSNormOp::verify() { return verifyNorm(*this); }

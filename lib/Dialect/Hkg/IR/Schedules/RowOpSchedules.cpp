@@ -398,9 +398,22 @@ verifyRowSteps(const RowGeometry &g, const ResolvedSchedule &s,
   return success();
 }
 
+/// A norm over rows: its (trailing) axes and the dims of 1 after them.
+template <typename NormOp> static RowGeometry normRows(NormOp op) {
+  return getGeometry(op.getInput(), op.getResult(),
+                     op.getInput().getType().getRank() -
+                         op.getNormAxes().front());
+}
+
+/// Whether the norm runs down columns: one axis with kept dims after it.
+template <typename NormOp> static bool normsColumns(NormOp op) {
+  return op.getNormGeometry()[2] > 1;
+}
+
 ScheduleSpace LayerNormOp::getScheduleSpace(const TargetInfo &target) {
-  ScheduleSpace space =
-      buildRowSpace(getGeometry(getInput(), getResult(), 1), target, true);
+  if (normsColumns(*this))
+    return buildColumnSpace(getNormGeometry(), widestOf(*this), target);
+  ScheduleSpace space = buildRowSpace(normRows(*this), target, true);
   // `separate` by default until `merged` is measured to pay: it saves the
   // second row reduction, whose barriers hold a share of the default's warp
   // samples on long rows (docs/perf).
@@ -417,25 +430,40 @@ ScheduleSpace LayerNormOp::getScheduleSpace(const TargetInfo &target) {
 LogicalResult LayerNormOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
-  RowGeometry g = getGeometry(getInput(), getResult(), 1);
+  if (normsColumns(*this))
+    return verifyColumnConstraints(getNormGeometry(), schedule, target,
+                                   emitError);
+  RowGeometry g = normRows(*this);
   if (failed(verifyRowConstraints(g, schedule, target, emitError)))
     return failure();
   return verifyRowSteps(g, schedule, emitError);
 }
 
+/// [rows, len] of a norm: rows of its normalized dims, or, down columns,
+/// the (outer, inner) columns of len.
+template <typename NormOp> static RowGeometry normCostGeometry(NormOp op) {
+  RowGeometry g = normRows(op);
+  auto [outer, len, inner] = op.getNormGeometry();
+  g.rows = outer * inner;
+  g.rowLength = len;
+  return g;
+}
+
 CostFeatures LayerNormOp::getCostFeatures() {
-  return rowCost(*this, getGeometry(getInput(), getResult(), 1), 8.0);
+  return rowCost(*this, normCostGeometry(*this), 8.0);
 }
 
 /// rmsnorm keeps a cached bf16 row packed (ReductionsRowEmitter.cpp).
 static RowGeometry rmsNormGeometry(RMSNormOp op) {
-  RowGeometry g = getGeometry(op.getInput(), op.getResult(), 1);
+  RowGeometry g = normRows(op);
   if (getElementTypeOrSelf(op.getInput().getType()).isBF16())
     g.cachedElemBytes = g.inputElemBytes;
   return g;
 }
 
 ScheduleSpace RMSNormOp::getScheduleSpace(const TargetInfo &target) {
+  if (normsColumns(*this))
+    return buildColumnSpace(getNormGeometry(), widestOf(*this), target);
   ScheduleSpace space = buildRowSpace(rmsNormGeometry(*this), target, true);
   addRowStepsKnob(space);
   return space;
@@ -444,6 +472,9 @@ ScheduleSpace RMSNormOp::getScheduleSpace(const TargetInfo &target) {
 LogicalResult RMSNormOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
+  if (normsColumns(*this))
+    return verifyColumnConstraints(getNormGeometry(), schedule, target,
+                                   emitError);
   RowGeometry g = rmsNormGeometry(*this);
   if (failed(verifyRowConstraints(g, schedule, target, emitError)))
     return failure();
@@ -451,5 +482,5 @@ LogicalResult RMSNormOp::verifyScheduleConstraints(
 }
 
 CostFeatures RMSNormOp::getCostFeatures() {
-  return rowCost(*this, getGeometry(getInput(), getResult(), 1), 4.0);
+  return rowCost(*this, normCostGeometry(*this), 4.0);
 }

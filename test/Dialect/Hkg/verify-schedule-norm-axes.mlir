@@ -1,0 +1,28 @@
+// RUN: hkg-opt %s --split-input-file --hkg-verify-schedule=chip=gfx942 --verify-diagnostics
+
+// Norms over one inner axis take column schedules: the vector divides the
+// columns, and the row knobs are not theirs.
+
+func.func @vector_width_must_divide_columns(%x: tensor<4x96x1004xbf16>) -> tensor<4x96x1004xbf16> {
+  // expected-error @below {{'hkg.layernorm' op schedule knob 'vector_width' = 8 must divide the 1004 columns the reduction runs down}}
+  %0 = hkg.layernorm %x axes = [1] eps(1.0e-05) {schedule = #hkg.schedule<vector_width = 8>} : tensor<4x96x1004xbf16> -> tensor<4x96x1004xbf16>
+  return %0 : tensor<4x96x1004xbf16>
+}
+
+// -----
+
+func.func @no_row_cache_down_columns(%x: tensor<4x96x1000xbf16>) -> tensor<4x96x1000xbf16> {
+  // expected-error @below {{unknown schedule knob 'row_cache' for hkg.rmsnorm; expected one of: vector_width, threads, rows_per_block, unroll, occupancy}}
+  %0 = hkg.rmsnorm %x axes = [1] eps(1.0e-06) {schedule = #hkg.schedule<row_cache = registers>} : tensor<4x96x1000xbf16> -> tensor<4x96x1000xbf16>
+  return %0 : tensor<4x96x1000xbf16>
+}
+
+// -----
+
+// Over trailing axes the row space applies to the rows of their product
+// (2 x 65536 elements here): a register cache of the whole row is refused.
+func.func @row_cache_of_the_product(%x: tensor<8x2x65536xf32>) -> tensor<8x2x65536xf32> {
+  // expected-error @below {{'hkg.rmsnorm' op schedule knob 'row_cache' = registers needs 2048 registers per thread for rows of 131072 elements (vector_width = 4, 64 threads per row); expected at most 64}}
+  %0 = hkg.rmsnorm %x axes = [1, 2] eps(1.0e-06) {schedule = #hkg.schedule<row_cache = registers, threads = 64, rows_per_block = 1, vector_width = 4>} : tensor<8x2x65536xf32> -> tensor<8x2x65536xf32>
+  return %0 : tensor<8x2x65536xf32>
+}
