@@ -350,6 +350,9 @@ def reduce_bodies_cases():
                       "log_softmax"))
         cases.append((f"log_softmax_col0_{dt}_{o}x{n}x{i}", [x], f"hkg.softmax log %arg0 axis(0) {{sched}}: {x} -> {x}", x,
                       "log_softmax"))
+    return cases
+
+
 # Column schedules (a norm over one inner axis, ReductionsColumns.h).
 COL = dict(vector_width=[1, 2, 4, 8], threads=[32, 64, 128, 256, 512],
            rows_per_block=[1, 2, 4, 8, 16], unroll=[1, 2, 4, 8])
