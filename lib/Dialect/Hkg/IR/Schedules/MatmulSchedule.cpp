@@ -483,11 +483,6 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
     return emitError() << "schedule knobs '" << kSplitK.name << "' x '"
                        << kTileK.name << "' = " << splitK << " x " << tileK
                        << " exceed K = " << getK();
-  if (!s.splitKWorkspace && !target.hasClusters())
-    return emitError() << "schedule knob '" << kSplitKReduce.name
-                       << "' = cluster needs thread-block clusters (sm_90), "
-                          "not "
-                       << target.chip << "; expected split_k_reduce = workspace";
   if (splitK > 1) {
     if (wgmma)
       return emitError() << "schedule knob '" << kSplitK.name
