@@ -351,6 +351,13 @@ def measure_hkg(row, opdir, inputs, score, tol, nbytes, spec, copy_tbs):
             err = score(outs)
             ok = err <= tol
             t = quick_bench(lambda: k(*inputs, *outs)) if ok else float("nan")
+            if ok:  # again after the timed runs: state a kernel keeps across launches (a counter) must not drift
+                for out in outs:
+                    out.fill_(float("nan") if out.is_floating_point() else -1)
+                k(*inputs, *outs)
+                torch.cuda.synchronize()
+                err = max(err, score(outs))
+                ok = err <= tol
         except Exception as e:
             row["variants"].append(dict(label=label, error=str(e)))
             continue
