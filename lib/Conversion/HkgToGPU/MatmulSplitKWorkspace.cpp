@@ -40,8 +40,7 @@ using namespace mlir::hkg::matmul;
 /// workgroups: `syncscope("agent")` on AMD, `("device")` on NVIDIA.
 static void deviceFence(OpBuilder &b, Location loc, const TargetInfo &target,
                         LLVM::AtomicOrdering ordering) {
-  LLVM::FenceOp::create(b, loc, ordering,
-                        target.isAMD() ? "agent" : "device");
+  LLVM::FenceOp::create(b, loc, ordering, target.isAMD() ? "agent" : "device");
 }
 
 /// A module-level global named `name` of `type` in the module of `kernel`;
@@ -58,8 +57,7 @@ static Value getModuleGlobal(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
           RankedTensorType::get(type.getShape(), type.getElementType()),
           b.getZeroAttr(type.getElementType()));
     memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), type,
-                             init, /*constant=*/false,
-                             b.getI64IntegerAttr(16));
+                             init, /*constant=*/false, b.getI64IntegerAttr(16));
   }
   return memref::GetGlobalOp::create(b, loc, type, name);
 }
@@ -99,16 +97,16 @@ void TilePipeline::reduceThroughWorkspaceAndStore(
 
   auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
   std::string name = kernel.getName().str();
-  Value ws = getModuleGlobal(
-      b, loc, kernel, name + "_split_k_partials",
-      MemRefType::get({numTiles, slots, slot}, f32, MemRefLayoutAttrInterface(),
-                      global),
-      /*zero=*/false);
-  Value arrivals = getModuleGlobal(
-      b, loc, kernel, name + "_split_k_arrivals",
-      MemRefType::get({numTiles, counters}, i32, MemRefLayoutAttrInterface(),
-                      global),
-      /*zero=*/true);
+  Value ws =
+      getModuleGlobal(b, loc, kernel, name + "_split_k_partials",
+                      MemRefType::get({numTiles, slots, slot}, f32,
+                                      MemRefLayoutAttrInterface(), global),
+                      /*zero=*/false);
+  Value arrivals =
+      getModuleGlobal(b, loc, kernel, name + "_split_k_arrivals",
+                      MemRefType::get({numTiles, counters}, i32,
+                                      MemRefLayoutAttrInterface(), global),
+                      /*zero=*/true);
   // Thread 0's finding, for the whole workgroup.
   auto lastType = MemRefType::get(
       {1}, i32, MemRefLayoutAttrInterface(),
@@ -142,9 +140,9 @@ void TilePipeline::reduceThroughWorkspaceAndStore(
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, c(0));
     emitIfThen(b, loc, isFirstThread, [&] {
       Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
-      Value before = memref::AtomicRMWOp::create(
-          b, loc, arith::AtomicRMWKind::addi, one, arrivals,
-          ValueRange{tileIndex, counter});
+      Value before =
+          memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one,
+                                      arrivals, ValueRange{tileIndex, counter});
       Value last = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::eq, before,
           arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(lv.size - 1)));

@@ -216,8 +216,9 @@ private:
   /// the last workgroup of each group to arrive (an atomic counter) adds
   /// the group's partials in rank order, level by level, and the last one
   /// calls `store` with the sums.
-  void reduceThroughWorkspaceAndStore(ArrayRef<Value> acc, Value rank,
-                                      function_ref<void(ArrayRef<Value>)> store);
+  void
+  reduceThroughWorkspaceAndStore(ArrayRef<Value> acc, Value rank,
+                                 function_ref<void(ArrayRef<Value>)> store);
   Value applyEpilogue(Value acc, ArrayRef<Value> epilogueValues);
 
   std::unique_ptr<MatrixCore> core;

@@ -93,8 +93,7 @@ static int64_t defaultMatrixVectorSplit(int64_t tiles, int64_t steps,
   int64_t want = kMatrixVectorWorkgroupsPerCU * target.computeUnits;
   int64_t split = 1;
   while (2 * split <= kMaxSplitK && tiles * split < want &&
-         steps % (2 * split) == 0 &&
-         steps / (2 * split) >= kMinStepsPerSplit)
+         steps % (2 * split) == 0 && steps / (2 * split) >= kMinStepsPerSplit)
     split *= 2;
   return split;
 }
@@ -241,8 +240,9 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   // of dynamic shared memory): on the H200 the fastest of the tile shapes
   // and instructions measured, with B as [N, K] and as [K, N], and well
   // ahead of mma.sync (docs/perf).
-  bool wgmma = useMma && !decode && llvm::is_contained(mmas, "wgmma_64x128x16") &&
-               !skinnyN && !readsLhsTransposed() && maxTileK * bytes >= 128 &&
+  bool wgmma = useMma && !decode &&
+               llvm::is_contained(mmas, "wgmma_64x128x16") && !skinnyN &&
+               !readsLhsTransposed() && maxTileK * bytes >= 128 &&
                widestDividing(*this, 16 / bytes) == 16 / bytes;
   if (wgmma) {
     mma = "wgmma_64x128x16";
@@ -289,9 +289,10 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   }
   int64_t splitK = 1;
   if (decode || skinnyN)
-    splitK = defaultMatrixVectorSplit(
-        getBatchSize() * llvm::divideCeil(m, tileM) * llvm::divideCeil(n, tileN),
-        llvm::divideCeil(getK(), tileK), target);
+    splitK =
+        defaultMatrixVectorSplit(getBatchSize() * llvm::divideCeil(m, tileM) *
+                                     llvm::divideCeil(n, tileN),
+                                 llvm::divideCeil(getK(), tileK), target);
   ScheduleSpace space;
   space.add(kTileM, {kMinTile, 32, 64, 128, 256}, tileM,
             "rows of the result per workgroup");
@@ -498,10 +499,11 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
     if (s.splitKWorkspace) {
       int64_t tiles = getBatchSize() * llvm::divideCeil(getM(), tileM) *
                       llvm::divideCeil(getN(), tileN);
-      int64_t bytes = tiles * MatmulSchedule::workspaceSlots(splitK) * tileM * tileN * 4;
+      int64_t bytes =
+          tiles * MatmulSchedule::workspaceSlots(splitK) * tileM * tileN * 4;
       if (bytes > kMaxWorkspaceBytes)
-        return emitError() << "schedule knobs '" << kSplitK.name << "' = "
-                           << splitK << " with " << kSplitKReduce.name
+        return emitError() << "schedule knobs '" << kSplitK.name
+                           << "' = " << splitK << " with " << kSplitKReduce.name
                            << " = workspace need " << bytes
                            << " bytes of workspace (tiles x partials x tile_m "
                               "x tile_n x 4); expected at most "
@@ -510,8 +512,7 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
     }
     if (splitK > 8)
       return emitError() << "schedule knob '" << kSplitK.name
-                         << "' = " << splitK << " with "
-                         << kSplitKReduce.name
+                         << "' = " << splitK << " with " << kSplitKReduce.name
                          << " = cluster exceeds the 8 workgroups of a portable "
                             "cluster; expected split_k_reduce = workspace";
     // Each thread's accumulators, published for the cluster's reduction.

@@ -122,13 +122,13 @@ struct MatmulSchedule {
   }
 
   static MatmulSchedule decode(const ResolvedSchedule &s) {
-    return {s.get(kTileM),  s.get(kTileN),
-            s.get(kTileK),  s.get(kWavesM),
-            s.get(kWavesN), MmaInstruction::parse(s.get(kMma)),
-            s.get(kStages), s.get(kVectorWidth),
-            s.get(kLdsPad), s.get(kLdsSwizzle),
-            s.get(kUnroll), s.get(kGroupM),
-            s.get(kSplitK), s.get(kSplitKReduce) == "workspace",
+    return {s.get(kTileM),       s.get(kTileN),
+            s.get(kTileK),       s.get(kWavesM),
+            s.get(kWavesN),      MmaInstruction::parse(s.get(kMma)),
+            s.get(kStages),      s.get(kVectorWidth),
+            s.get(kLdsPad),      s.get(kLdsSwizzle),
+            s.get(kUnroll),      s.get(kGroupM),
+            s.get(kSplitK),      s.get(kSplitKReduce) == "workspace",
             s.get(kWgmmaPending)};
   }
 };
