@@ -23,6 +23,11 @@ are eager and Inductor (torch.compile mode="max-autotune-no-cudagraphs",
 dynamic=False, dynamo reset per case). The copy and bf16 GEMM ceilings are
 measured in the same run.
 
+Matrix-vector products (`gemv.<MxNxK[t]>`, sweep.py's SECOND["gemv"]): a
+table of their own against the floor (the bytes moved at the copy rate of
+the run) and issue 24's bar (>= 80% of the floor from 256 MiB moved, else
+>= 1.0x the faster of eager and Inductor).
+
 The statistical test (`stat`): every row of the kernel's [N, V] input holds
 the same logits, so the N tokens are N independent draws (each row its own
 random number: the kernel's seed hash, or torch.rand as the `uniform`
