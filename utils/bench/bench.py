@@ -23,6 +23,11 @@ are eager and Inductor (torch.compile mode="max-autotune-no-cudagraphs",
 dynamic=False, dynamo reset per case). The copy and bf16 GEMM ceilings are
 measured in the same run.
 
+Matrix-vector products (`gemv.<MxNxK[t]>`, sweep.py's SECOND["gemv"]): a
+table of their own against the floor (the bytes moved at the copy rate of
+the run) and issue 24's bar (>= 80% of the floor from 256 MiB moved, else
+>= 1.0x the faster of eager and Inductor).
+
 The statistical test (`stat`): every row of the kernel's [N, V] input holds
 the same logits, so the N tokens are N independent draws (each row its own
 random number: the kernel's seed hash, or torch.rand as the `uniform`
@@ -250,6 +255,19 @@ def topk_case(b, v, k):
                 check=lambda x, values, indices: topk_check(x, values, indices, k))
 
 
+def gemv_case(tag):
+    """Matrix-vector product of tag MxNxK[t] (sweep.py's SECOND["gemv"]): W
+    as [K, N], or [N, K] with the trailing t; M or N at most 16."""
+    t = tag.endswith("t")
+    m, n, k = (int(d) for d in tag.rstrip("t").split("x"))
+    if t:
+        eager, ref = (lambda a, w: a @ w.t()), (lambda a, w: a.double() @ w.double().t())
+    else:
+        eager, ref = (lambda a, w: a @ w), (lambda a, w: a.double() @ w.double())
+    return dict(inputs=lambda: [_bf(m, k), _bf(n, k) if t else _bf(k, n)], eager=eager, ref=ref,
+                flops=2 * m * n * k, shape=f"{m}x{n}x{k} bf16 (W as {'[N,K]' if t else '[K,N]'})")
+
+
 def make_case(case):
     """The spec of bundle directory `case` (`<op>` or `<op>.<shape>`)."""
     op, _, tag = case.partition(".")
@@ -273,6 +291,8 @@ def make_case(case):
             inputs=lambda: [_bf(8192, 4096), _bf(12288, 4096) * 0.02, _bf(12288)],
             eager=F.linear, ref=lambda x, w, b: F.linear(x.double(), w.double(), b.double()),
             flops=2 * 8192 * 12288 * 4096, inductor=False, shape="8192x12288x4096 bf16 + bias"))[op]
+    elif op == "gemv":
+        spec = gemv_case(tag)
     else:
         dims = [int(x) for x in (tag or PERF_SHAPE[op]).split("x")]
         if op in ROW_OPS:
@@ -336,6 +356,13 @@ def measure_hkg(row, opdir, inputs, score, tol, nbytes, spec, copy_tbs):
             err = score(outs)
             ok = err <= tol
             t = quick_bench(lambda: k(*inputs, *outs)) if ok else float("nan")
+            if ok:  # again after the timed runs: state a kernel keeps across launches (a counter) must not drift
+                for out in outs:
+                    out.fill_(float("nan") if out.is_floating_point() else -1)
+                k(*inputs, *outs)
+                torch.cuda.synchronize()
+                err = max(err, score(outs))
+                ok = err <= tol
         except Exception as e:
             row["variants"].append(dict(label=label, error=str(e)))
             continue
@@ -549,6 +576,46 @@ def _geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
+# Issue 24's bar for matrix-vector products: >= 80% of the read floor with
+# at least 256 MiB moved, otherwise >= 1.0x the faster of eager and Inductor.
+GEMV_BIG_BYTES = 256 << 20
+
+
+def gemv_table(res):
+    """The matrix-vector rows: hkg's default, eager and Inductor against the
+    floor (the bytes moved, inputs read once + output written once, at the
+    copy rate measured in this run)."""
+    rows = [r for r in res["rows"] if r["op"] == "gemv"]
+    if not rows:
+        return []
+    out = ["", f"Matrix-vector products (floor = bytes moved / the copy rate of this run, {res['copy_tbs']:.2f} TB/s; "
+           "% = floor / time):", "",
+           "| shape | MiB moved | floor us | hkg default us (% floor) | eager us (% floor) | Inductor us (% floor) "
+           "| hkg / faster of eager, Inductor | bar | hkg rel err |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        floor = r["bytes"] / (res["copy_tbs"] * 1e12) * 1e6
+
+        def cell(k):
+            v = r.get(k, {})
+            if "us" not in v:
+                return v.get("error", "—")[:60]
+            return f"{v['us']:.1f} ({100 * floor / v['us']:.0f}%)" + ("" if v.get("ok", True) else " WRONG")
+        h = r.get("hkg", {})
+        others = [r[k]["us"] for k in ("eager", "inductor") if "us" in r.get(k, {}) and r[k].get("ok")]
+        ratio = f"{min(others) / h['us']:.2f}x" if "us" in h and others else "—"
+        if "us" not in h:
+            bar = "no result"
+        elif r["bytes"] >= GEMV_BIG_BYTES:
+            bar = ("met" if floor / h["us"] >= 0.8 else "missed") + " (>= 80% floor)"
+        else:
+            bar = ("met" if others and min(others) / h["us"] >= 1.0 else "missed") + " (>= 1.0x)"
+        err = f"{h['err']:.1e}" if "err" in h else "—"
+        out.append(f"| {r['shape']} | {r['bytes'] / 2**20:.0f} | {floor:.1f} | {cell('hkg')} | {cell('eager')} | "
+                   f"{cell('inductor')} | {ratio} | {bar} | {err} |")
+    return out
+
+
 def markdown(res):
     lines = [f"Device: {res['device']}, torch {res['torch']}, triton {res['triton']}, {res['date']}.",
              f"Ceilings measured in this run: copy {res['copy_tbs']:.2f} TB/s, bf16 GEMM 8192^3 {res['gemm_tflops']:.0f} TFLOP/s.",
@@ -574,8 +641,9 @@ def markdown(res):
             ratio = f"{e['us'] / h['us']:.2f}x" if "us" in h and "us" in e else "—"
             err = f"{h['err']:.1e}" if "err" in h else "—"
             gemm_lines.append(f"| {r['op']} | {r['shape']} | {gc('hkg')} | {gc('hkg_best')} | {gc('eager')} | {ratio} | {err} |")
+    gemv_lines = gemv_table(res)
     for r in res["rows"]:
-        if "gemm" in r["op"] or "qkv" in r["op"]:
+        if "gemm" in r["op"] or "qkv" in r["op"] or r["op"] == "gemv":
             continue
 
         def cell(k):
@@ -662,6 +730,7 @@ def markdown(res):
                          f"{t['outside']} ({t['outside_fraction']:.2g}) | {t['deterministic']} | {'PASS' if t['ok'] else 'FAIL'} |")
     if len(gemm_lines) > 3:
         lines.extend(gemm_lines)
+    lines.extend(gemv_lines)
     lines += ["", "Wall time per case (s): " + ", ".join(
         f"{r['case']} {r.get('wall_s', 0):.0f} (Inductor compile {r.get('inductor_compile_s', 0):.0f})" for r in res["rows"])]
     lines.append("")
@@ -683,7 +752,7 @@ def main():
     ap.add_argument("--full", default="", help="comma list of variant labels also timed in full "
                     "(always: the default ones and the fastest by brief timing)")
     args = ap.parse_args()
-    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj"]
+    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj", "gemv"]
     asked = [x for x in args.ops.split(",") if x]
     if "attention" in asked:
         ap.error("attention is not benched here: run utils/bench/attention_bench.py --bundles "

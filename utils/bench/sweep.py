@@ -55,6 +55,7 @@ GRIDS["gemm8192"] = MM
 GRIDS["gemm_decode"] = dict(tile_m=[16], tile_n=[16, 32, 64, 128], tile_k=[64, 128, 256], waves_m=[1], waves_n=[1, 2, 4],
                             stages=[2, 3, 4])
 GRIDS["topk"] = dict(vector_width=[2, 4], threads=[256, 512, 1024], unroll=[2, 4, 8], sample_every=[1, 2, 4, 8])
+GRIDS["gemv"] = dict(split_k=[1, 4, 16, 64, 256], stages=[2, 3, 4], unroll=[1, 2])
 GRIDS["bias_gelu"] = GRIDS["gelu"]
 GRIDS["swiglu"] = GRIDS["gelu"]
 
@@ -67,6 +68,15 @@ ROW_OPS = ["softmax", "layernorm", "rmsnorm", "gelu", "bias_gelu", "swiglu"]
 SECOND = {op: ["1x4096", "4x11008", "32768x1024"] for op in ROW_OPS}
 SECOND["rope"] = ["1x1x32x128", "4x128x32x128"]
 SECOND["top_p"] = ["1x128256", "256x32000"]
+# Matrix-vector products (issue 24; gemv_source below): tags MxNxK with the
+# weights W as [K, N] (x @ W), or with a trailing `t` as [N, K] (x @ W^T, a
+# linear layer's weight); M or N at most 16.
+SECOND["gemv"] = ["1x2048x1048576", "2048x1x1048576", "16x16x1048576", "4096x16x65536",
+                  "4x4096x16384", "16x4096x4096t", "1x28672x8192t", "1x8192x28672t"]
+# Beside each default: no split (the tiles of the default), and splits of 16
+# and 64 (rejected where they do not divide the K steps).
+_GEMV_PINS = [dict(split_k=1), dict(split_k=16, split_k_reduce="workspace"),
+              dict(split_k=64, split_k_reduce="workspace")]
 # Tags BxVxK for top-k: the example's k = 50 at PERF.md's shape; k = 1 and
 # 1024 (issue 22's bar) and MoE gating (2 of 64 experts per token).
 SECOND["topk"] = ["64x128256x1", "64x128256x1024", "16384x64x2"]
@@ -165,6 +175,7 @@ _WGMMA = [dict(tile_m=128, tile_n=128, waves_m=2, waves_n=1, mma="wgmma_64x128x1
           dict(tile_m=256, tile_n=128, waves_m=4, waves_n=1, mma="wgmma_64x128x16", stages=3),
           dict(tile_m=128, tile_n=128, waves_m=2, waves_n=1, mma="wgmma_64x128x16", stages=4, unroll=2)]
 PINNED["qkv_proj"] = PINNED["gemm"] + [dict(d, tile_k=64, vector_width=8, lds_pad=0, lds_swizzle=1) for d in _WGMMA]
+PINNED.update({f"gemv.{tag}": _GEMV_PINS for tag in SECOND["gemv"]})
 # The 4096^3 GEMM (B as [K, N]) with wgmma's MN-major B (p6-p10).
 PINNED["gemm"] = PINNED["gemm"] + [dict(d, tile_k=64, vector_width=8, lds_pad=0, lds_swizzle=1) for d in _WGMMA]
 # wgmma_pending = 1 (a K step's warpgroup MMAs in flight during the next
@@ -205,11 +216,28 @@ SRC_VARIANTS = {op: {"noalias": "hkg.no_alias"}
 for _op in ROW_OPS:
     SRC_VARIANTS[_op]["plain"] = 'hkg.load_eviction = "normal"'
 # Not compiled with 32-bit indices: the GEMMs use nvgpu ops.
-NO_INDEX32 = {"gemm", "gemm8192", "gemm_decode", "qkv_proj", "attention"}
+NO_INDEX32 = {"gemm", "gemm8192", "gemm_decode", "qkv_proj", "attention", "gemv"}
+
+
+def gemv_source(tag):
+    """hkg.matmul of tag MxNxK[t] (SECOND["gemv"]), bf16, default schedule."""
+    t = tag.endswith("t")
+    m, n, k = (int(d) for d in tag.rstrip("t").split("x"))
+    a, w, r = f"tensor<{m}x{k}xbf16>", f"tensor<{n}x{k}xbf16>" if t else f"tensor<{k}x{n}xbf16>", f"tensor<{m}x{n}xbf16>"
+    attr = " {transpose_b}" if t else ""
+    return f"""module {{
+  func.func @gemv(%x: {a}, %w: {w}) -> {r} {{
+    %0 = hkg.matmul %x, %w{attr} : {a}, {w} -> {r}
+    return %0 : {r}
+  }}
+}}
+"""
 
 
 def source(op, tag=None):
     """The example of `op`, or for shape `tag` the example rewritten to it."""
+    if op == "gemv":
+        return gemv_source(tag)
     src = open(os.path.join(ROOT, "examples", op + ".mlir")).read()
     if tag is None:
         return src

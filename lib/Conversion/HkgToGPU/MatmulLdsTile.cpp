@@ -31,6 +31,7 @@ KernelState::KernelState(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
   unroll = s.unroll;
   groupM = s.groupM;
   splitK = s.splitK;
+  splitKWorkspace = s.splitKWorkspace;
   wgmmaPending = s.wgmmaPending;
   mma = s.mma;
   mmaM = mma.m;
@@ -45,8 +46,8 @@ KernelState::KernelState(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
   m = op.getM();
   n = op.getN();
   k = op.getK();
-  transA = op.getTransposeA();
-  transB = op.getTransposeB();
+  transA = op.readsLhsTransposed();
+  transB = op.readsRhsTransposed();
   elemBytes = elemT.getIntOrFloatBitWidth() / 8;
   // cp.async moves 4, 8 or 16 bytes.
   async = target.isNVIDIA() && vw * elemBytes >= 4;

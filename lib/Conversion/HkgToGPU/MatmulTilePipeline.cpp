@@ -304,6 +304,8 @@ Value TilePipeline::mapTile(int64_t tilesM, int64_t tilesN) {
     rank = rem(pid, splitK);
     pid = div(pid, splitK);
   }
+  numTiles = batch * tilesM * tilesN;
+  tileIndex = add(mul(batchIdx, tilesM * tilesN), pid);
   // Tiles are visited in groups of group_m rows of tiles so that
   // concurrently running workgroups share A and B in L2.
   int64_t group = std::min<int64_t>(groupM, tilesM);
@@ -364,7 +366,10 @@ FailureOr<MatmulLaunch> TilePipeline::build() {
   acc = async ? buildAsyncKLoop(acc, numK, zero, one)
               : buildPrefetchKLoop(acc, numK, zero, one);
 
-  if (splitK > 1)
+  if (splitK > 1 && splitKWorkspace)
+    reduceThroughWorkspaceAndStore(
+        acc, rank, [&](ArrayRef<Value> sums) { storeResults(sums); });
+  else if (splitK > 1)
     reduceAcrossClusterAndStore(
         acc, rank, [&](ArrayRef<Value> sums) { storeResults(sums); });
   else
@@ -376,7 +381,7 @@ FailureOr<MatmulLaunch> TilePipeline::build() {
 
   MatmulLaunch launch;
   launch.grid = {tilesM * tilesN * splitK, 1, batch};
-  launch.cluster = {splitK, 1, 1};
+  launch.cluster = {splitKWorkspace ? 1 : splitK, 1, 1};
   launch.block = {threads, 1, 1};
   return launch;
 }

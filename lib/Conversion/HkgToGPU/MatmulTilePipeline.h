@@ -82,6 +82,8 @@ struct KernelState : IndexArith {
   const TargetInfo &target;
 
   int64_t tm, tn, tk, wm, wn, stages, vw, pad, unroll, groupM, splitK;
+  /// split_k_reduce = workspace (otherwise cluster).
+  bool splitKWorkspace;
   /// wgmma groups left in flight across K steps (0 or 1).
   int64_t wgmmaPending;
   bool swizzle;
@@ -209,6 +211,14 @@ private:
   /// cluster reaches) and calls `store` with the sums.
   void reduceAcrossClusterAndStore(ArrayRef<Value> acc, Value rank,
                                    function_ref<void(ArrayRef<Value>)> store);
+  /// split_k_reduce = workspace (MatmulSplitKWorkspace.cpp): stores this
+  /// thread's accumulators in a global workspace of the kernel's module;
+  /// the last workgroup of each group to arrive (an atomic counter) adds
+  /// the group's partials in rank order, level by level, and the last one
+  /// calls `store` with the sums.
+  void
+  reduceThroughWorkspaceAndStore(ArrayRef<Value> acc, Value rank,
+                                 function_ref<void(ArrayRef<Value>)> store);
   Value applyEpilogue(Value acc, ArrayRef<Value> epilogueValues);
 
   std::unique_ptr<MatrixCore> core;
@@ -217,6 +227,10 @@ private:
   SmallVector<int64_t> epiBatch;
   /// split_k > 1: this workgroup's first K step.
   Value kBegin;
+  /// Output tiles (batches included), and this workgroup's (set by
+  /// mapTile).
+  int64_t numTiles = 1;
+  Value tileIndex;
   scf::ForOp kLoop;
 };
 

@@ -37,7 +37,7 @@
 // CHECK: gpu.return
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @gemm_decode(%a: tensor<16x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<16x4096xbf16> {
-    %0 = hkg.matmul %a, %w {transpose_b, schedule = #hkg.schedule<split_k = 4>} : tensor<16x4096xbf16>, tensor<4096x4096xbf16> -> tensor<16x4096xbf16>
+    %0 = hkg.matmul %a, %w {transpose_b, schedule = #hkg.schedule<split_k = 4, split_k_reduce = cluster>} : tensor<16x4096xbf16>, tensor<4096x4096xbf16> -> tensor<16x4096xbf16>
     return %0 : tensor<16x4096xbf16>
   }
 }

@@ -126,18 +126,26 @@ func.func @f32(%a: tensor<128x256xf32>, %b: tensor<256x96xf32>) -> tensor<128x96
 
 // -----
 
-// Decode (M = 16): one row of tiles, warps along N, long K steps.
+// Decode (M = 16): one row of tiles, warps along N, long K steps, K split
+// over 4 workgroups per tile (the partial sums meet in a global workspace:
+// matmul-split-k-workspace.mlir).
 func.func @decode(%a: tensor<16x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<16x4096xbf16> {
   %0 = hkg.matmul %a, %w {transpose_b} : tensor<16x4096xbf16>, tensor<4096x4096xbf16> -> tensor<16x4096xbf16>
   return %0 : tensor<16x4096xbf16>
 }
 // SM80-LABEL: gpu.module @hkg_matmul_0
-// SM80: workgroup(%{{.*}} : memref<4x16x128xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LB:.*]] : memref<4x32x128xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// SM80-SAME: known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 128, 1, 1>
+// SM80: memref.global "private" @hkg_matmul_0_split_k_partials : memref<128x4x512xf32, #gpu.address_space<global>>
+// The two 4-stage tiles (48 KiB) and the workgroup's 4-byte flag of the
+// workspace reduction, as dynamic shared memory.
+// SM80: hkg.dynamic_lds_bytes = 49156
+// SM80-SAME: known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 512, 1, 1>
 // SM80: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
-// SM80: nvgpu.ldmatrix %[[LB]][{{.*}}] {numTiles = 2 : i32, transpose = false} : {{.*}} -> vector<2x2xbf16>
+// SM80: nvgpu.ldmatrix %{{.*}}[{{.*}}] {numTiles = 2 : i32, transpose = false} : {{.*}} -> vector<2x2xbf16>
+// SM80: memref.atomic_rmw addi
 // GFX942-LABEL: gpu.module @hkg_matmul_0
-// GFX942: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 64, 1, 1>
+// GFX942: memref.global "private" @hkg_matmul_0_split_k_partials : memref<64x4x1024xf32, #gpu.address_space<global>>
+// GFX942: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 256, 1, 1>
+// GFX942: memref.atomic_rmw addi
 
 // -----
 

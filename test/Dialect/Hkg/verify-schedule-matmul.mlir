@@ -84,12 +84,35 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 
 // -----
 
-// Only split_k = 1 is implemented.
+// split_k through a cluster needs thread-block clusters: not on AMD.
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
   func.func @split_k(%a: tensor<128x1024xbf16>, %b: tensor<1024x128xbf16>) -> tensor<128x128xbf16> {
-    // expected-error @below {{schedule knob 'split_k' = 4 is not legal for hkg.matmul on gfx942; expected one of: 1}}
-    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<split_k = 4>} : tensor<128x1024xbf16>, tensor<1024x128xbf16> -> tensor<128x128xbf16>
+    // expected-error @below {{schedule knob 'split_k_reduce' = cluster is not legal for hkg.matmul on gfx942; expected one of: workspace}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<split_k = 4, split_k_reduce = cluster>} : tensor<128x1024xbf16>, tensor<1024x128xbf16> -> tensor<128x128xbf16>
     return %0 : tensor<128x128xbf16>
+  }
+}
+
+// -----
+
+// A cluster holds at most 8 workgroups.
+module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
+  func.func @split_k_cluster_16(%a: tensor<16x65536xbf16>, %b: tensor<65536x4096xbf16>) -> tensor<16x4096xbf16> {
+    // expected-error @below {{schedule knob 'split_k' = 16 with split_k_reduce = cluster exceeds the 8 workgroups of a portable cluster; expected split_k_reduce = workspace}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<split_k = 16, split_k_reduce = cluster>} : tensor<16x65536xbf16>, tensor<65536x4096xbf16> -> tensor<16x4096xbf16>
+    return %0 : tensor<16x4096xbf16>
+  }
+}
+
+// -----
+
+// The workspace is bounded: 256 workgroups over each of 1024 128 x 128 tiles
+// would need 272 partials of 64 KiB per tile.
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @split_k_workspace_too_large(%a: tensor<4096x32768xbf16>, %b: tensor<32768x4096xbf16>) -> tensor<4096x4096xbf16> {
+    // expected-error @below {{schedule knobs 'split_k' = 256 with split_k_reduce = workspace need 18253611008 bytes of workspace (tiles x partials x tile_m x tile_n x 4); expected at most 268435456}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<split_k = 256, split_k_reduce = workspace>} : tensor<4096x32768xbf16>, tensor<32768x4096xbf16> -> tensor<4096x4096xbf16>
+    return %0 : tensor<4096x4096xbf16>
   }
 }
 

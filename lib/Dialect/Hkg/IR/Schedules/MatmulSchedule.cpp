@@ -69,6 +69,35 @@ MmaInstruction MmaInstruction::parse(StringRef keyword) {
 
 static bool isHalfType(Type t) { return t.isF16() || t.isBF16(); }
 
+/// M or N at most this is a matrix-vector product (decode batches).
+static constexpr int64_t kMaxVectorDim = 16;
+
+/// The widest split_k, and the largest workspace a schedule may take.
+static constexpr int64_t kMaxSplitK = 256;
+static constexpr int64_t kMaxWorkspaceBytes = int64_t(256) << 20;
+
+/// K steps each workgroup of a matrix-vector default's split keeps at least
+/// (the K pipeline fills `stages` steps before it streams).
+static constexpr int64_t kMinStepsPerSplit = 8;
+
+/// Workgroups per compute unit the matrix-vector default aims for: a
+/// memory-bound kernel needs enough bytes in flight on every CU (Little's
+/// law), and several waves of workgroups keep the last wave's tail short.
+static constexpr int64_t kMatrixVectorWorkgroupsPerCU = 8;
+
+/// The matrix-vector default's split of K: the smallest power of two that
+/// gives every compute unit kMatrixVectorWorkgroupsPerCU workgroups, while
+/// each keeps kMinStepsPerSplit K steps and the split divides the steps.
+static int64_t defaultMatrixVectorSplit(int64_t tiles, int64_t steps,
+                                        const TargetInfo &target) {
+  int64_t want = kMatrixVectorWorkgroupsPerCU * target.computeUnits;
+  int64_t split = 1;
+  while (2 * split <= kMaxSplitK && tiles * split < want &&
+         steps % (2 * split) == 0 && steps / (2 * split) >= kMinStepsPerSplit)
+    split *= 2;
+  return split;
+}
+
 /// Whether the kernel builder lowers `mma` on `target`: it emits WMMA only
 /// in the 16x16x16 operand layouts of gfx11 and gfx12, and gfx1250's f16/bf16
 /// WMMA is 16x16x32, so matmuls there use FMAs.
@@ -92,8 +121,8 @@ static std::pair<int64_t, int64_t> fmaLaneGrid(int64_t waveSize) {
 /// The widest power of two <= `vw` dividing the contiguous dims of both
 /// operands in global memory.
 static int64_t widestDividing(MatmulOp op, int64_t vw) {
-  int64_t a = op.getTransposeA() ? op.getM() : op.getK();
-  int64_t b = op.getTransposeB() ? op.getK() : op.getN();
+  int64_t a = op.readsLhsTransposed() ? op.getM() : op.getK();
+  int64_t b = op.readsRhsTransposed() ? op.getK() : op.getN();
   while (vw > 1 && (a % vw != 0 || b % vw != 0))
     vw /= 2;
   return vw;
@@ -183,8 +212,12 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   }
   bool useMma = mma != "none";
   MmaInstruction shape = MmaInstruction::parse(mma);
-  int64_t m = getM();
-  bool decode = m <= 16;
+  int64_t m = getM(), n = getN();
+  // Matrix-vector shapes: M (decode) or N at most 16, so that the other
+  // operand (the weights) is read once and the kernel is bound by reading
+  // it (docs/Matmul.md, "Matrix-vector products").
+  bool decode = m <= kMaxVectorDim;
+  bool skinnyN = !decode && n <= kMaxVectorDim;
   bool nvidia = target.isNVIDIA();
 
   int64_t tileM = 64, tileN = 64, tileK = 16, wavesM = 2, wavesN = 2;
@@ -207,8 +240,9 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   // of dynamic shared memory): on the H200 the fastest of the tile shapes
   // and instructions measured, with B as [N, K] and as [K, N], and well
   // ahead of mma.sync (docs/perf).
-  bool wgmma = useMma && !decode && llvm::is_contained(mmas, "wgmma_64x128x16") &&
-               !getTransposeA() && maxTileK * bytes >= 128 &&
+  bool wgmma = useMma && !decode &&
+               llvm::is_contained(mmas, "wgmma_64x128x16") && !skinnyN &&
+               !readsLhsTransposed() && maxTileK * bytes >= 128 &&
                widestDividing(*this, 16 / bytes) == 16 / bytes;
   if (wgmma) {
     mma = "wgmma_64x128x16";
@@ -227,6 +261,15 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
     wavesN = 4;
     stages = nvidia && useMma ? 4 : 2;
   }
+  if (skinnyN) {
+    // The mirror of decode: one column of mma tiles, waves spread along M.
+    tileN = 16;
+    tileM = useMma ? std::max<int64_t>(32, 4 * shape.m) : 64;
+    tileK = useMma ? 128 : 32;
+    wavesM = 4;
+    wavesN = 1;
+    stages = nvidia && useMma ? 4 : 2;
+  }
   tileK = std::min(tileK, maxTileK);
   // No tile twice as large as its dim (N = 1, a 13-row GEMM): the halves
   // past the dim would only multiply zeros. The waves follow the tile
@@ -242,8 +285,14 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
         waves /= 2;
     };
     fit(tileM, wavesM, m, unitM);
-    fit(tileN, wavesN, getN(), unitN);
+    fit(tileN, wavesN, n, unitN);
   }
+  int64_t splitK = 1;
+  if (decode || skinnyN)
+    splitK =
+        defaultMatrixVectorSplit(getBatchSize() * llvm::divideCeil(m, tileM) *
+                                     llvm::divideCeil(n, tileN),
+                                 llvm::divideCeil(getK(), tileK), target);
   ScheduleSpace space;
   space.add(kTileM, {kMinTile, 32, 64, 128, 256}, tileM,
             "rows of the result per workgroup");
@@ -267,11 +316,14 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
             "rows of tiles visited together, so that concurrently running "
             "workgroups share B (and A) in L2 (1: row after row)",
             /*sizesWork=*/false);
-  // split_k > 1 needs thread-block clusters (sm_90): the partial sums meet
-  // in distributed shared memory.
-  SmallVector<int64_t> splits = {1};
+  // Partial sums meet in a global workspace on every target, or within a
+  // thread-block cluster (sm_90, at most 8 workgroups).
+  SmallVector<int64_t> splits;
+  for (int64_t sk = 1; sk <= kMaxSplitK; sk *= 2)
+    splits.push_back(sk);
+  SmallVector<StringRef> reduces = {"workspace"};
   if (target.hasClusters())
-    splits = {1, 2, 4, 8};
+    reduces.insert(reduces.begin(), "cluster");
   // 0 by default: with the default's 128 x 128 tiles two workgroups share
   // an SM and already overlap each other, and 1 is slower; it pays with
   // tiles that leave one workgroup per SM (128 x 256 over 4 stages, a
@@ -281,11 +333,18 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
             "(wgmma.wait_group N): 1 overlaps a step's MMAs with the next "
             "step's wait, barrier and copies (mma = wgmma_*, stages >= 3; "
             "0 elsewhere)");
-  space.add(kSplitK, splits, 1,
-            "workgroups of one cluster sharing an output tile, each over "
-            "1/split_k of K, summed through distributed shared memory "
-            "(sm_90; 1 elsewhere)");
-  if (!decode)
+  space.add(kSplitK, splits, splitK,
+            "workgroups sharing an output tile, each over 1/split_k of K, "
+            "their f32 partial sums added as split_k_reduce says");
+  // The cluster where there are clusters, except for the matrix-vector
+  // defaults' wide splits.
+  space.add(kSplitKReduce, reduces,
+            splitK > 1 ? StringRef("workspace") : reduces.front(),
+            "where split_k's partial sums meet: cluster (distributed shared "
+            "memory of a thread-block cluster, sm_90, split_k <= 8) or "
+            "workspace (a global f32 workspace, the last workgroup of each "
+            "group of 16 to arrive adds the group's, every target)");
+  if (!decode && !skinnyN)
     addTileSketches(space, mma, mmas, wavesM, wavesN, tileK, pad, bytes,
                     target);
   return space;
@@ -336,7 +395,7 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
     // The kernel reads both operands from LDS through wgmma's matrix
     // descriptors in 128-byte-swizzle layouts: A K-major, B K-major ([N, K])
     // or MN-major ([K, N], in 64-column panels) (MatmulWgmma.cpp).
-    if (getTransposeA())
+    if (readsLhsTransposed())
       return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
                          << " needs K contiguous in A (transpose_a = false)";
     if (tileK * bytes != 128)
@@ -437,6 +496,25 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                          << "' = " << splitK
                          << " must divide the K steps (ceil(K / tile_k) = "
                          << steps << ")";
+    if (s.splitKWorkspace) {
+      int64_t tiles = getBatchSize() * llvm::divideCeil(getM(), tileM) *
+                      llvm::divideCeil(getN(), tileN);
+      int64_t bytes =
+          tiles * MatmulSchedule::workspaceSlots(splitK) * tileM * tileN * 4;
+      if (bytes > kMaxWorkspaceBytes)
+        return emitError() << "schedule knobs '" << kSplitK.name
+                           << "' = " << splitK << " with " << kSplitKReduce.name
+                           << " = workspace need " << bytes
+                           << " bytes of workspace (tiles x partials x tile_m "
+                              "x tile_n x 4); expected at most "
+                           << kMaxWorkspaceBytes;
+      return success();
+    }
+    if (splitK > 8)
+      return emitError() << "schedule knob '" << kSplitK.name
+                         << "' = " << splitK << " with " << kSplitKReduce.name
+                         << " = cluster exceeds the 8 workgroups of a portable "
+                            "cluster; expected split_k_reduce = workspace";
     // Each thread's accumulators, published for the cluster's reduction.
     int64_t partials = tileM * tileN * 4;
     if (lds + partials > ldsLimit(target))

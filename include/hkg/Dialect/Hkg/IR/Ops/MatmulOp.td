@@ -66,6 +66,12 @@ def Hkg_MatmulOp : Hkg_KernelOp<"matmul"> {
     int64_t getN();
     int64_t getK();
     bool hasEpilogue() { return !getEpilogue().empty(); }
+    /// The layouts the kernel reads the operands in: the transpose flags,
+    /// except that a single row or column is read with K contiguous either
+    /// way (`[K, 1]` and `[1, K]` are the same bytes), so that a
+    /// matrix-vector product loads its vector 16 bytes at a time.
+    bool readsLhsTransposed() { return getTransposeA() && getM() != 1; }
+    bool readsRhsTransposed() { return getTransposeB() || getN() == 1; }
   }];
 }
 

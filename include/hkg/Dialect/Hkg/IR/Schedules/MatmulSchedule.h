@@ -78,8 +78,13 @@ inline constexpr IntKnob kLdsPad{"lds_pad"};
 inline constexpr BoolKnob kLdsSwizzle{"lds_swizzle"};
 /// Rows of tiles visited together (L2 reuse).
 inline constexpr IntKnob kGroupM{"group_m"};
-/// Workgroups of a cluster sharing an output tile (sm_90).
+/// Workgroups sharing an output tile, each over 1/split_k of K.
 inline constexpr IntKnob kSplitK{"split_k"};
+/// How the split_k partial sums meet: `cluster` (distributed shared memory
+/// of a thread-block cluster, sm_90, split_k <= 8) or `workspace` (a global
+/// f32 workspace of the kernel's module, summed by the last workgroup of
+/// each group to arrive, every target).
+inline constexpr KeywordKnob kSplitKReduce{"split_k_reduce"};
 /// Warpgroup-MMA groups left in flight across K steps: a count (the
 /// operand of wgmma.wait_group), 0 or 1 today.
 inline constexpr IntKnob kWgmmaPending{"wgmma_pending"};
@@ -97,16 +102,34 @@ struct MatmulSchedule {
   int64_t unroll;
   int64_t groupM;
   int64_t splitK;
+  /// split_k_reduce = workspace (otherwise cluster).
+  bool splitKWorkspace;
   int64_t wgmmaPending;
 
+  /// Partials a workgroup of the workspace reduction sums at once: the last
+  /// of each group of this many to arrive adds the group's partials, in
+  /// rank order, and passes the sum one level up.
+  static constexpr int64_t kWorkspaceGroup = 16;
+  /// The partials per output tile a split over `splitK` workgroups stores
+  /// in the workspace: split_k at the first level, then one per group of
+  /// the level below, until one group is left.
+  static int64_t workspaceSlots(int64_t splitK) {
+    int64_t slots = 0;
+    for (int64_t count = splitK; count > 1;
+         count = (count + kWorkspaceGroup - 1) / kWorkspaceGroup)
+      slots += count;
+    return slots;
+  }
+
   static MatmulSchedule decode(const ResolvedSchedule &s) {
-    return {s.get(kTileM),  s.get(kTileN),
-            s.get(kTileK),  s.get(kWavesM),
-            s.get(kWavesN), MmaInstruction::parse(s.get(kMma)),
-            s.get(kStages), s.get(kVectorWidth),
-            s.get(kLdsPad), s.get(kLdsSwizzle),
-            s.get(kUnroll), s.get(kGroupM),
-            s.get(kSplitK), s.get(kWgmmaPending)};
+    return {s.get(kTileM),       s.get(kTileN),
+            s.get(kTileK),       s.get(kWavesM),
+            s.get(kWavesN),      MmaInstruction::parse(s.get(kMma)),
+            s.get(kStages),      s.get(kVectorWidth),
+            s.get(kLdsPad),      s.get(kLdsSwizzle),
+            s.get(kUnroll),      s.get(kGroupM),
+            s.get(kSplitK),      s.get(kSplitKReduce) == "workspace",
+            s.get(kWgmmaPending)};
   }
 };
 
