@@ -7,6 +7,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::hkg;
 using ::testing::ElementsAre;
@@ -85,13 +87,33 @@ TEST_F(BroadcastMapsTest, StridesAndAccessClasses) {
   EXPECT_EQ(classifyBroadcastAccess(one, {4, 1, 8}), BroadcastAccess::Flat);
 }
 
-TEST_F(BroadcastMapsTest, RowBroadcastLayout) {
-  EXPECT_TRUE(isRowBroadcastLayout({64}, {32, 64}));
-  EXPECT_TRUE(isRowBroadcastLayout({1, 64}, {32, 64}));
-  EXPECT_TRUE(isRowBroadcastLayout({32, 64}, {32, 64}));
-  EXPECT_TRUE(isRowBroadcastLayout({1, 32, 64}, {4, 32, 64}));
-  EXPECT_TRUE(isRowBroadcastLayout({4, 1, 64}, {4, 32, 64}));
-  EXPECT_FALSE(isRowBroadcastLayout({32, 1}, {32, 64}));
-  EXPECT_FALSE(isRowBroadcastLayout({}, {32, 64}));
-  EXPECT_FALSE(isRowBroadcastLayout({2, 32, 64}, {4, 32, 64}));
+TEST_F(BroadcastMapsTest, EpilogueView) {
+  std::string why;
+  using View = std::array<int64_t, 3>;
+  auto view = [&](AffineMap m, ArrayRef<int64_t> operand,
+                  ArrayRef<int64_t> result) -> std::optional<View> {
+    FailureOr<View> v = getEpilogueView(m, operand, result, why);
+    if (failed(v))
+      return std::nullopt;
+    return *v;
+  };
+  // Per column, per column of rank 2, full, per row ([M] and [M, 1]), a
+  // scalar.
+  EXPECT_EQ(view(map(2, {d(1)}), {64}, {32, 64}), View({1, 1, 64}));
+  EXPECT_EQ(view(map(2, {zero(), d(1)}), {1, 64}, {32, 64}), View({1, 1, 64}));
+  EXPECT_EQ(view(map(2, {d(0), d(1)}), {32, 64}, {32, 64}), View({1, 32, 64}));
+  EXPECT_EQ(view(map(2, {d(0)}), {32}, {32, 64}), View({1, 32, 1}));
+  EXPECT_EQ(view(map(2, {d(0), zero()}), {32, 1}, {32, 64}), View({1, 32, 1}));
+  EXPECT_EQ(view(map(2, {}), {}, {32, 64}), View({1, 1, 1}));
+  // Batched: the innermost batch dims, in order.
+  EXPECT_EQ(view(map(3, {d(0), zero(), d(2)}), {4, 1, 64}, {4, 32, 64}),
+            View({4, 1, 64}));
+  EXPECT_EQ(view(map(4, {d(1), d(2), d(3)}), {3, 32, 64}, {2, 3, 32, 64}),
+            View({3, 32, 64}));
+  // A transposed read, an outer batch dim without the inner one.
+  EXPECT_FALSE(view(map(2, {d(1), d(0)}), {64, 32}, {32, 64}));
+  EXPECT_NE(why.find("contiguous along n"), std::string::npos) << why;
+  why.clear();
+  EXPECT_FALSE(view(map(4, {d(0), d(3)}), {2, 64}, {2, 3, 32, 64}));
+  EXPECT_NE(why.find("innermost"), std::string::npos) << why;
 }

@@ -30,6 +30,26 @@ TEST(ReferenceTest, Matmul) {
   EXPECT_THAT(evaluate(p, {a, b}), ElementsAre(58, 64, 139, 154));
 }
 
+TEST(ReferenceTest, MatmulPerRowEpilogue) {
+  // A per-row scale of a square result, said by its map.
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>, %s: tensor<2xf32>) -> tensor<2x2xf32> {
+      %c = hkg.matmul %a, %b epilogue(%s : tensor<2xf32>)
+          {indexing_maps = [affine_map<(d0, d1) -> (d0)>]}
+          : tensor<2x3xf32>, tensor<3x2xf32> -> tensor<2x2xf32> {
+      ^bb0(%acc: f32, %v: f32):
+        %m = arith.mulf %acc, %v : f32
+        hkg.yield %m : f32
+      }
+      return %c : tensor<2x2xf32>
+    })");
+  HostTensor a = makeTensor(DType::F32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  HostTensor b = makeTensor(DType::F32, {3, 2}, {7, 8, 9, 10, 11, 12});
+  HostTensor s = makeTensor(DType::F32, {2}, {2, -1});
+  // [58 64; 139 154] with row 0 doubled and row 1 negated.
+  EXPECT_THAT(evaluate(p, {a, b, s}), ElementsAre(116, 128, -139, -154));
+}
+
 TEST(ReferenceTest, MatmulTransposedBatchedWithBiasEpilogue) {
   ParsedOp p = parseOp(R"(
     func.func @ref(%a: tensor<2x3x2xf32>, %b: tensor<2x2x3xf32>, %bias: tensor<1x1x2xf32>) -> tensor<2x2x2xf32> {

@@ -2,8 +2,8 @@
 //
 // The end of the matmul kernel: the f32 accumulators of every thread, summed
 // across the cluster first with split_k > 1, go through the op's epilogue
-// region (cloned per element, each epilogue operand read at the suffix of
-// (batch, m, n) it covers) to the result. Edge tiles store one guarded
+// region (cloned per element, each epilogue operand read through its
+// [batch, M or 1, N or 1] view) to the result. Edge tiles store one guarded
 // element at a time.
 //
 //===----------------------------------------------------------------------===//
@@ -100,30 +100,33 @@ void TilePipeline::storeRun(Value row, Value col, ArrayRef<Value> values) {
   int64_t len = values.size();
   Value gm = add(m0, row), gn = add(n0, col);
   bool masked = m % tm != 0 || n % tn != 0;
-  // Epilogue operands are read at the suffix of (batch, m, n) they cover.
+  // Epilogue operands are read through their [batch, M or 1, N or 1]
+  // views (MatmulOp::getEpilogueViews).
   auto epiIndices = [&](unsigned e, Value gnj) -> SmallVector<Value> {
     const GlobalOperand &g = gEpi[e];
     Value bi = epiBatch[e] == 1 ? c(0) : rem(batchIdx, epiBatch[e]);
     Value mi = g.rows == 1 ? c(0) : gm;
-    return {bi, mi, gnj};
+    Value ni = g.cols == 1 ? c(0) : gnj;
+    return {bi, mi, ni};
   };
   if (!masked) {
     SmallVector<SmallVector<Value>> epi(len);
     for (auto [e, g] : llvm::enumerate(gEpi)) {
       auto et = cast<MemRefType>(g.view.getType()).getElementType();
+      // One value per row (cols = 1): a scalar for the whole run.
+      bool scalar = len == 1 || g.cols == 1;
       Value v =
-          len == 1
-              ? memref::LoadOp::create(b, loc, g.view, epiIndices(e, gn))
-                    .getResult()
-              : vector::LoadOp::create(b, loc, VectorType::get({len}, et),
-                                       g.view, epiIndices(e, gn),
-                                       /*nontemporal=*/false, align(len, et))
-                    .getResult();
+          scalar ? memref::LoadOp::create(b, loc, g.view, epiIndices(e, gn))
+                       .getResult()
+                 : vector::LoadOp::create(b, loc, VectorType::get({len}, et),
+                                          g.view, epiIndices(e, gn),
+                                          /*nontemporal=*/false, align(len, et))
+                       .getResult();
       for (int64_t jj = 0; jj < len; ++jj)
-        epi[jj].push_back(len == 1 ? v
-                                   : vector::ExtractOp::create(
-                                         b, loc, v, ArrayRef<int64_t>{jj})
-                                         .getResult());
+        epi[jj].push_back(
+            scalar ? v
+                   : vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{jj})
+                         .getResult());
     }
     SmallVector<Value> outs;
     for (int64_t jj = 0; jj < len; ++jj)

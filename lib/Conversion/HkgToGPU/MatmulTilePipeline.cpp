@@ -332,14 +332,10 @@ FailureOr<MatmulLaunch> TilePipeline::build() {
   unsigned numEpi = op.getEpilogueInputs().size();
   gA = globalView(kernel.getArgument(0), transA ? k : m, transA ? m : k);
   gB = globalView(kernel.getArgument(1), transB ? n : k, transB ? k : n);
-  for (unsigned e = 0; e < numEpi; ++e) {
-    Value arg = kernel.getArgument(2 + e);
-    auto type = cast<MemRefType>(arg.getType());
-    // [..., M or 1, N] (the verifier's rule).
-    int64_t rows =
-        type.getRank() >= 2 ? type.getDimSize(type.getRank() - 2) : 1;
-    gEpi.push_back(globalView(arg, rows, n));
-    epiBatch.push_back(type.getNumElements() / (rows * n));
+  // Epilogue operands as [batch, M or 1, N or 1] (MatmulOp's views).
+  for (auto [e, view] : llvm::enumerate(op.getEpilogueViews())) {
+    gEpi.push_back(globalView(kernel.getArgument(2 + e), view[1], view[2]));
+    epiBatch.push_back(view[0]);
   }
   gOut = globalView(kernel.getArgument(2 + numEpi), m, n);
 

@@ -57,17 +57,14 @@ matmulReference(mlir::hkg::MatmulOp op, ArrayRef<HostTensor> inputs,
           k = op.getK();
   bool ta = op.getTransposeA(), tb = op.getTransposeB();
   std::vector<double> lhs = toDoubles(inputs[0]), rhs = toDoubles(inputs[1]);
-  // Epilogue operands are [batch..., M or 1, N] (the verifier's rule): the
-  // element of (b, i, j) is at ((b mod batches) * rows + (rows == 1 ? 0 :
-  // i)) * N + j.
+  // Epilogue operands are read through their [batch, M or 1, N or 1] views
+  // (MatmulOp::getEpilogueViews): the element of (b, i, j) is at
+  // ((b mod batch) * rows + (rows == 1 ? 0 : i)) * cols + (cols == 1 ? 0 :
+  // j).
   SmallVector<std::vector<double>> epilogue;
-  SmallVector<int64_t> epiRows, epiBatches;
-  for (const HostTensor &t : inputs.drop_front(2)) {
+  SmallVector<std::array<int64_t, 3>> views = op.getEpilogueViews();
+  for (const HostTensor &t : inputs.drop_front(2))
     epilogue.push_back(toDoubles(t));
-    int64_t rows = t.getRank() >= 2 ? t.getShape()[t.getRank() - 2] : 1;
-    epiRows.push_back(rows);
-    epiBatches.push_back(t.getNumElements() / (rows * n));
-  }
 
   std::optional<ScalarProgram> program;
   if (op.hasEpilogue()) {
@@ -111,9 +108,9 @@ matmulReference(mlir::hkg::MatmulOp op, ArrayRef<HostTensor> inputs,
       if (local) {
         args[0] = v;
         for (auto [e, values] : llvm::enumerate(epilogue)) {
-          int64_t at =
-              (b % epiBatches[e]) * epiRows[e] + (epiRows[e] == 1 ? 0 : i);
-          args[1 + e] = values[at * n + j];
+          auto [vb, vr, vc] = views[e];
+          int64_t at = (b % vb) * vr + (vr == 1 ? 0 : i);
+          args[1 + e] = values[at * vc + (vc == 1 ? 0 : j)];
         }
         v = local->evaluate(args);
       }

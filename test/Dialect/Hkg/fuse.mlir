@@ -97,12 +97,13 @@ func.func @square(%x: tensor<64x128xf32>, %w: tensor<128x256xf32>) -> tensor<64x
 // -----
 
 // Inputs the matmul epilogue cannot read as mapped stay in their
-// elementwise op: a per-row scale ([M] following d0), a transposed read, a
-// body that reads hkg.index, an integer input. A [1, N] bias of the
-// result's rank folds.
+// elementwise op: a transposed read, a body that reads hkg.index, an integer
+// input. A per-row scale ([M] following d0) folds with its map; a [1, N]
+// bias of the result's rank folds as its shape implies.
+// CHECK: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @unfusable_maps
-// CHECK: %[[M:.*]] = hkg.matmul %{{.*}}, %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
-// CHECK: hkg.elementwise %[[M]], %{{.*}} {indexing_maps = [#{{.*}}, #{{.*}}]} : tensor<64x64xbf16>, tensor<64xbf16> -> tensor<64x64xbf16>
+// CHECK: hkg.matmul %{{.*}}, %{{.*}} epilogue(%{{.*}} : tensor<64xbf16>) {indexing_maps = [#[[ROW]]]} : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
+// CHECK: ^bb0(%{{.*}}: f32, %{{.*}}: bf16):
 // CHECK: %[[M2:.*]] = hkg.matmul %{{.*}}, %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
 // CHECK: hkg.elementwise %[[M2]] {indexing_maps = [#{{.*}}]} : tensor<64x64xbf16> -> tensor<64x64xbf16>
 // CHECK: %[[M3:.*]] = hkg.matmul %{{.*}}, %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>

@@ -115,7 +115,7 @@ func.func @epilogue_operands_without_region(%a: tensor<4x64xf16>, %b: tensor<64x
 // -----
 
 func.func @epilogue_operand_not_suffix(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>, %bias: tensor<4xf16>) -> tensor<4x8xf16> {
-  // expected-error @below {{cannot tell which result dims epilogue operand #0 of shape [4] follows in the result [4, 8]: its dims are not a suffix of the result's (dim 0 has extent 4, result dim d1 has 8) (it fits result dims (d0)); give it the result's rank, with 1 for each dim it does not follow (one value per column of an [M, N] result: [1, N]), or apply it in an hkg.elementwise with 'indexing_maps'}}
+  // expected-error @below {{cannot tell which result dims epilogue operand #0 of shape [4] follows in the result [4, 8]: its dims are not a suffix of the result's (dim 0 has extent 4, result dim d1 has 8) (it fits result dims (d0)); say which with 'indexing_maps' (one affine map per epilogue operand), or give it the result's rank, with 1 for each dim it does not follow}}
   %0 = hkg.matmul %a, %b epilogue(%bias : tensor<4xf16>) : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16> {
   ^bb0(%acc: f32, %x: f16):
     %r = arith.truncf %acc : f32 to f16
@@ -216,4 +216,49 @@ func.func @epilogue_empty_block(%a: tensor<4x64xf16>, %b: tensor<64x8xf16>) -> t
   ^bb0(%acc: f32):
   }
   return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+// A transposed epilogue operand cannot be read by the epilogue.
+func.func @epilogue_transposed(%x: tensor<32x16xf32>, %w: tensor<16x64xf32>, %t: tensor<64x32xf32>) -> tensor<32x64xf32> {
+  // expected-error @below {{epilogue operand #0 of shape [64, 32] mapped by affine_map<(d0, d1) -> (d1, d0)> cannot be read by the epilogue: it must be contiguous along n (the result's last dim); apply it in an hkg.elementwise}}
+  %0 = hkg.matmul %x, %w epilogue(%t : tensor<64x32xf32>) {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>]} : tensor<32x16xf32>, tensor<16x64xf32> -> tensor<32x64xf32> {
+  ^bb0(%acc: f32, %v: f32):
+    %s = arith.addf %acc, %v : f32
+    hkg.yield %s : f32
+  }
+  return %0 : tensor<32x64xf32>
+}
+
+// -----
+
+func.func @epilogue_map_count(%x: tensor<32x16xf32>, %w: tensor<16x64xf32>, %b: tensor<64xf32>) -> tensor<32x64xf32> {
+  // expected-error @below {{expected one indexing map per epilogue operand (1), got 2}}
+  %0 = hkg.matmul %x, %w epilogue(%b : tensor<64xf32>) {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>]} : tensor<32x16xf32>, tensor<16x64xf32> -> tensor<32x64xf32> {
+  ^bb0(%acc: f32, %v: f32):
+    %s = arith.addf %acc, %v : f32
+    hkg.yield %s : f32
+  }
+  return %0 : tensor<32x64xf32>
+}
+
+// -----
+
+func.func @epilogue_map_wrong_extent(%x: tensor<32x16xf32>, %w: tensor<16x64xf32>, %b: tensor<64xf32>) -> tensor<32x64xf32> {
+  // expected-error @below {{indexing map #0 does not fit epilogue operand #0 of shape [64] to the result shape [32, 64]}}
+  %0 = hkg.matmul %x, %w epilogue(%b : tensor<64xf32>) {indexing_maps = [affine_map<(d0, d1) -> (d0)>]} : tensor<32x16xf32>, tensor<16x64xf32> -> tensor<32x64xf32> {
+  ^bb0(%acc: f32, %v: f32):
+    %s = arith.addf %acc, %v : f32
+    hkg.yield %s : f32
+  }
+  return %0 : tensor<32x64xf32>
+}
+
+// -----
+
+func.func @maps_without_epilogue(%x: tensor<32x16xf32>, %w: tensor<16x64xf32>) -> tensor<32x64xf32> {
+  // expected-error @below {{expected 'indexing_maps' only with epilogue operands}}
+  %0 = hkg.matmul %x, %w {indexing_maps = []} : tensor<32x16xf32>, tensor<16x64xf32> -> tensor<32x64xf32>
+  return %0 : tensor<32x64xf32>
 }

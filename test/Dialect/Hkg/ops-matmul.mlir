@@ -82,3 +82,19 @@ func.func @matmul_with_schedule(%a: tensor<128x64xf16>, %b: tensor<64x256xf16>) 
       : tensor<128x64xf16>, tensor<64x256xf16> -> tensor<128x256xf16>
   return %0 : tensor<128x256xf16>
 }
+
+// A per-row scale and a per-column bias: the maps say which dim each
+// epilogue operand follows (a [64] operand of a [64, 64] result needs one).
+// CHECK-LABEL: func.func @epilogue_maps
+// CHECK: hkg.matmul %{{.*}}, %{{.*}} epilogue(%{{.*}}, %{{.*}} : tensor<64xf32>, tensor<64xbf16>) {indexing_maps = [#{{.*}}, #{{.*}}]}
+func.func @epilogue_maps(%x: tensor<64x128xbf16>, %w: tensor<128x64xbf16>, %s: tensor<64xf32>, %b: tensor<64xbf16>) -> tensor<64x64xbf16> {
+  %0 = hkg.matmul %x, %w epilogue(%s, %b : tensor<64xf32>, tensor<64xbf16>) {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1)>]} : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16> {
+  ^bb0(%acc: f32, %sc: f32, %bb: bf16):
+    %p = arith.mulf %acc, %sc : f32
+    %bf = arith.extf %bb : bf16 to f32
+    %q = arith.addf %p, %bf : f32
+    %r = arith.truncf %q : f32 to bf16
+    hkg.yield %r : bf16
+  }
+  return %0 : tensor<64x64xbf16>
+}

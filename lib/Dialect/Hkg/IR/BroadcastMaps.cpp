@@ -199,20 +199,43 @@ BroadcastAccess mlir::hkg::classifyBroadcastAccess(ArrayRef<int64_t> strides,
   return BroadcastAccess::Strided;
 }
 
-bool mlir::hkg::isRowBroadcastLayout(ArrayRef<int64_t> operand,
-                                     ArrayRef<int64_t> result) {
-  if (operand.empty() || result.empty() || operand.size() > result.size() ||
-      operand.back() != result.back())
-    return false;
-  size_t offset = result.size() - operand.size();
-  if (operand.size() >= 2 && operand[operand.size() - 2] != 1 &&
-      operand[operand.size() - 2] != result[result.size() - 2])
-    return false;
-  bool leadingOnes = true;
-  for (size_t k = 0; k + 2 < operand.size(); ++k) {
-    leadingOnes &= operand[k] == 1;
-    if (!leadingOnes && operand[k] != result[offset + k])
-      return false;
+FailureOr<std::array<int64_t, 3>>
+mlir::hkg::getEpilogueView(AffineMap map, ArrayRef<int64_t> operand,
+                           ArrayRef<int64_t> result, std::string &why) {
+  llvm::raw_string_ostream os(why);
+  SmallVector<int64_t> strides = operandStridesPerResultDim(map, operand);
+  size_t r = result.size();
+  if (r < 2 || strides.size() != r) {
+    os << "expected a map from the result's " << r << " dims";
+    return failure();
   }
-  return true;
+  auto follows = [&](size_t d) { return result[d] > 1 && strides[d] != 0; };
+  int64_t cols = follows(r - 1) ? result[r - 1] : 1;
+  if (follows(r - 1) && strides[r - 1] != 1) {
+    os << "it must be contiguous along n (the result's last dim)";
+    return failure();
+  }
+  int64_t rows = follows(r - 2) ? result[r - 2] : 1;
+  if (follows(r - 2) && strides[r - 2] != cols) {
+    os << "it must follow m and n in that order, row-major (a transposed "
+          "read is not an epilogue operand)";
+    return failure();
+  }
+  int64_t batch = 1;
+  bool outer = false;
+  for (int64_t d = static_cast<int64_t>(r) - 3; d >= 0; --d) {
+    if (result[d] == 1)
+      continue;
+    if (!follows(d)) {
+      outer = true;
+      continue;
+    }
+    if (outer || strides[d] != rows * cols * batch) {
+      os << "the batch dims it follows must be the result's innermost "
+            "ones, in order";
+      return failure();
+    }
+    batch *= result[d];
+  }
+  return std::array<int64_t, 3>{batch, rows, cols};
 }

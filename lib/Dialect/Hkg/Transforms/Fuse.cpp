@@ -23,8 +23,8 @@ using namespace mlir::hkg;
 
 /// Whether the matmul epilogue can take the place of `ew`: its body reads no
 /// element index, its result and extra inputs have element types a matmul
-/// accepts, and every input has a layout the epilogue reads and is mapped
-/// the way the epilogue would read it.
+/// accepts, and the epilogue can read every input as it is mapped
+/// (getEpilogueView: per column, per row, full, batched; not transposed).
 static bool epilogueCanRead(ElementwiseOp ew) {
   if (!ew.getBody().front().getOps<IndexOp>().empty())
     return false;
@@ -37,14 +37,9 @@ static bool epilogueCanRead(ElementwiseOp ew) {
   ArrayRef<int64_t> shape = ew.getResult().getType().getShape();
   for (auto [in, map] : llvm::zip(ew.getInputs(), ew.getInputMaps())) {
     auto type = cast<ShapedType>(in.getType());
-    if (!isMatmulType(type) || !isRowBroadcastLayout(type.getShape(), shape))
-      return false;
-    // Read as the epilogue reads its operands (MatmulOp's verifier): by
-    // the map the shape implies, which must be unique.
     std::string why;
-    FailureOr<AffineMap> implied =
-        inferBroadcastMap(ew.getContext(), type.getShape(), shape, why);
-    if (failed(implied) || *implied != map)
+    if (!isMatmulType(type) ||
+        failed(getEpilogueView(map, type.getShape(), shape, why)))
       return false;
   }
   return true;
@@ -82,9 +77,13 @@ struct FoldElementwiseIntoMatmul final : OpRewritePattern<ElementwiseOp> {
     Location loc = ew.getLoc();
     Value mmResult = mm.getResult();
     SmallVector<Value> extra;
-    for (Value in : ew.getInputs())
-      if (in != mmResult)
-        extra.push_back(in);
+    SmallVector<AffineMap> maps = mm.getEpilogueMaps();
+    for (auto [in, map] : llvm::zip(ew.getInputs(), ew.getInputMaps())) {
+      if (in == mmResult)
+        continue;
+      extra.push_back(in);
+      maps.push_back(map);
+    }
 
     rewriter.setInsertionPoint(ew);
     auto fused = MatmulOp::create(rewriter, loc, ew.getResult().getType(),
@@ -95,6 +94,20 @@ struct FoldElementwiseIntoMatmul final : OpRewritePattern<ElementwiseOp> {
     fused->insertOperands(2, epilogueInputs);
     if (ScheduleAttr schedule = mm.getScheduleAttr())
       fused.setScheduleAttr(schedule);
+    // The inputs keep their maps; spelled out unless each is the one its
+    // shape implies.
+    ArrayRef<int64_t> shape = ew.getResult().getType().getShape();
+    bool implied =
+        llvm::all_of(llvm::zip(epilogueInputs, maps), [&](auto pair) -> bool {
+          std::string why;
+          FailureOr<AffineMap> m = inferBroadcastMap(
+              ew.getContext(),
+              cast<ShapedType>(std::get<0>(pair).getType()).getShape(), shape,
+              why);
+          return succeeded(m) && *m == std::get<1>(pair);
+        });
+    if (!implied)
+      fused.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
 
     // The epilogue block: (acc, old epilogue elements..., new elements...).
     SmallVector<Type> argTypes = {rewriter.getF32Type()};

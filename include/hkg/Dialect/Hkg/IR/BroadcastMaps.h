@@ -17,6 +17,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <array>
 #include <string>
 
 namespace mlir::hkg {
@@ -48,10 +49,18 @@ FailureOr<AffineMap> inferBroadcastMap(MLIRContext *ctx,
 SmallVector<int64_t> operandStridesPerResultDim(AffineMap map,
                                                 ArrayRef<int64_t> operand);
 
-/// Whether `operand` has the layout a matmul epilogue reads over a result
-/// `[batch..., M, N]`: `[batch'..., M or 1, N]` (or `[N]`), where the batch
-/// dims are the result's trailing batch dims, after leading dims of 1.
-bool isRowBroadcastLayout(ArrayRef<int64_t> operand, ArrayRef<int64_t> result);
+/// The view `[batch, rows, cols]` in which a matmul epilogue reads an
+/// operand that follows a result `[batch..., M, N]` by `map`: cols N where
+/// it follows n, else 1; rows M where it follows m (after n, row-major),
+/// else 1; batch the extent of the result's batch dims it follows, which
+/// must be the innermost ones, in order (the element of batch index b is
+/// at b mod batch). A per-column bias `[N]`, a per-row scale `[M, 1]` or
+/// `[M]`, a residual `[M, N]`, a scalar, batched forms. Fails (with `why`)
+/// for any other map: a transposed read, batch dims out of order.
+FailureOr<std::array<int64_t, 3>> getEpilogueView(AffineMap map,
+                                                  ArrayRef<int64_t> operand,
+                                                  ArrayRef<int64_t> result,
+                                                  std::string &why);
 
 /// How an operand is addressed from the flat (row-major) index of a result
 /// element, the cheapest form first.

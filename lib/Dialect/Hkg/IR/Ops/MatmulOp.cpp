@@ -45,6 +45,25 @@ int64_t MatmulOp::getK() {
   return getTransposeA() ? lhs.drop_back(1).back() : lhs.back();
 }
 
+SmallVector<AffineMap> MatmulOp::getEpilogueMaps() {
+  return resolveOperandMaps(getContext(), getEpilogueInputs(),
+                            getIndexingMaps(),
+                            getResult().getType().getShape());
+}
+
+SmallVector<std::array<int64_t, 3>> MatmulOp::getEpilogueViews() {
+  SmallVector<std::array<int64_t, 3>> views;
+  ArrayRef<int64_t> o = getResult().getType().getShape();
+  for (auto [in, map] : llvm::zip(getEpilogueInputs(), getEpilogueMaps())) {
+    std::string why;
+    FailureOr<std::array<int64_t, 3>> view =
+        getEpilogueView(map, shapeOf(in), o, why);
+    assert(succeeded(view) && "the verifier checks every epilogue view");
+    views.push_back(*view);
+  }
+  return views;
+}
+
 LogicalResult MatmulOp::verify() {
   if (failed(verifyStaticShapes(*this)))
     return failure();
@@ -92,32 +111,42 @@ LogicalResult MatmulOp::verify() {
     if (!getEpilogueInputs().empty())
       return emitOpError("expected an epilogue region to consume the ")
              << getEpilogueInputs().size() << " epilogue operand(s)";
+    if (getIndexingMaps())
+      return emitOpError("expected 'indexing_maps' only with epilogue "
+                         "operands");
     return success();
   }
-  for (auto [i, in] : llvm::enumerate(getEpilogueInputs())) {
-    ArrayRef<int64_t> e = shapeOf(in);
-    std::string why;
-    if (failed(inferBroadcastMap(getContext(), e, o, why))) {
+  std::optional<ArrayAttr> maps = getIndexingMaps();
+  if (!maps) {
+    for (auto [i, in] : llvm::enumerate(getEpilogueInputs())) {
+      ArrayRef<int64_t> e = shapeOf(in);
+      std::string why;
+      if (succeeded(inferBroadcastMap(getContext(), e, o, why)))
+        continue;
       InFlightDiagnostic diag =
           emitOpError("cannot tell which result dims epilogue operand #");
       diag << i << " of shape " << shapeStr(e) << " follows in the result "
            << shapeStr(o) << ": " << why
-           << "; give it the result's rank, with 1 for each dim it does not "
-              "follow (one value per column of an [M, N] result: [1, N]), or "
-              "apply it in an hkg.elementwise with 'indexing_maps'";
+           << "; say which with 'indexing_maps' (one affine map per epilogue "
+              "operand), or give it the result's rank, with 1 for each dim "
+              "it does not follow";
       return diag;
     }
-    // The epilogue reads [batch..., M or 1, N] (a per-row [M, 1] operand
-    // is not read by the matmul epilogue).
-    bool readable = isRowBroadcastLayout(e, o);
-    if (!readable) {
-      InFlightDiagnostic diag = emitOpError("expected epilogue operand #");
-      diag << i << " of shape " << shapeStr(e)
-           << " to be [..., M or 1, N] over the result shape " << shapeStr(o)
-           << " (batch dims the result's, or leading 1s); apply other "
-              "broadcasts in an hkg.elementwise with 'indexing_maps'";
-      return diag;
-    }
+  } else if (failed(verifyOperandMaps(*this, getEpilogueInputs(), maps, o,
+                                      "epilogue operand", "result"))) {
+    return failure();
+  }
+  for (auto [i, in, map] :
+       llvm::enumerate(getEpilogueInputs(), getEpilogueMaps())) {
+    std::string why;
+    if (succeeded(getEpilogueView(map, shapeOf(in), o, why)))
+      continue;
+    InFlightDiagnostic diag = emitOpError("epilogue operand #");
+    diag << i << " of shape " << shapeStr(shapeOf(in)) << " mapped by "
+         << AffineMapAttr::get(map)
+         << " cannot be read by the epilogue: " << why
+         << "; apply it in an hkg.elementwise";
+    return diag;
   }
   Block &body = getEpilogue().front();
   size_t expectedArgs = 1 + getEpilogueInputs().size();

@@ -24,8 +24,13 @@ def Hkg_MatmulOp : Hkg_KernelOp<"matmul"> {
 
     The optional `epilogue` region maps the f32 accumulator (first block
     argument) and one element of each `epilogue` operand to the output
-    element. Each epilogue operand's shape is a suffix of the result shape
-    (a bias `[N]` broadcast over rows, a residual `[M, N]`...). Without an
+    element. Which element is said by `indexing_maps`, one affine map per
+    epilogue operand from the result's dims `(b..., m, n)`, as in
+    `hkg.elementwise` (without them, the shape must imply exactly one map):
+    a bias `[N]` per column, a scale per row `[M]` with
+    `affine_map<(d0, d1) -> (d0)>` or `[M, 1]`, a residual `[M, N]`, a
+    scalar, batched forms over the innermost batch dims. An operand read
+    transposed is refused (apply it in an `hkg.elementwise`). Without an
     epilogue the accumulator is converted to the result element type.
 
     ```mlir
@@ -44,6 +49,7 @@ def Hkg_MatmulOp : Hkg_KernelOp<"matmul"> {
   let arguments = (ins Hkg_FloatTensor:$lhs, Hkg_FloatTensor:$rhs,
                    Variadic<Hkg_FloatTensor>:$epilogue_inputs,
                    UnitAttr:$transpose_a, UnitAttr:$transpose_b,
+                   OptionalAttr<AffineMapArrayAttr>:$indexing_maps,
                    OptionalAttr<Hkg_ScheduleAttr>:$schedule);
   let results = (outs Hkg_FloatTensor:$result);
   let regions = (region MaxSizedRegion<1>:$epilogue);
@@ -66,6 +72,12 @@ def Hkg_MatmulOp : Hkg_KernelOp<"matmul"> {
     int64_t getN();
     int64_t getK();
     bool hasEpilogue() { return !getEpilogue().empty(); }
+    /// The map of each epilogue operand from the result's dims:
+    /// `indexing_maps` where given, else the one the shapes imply.
+    ::llvm::SmallVector<::mlir::AffineMap> getEpilogueMaps();
+    /// The [batch, rows, cols] view the kernel reads each epilogue operand
+    /// in (getEpilogueView; the verifier has checked that it exists).
+    ::llvm::SmallVector<std::array<int64_t, 3>> getEpilogueViews();
     /// The layouts the kernel reads the operands in: the transpose flags,
     /// except that a single row or column is read with K contiguous either
     /// way (`[K, 1]` and `[1, K]` are the same bytes), so that a
