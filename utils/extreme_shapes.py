@@ -4,7 +4,8 @@ valid shape has a legal default schedule).
 
 For every op family it writes .mlir inputs over extreme shapes and dtypes
 (one row; rows of 1M elements; M, N or K = 1; odd primes such as 7, 13, 127,
-4099; batch 1 with a huge hidden dim; attention decode with 1..16 queries and
+4099; batch 1 with a huge hidden dim; reduce kinds: argmax, logsumexp,
+cross-entropy and log_softmax on rows and down columns; attention decode with 1..16 queries and
 head dims 32..1024, GQA; norms over one inner axis and over trailing axes),
 plus `--samples` seeded random combinations of the
 same extreme values, and runs on each chip:
@@ -37,8 +38,8 @@ import tempfile
 from collections import OrderedDict, defaultdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OPS = ["matmul", "reduce", "softmax", "layernorm", "rmsnorm", "elementwise",
-       "rope", "topk", "top_p_sample", "attention"]
+OPS = ["matmul", "reduce", "reduce_kinds", "softmax", "layernorm", "rmsnorm",
+       "elementwise", "rope", "topk", "top_p_sample", "attention"]
 DEFAULT_CHIPS = ["gfx942", "gfx1100", "sm_90"]
 
 # The extreme values the random draws pick from.
@@ -125,6 +126,48 @@ def gen_row(op, rows, length, dt):
                 (x, w, x, dt, dt, lines, res, dt))
         return name, func(name, [("x", x), ("w", w)], [("%0", x)], body)
     raise ValueError(op)
+
+
+def gen_reduce_kind(kind, shape, axis, dt):
+    """hkg.reduce argmax / logsumexp, a cross-entropy (logsumexp, sum with an
+    i64 target per reduced line, prologue and epilogue) or log_softmax over
+    `axis` of `shape` (rows when it is the last dim, else down columns)."""
+    x = tensor(shape, dt)
+    kept = [d for i, d in enumerate(shape) if i != axis]
+    name = "%s_%s_ax%d_%s" % (kind, "x".join(map(str, shape)), axis, dt)
+    if kind == "log_softmax":
+        body = "  %%0 = hkg.softmax log %%x axis(%d) : %s -> %s" % (axis, x, x)
+        return name, func(name, [("x", x)], [("%0", x)], body)
+    if kind == "argmax":
+        r = tensor(kept, "i64")
+        body = "  %%0 = hkg.reduce argmax %%x axes = [%d] : %s -> %s" % (
+            axis, x, r)
+        return name, func(name, [("x", x)], [("%0", r)], body)
+    if kind == "logsumexp":
+        r = tensor(kept, "f32")
+        body = "  %%0 = hkg.reduce logsumexp %%x axes = [%d] : %s -> %s" % (
+            axis, x, r)
+        return name, func(name, [("x", x)], [("%0", r)], body)
+    # Cross-entropy: the target follows every kept dim.
+    r, t = tensor(kept, "f32"), tensor(kept, "i64")
+    dims = ", ".join("d%d" % i for i in range(len(shape)))
+    kept_dims = ", ".join("d%d" % i for i in range(len(shape)) if i != axis)
+    ext = ("      %%xf = arith.extf %%v : %s to f32\n" % dt) if dt != "f32" else ""
+    xf = "%xf" if dt != "f32" else "%v"
+    body = ("  %%0 = hkg.reduce logsumexp, sum %%x ins(%%t : %s) axes = [%d] "
+            "{indexing_maps = [affine_map<(%s) -> (%s)>]} : %s -> %s\n"
+            "    prologue {\n    ^bb0(%%v: %s, %%tg: i64):\n%s"
+            "      %%j = hkg.index %d\n"
+            "      %%ji = arith.index_cast %%j : index to i64\n"
+            "      %%hit = arith.cmpi eq, %%ji, %%tg : i64\n"
+            "      %%zero = arith.constant 0.0 : f32\n"
+            "      %%pick = arith.select %%hit, %s, %%zero : f32\n"
+            "      hkg.yield %s, %%pick : f32, f32\n"
+            "    } epilogue {\n    ^bb0(%%l: f32, %%p: f32):\n"
+            "      %%loss = arith.subf %%l, %%p : f32\n"
+            "      hkg.yield %%loss : f32\n    }" %
+            (t, axis, dims, kept_dims, x, r, dt, ext, axis, xf, xf))
+    return name, func(name, [("x", x), ("t", t)], [("%0", r)], body)
 
 
 def gen_rope(b, s, h, d, dt, layout="neox"):
@@ -220,6 +263,17 @@ def fixed_cases():
         for r, n in rows:
             for dt in ["bf16", "f32"]:
                 out[op].append(gen_row(op, r, n, dt))
+    # argmax / logsumexp / cross-entropy / log_softmax: rows (the last dim)
+    # and down columns (a middle or leading axis), one element to 1M.
+    kind_shapes = [((1, 1), 1), ((1, HUGE_ROW), 1), ((4099, 7), 1),
+                   ((13, 127), 1), ((2, HUGE_ROW + 3), 1), ((7, 13, 3), 1),
+                   ((1, HUGE_ROW, 8), 1), ((4099, 2, 5), 1), ((13, 1), 0),
+                   ((HUGE_ROW, 4), 0), ((2, 1, 7), 1)]
+    for kind in ["argmax", "logsumexp", "xent", "log_softmax"]:
+        for shape, axis in kind_shapes:
+            for dt in ["bf16", "f32"]:
+                out["reduce_kinds"].append(
+                    gen_reduce_kind(kind, shape, axis, dt))
     for op in ["layernorm", "rmsnorm"]:
         for shape, axes in NORM_AXES:
             for dt in ["bf16", "f32"]:
