@@ -98,6 +98,7 @@ mlir::hkg::buildHkgGPUToNVVMPipeline(OpPassManager &pm,
                                    unsigned(opts.indexBitwidth));
   toNVVM.indexBitwidth = opts.indexBitwidth;
   gpm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  gpm.addPass(createHkgLLVMLoopAnnotationsPass());
   // Nontemporal accesses as ld/st.global.cs (hkg.streaming_access) or loads
   // with a cache policy (hkg.load_eviction, the streaming kernels' default
   // on Hopper): NVPTX ignores the flag.

@@ -88,6 +88,7 @@ mlir::hkg::buildHkgGPUToROCDLPipeline(OpPassManager &pm,
   toROCDL.useBarePtrCallConv = true;
   toROCDL.runtime = gpu::amd::Runtime::HIP;
   gpm.addPass(createConvertGpuOpsToROCDLOps(toROCDL));
+  gpm.addPass(createHkgLLVMLoopAnnotationsPass());
   gpm.addPass(createCanonicalizerPass());
   gpm.addPass(createCSEPass());
   gpm.addPass(createReconcileUnrealizedCastsPass());

@@ -56,6 +56,25 @@ def HkgLowerSubgroupOpsPass
   ];
 }
 
+def HkgLLVMLoopAnnotationsPass
+    : Pass<"hkg-llvm-loop-annotations", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make the loop annotations that convert-scf-to-cf carries "
+                "onto branches ones LLVM reads";
+  let description = [{
+    `convert-scf-to-cf` moves an `scf.for`'s `llvm.loop_annotation`
+    (e.g. `unroll = <disable = true>`) to the loop's latch branch as a
+    discardable attribute, and `convert-cf-to-llvm` keeps it there on the
+    `llvm.br` / `llvm.cond_br`; LLVM translation reads only the branch's own
+    `loop_annotation` property, so the annotation would be dropped. Run
+    after the GPU-to-ROCDL / NVVM conversion, this pass moves it into the
+    property.
+
+    Before: `llvm.br ^bb1(...) {llvm.loop_annotation = #a}`;
+    after: `llvm.br ^bb1(...) {loop_annotation = #a}`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def HkgNVVMStreamingAccessPass
     : Pass<"hkg-nvvm-streaming-access", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower nontemporal llvm.load / llvm.store to PTX's "

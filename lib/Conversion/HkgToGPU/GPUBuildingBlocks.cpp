@@ -519,3 +519,18 @@ void mlir::hkg::emitIfThen(OpBuilder &b, Location loc, Value cond,
   b.setInsertionPointToStart(ifOp.thenBlock());
   body();
 }
+
+void mlir::hkg::disableLLVMUnroll(Operation *loop) {
+  MLIRContext *ctx = loop->getContext();
+  auto unroll = LLVM::LoopUnrollAttr::get(
+      ctx, /*disable=*/BoolAttr::get(ctx, true), /*count=*/{},
+      /*runtimeDisable=*/{}, /*full=*/{}, /*followupUnrolled=*/{},
+      /*followupRemainder=*/{}, /*followupAll=*/{});
+  auto annotation = LLVM::LoopAnnotationAttr::get(
+      ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, /*interleave=*/{}, unroll,
+      /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{}, /*pipeline=*/{},
+      /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
+      /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
+      /*parallelAccesses=*/{});
+  loop->setAttr("llvm.loop_annotation", annotation);
+}

@@ -196,6 +196,13 @@ struct ScanResult {
 };
 ScanResult workgroupScan(KernelContext &kc, Value value, Value tid);
 
+/// Asks LLVM not to unroll `loop` (an scf.for): an `llvm.loop_annotation`
+/// that convert-scf-to-cf puts on the latch and hkg-llvm-loop-annotations
+/// makes LLVM read. For loops whose body already has the memory-level
+/// parallelism it needs, where a full unroll of a constant trip count would
+/// only hoist every iteration's loads into registers.
+void disableLLVMUnroll(Operation *loop);
+
 /// Thread-block cluster barrier (sm_90): barrier.cluster.arrive (release)
 /// then wait (acquire), `.aligned`: every thread of every workgroup of the
 /// cluster must reach it, and LDS written before it is visible to the

@@ -80,6 +80,8 @@ SmallVector<Value> ColumnEmitter::foldState(
   for (int64_t u = 0; u < unroll; ++u)
     llvm::append_range(init, identity);
   auto loop = scf::ForOp::create(b, loc, c(0), c(len), c(down * unroll), init);
+  // Each step already has `unroll` loads in flight.
+  disableLLVMUnroll(loop);
   b.setInsertionPointToStart(loop.getBody());
   Value r0 = arith::AddIOp::create(b, loc, loop.getInductionVar(), ty);
   // Every load of the step first (clamped to the last row), then the
@@ -152,6 +154,7 @@ SmallVector<Value> ColumnEmitter::combineRowsState(ValueRange partial,
   };
   // Every thread folds the rows in the same order: the same total.
   auto loop = scf::ForOp::create(b, loc, c(1), c(down), c(1), readRow(c(0)));
+  disableLLVMUnroll(loop);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -176,6 +179,9 @@ Value ColumnEmitter::combineRows(Value partial, const Combiner &combine) {
       vector::LoadOp::create(b, loc, f32Vec, lds, ValueRange{c(0), at});
   auto loop =
       scf::ForOp::create(b, loc, c(1), c(down), c(1), ValueRange{first});
+  // Fully unrolled, LLVM would hoist every row's LDS read (gfx942: 131
+  // VGPRs for a column sum of 32 thread rows, three waves per SIMD).
+  disableLLVMUnroll(loop);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
