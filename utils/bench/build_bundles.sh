@@ -6,15 +6,19 @@
 # utils/bench/attention_bench.py reads). sweep.py writes the same layout
 # with more variants per op.
 #   utils/bench/build_bundles.sh [DIR=.carry/bundles] [extra hkg-compile args]
-# OPS (a space list, default every examples/*.mlir) and CHIP (sm_90) select.
+# OPS (a space list, default every SRC/*.mlir) and CHIP (sm_90) select; SRC
+# (default examples) is where the .mlir inputs are, e.g.
+# utils/bench/cases/generic (the generic reductions, log_softmax and norms
+# over an inner axis at >= 256 MiB, timed by RUNNER=hkg-run: docs/perf).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTDIR=${1:-.carry/bundles}; shift || true
 BIN=${HKG_BUILD_DIR:-build}/bin
-OPS=${OPS:-$(for f in examples/*.mlir; do basename "$f" .mlir; done)}
+SRC=${SRC:-examples}
+OPS=${OPS:-$(for f in "$SRC"/*.mlir; do basename "$f" .mlir; done)}
 mkdir -p "$OUTDIR"
 for name in $OPS; do
-  f=examples/$name.mlir
+  f=$SRC/$name.mlir
   dest=$OUTDIR/$name/default
   rm -rf "$dest"; mkdir -p "$OUTDIR/$name"
   if "$BIN/hkg-compile" "$f" --chip="${CHIP:-sm_90}" -o "$dest" "$@" 2>"$OUTDIR/$name/default.err"; then

@@ -1,0 +1,18 @@
+func.func @cross_entropy(%arg0: tensor<8192x32000xbf16>, %arg1: tensor<8192xi64>) -> tensor<8192xf32> {
+  %0 = hkg.reduce logsumexp, sum %arg0 ins(%arg1 : tensor<8192xi64>) axes = [1] {indexing_maps = [affine_map<(d0, d1) -> (d0)>]} : tensor<8192x32000xbf16> -> tensor<8192xf32>
+      prologue {
+      ^bb0(%v: bf16, %tg: i64):
+        %vf = arith.extf %v : bf16 to f32
+        %j = hkg.index 1
+        %ji = arith.index_cast %j : index to i64
+        %hit = arith.cmpi eq, %ji, %tg : i64
+        %zero = arith.constant 0.0 : f32
+        %pick = arith.select %hit, %vf, %zero : f32
+        hkg.yield %vf, %pick : f32, f32
+      } epilogue {
+      ^bb0(%l: f32, %p: f32):
+        %r = arith.subf %l, %p : f32
+        hkg.yield %r : f32
+      }
+  return %0 : tensor<8192xf32>
+}
