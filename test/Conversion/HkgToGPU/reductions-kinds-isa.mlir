@@ -5,9 +5,10 @@
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-lower-to-gpu=chip=gfx942 | hkg-opt %to_gfx942_isa | FileCheck %s --check-prefix=GFX942
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 | hkg-opt %to_sm90_ptx | FileCheck %s --check-prefix=SM90
 
-// argmax along rows: NaN checks and the position tie-break in the lane
-// and wave merges, the i64 position stored.
+// argmax along rows: 16-byte loads of the bf16 row, NaN checks and the
+// position tie-break in the lane and wave merges, the i64 position stored.
 // GFX942:      gpu.binary @hkg_reduce_0
+// GFX942-SAME: global_load_dwordx4
 // GFX942-SAME: v_cmp_u_f32
 // GFX942-SAME: v_cmp_lt_i32
 // GFX942-SAME: ds_swizzle_b32
@@ -19,10 +20,13 @@
 // SM90-SAME:   st.global.b32
 // SM90-NOT:    .local
 
-// Cross-entropy in one kernel: the i64 target read per row, logsumexp's
+// Cross-entropy in one kernel: 16-byte logit loads (the vector width
+// follows the bf16 input, not the f32 result), the i64 target of the row
+// (uniform in a workgroup of one row: a scalar load), logsumexp's
 // exponentials and the log of the sum.
 // GFX942:      gpu.binary @hkg_reduce_1
-// GFX942-SAME: global_load_dwordx2
+// GFX942-SAME: s_load_dwordx2
+// GFX942-SAME: global_load_dwordx4
 // GFX942-SAME: v_exp_f32
 // GFX942-SAME: v_log_f32
 // GFX942-NOT:  scratch_
