@@ -57,40 +57,12 @@ struct ElementwiseEmitter {
 
   /// The result index of flat index `idx` (dims of extent 1 are 0).
   SmallVector<Value> resultIndex(Value idx) {
-    SmallVector<Value> index(resultShape.size());
-    int64_t stride = 1;
-    for (int j = static_cast<int>(resultShape.size()) - 1; j >= 0; --j) {
-      int64_t extent = resultShape[j];
-      if (extent == 1) {
-        index[j] = constIndex(b, loc, 0);
-        continue;
-      }
-      Value q =
-          stride == 1
-              ? idx
-              : arith::DivUIOp::create(b, loc, idx, constIndex(b, loc, stride));
-      bool outermost = stride * extent >= numel;
-      index[j] = outermost ? q
-                           : arith::RemUIOp::create(b, loc, q,
-                                                    constIndex(b, loc, extent));
-      stride *= extent;
-    }
-    return index;
+    return delinearize(b, loc, idx, resultShape);
   }
 
   /// Offset of input `i`'s element for result index `index`.
   Value stridedOffset(unsigned i, ArrayRef<Value> index) {
-    Value offset;
-    for (auto [j, stride] : llvm::enumerate(strides[i])) {
-      if (stride == 0)
-        continue;
-      Value term = stride == 1
-                       ? index[j]
-                       : arith::MulIOp::create(b, loc, index[j],
-                                               constIndex(b, loc, stride));
-      offset = offset ? arith::AddIOp::create(b, loc, offset, term) : term;
-    }
-    return offset ? offset : constIndex(b, loc, 0);
+    return linearize(b, loc, index, strides[i]);
   }
 
   bool isI1(Value m) {

@@ -534,3 +534,43 @@ void mlir::hkg::disableLLVMUnroll(Operation *loop) {
       /*parallelAccesses=*/{});
   loop->setAttr("llvm.loop_annotation", annotation);
 }
+
+SmallVector<Value> mlir::hkg::delinearize(OpBuilder &b, Location loc,
+                                          Value flat, ArrayRef<int64_t> dims) {
+  SmallVector<Value> index(dims.size());
+  int64_t total = 1;
+  for (int64_t d : dims)
+    total *= d;
+  int64_t stride = 1;
+  for (int j = static_cast<int>(dims.size()) - 1; j >= 0; --j) {
+    int64_t extent = dims[j];
+    if (extent == 1) {
+      index[j] = constIndex(b, loc, 0);
+      continue;
+    }
+    Value q = stride == 1 ? flat
+                          : arith::DivUIOp::create(b, loc, flat,
+                                                   constIndex(b, loc, stride));
+    bool outermost = stride * extent >= total;
+    index[j] = outermost ? q
+                         : arith::RemUIOp::create(b, loc, q,
+                                                  constIndex(b, loc, extent));
+    stride *= extent;
+  }
+  return index;
+}
+
+Value mlir::hkg::linearize(OpBuilder &b, Location loc, ArrayRef<Value> index,
+                           ArrayRef<int64_t> strides) {
+  Value offset;
+  for (auto [j, stride] : llvm::enumerate(strides)) {
+    if (stride == 0)
+      continue;
+    Value term = stride == 1
+                     ? index[j]
+                     : arith::MulIOp::create(b, loc, index[j],
+                                             constIndex(b, loc, stride));
+    offset = offset ? arith::AddIOp::create(b, loc, offset, term) : term;
+  }
+  return offset ? offset : constIndex(b, loc, 0);
+}

@@ -196,6 +196,15 @@ struct ScanResult {
 };
 ScanResult workgroupScan(KernelContext &kc, Value value, Value tid);
 
+/// The row-major index of the flat index `flat` over `dims`: one index per
+/// dim (a constant 0 for dims of extent 1, no remainder for the outermost).
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
+                               ArrayRef<int64_t> dims);
+
+/// sum_j strides[j] * index[j] (terms of stride 0 left out; 0 when all are).
+Value linearize(OpBuilder &b, Location loc, ArrayRef<Value> index,
+                ArrayRef<int64_t> strides);
+
 /// Asks LLVM not to unroll `loop` (an scf.for): an `llvm.loop_annotation`
 /// that convert-scf-to-cf puts on the latch and hkg-llvm-loop-annotations
 /// makes LLVM read. For loops whose body already has the memory-level

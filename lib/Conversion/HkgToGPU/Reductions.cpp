@@ -61,26 +61,21 @@ LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
         } else {
           // Element by element, at its index in the input (positions past
           // the row clamped to its last element: those lanes are masked).
-          SmallVector<SmallVector<Value>> lanes(numKinds);
-          for (int64_t l = 0; l < s.width; ++l) {
-            Value col = l == 0 ? s.col
-                               : arith::AddIOp::create(b, loc, s.col,
-                                                       constIndex(b, loc, l));
-            if (s.valid)
-              col = arith::MinUIOp::create(b, loc, col,
-                                           constIndex(b, loc, len - 1));
-            Value x = vector::ExtractOp::create(b, loc, s.raw, l);
-            SmallVector<Value> ys =
-                prologue.apply(x, dims.index(b, loc, e.rowClamped, col,
-                                             constIndex(b, loc, 0)));
-            for (size_t k = 0; k < numKinds; ++k)
-              lanes[k].push_back(ys[k]);
-          }
-          auto vt = VectorType::get({s.width}, b.getF32Type());
-          for (size_t k = 0; k < numKinds; ++k)
-            values.push_back(
-                e.mask(s, vector::FromElementsOp::create(b, loc, vt, lanes[k]),
-                       kinds.maskValue(k)));
+          reduce::ElementIndex index;
+          SmallVector<Value> mapped =
+              prologue.applyLanes(s.raw, s.width, [&](int64_t l) {
+                Value col = l == 0 ? s.col
+                                   : arith::AddIOp::create(
+                                         b, loc, s.col, constIndex(b, loc, l));
+                if (s.valid)
+                  col = arith::MinUIOp::create(b, loc, col,
+                                               constIndex(b, loc, len - 1));
+                index = dims.index(b, loc, e.rowClamped, col,
+                                   constIndex(b, loc, 0));
+                return ArrayRef<Value>(index);
+              });
+          for (auto [k, v] : llvm::enumerate(mapped))
+            values.push_back(e.mask(s, v, kinds.maskValue(k)));
         }
         Value position =
             arith::IndexCastOp::create(b, loc, b.getI32Type(), s.col);

@@ -252,19 +252,14 @@ LogicalResult mlir::hkg::lowerReduceColumns(ReduceOp op, KernelContext &kc) {
         } else {
           // Lane l is column col + l of the tile (vector_width divides the
           // columns: all in range).
-          SmallVector<SmallVector<Value>> lanes(numKinds);
-          for (int64_t l = 0; l < e.vw; ++l) {
+          reduce::ElementIndex index;
+          values = prologue.applyLanes(raw, e.vw, [&](int64_t l) {
             Value col = l == 0 ? e.col
                                : arith::AddIOp::create(b, loc, e.col,
                                                        constIndex(b, loc, l));
-            SmallVector<Value> ys =
-                prologue.apply(vector::ExtractOp::create(b, loc, raw, l),
-                               dims.index(b, loc, e.o, r, col));
-            for (size_t k = 0; k < numKinds; ++k)
-              lanes[k].push_back(ys[k]);
-          }
-          for (size_t k = 0; k < numKinds; ++k)
-            values.push_back(lanesOf(lanes[k]));
+            index = dims.index(b, loc, e.o, r, col);
+            return ArrayRef<Value>(index);
+          });
         }
         Value position = arith::IndexCastOp::create(b, loc, b.getI32Type(), r);
         return kinds.ofElements(b, loc, values, position);

@@ -271,22 +271,10 @@ SmallVector<Value> Prologue::apply(Value x, ArrayRef<Value> index) {
   }
   IRMapping map;
   map.map(body->getArgument(0), x);
-  for (auto [k, in] : llvm::enumerate(ins)) {
-    Value offset;
-    for (auto [j, stride] : llvm::enumerate(strides[k])) {
-      if (stride == 0)
-        continue;
-      Value term = stride == 1
-                       ? index[j]
-                       : arith::MulIOp::create(b, loc, index[j],
-                                               constIndex(b, loc, stride));
-      offset = offset ? arith::AddIOp::create(b, loc, offset, term) : term;
-    }
-    if (!offset)
-      offset = constIndex(b, loc, 0);
+  for (auto [k, in] : llvm::enumerate(ins))
     map.map(body->getArgument(k + 1),
-            memref::LoadOp::create(b, loc, in, offset));
-  }
+            memref::LoadOp::create(b, loc, in,
+                                   linearize(b, loc, index, strides[k])));
   for (Operation &inner : body->without_terminator()) {
     if (auto idx = dyn_cast<IndexOp>(inner)) {
       map.map(idx.getResult(), index[idx.getDim()]);
@@ -298,6 +286,23 @@ SmallVector<Value> Prologue::apply(Value x, ArrayRef<Value> index) {
                              [&](Value v) { return map.lookup(v); });
 }
 
+SmallVector<Value>
+Prologue::applyLanes(Value raw, int64_t width,
+                     function_ref<ArrayRef<Value>(int64_t)> indexOf) {
+  size_t numKinds = op.getKinds().size();
+  SmallVector<SmallVector<Value>> lanes(numKinds);
+  for (int64_t l = 0; l < width; ++l) {
+    SmallVector<Value> ys =
+        apply(vector::ExtractOp::create(b, loc, raw, l), indexOf(l));
+    for (size_t k = 0; k < numKinds; ++k)
+      lanes[k].push_back(ys[k]);
+  }
+  auto vt = VectorType::get({width}, b.getF32Type());
+  return llvm::map_to_vector(lanes, [&](ArrayRef<Value> ls) -> Value {
+    return vector::FromElementsOp::create(b, loc, vt, ls);
+  });
+}
+
 InputDims::InputDims(ReduceOp op) {
   ArrayRef<int64_t> shape = op.getInput().getType().getShape();
   int64_t first = op.getAxes().front(), last = op.getAxes().back();
@@ -307,38 +312,11 @@ InputDims::InputDims(ReduceOp op) {
   }
 }
 
-/// The row-major index of `flat` over `dims` (dims of extent 1 are 0).
-static void decompose(OpBuilder &b, Location loc, Value flat,
-                      ArrayRef<int64_t> dims, SmallVectorImpl<Value> &out) {
-  size_t start = out.size();
-  out.resize(start + dims.size());
-  int64_t stride = 1, total = 1;
-  for (int64_t d : dims)
-    total *= d;
-  for (int j = static_cast<int>(dims.size()) - 1; j >= 0; --j) {
-    int64_t extent = dims[j];
-    if (extent == 1) {
-      out[start + j] = constIndex(b, loc, 0);
-      continue;
-    }
-    Value q = stride == 1 ? flat
-                          : arith::DivUIOp::create(b, loc, flat,
-                                                   constIndex(b, loc, stride));
-    bool outermost = stride * extent >= total;
-    out[start + j] =
-        outermost
-            ? q
-            : arith::RemUIOp::create(b, loc, q, constIndex(b, loc, extent));
-    stride *= extent;
-  }
-}
-
 ElementIndex InputDims::index(OpBuilder &b, Location loc, Value o, Value r,
                               Value i) const {
-  ElementIndex idx;
-  decompose(b, loc, o, outerDims, idx);
-  decompose(b, loc, r, reducedDims, idx);
-  decompose(b, loc, i, innerDims, idx);
+  ElementIndex idx = delinearize(b, loc, o, outerDims);
+  llvm::append_range(idx, delinearize(b, loc, r, reducedDims));
+  llvm::append_range(idx, delinearize(b, loc, i, innerDims));
   return idx;
 }
 

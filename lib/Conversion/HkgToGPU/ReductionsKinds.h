@@ -79,6 +79,11 @@ public:
   /// as f32 once per kind. Loads the `ins` operands' elements there.
   SmallVector<Value> apply(Value x, ArrayRef<Value> index);
 
+  /// apply() on each lane of `raw` (a vector of `width` input elements),
+  /// lane l at `indexOf(l)`: one f32 vector of `width` lanes per kind.
+  SmallVector<Value> applyLanes(Value raw, int64_t width,
+                                function_ref<ArrayRef<Value>(int64_t)> indexOf);
+
   /// Whether the op has a prologue (else apply() needs no index).
   bool exists() const { return body != nullptr; }
 
