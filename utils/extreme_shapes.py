@@ -121,7 +121,11 @@ def gen_row(op, rows, length, dt):
         if dt != "f32":
             lines += "    %%r = arith.truncf %%s : f32 to %s\n" % dt
             res = "%r"
-        body = ("  %%0 = hkg.elementwise %%x, %%w : %s, %s -> %s {\n"
+        # The bias follows the last dim, said by a map (a square x would
+        # leave a [n] bias ambiguous).
+        body = ("  %%0 = hkg.elementwise %%x, %%w {indexing_maps = ["
+                "affine_map<(d0, d1) -> (d0, d1)>, "
+                "affine_map<(d0, d1) -> (d1)>]} : %s, %s -> %s {\n"
                 "  ^bb0(%%a: %s, %%c: %s):\n%s    hkg.yield %s : %s\n  }" %
                 (x, w, x, dt, dt, lines, res, dt))
         return name, func(name, [("x", x), ("w", w)], [("%0", x)], body)
