@@ -61,7 +61,6 @@ LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
         } else {
           // Element by element, at its index in the input (positions past
           // the row clamped to its last element: those lanes are masked).
-          reduce::ElementIndex index;
           SmallVector<Value> mapped =
               prologue.applyLanes(s.raw, s.width, [&](int64_t l) {
                 Value col = l == 0 ? s.col
@@ -70,9 +69,8 @@ LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
                 if (s.valid)
                   col = arith::MinUIOp::create(b, loc, col,
                                                constIndex(b, loc, len - 1));
-                index = dims.index(b, loc, e.rowClamped, col,
-                                   constIndex(b, loc, 0));
-                return ArrayRef<Value>(index);
+                return dims.index(b, loc, e.rowClamped, col,
+                                  constIndex(b, loc, 0));
               });
           for (auto [k, v] : llvm::enumerate(mapped))
             values.push_back(e.mask(s, v, kinds.maskValue(k)));

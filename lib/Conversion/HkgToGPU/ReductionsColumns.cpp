@@ -239,10 +239,7 @@ LogicalResult mlir::hkg::lowerReduceColumns(ReduceOp op, KernelContext &kc) {
   reduce::InputDims dims(op);
   Combiner combine = kinds.combiner();
   size_t numKinds = kinds.getKinds().size();
-  auto lanesOf = [&](ArrayRef<Value> scalars) -> Value {
-    return vector::FromElementsOp::create(
-        b, loc, VectorType::get({e.vw}, scalars.front().getType()), scalars);
-  };
+
   SmallVector<Value> partial = e.foldState(
       kinds.identity(b, loc, e.splat(0.0)), combine,
       [&](Value raw, Value r) -> SmallVector<Value> {
@@ -252,13 +249,11 @@ LogicalResult mlir::hkg::lowerReduceColumns(ReduceOp op, KernelContext &kc) {
         } else {
           // Lane l is column col + l of the tile (vector_width divides the
           // columns: all in range).
-          reduce::ElementIndex index;
           values = prologue.applyLanes(raw, e.vw, [&](int64_t l) {
             Value col = l == 0 ? e.col
                                : arith::AddIOp::create(b, loc, e.col,
                                                        constIndex(b, loc, l));
-            index = dims.index(b, loc, e.o, r, col);
-            return ArrayRef<Value>(index);
+            return dims.index(b, loc, e.o, r, col);
           });
         }
         Value position = arith::IndexCastOp::create(b, loc, b.getI32Type(), r);
@@ -270,16 +265,17 @@ LogicalResult mlir::hkg::lowerReduceColumns(ReduceOp op, KernelContext &kc) {
   // value converts as a vector).
   if (op.getEpilogue().empty()) {
     e.storeTotal(reduce::applyEpilogue(op, b, loc, reduced));
-    return success();
+  } else {
+    SmallVector<Value> results;
+    for (int64_t l = 0; l < e.vw; ++l) {
+      SmallVector<Value> lane = llvm::map_to_vector(reduced, [&](Value v) {
+        return vector::ExtractOp::create(b, loc, v, l).getResult();
+      });
+      results.push_back(reduce::applyEpilogue(op, b, loc, lane));
+    }
+    e.storeTotal(vector::FromElementsOp::create(
+        b, loc, VectorType::get({e.vw}, results.front().getType()), results));
   }
-  SmallVector<Value> results;
-  for (int64_t l = 0; l < e.vw; ++l) {
-    SmallVector<Value> lane = llvm::map_to_vector(reduced, [&](Value v) {
-      return vector::ExtractOp::create(b, loc, v, l).getResult();
-    });
-    results.push_back(reduce::applyEpilogue(op, b, loc, lane));
-  }
-  e.storeTotal(lanesOf(results));
   if (prologue.exists())
     applyActivationRewrites(kc.func);
   return success();

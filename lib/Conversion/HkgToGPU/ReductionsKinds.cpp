@@ -7,6 +7,7 @@
 #include "ReductionsKinds.h"
 
 #include "hkg/Dialect/Hkg/IR/BroadcastMaps.h"
+#include "hkg/Dialect/Hkg/IR/ReduceKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -15,19 +16,12 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <array>
 #include <limits>
 
 using namespace mlir;
 using namespace mlir::hkg;
 using namespace mlir::hkg::reduce;
-
-static bool isArgKind(ReduceKind kind) {
-  return kind == ReduceKind::Argmax || kind == ReduceKind::Argmin;
-}
-
-static unsigned stateWidth(ReduceKind kind) {
-  return kind == ReduceKind::LogSumExp || isArgKind(kind) ? 2 : 1;
-}
 
 /// `v` (a scalar constant) broadcast to the shape of `like`, in `v`'s type.
 static Value splatTo(OpBuilder &b, Location loc, Value v, Value like) {
@@ -53,7 +47,7 @@ static Value expOrZero(OpBuilder &b, Location loc, Value a, Value m) {
 KindState::KindState(ReduceOp op) : kinds(op.getKindList()) {
   for (ReduceKind k : kinds) {
     offsets.push_back(total);
-    total += stateWidth(k);
+    total += getStateWidth(k);
   }
 }
 
@@ -82,7 +76,7 @@ SmallVector<Value> KindState::identity(OpBuilder &b, Location loc,
     state.push_back(splatTo(b, loc, constF32(b, loc, maskValue(k)), like));
     if (kind == ReduceKind::LogSumExp)
       state.push_back(splatTo(b, loc, constF32(b, loc, 0.0), like));
-    if (isArgKind(kind))
+    if (isPositionKind(kind))
       state.push_back(splatTo(
           b, loc, constI32(b, loc, std::numeric_limits<int32_t>::max()), like));
   }
@@ -109,6 +103,15 @@ static Value argTakes(OpBuilder &b, Location loc, bool greater, Value v1,
       b, loc, nan2, arith::OrIOp::create(b, loc, notNan1, lower));
   return arith::OrIOp::create(b, loc, nanWins,
                               arith::OrIOp::create(b, loc, better, tie));
+}
+
+/// The better of (v1, p1) and (v2, p2) by argTakes: {value, position}.
+static std::array<Value, 2> mergePositions(OpBuilder &b, Location loc,
+                                           bool greater, Value v1, Value p1,
+                                           Value v2, Value p2) {
+  Value take = argTakes(b, loc, greater, v1, p1, v2, p2);
+  return {arith::SelectOp::create(b, loc, take, v2, v1),
+          arith::SelectOp::create(b, loc, take, p2, p1)};
 }
 
 Combiner KindState::combiner() const {
@@ -144,11 +147,9 @@ Combiner KindState::combiner() const {
       }
       case ReduceKind::Argmax:
       case ReduceKind::Argmin: {
-        Value take = argTakes(b, loc, kind == ReduceKind::Argmax, a, x[at + 1],
-                              c, y[at + 1]);
-        out.push_back(arith::SelectOp::create(b, loc, take, c, a));
-        out.push_back(
-            arith::SelectOp::create(b, loc, take, y[at + 1], x[at + 1]));
+        llvm::append_range(out,
+                           mergePositions(b, loc, kind == ReduceKind::Argmax, a,
+                                          x[at + 1], c, y[at + 1]));
         break;
       }
       }
@@ -161,7 +162,6 @@ SmallVector<Value> KindState::ofLanes(OpBuilder &b, Location loc,
                                       ArrayRef<Value> values,
                                       Value position) const {
   SmallVector<Value> state;
-  Combiner combine = combiner();
   for (auto [k, kind] : llvm::enumerate(kinds)) {
     Value v = values[k];
     auto vt = dyn_cast<VectorType>(v.getType());
@@ -184,23 +184,15 @@ SmallVector<Value> KindState::ofLanes(OpBuilder &b, Location loc,
     case ReduceKind::Argmax:
     case ReduceKind::Argmin: {
       // Lane by lane, in order: the first best lane wins.
-      auto lane = [&](int64_t l) -> SmallVector<Value> {
-        Value x = vt ? vector::ExtractOp::create(b, loc, v, l) : v;
-        Value p = l == 0 ? position
-                         : arith::AddIOp::create(b, loc, position,
-                                                 constI32(b, loc, l));
-        return {x, p};
-      };
-      SmallVector<Value> best = lane(0);
+      Value lane0 = vt ? vector::ExtractOp::create(b, loc, v, 0) : v;
+      std::array<Value, 2> best = {lane0, position};
       int64_t width = vt ? vt.getNumElements() : 1;
-      for (int64_t l = 1; l < width; ++l) {
-        SmallVector<Value> next = lane(l);
-        Value take = argTakes(b, loc, kind == ReduceKind::Argmax, best[0],
-                              best[1], next[0], next[1]);
-        best = {arith::SelectOp::create(b, loc, take, next[0], best[0]),
-                arith::SelectOp::create(b, loc, take, next[1], best[1])};
-      }
-      state.append(best);
+      for (int64_t l = 1; l < width; ++l)
+        best = mergePositions(
+            b, loc, kind == ReduceKind::Argmax, best[0], best[1],
+            vector::ExtractOp::create(b, loc, v, l),
+            arith::AddIOp::create(b, loc, position, constI32(b, loc, l)));
+      llvm::append_range(state, best);
       break;
     }
     }
@@ -219,7 +211,7 @@ SmallVector<Value> KindState::ofElements(OpBuilder &b, Location loc,
     // combiner's expOrZero takes care of).
     if (kind == ReduceKind::LogSumExp)
       state.push_back(splatTo(b, loc, constF32(b, loc, 1.0), v));
-    if (isArgKind(kind))
+    if (isPositionKind(kind))
       state.push_back(splatTo(b, loc, position, v));
   }
   return state;
@@ -233,7 +225,7 @@ SmallVector<Value> KindState::finish(OpBuilder &b, Location loc,
     if (kind == ReduceKind::LogSumExp) {
       v = arith::AddFOp::create(b, loc, v,
                                 math::LogOp::create(b, loc, state[at + 1]));
-    } else if (isArgKind(kind)) {
+    } else if (isPositionKind(kind)) {
       Value p = state[at + 1];
       Type i64 = b.getI64Type();
       if (auto vt = dyn_cast<VectorType>(p.getType()))
@@ -288,12 +280,13 @@ SmallVector<Value> Prologue::apply(Value x, ArrayRef<Value> index) {
 
 SmallVector<Value>
 Prologue::applyLanes(Value raw, int64_t width,
-                     function_ref<ArrayRef<Value>(int64_t)> indexOf) {
+                     function_ref<ElementIndex(int64_t)> indexOf) {
   size_t numKinds = op.getKinds().size();
   SmallVector<SmallVector<Value>> lanes(numKinds);
   for (int64_t l = 0; l < width; ++l) {
+    ElementIndex index = indexOf(l);
     SmallVector<Value> ys =
-        apply(vector::ExtractOp::create(b, loc, raw, l), indexOf(l));
+        apply(vector::ExtractOp::create(b, loc, raw, l), index);
     for (size_t k = 0; k < numKinds; ++k)
       lanes[k].push_back(ys[k]);
   }

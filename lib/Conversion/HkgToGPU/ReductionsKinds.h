@@ -82,7 +82,7 @@ public:
   /// apply() on each lane of `raw` (a vector of `width` input elements),
   /// lane l at `indexOf(l)`: one f32 vector of `width` lanes per kind.
   SmallVector<Value> applyLanes(Value raw, int64_t width,
-                                function_ref<ArrayRef<Value>(int64_t)> indexOf);
+                                function_ref<ElementIndex(int64_t)> indexOf);
 
   /// Whether the op has a prologue (else apply() needs no index).
   bool exists() const { return body != nullptr; }

@@ -3,6 +3,7 @@
 #include "../VerifyUtils.h"
 
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/IR/ReduceKinds.h"
 
 #include <cmath>
 
@@ -45,10 +46,6 @@ SmallVector<ReduceKind> ReduceOp::getKindList() {
 SmallVector<AffineMap> ReduceOp::getInsMaps() {
   return resolveOperandMaps(getContext(), getIns(), getIndexingMaps(),
                             getInput().getType().getShape());
-}
-
-static bool isArgKind(ReduceKind kind) {
-  return kind == ReduceKind::Argmax || kind == ReduceKind::Argmin;
 }
 
 /// The prologue, epilogue and `ins` of a reduce (see the op description).
@@ -105,7 +102,7 @@ static LogicalResult verifyReduceBodies(ReduceOp op) {
     if (kinds.size() != 1)
       return op.emitOpError("expected an 'epilogue' to combine the ")
              << kinds.size() << " reduced values into the result";
-    if (isArgKind(kinds.front())) {
+    if (isPositionKind(kinds.front())) {
       if (!resultElem.isInteger(32) && !resultElem.isInteger(64))
         return op.emitOpError("expected an i32 or i64 result for '")
                << stringifyReduceKind(kinds.front()) << "' (a position), got "
@@ -122,7 +119,7 @@ static LogicalResult verifyReduceBodies(ReduceOp op) {
                           "reduction kind (")
            << kinds.size() << "), got " << body.getNumArguments();
   for (auto [i, kind] : llvm::enumerate(kinds)) {
-    Type want = isArgKind(kind) ? i64 : f32;
+    Type want = isPositionKind(kind) ? i64 : f32;
     if (body.getArgument(i).getType() != want)
       return op.emitOpError("expected epilogue argument #")
              << i << " to be " << want << " (what '"

@@ -14,6 +14,7 @@
 #include "hkg/Dialect/Hkg/IR/Schedules/RowSchedule.h"
 
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/IR/ReduceKinds.h"
 
 using namespace mlir;
 using namespace mlir::hkg;
@@ -60,9 +61,11 @@ static RowGeometry getGeometry(Value input, Value result, int64_t reducedDims) {
   return g;
 }
 
-/// Knobs every row op has; `cached` adds `row_cache`.
+/// Knobs every row op has; `cached` adds `row_cache`. The default uses at
+/// most `maxThreads` threads per row.
 static ScheduleSpace buildRowSpace(const RowGeometry &g,
-                                   const TargetInfo &target, bool cached) {
+                                   const TargetInfo &target, bool cached,
+                                   int64_t maxThreads = 1024) {
   int64_t wave = target.waveSize;
   int64_t vw = std::min<int64_t>(widestVector(g.elemBytes),
                                  clampPow2(g.rowLength, 1, 16));
@@ -71,8 +74,9 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
   while (vw > 1 && g.rowLength % vw != 0)
     vw /= 2;
   // Aim for about 4 vectors per thread over the row.
-  int64_t tpr = clampPow2(llvm::divideCeil(g.rowLength, vw * 4), 1,
-                          target.maxThreadsPerWorkgroup);
+  int64_t tpr =
+      clampPow2(llvm::divideCeil(g.rowLength, vw * 4), 1,
+                std::min<int64_t>(target.maxThreadsPerWorkgroup, maxThreads));
   int64_t threads = tpr, rowsPerBlock = 1;
   if (tpr < wave) {
     threads = clampPow2(tpr * 16, wave, 256);
@@ -282,21 +286,15 @@ ScheduleSpace ReduceOp::getScheduleSpace(const TargetInfo &target) {
     // once per column, as wider (split) stores.
     return buildColumnSpace(getReductionGeometry(),
                             elementBytes(getInput().getType()), target);
-  ScheduleSpace space = buildRowSpace(reduceRows(*this), target,
-                                      /*cached=*/false);
   // A tuple state (several kinds, logsumexp, argmax, argmin) or a prologue
   // needs more registers per thread than a plain sum: at 1024 threads
   // (64 registers each on sm_90) an argmax row spilled, so the default
   // stops at 512.
   SmallVector<ReduceKind> kinds = getKindList();
   bool plain = kinds.size() == 1 && getPrologue().empty() &&
-               (kinds[0] == ReduceKind::Sum || kinds[0] == ReduceKind::Max ||
-                kinds[0] == ReduceKind::Min || kinds[0] == ReduceKind::Prod);
-  for (KnobSpec &k : space.knobs)
-    if (!plain && k.name == kThreads.name &&
-        std::get<int64_t>(k.defaultValue) > 512 && k.isLegal(int64_t{512}))
-      k.defaultValue = int64_t{512};
-  return space;
+               getStateWidth(kinds.front()) == 1;
+  return buildRowSpace(reduceRows(*this), target, /*cached=*/false,
+                       plain ? 1024 : 512);
 }
 
 LogicalResult ReduceOp::verifyScheduleConstraints(
@@ -314,10 +312,7 @@ LogicalResult ReduceOp::verifyScheduleConstraints(
     return success();
   int64_t words = 0;
   for (ReduceKind k : getKindList())
-    words += k == ReduceKind::Sum || k == ReduceKind::Max ||
-                     k == ReduceKind::Min || k == ReduceKind::Prod
-                 ? 1
-                 : 2;
+    words += getStateWidth(k);
   int64_t bytes = words * sched.threads * sched.vectorWidth * 4;
   if (bytes > staticLdsBytes(target))
     return emitError() << "the reduction's partial results need " << bytes
