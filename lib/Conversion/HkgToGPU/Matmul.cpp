@@ -45,11 +45,11 @@ using namespace mlir::hkg;
 FailureOr<MatmulLaunch>
 mlir::hkg::buildMatmulKernel(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
                              const ResolvedSchedule &schedule,
-                             const TargetInfo &target) {
-  if (kernel.getNumArguments() != op->getNumOperands() + 1)
+                             const TargetInfo &target, ValueRange args,
+                             Value dynM) {
+  if (args.size() != op->getNumOperands() + 1)
     return op.emitOpError("expected a kernel with ")
-           << op->getNumOperands() + 1 << " arguments, got "
-           << kernel.getNumArguments();
+           << op->getNumOperands() + 1 << " buffers, got " << args.size();
   if (op.hasEpilogue()) {
     WalkResult captured = op.getEpilogue().walk([&](Operation *inner) {
       for (Value v : inner->getOperands()) {
@@ -68,16 +68,21 @@ mlir::hkg::buildMatmulKernel(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
       return failure();
   }
   return matmul::TilePipeline(b, kernel, op, MatmulSchedule::decode(schedule),
-                              target)
+                              target, args, dynM)
       .build();
 }
 
 LogicalResult mlir::hkg::lowerMatmul(MatmulOp op, KernelContext &kc) {
-  FailureOr<MatmulLaunch> launch =
-      buildMatmulKernel(kc.b, kc.func, op, kc.schedule, kc.target);
+  // A dynamic M is the kernel's one size parameter (no batch with it:
+  // MatmulOp's verifier).
+  Value dynM = kc.hasSizes() ? kc.sizes.front() : Value();
+  FailureOr<MatmulLaunch> launch = buildMatmulKernel(
+      kc.b, kc.func, op, kc.schedule, kc.target, kc.args, dynM);
   if (failed(launch))
     return failure();
   kc.grid = launch->grid;
+  if (launch->gridX)
+    kc.setGridX((*launch->gridX)[0], (*launch->gridX)[1], (*launch->gridX)[2]);
   kc.block = launch->block;
   kc.cluster = launch->cluster;
   return success();

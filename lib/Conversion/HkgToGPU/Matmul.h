@@ -29,17 +29,22 @@ struct MatmulLaunch {
   std::array<int64_t, 3> block = {1, 1, 1};
   /// Workgroups per cluster (split_k > 1 on sm_90).
   std::array<int64_t, 3> cluster = {1, 1, 1};
+  /// A dynamic M: the grid's x is ceil(M * mul / div) * times at launch
+  /// (KernelContext::setGridX), [mul, div, times].
+  std::optional<std::array<int64_t, 3>> gridX;
 };
 
-/// Builds the kernel of `op` into `kernel`, whose arguments are the static
-/// memrefs lhs, rhs, the epilogue inputs, then the result. `b` must be
-/// positioned in the kernel's entry block before its terminator. LDS buffers
-/// are added as workgroup attributions of `kernel`. The schedule must have
-/// been verified against `op` and `target`.
+/// Builds the kernel of `op` into `kernel`; `args` are its buffers: the
+/// memrefs lhs, rhs, the epilogue inputs, then the result (with a dynamic
+/// M, viewed at their full extent: `dynM`, an index value; else null). `b`
+/// must be positioned in the kernel's entry block before its terminator.
+/// LDS buffers are added as workgroup attributions of `kernel`. The
+/// schedule must have been verified against `op` and `target`.
 FailureOr<MatmulLaunch> buildMatmulKernel(OpBuilder &b, gpu::GPUFuncOp kernel,
                                           MatmulOp op,
                                           const ResolvedSchedule &schedule,
-                                          const TargetInfo &target);
+                                          const TargetInfo &target,
+                                          ValueRange args, Value dynM);
 
 /// The family's entry point (KernelLowerings.def): builds the kernel and
 /// sets its launch dims.

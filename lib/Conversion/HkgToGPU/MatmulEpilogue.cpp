@@ -96,64 +96,81 @@ Value TilePipeline::applyEpilogue(Value acc, ArrayRef<Value> epilogueValues) {
   return map.lookupOrDefault(body.getTerminator()->getOperand(0));
 }
 
+SmallVector<Value> TilePipeline::epilogueIndices(unsigned e, Value gm,
+                                                 Value gn) {
+  // Epilogue operands are read through their [batch, M or 1, N or 1]
+  // views (MatmulOp::getEpilogueViews).
+  const GlobalOperand &g = gEpi[e];
+  Value bi = epiBatch[e] == 1 ? c(0) : rem(batchIdx, epiBatch[e]);
+  Value mi = g.rows == 1 && !g.dynRows ? c(0) : gm;
+  Value ni = g.cols == 1 ? c(0) : gn;
+  return {bi, mi, ni};
+}
+
+void TilePipeline::storeRunInBounds(Value gm, Value gn,
+                                    ArrayRef<Value> values) {
+  int64_t len = values.size();
+  SmallVector<SmallVector<Value>> epi(len);
+  for (auto [e, g] : llvm::enumerate(gEpi)) {
+    auto et = cast<MemRefType>(g.view.getType()).getElementType();
+    // One value per row (cols = 1): a scalar for the whole run.
+    bool scalar = len == 1 || g.cols == 1;
+    Value v =
+        scalar
+            ? memref::LoadOp::create(b, loc, g.view, epilogueIndices(e, gm, gn))
+                  .getResult()
+            : vector::LoadOp::create(b, loc, VectorType::get({len}, et), g.view,
+                                     epilogueIndices(e, gm, gn),
+                                     /*nontemporal=*/false, align(len, et))
+                  .getResult();
+    for (int64_t jj = 0; jj < len; ++jj)
+      epi[jj].push_back(
+          scalar ? v
+                 : vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{jj})
+                       .getResult());
+  }
+  SmallVector<Value> outs;
+  for (int64_t jj = 0; jj < len; ++jj)
+    outs.push_back(applyEpilogue(values[jj], epi[jj]));
+  if (len == 1) {
+    memref::StoreOp::create(b, loc, outs[0], gOut.view,
+                            ValueRange{batchIdx, gm, gn});
+    return;
+  }
+  Value vec = vector::FromElementsOp::create(
+      b, loc, VectorType::get({len}, resT), outs);
+  vector::StoreOp::create(b, loc, vec, gOut.view, ValueRange{batchIdx, gm, gn},
+                          /*nontemporal=*/false, align(len, resT));
+}
+
 void TilePipeline::storeRun(Value row, Value col, ArrayRef<Value> values) {
   int64_t len = values.size();
   Value gm = add(m0, row), gn = add(n0, col);
-  bool masked = m % tm != 0 || n % tn != 0;
-  // Epilogue operands are read through their [batch, M or 1, N or 1]
-  // views (MatmulOp::getEpilogueViews).
-  auto epiIndices = [&](unsigned e, Value gnj) -> SmallVector<Value> {
-    const GlobalOperand &g = gEpi[e];
-    Value bi = epiBatch[e] == 1 ? c(0) : rem(batchIdx, epiBatch[e]);
-    Value mi = g.rows == 1 ? c(0) : gm;
-    Value ni = g.cols == 1 ? c(0) : gnj;
-    return {bi, mi, ni};
-  };
-  if (!masked) {
-    SmallVector<SmallVector<Value>> epi(len);
-    for (auto [e, g] : llvm::enumerate(gEpi)) {
-      auto et = cast<MemRefType>(g.view.getType()).getElementType();
-      // One value per row (cols = 1): a scalar for the whole run.
-      bool scalar = len == 1 || g.cols == 1;
-      Value v =
-          scalar ? memref::LoadOp::create(b, loc, g.view, epiIndices(e, gn))
-                       .getResult()
-                 : vector::LoadOp::create(b, loc, VectorType::get({len}, et),
-                                          g.view, epiIndices(e, gn),
-                                          /*nontemporal=*/false, align(len, et))
-                       .getResult();
-      for (int64_t jj = 0; jj < len; ++jj)
-        epi[jj].push_back(
-            scalar ? v
-                   : vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{jj})
-                         .getResult());
-    }
-    SmallVector<Value> outs;
-    for (int64_t jj = 0; jj < len; ++jj)
-      outs.push_back(applyEpilogue(values[jj], epi[jj]));
-    if (len == 1) {
-      memref::StoreOp::create(b, loc, outs[0], gOut.view,
-                              ValueRange{batchIdx, gm, gn});
-      return;
-    }
-    Value vec = vector::FromElementsOp::create(
-        b, loc, VectorType::get({len}, resT), outs);
-    vector::StoreOp::create(b, loc, vec, gOut.view,
-                            ValueRange{batchIdx, gm, gn},
-                            /*nontemporal=*/false, align(len, resT));
+  if (!dynM && m % tm == 0 && n % tn == 0) {
+    storeRunInBounds(gm, gn, values);
+    return;
+  }
+  // A dynamic M with whole N tiles: the run is in bounds exactly when its
+  // row is, so it is stored whole under one row guard.
+  if (dynM && n % tn == 0) {
+    auto rowIf =
+        scf::IfOp::create(b, loc, lt(gm, dynM), /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(rowIf.thenBlock());
+    storeRunInBounds(gm, gn, values);
     return;
   }
   // Edge tiles: one guarded element at a time.
   for (int64_t jj = 0; jj < len; ++jj) {
     Value gnj = add(gn, jj);
-    Value ok = andI(lt(gm, m), lt(gnj, n));
+    Value ok = andI(dynM ? lt(gm, dynM) : lt(gm, m), lt(gnj, n));
     auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     SmallVector<Value> epi;
     for (unsigned e = 0; e < gEpi.size(); ++e)
-      epi.push_back(
-          memref::LoadOp::create(b, loc, gEpi[e].view, epiIndices(e, gnj)));
+      epi.push_back(memref::LoadOp::create(b, loc, gEpi[e].view,
+                                           epilogueIndices(e, gm, gnj)));
     memref::StoreOp::create(b, loc, applyEpilogue(values[jj], epi), gOut.view,
                             ValueRange{batchIdx, gm, gnj});
   }

@@ -41,14 +41,26 @@ static std::unique_ptr<MatrixCore> createMatrixCore(KernelState &t) {
 }
 
 TilePipeline::TilePipeline(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
-                           const MatmulSchedule &s, const TargetInfo &target)
-    : KernelState(b, kernel, op, s, target), core(createMatrixCore(*this)) {}
+                           const MatmulSchedule &s, const TargetInfo &target,
+                           ValueRange args, Value dynM)
+    : KernelState(b, kernel, op, s, target), core(createMatrixCore(*this)),
+      args(args) {
+  this->dynM = dynM;
+}
 
 //===----------------------------------------------------------------------===//
 // Views and LDS
 //===----------------------------------------------------------------------===//
 
-GlobalOperand TilePipeline::globalView(Value arg, int64_t rows, int64_t cols) {
+GlobalOperand TilePipeline::globalView(Value arg, int64_t rows, int64_t cols,
+                                       Value dynRows, Value dynCols) {
+  if (dynRows || dynCols) {
+    // No batch with a dynamic M: [1, rows, cols], M from its size.
+    OpFoldResult r = dynRows ? OpFoldResult(dynRows) : b.getIndexAttr(rows);
+    OpFoldResult cl = dynCols ? OpFoldResult(dynCols) : b.getIndexAttr(cols);
+    Value v = reshapeView(b, loc, arg, {b.getIndexAttr(1), r, cl});
+    return {v, rows, cols, dynRows, dynCols};
+  }
   auto type = cast<MemRefType>(arg.getType());
   int64_t numBatch = type.getNumElements() / (rows * cols);
   SmallVector<int64_t> shape = {numBatch, rows, cols};
@@ -99,16 +111,17 @@ LdsTile TilePipeline::allocLds(int64_t tileRows, int64_t tileCols,
 void TilePipeline::forEachChunk(
     const LdsTile &t, const GlobalOperand &g, Value row0, Value col0,
     function_ref<void(Value, Value, Value, Value, Value)> fn) {
-  bool maskRows = g.rows % t.tileRows() != 0;
-  bool maskCols = g.cols % t.tileCols() != 0;
+  bool maskRows = g.dynRows || g.rows % t.tileRows() != 0;
+  bool maskCols = g.dynCols || g.cols % t.tileCols() != 0;
   forEachCopyChunk(*this, tid, threads, t.tileRows(), t.tileCols(), vw,
                    ChunkRowIndexing::RowOffset, [&](Value lr, Value lc) {
                      Value gr = add(row0, lr), gc = add(col0, lc);
                      Value valid;
                      if (maskRows)
-                       valid = lt(gr, g.rows);
+                       valid = g.dynRows ? lt(gr, g.dynRows) : lt(gr, g.rows);
                      if (maskCols)
-                       valid = andI(valid, lt(gc, g.cols));
+                       valid = andI(valid, g.dynCols ? lt(gc, g.dynCols)
+                                                     : lt(gc, g.cols));
                      fn(valid, gr, gc, lr, lc);
                    });
 }
@@ -292,7 +305,7 @@ LogicalResult TilePipeline::unrollKLoop(scf::ForOp loop) {
 // The kernel
 //===----------------------------------------------------------------------===//
 
-Value TilePipeline::mapTile(int64_t tilesM, int64_t tilesN) {
+Value TilePipeline::mapTile(int64_t tilesM, int64_t tilesN, Value dynTilesM) {
   Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   batchIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   // split_k > 1 (sm_90): clusters of split_k consecutive workgroups share
@@ -304,11 +317,12 @@ Value TilePipeline::mapTile(int64_t tilesM, int64_t tilesN) {
     rank = rem(pid, splitK);
     pid = div(pid, splitK);
   }
+  // (The workspace that numTiles sizes needs a static M.)
   numTiles = batch * tilesM * tilesN;
-  tileIndex = add(mul(batchIdx, tilesM * tilesN), pid);
+  tileIndex = dynTilesM ? pid : add(mul(batchIdx, tilesM * tilesN), pid);
   // Tiles are visited in groups of group_m rows of tiles so that
   // concurrently running workgroups share A and B in L2.
-  int64_t group = std::min<int64_t>(groupM, tilesM);
+  int64_t group = dynTilesM ? groupM : std::min<int64_t>(groupM, tilesM);
   Value tileRow, tileCol;
   if (group <= 1 || tilesN == 1) {
     tileRow = div(pid, tilesN);
@@ -316,7 +330,8 @@ Value TilePipeline::mapTile(int64_t tilesM, int64_t tilesN) {
   } else {
     Value groupId = div(pid, group * tilesN);
     Value firstRow = mul(groupId, group);
-    Value rowsLeft = arith::SubIOp::create(b, loc, c(tilesM), firstRow);
+    Value rowsLeft = arith::SubIOp::create(
+        b, loc, dynTilesM ? dynTilesM : c(tilesM), firstRow);
     Value groupRows = arith::MinUIOp::create(b, loc, rowsLeft, c(group));
     Value inGroup = rem(pid, group * tilesN);
     tileRow = add(firstRow, arith::RemUIOp::create(b, loc, inGroup, groupRows));
@@ -330,14 +345,18 @@ Value TilePipeline::mapTile(int64_t tilesM, int64_t tilesN) {
 FailureOr<MatmulLaunch> TilePipeline::build() {
   // Views: A [batch, rows, cols], B likewise, result [batch, M, N].
   unsigned numEpi = op.getEpilogueInputs().size();
-  gA = globalView(kernel.getArgument(0), transA ? k : m, transA ? m : k);
-  gB = globalView(kernel.getArgument(1), transB ? n : k, transB ? k : n);
-  // Epilogue operands as [batch, M or 1, N or 1] (MatmulOp's views).
+  gA = globalView(args[0], transA ? k : m, transA ? m : k,
+                  transA ? Value() : dynM, transA ? dynM : Value());
+  gB = globalView(args[1], transB ? n : k, transB ? k : n);
+  // Epilogue operands as [batch, M or 1, N or 1] (MatmulOp's views; a
+  // dynamic M is a dynamic view row count).
   for (auto [e, view] : llvm::enumerate(op.getEpilogueViews())) {
-    gEpi.push_back(globalView(kernel.getArgument(2 + e), view[1], view[2]));
+    bool dynRows = ShapedType::isDynamic(view[1]);
+    gEpi.push_back(globalView(args[2 + e], dynRows ? m : view[1], view[2],
+                              dynRows ? dynM : Value()));
     epiBatch.push_back(view[0]);
   }
-  gOut = globalView(kernel.getArgument(2 + numEpi), m, n);
+  gOut = globalView(args[2 + numEpi], m, n, dynM);
 
   // LDS keeps the global layout, except for families that want K
   // contiguous (vector fragment loads): they transpose at the store.
@@ -352,7 +371,10 @@ FailureOr<MatmulLaunch> TilePipeline::build() {
   lane = rem(tid, waveSize);
   core->placeWave(wave);
   int64_t tilesM = llvm::divideCeil(m, tm), tilesN = llvm::divideCeil(n, tn);
-  Value rank = mapTile(tilesM, tilesN);
+  Value dynTilesM;
+  if (dynM)
+    dynTilesM = arith::CeilDivUIOp::create(b, loc, dynM, c(tm));
+  Value rank = mapTile(tilesM, tilesN, dynTilesM);
 
   int64_t numK = llvm::divideCeil(k, tk) / splitK;
   if (splitK > 1)
@@ -377,6 +399,8 @@ FailureOr<MatmulLaunch> TilePipeline::build() {
 
   MatmulLaunch launch;
   launch.grid = {tilesM * tilesN * splitK, 1, batch};
+  if (dynM)
+    launch.gridX = {1, tm, tilesN * splitK};
   launch.cluster = {splitKWorkspace ? 1 : splitK, 1, 1};
   launch.block = {threads, 1, 1};
   return launch;

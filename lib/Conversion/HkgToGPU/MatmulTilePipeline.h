@@ -53,6 +53,8 @@ struct LdsTile {
 struct GlobalOperand {
   Value view;
   int64_t rows = 0, cols = 0;
+  /// A dynamic M among the rows or columns (index), else null.
+  Value dynRows = {}, dynCols = {};
 };
 
 /// What the pipeline and the matrix-core family share while one kernel is
@@ -91,7 +93,10 @@ struct KernelState : IndexArith {
   int64_t mmaM, mmaN, mmaK;
   int64_t waveSize, threads;
   Type elemT, resT;
+  /// A dynamic M (hkg.matmul's isDynamicM) is `m` = the size hint when the
+  /// schedule was chosen; the kernel uses `dynM`, its size parameter.
   int64_t batch, m, n, k, elemBytes;
+  Value dynM;
   bool transA, transB;
   /// Whether the tiles are copied with cp.async (NVIDIA, 4 bytes or more
   /// per chunk); otherwise through registers.
@@ -151,18 +156,25 @@ std::unique_ptr<MatrixCore> createWmmaCore(KernelState &t);
 /// MatmulEpilogue.cpp).
 class TilePipeline : public KernelState {
 public:
+  /// `args`: the kernel's buffers (lhs, rhs, epilogue inputs, result);
+  /// `dynM`: with a dynamic M, its value (index), else null.
   TilePipeline(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
-               const MatmulSchedule &s, const TargetInfo &target);
+               const MatmulSchedule &s, const TargetInfo &target,
+               ValueRange args, Value dynM);
 
   FailureOr<MatmulLaunch> build();
 
 private:
-  GlobalOperand globalView(Value arg, int64_t rows, int64_t cols);
+  /// `arg` as [batch, rows, cols]; a dynamic M (dynRows / dynCols) when
+  /// given.
+  GlobalOperand globalView(Value arg, int64_t rows, int64_t cols,
+                           Value dynRows = {}, Value dynCols = {});
   LdsTile allocLds(int64_t rows, int64_t cols, bool transposed,
                    int64_t panelCols = 0);
   /// Maps the workgroup to its tile (m0, n0, batchIdx); returns its rank in
   /// the cluster with split_k > 1, null otherwise.
-  Value mapTile(int64_t tilesM, int64_t tilesN);
+  /// `dynTilesM`: with a dynamic M, the tile rows (index).
+  Value mapTile(int64_t tilesM, int64_t tilesN, Value dynTilesM = {});
 
   /// Calls `fn(valid, globalRow, globalCol, ldsRow, ldsCol)` for each
   /// vector_width chunk this thread copies of the tile at (row0, col0) of
@@ -205,6 +217,11 @@ private:
   /// Stores the accumulators of every thread, through the epilogue.
   void storeResults(ArrayRef<Value> acc);
   void storeRun(Value row, Value col, ArrayRef<Value> values);
+  /// Stores the run at global (gm, gn), known in bounds, through the
+  /// epilogue (vector loads and stores).
+  void storeRunInBounds(Value gm, Value gn, ArrayRef<Value> values);
+  /// The indices of epilogue operand `e` for output element (gm, gn).
+  SmallVector<Value> epilogueIndices(unsigned e, Value gm, Value gn);
   /// split_k > 1: publishes this thread's accumulators in LDS, and the
   /// cluster's first workgroup adds those of the others (mapa +
   /// ld.shared::cluster, between cluster barriers that every thread of the
@@ -232,6 +249,7 @@ private:
   int64_t numTiles = 1;
   Value tileIndex;
   scf::ForOp kLoop;
+  SmallVector<Value> args;
 };
 
 } // namespace mlir::hkg::matmul

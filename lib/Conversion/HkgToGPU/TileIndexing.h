@@ -33,8 +33,9 @@ struct IndexArith {
   Value rem(Value x, int64_t y) {
     return arith::RemUIOp::create(b, loc, x, c(y));
   }
-  Value lt(Value x, int64_t y) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, c(y));
+  Value lt(Value x, int64_t y) { return lt(x, c(y)); }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
   }
   /// The conjunction of two conditions, either of which may be null (known
   /// true).

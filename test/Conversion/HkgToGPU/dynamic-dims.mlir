@@ -57,6 +57,25 @@ func.func @scale_rows(%x: tensor<?x4096xbf16>, %s: tensor<?xf32>) -> tensor<?x40
   return %0 : tensor<?x4096xbf16>
 }
 
+// A dynamic M: the grid's x is ceil(M / tile_m) times the N tiles; the
+// A tile loads are masked by M, and each result run is stored whole under
+// one row guard.
+// CHECK-LABEL: func.func @gemm
+// CHECK:         %[[M:.*]] = tensor.dim %{{.*}}, %c0
+// CHECK:         memref.alloc(%[[M]]) : memref<?x4096xbf16>
+// CHECK:         %[[T:.*]] = arith.ceildivui %[[M]], %c128
+// CHECK:         %[[G:.*]] = arith.muli %[[T]], %c32
+// CHECK:         gpu.launch_func @hkg_matmul_0::@hkg_matmul_0 blocks in (%[[G]], %c1{{.*}}, %c1{{.*}})
+func.func @gemm(%a: tensor<?x4096xbf16>, %b: tensor<4096x4096xbf16>, %s: tensor<?xf32>) -> tensor<?x4096xbf16> {
+  %0 = hkg.matmul %a, %b epilogue(%s : tensor<?xf32>) {indexing_maps = [affine_map<(d0, d1) -> (d0)>]} : tensor<?x4096xbf16>, tensor<4096x4096xbf16> -> tensor<?x4096xbf16> {
+  ^bb0(%acc: f32, %sc: f32):
+    %u = arith.mulf %acc, %sc : f32
+    %r = arith.truncf %u : f32 to bf16
+    hkg.yield %r : bf16
+  }
+  return %0 : tensor<?x4096xbf16>
+}
+
 // CHECK-LABEL: gpu.func @hkg_softmax_0
 // CHECK-SAME:    (%[[A0:.*]]: memref<1x8192xbf16>, %[[A1:.*]]: memref<1x8192xbf16>, %[[S:.*]]: i64)
 // CHECK-SAME:    hkg.arg_sizes = [array<i64: 0, -1>, array<i64: 0, -1>], hkg.grid_x = array<i64: 1, 1, 1>
@@ -79,3 +98,14 @@ func.func @scale_rows(%x: tensor<?x4096xbf16>, %s: tensor<?xf32>) -> tensor<?x40
 // CHECK:         memref.collapse_shape
 // CHECK:         arith.cmpi ult, %{{.*}}, %{{.*}} : index
 // CHECK:         scf.if
+
+// CHECK-LABEL: gpu.func @hkg_matmul_0
+// CHECK-SAME:    (%{{.*}}: memref<1x4096xbf16>, %{{.*}}: memref<4096x4096xbf16>, %{{.*}}: memref<1xf32>, %{{.*}}: memref<1x4096xbf16>, %[[S:.*]]: i64)
+// CHECK-SAME:    hkg.arg_sizes = [array<i64: 0, -1>, array<i64: -1, -1>, array<i64: 0>, array<i64: 0, -1>]
+// CHECK-SAME:    hkg.grid_x = array<i64: 1, 128, 32>
+// CHECK:         %[[MI:.*]] = arith.index_cast %[[S]] : i64 to index
+// CHECK:         memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [1, %[[MI]], 4096]
+// CHECK:         arith.cmpi ult, %{{.*}}, %[[MI]] : index
+// CHECK:         scf.if %{{.*}} {
+// CHECK:           memref.load %{{.*}} : memref<1x?x1xf32>
+// CHECK:           {{vector|memref}}.store

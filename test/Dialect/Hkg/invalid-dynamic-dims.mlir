@@ -1,4 +1,4 @@
-// RUN: hkg-opt %s --split-input-file --verify-diagnostics
+// RUN: hkg-opt %s --split-input-file --verify-diagnostics --hkg-verify-schedule
 
 // A reduced axis cannot be dynamic: it is no dim of the result.
 func.func @dynamic_reduced_axis(%x: tensor<8x?xf32>) -> tensor<8xf32> {
@@ -86,10 +86,35 @@ func.func @ins_dynamic_on_reduced_axis(%x: tensor<8x32xf32>, %t: tensor<?xf32>) 
 // -----
 
 // Ops without dynamic-dim support say so.
-func.func @dynamic_matmul(%a: tensor<?x64xf16>, %b: tensor<64x8xf16>) -> tensor<?x8xf16> {
-  // expected-error @below {{'hkg.matmul' op expected operand #0 to have a static shape, got 'tensor<?x64xf16>'}}
-  %0 = hkg.matmul %a, %b : tensor<?x64xf16>, tensor<64x8xf16> -> tensor<?x8xf16>
-  return %0 : tensor<?x8xf16>
+func.func @dynamic_topk(%x: tensor<?x1000xf32>) -> (tensor<?x8xf32>, tensor<?x8xi32>) {
+  // expected-error @below {{'hkg.topk' op expected operand #0 to have a static shape, got 'tensor<?x1000xf32>'}}
+  %v, %i = hkg.topk %x k(8) axis(1) : tensor<?x1000xf32> -> tensor<?x8xf32>, tensor<?x8xi32>
+  return %v, %i : tensor<?x8xf32>, tensor<?x8xi32>
+}
+
+// -----
+
+// A matmul's M may be dynamic without a batch only; K and N are static.
+func.func @dynamic_m_batched(%a: tensor<2x?x64xf16>, %b: tensor<2x64x8xf16>) -> tensor<2x?x8xf16> {
+  // expected-error @below {{'hkg.matmul' op expected no batch (or batch dims of 1) with a dynamic M, got [2]}}
+  %0 = hkg.matmul %a, %b : tensor<2x?x64xf16>, tensor<2x64x8xf16> -> tensor<2x?x8xf16>
+  return %0 : tensor<2x?x8xf16>
+}
+
+// -----
+
+func.func @dynamic_k(%a: tensor<4x?xf16>, %b: tensor<?x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @below {{'hkg.matmul' op expected a static dim 1 of operand #0: it follows no dim of the result}}
+  %0 = hkg.matmul %a, %b : tensor<4x?xf16>, tensor<?x8xf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @dynamic_n(%a: tensor<4x64xf16>, %b: tensor<64x?xf16>) -> tensor<4x?xf16> {
+  // expected-error @below {{'hkg.matmul' op expected a static result dim 1: only dims [0] (batch, row or sequence dims) may be dynamic}}
+  %0 = hkg.matmul %a, %b : tensor<4x64xf16>, tensor<64x?xf16> -> tensor<4x?xf16>
+  return %0 : tensor<4x?xf16>
 }
 
 // -----
@@ -99,4 +124,15 @@ func.func @bad_size_hint(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
   // expected-error @below {{'hkg.softmax' op expected 'hkg.size_hint' to be a positive integer, got 0 : i64}}
   %0 = hkg.softmax %x axis(1) {hkg.size_hint = 0 : i64} : tensor<?x64xf32> -> tensor<?x64xf32>
   return %0 : tensor<?x64xf32>
+}
+
+// -----
+
+// A split-K workspace has a slot per output tile: M must be static.
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+func.func @workspace_dynamic_m(%a: tensor<?x4096xf16>, %w: tensor<1024x4096xf16>) -> tensor<?x1024xf16> {
+  // expected-error @below {{schedule knob 'split_k_reduce' = workspace needs a static M (the workspace has a slot per output tile); M is dynamic}}
+  %0 = hkg.matmul %a, %w {transpose_b, schedule = #hkg.schedule<tile_m = 16, tile_n = 64, tile_k = 128, waves_m = 1, waves_n = 4, mma = "mfma_16x16x16", stages = 2, split_k = 4, split_k_reduce = workspace>} : tensor<?x4096xf16>, tensor<1024x4096xf16> -> tensor<?x1024xf16>
+  return %0 : tensor<?x1024xf16>
+}
 }

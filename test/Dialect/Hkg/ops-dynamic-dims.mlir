@@ -71,3 +71,21 @@ func.func @elementwise(%x: tensor<?x4096xbf16>, %bias: tensor<4096xbf16>, %s: te
   }
   return %0, %1 : tensor<?x4096xbf16>, tensor<?xf32>
 }
+
+// A dynamic M (tokens): a per-column bias and a per-row scale in the
+// epilogue, and a decode-sized hint.
+// CHECK-LABEL: func.func @matmul
+// CHECK: hkg.matmul %{{.*}}, %{{.*}} epilogue(%{{.*}}, %{{.*}} : tensor<4096xbf16>, tensor<?xf32>) {indexing_maps = [#{{.*}}, #{{.*}}]} : tensor<?x4096xbf16>, tensor<4096x4096xbf16> -> tensor<?x4096xbf16>
+// CHECK: hkg.matmul %{{.*}}, %{{.*}} {hkg.size_hint = 8 : i64, transpose_b} : tensor<?x4096xf16>, tensor<11008x4096xf16> -> tensor<?x11008xf16>
+func.func @matmul(%a: tensor<?x4096xbf16>, %b: tensor<4096x4096xbf16>, %bias: tensor<4096xbf16>, %s: tensor<?xf32>, %x: tensor<?x4096xf16>, %w: tensor<11008x4096xf16>) -> (tensor<?x4096xbf16>, tensor<?x11008xf16>) {
+  %0 = hkg.matmul %a, %b epilogue(%bias, %s : tensor<4096xbf16>, tensor<?xf32>) {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>]} : tensor<?x4096xbf16>, tensor<4096x4096xbf16> -> tensor<?x4096xbf16> {
+  ^bb0(%acc: f32, %bb: bf16, %sc: f32):
+    %bf = arith.extf %bb : bf16 to f32
+    %t = arith.addf %acc, %bf : f32
+    %u = arith.mulf %t, %sc : f32
+    %r = arith.truncf %u : f32 to bf16
+    hkg.yield %r : bf16
+  }
+  %1 = hkg.matmul %x, %w {transpose_b, hkg.size_hint = 8 : i64} : tensor<?x4096xf16>, tensor<11008x4096xf16> -> tensor<?x11008xf16>
+  return %0, %1 : tensor<?x4096xbf16>, tensor<?x11008xf16>
+}

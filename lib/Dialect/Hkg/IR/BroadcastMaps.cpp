@@ -216,7 +216,11 @@ mlir::hkg::getEpilogueView(AffineMap map, ArrayRef<int64_t> operand,
     os << "expected a map from the result's " << r << " dims";
     return failure();
   }
-  auto follows = [&](size_t d) { return result[d] > 1 && strides[d] != 0; };
+  // A dynamic extent (a dynamic M) is followed like any other above 1.
+  auto follows = [&](size_t d) {
+    return (result[d] > 1 || ShapedType::isDynamic(result[d])) &&
+           strides[d] != 0;
+  };
   int64_t cols = follows(r - 1) ? result[r - 1] : 1;
   if (follows(r - 1) && strides[r - 1] != 1) {
     os << "it must be contiguous along n (the result's last dim)";

@@ -3,6 +3,7 @@
 #include "../VerifyUtils.h"
 
 #include "hkg/Dialect/Hkg/IR/BroadcastMaps.h"
+#include "hkg/Dialect/Hkg/IR/DynamicDims.h"
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 
 #include <cmath>
@@ -37,7 +38,34 @@ int64_t MatmulOp::getBatchSize() {
   return b;
 }
 int64_t MatmulOp::getM() {
-  return getResult().getType().getShape().drop_back(1).back();
+  int64_t m = getResult().getType().getShape().drop_back(1).back();
+  return ShapedType::isDynamic(m) ? getSizeHint(*this) : m;
+}
+bool MatmulOp::isDynamicM() {
+  return ShapedType::isDynamic(
+      getResult().getType().getShape().drop_back(1).back());
+}
+
+SmallVector<int64_t> MatmulOp::getDynamicResultDims() {
+  return {getResult().getType().getRank() - 2};
+}
+
+SmallVector<int64_t> MatmulOp::getResultDimsOfOperand(unsigned operand) {
+  int64_t rank = getResult().getType().getRank();
+  // Batch dims are the result's; lhs has M (last with transpose_a).
+  SmallVector<int64_t> dims(rank, -1);
+  if (operand >= 2)
+    return llvm::map_to_vector(getEpilogueMaps()[operand - 2].getResults(),
+                               [](AffineExpr e) -> int64_t {
+                                 if (auto d = dyn_cast<AffineDimExpr>(e))
+                                   return d.getPosition();
+                                 return -1;
+                               });
+  for (int64_t d = 0; d < rank - 2; ++d)
+    dims[d] = d;
+  if (operand == 0)
+    dims[getTransposeA() ? rank - 1 : rank - 2] = rank - 2;
+  return dims;
 }
 int64_t MatmulOp::getN() { return getResult().getType().getShape().back(); }
 int64_t MatmulOp::getK() {
@@ -65,7 +93,7 @@ SmallVector<std::array<int64_t, 3>> MatmulOp::getEpilogueViews() {
 }
 
 LogicalResult MatmulOp::verify() {
-  if (failed(verifyKernelShapes(*this)))
+  if (failed(verifyKernelShapes(*this, /*allowDynamic=*/true)))
     return failure();
   auto lhsT = getLhs().getType(), rhsT = getRhs().getType();
   auto resT = getResult().getType();
@@ -101,10 +129,18 @@ LogicalResult MatmulOp::verify() {
   if (lk != rk)
     return emitOpError("expected the contraction dims to match, got K = ")
            << lk << " for 'lhs' and K = " << rk << " for 'rhs'";
-  if (o[o.size() - 2] != lm || o.back() != rn)
-    return emitOpError("expected the result's trailing dims to be [M, N] = [")
-           << lm << ", " << rn << "], got [" << o[o.size() - 2] << ", "
-           << o.back() << "]";
+  if (o[o.size() - 2] != lm || o.back() != rn) {
+    InFlightDiagnostic diag =
+        emitOpError("expected the result's trailing dims to be [M, N] = ");
+    diag << shapeStr({lm, rn}) << ", got " << shapeStr(o.take_back(2));
+    return diag;
+  }
+  if (isDynamicM() && getBatchSize() != 1) {
+    InFlightDiagnostic diag = emitOpError("expected no batch (or batch dims "
+                                          "of 1) with a dynamic M, got ");
+    diag << shapeStr(batch);
+    return diag;
+  }
 
   // Epilogue.
   if (getEpilogue().empty()) {
@@ -114,7 +150,7 @@ LogicalResult MatmulOp::verify() {
     if (getIndexingMaps())
       return emitOpError("expected 'indexing_maps' only with epilogue "
                          "operands");
-    return success();
+    return verifyDynamicDims(*this);
   }
   std::optional<ArrayAttr> maps = getIndexingMaps();
   if (!maps) {
@@ -166,7 +202,9 @@ LogicalResult MatmulOp::verify() {
              << i + 1 << " to be " << elementTypeOf(in)
              << " (the element type of epilogue operand #" << i << "), got "
              << body.getArgument(i + 1).getType();
-  if (failed(verifyScalarBody(*this, body)))
+  if (failed(verifyScalarBody(*this, body)) ||
+      failed(
+          verifyYieldsElement(*this, body, resT.getElementType(), "epilogue")))
     return failure();
-  return verifyYieldsElement(*this, body, resT.getElementType(), "epilogue");
+  return verifyDynamicDims(*this);
 }

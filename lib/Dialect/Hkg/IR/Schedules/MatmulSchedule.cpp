@@ -293,6 +293,12 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
         defaultMatrixVectorSplit(getBatchSize() * llvm::divideCeil(m, tileM) *
                                      llvm::divideCeil(n, tileN),
                                  llvm::divideCeil(getK(), tileK), target);
+  // A dynamic M has no static tile count to size a workspace by: its splits
+  // meet in a thread-block cluster where there are clusters (at most 8),
+  // and there is no split elsewhere.
+  bool dynamicM = isDynamicM();
+  if (dynamicM)
+    splitK = target.hasClusters() ? std::min<int64_t>(splitK, 8) : 1;
   ScheduleSpace space;
   space.add(kTileM, {kMinTile, 32, 64, 128, 256}, tileM,
             "rows of the result per workgroup");
@@ -339,7 +345,7 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   // The cluster where there are clusters, except for the matrix-vector
   // defaults' wide splits.
   space.add(kSplitKReduce, reduces,
-            splitK > 1 ? StringRef("workspace") : reduces.front(),
+            splitK > 1 && !dynamicM ? StringRef("workspace") : reduces.front(),
             "where split_k's partial sums meet: cluster (distributed shared "
             "memory of a thread-block cluster, sm_90, split_k <= 8) or "
             "workspace (a global f32 workspace, the last workgroup of each "
@@ -496,6 +502,10 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                          << "' = " << splitK
                          << " must divide the K steps (ceil(K / tile_k) = "
                          << steps << ")";
+    if (s.splitKWorkspace && isDynamicM())
+      return emitError() << "schedule knob '" << kSplitKReduce.name
+                         << "' = workspace needs a static M (the workspace "
+                            "has a slot per output tile); M is dynamic";
     if (s.splitKWorkspace) {
       int64_t tiles = getBatchSize() * llvm::divideCeil(getM(), tileM) *
                       llvm::divideCeil(getN(), tileN);

@@ -12,7 +12,7 @@
 // hkg.matmul
 //===----------------------------------------------------------------------===//
 
-def Hkg_MatmulOp : Hkg_KernelOp<"matmul"> {
+def Hkg_MatmulOp : Hkg_KernelOp<"matmul", [], Hkg_DynamicDimMethods> {
   let summary = "batched matrix product with an optional fused epilogue";
   let description = [{
     `result[b..., m, n] = epilogue(sum_k lhs[b..., m, k] * rhs[b..., k, n], e...)`.
@@ -20,7 +20,9 @@ def Hkg_MatmulOp : Hkg_KernelOp<"matmul"> {
     `lhs` is `[batch..., M, K]` (`[batch..., K, M]` with `transpose_a`),
     `rhs` is `[batch..., K, N]` (`[batch..., N, K]` with `transpose_b`),
     the result is `[batch..., M, N]`. Batch dims of both operands and the
-    result must match. Products accumulate in f32.
+    result must match. Products accumulate in f32. Without batch dims (or
+    with batch dims of 1), M may be dynamic (`?`): one kernel serves every
+    M (docs/ABI.md).
 
     The optional `epilogue` region maps the f32 accumulator (first block
     argument) and one element of each `epilogue` operand to the output
@@ -66,9 +68,11 @@ def Hkg_MatmulOp : Hkg_KernelOp<"matmul"> {
                    CArg<"bool", "false">:$transposeB)>
   ];
   let extraClassDeclaration = [{
-    /// Problem sizes: product of batch dims, M, N, K.
+    /// Problem sizes: product of batch dims, M, N, K. A dynamic M counts
+    /// as the op's size hint (DynamicDims.h); isDynamicM() says so.
     int64_t getBatchSize();
     int64_t getM();
+    bool isDynamicM();
     int64_t getN();
     int64_t getK();
     bool hasEpilogue() { return !getEpilogue().empty(); }
