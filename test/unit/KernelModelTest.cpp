@@ -369,7 +369,8 @@ public:
     return reinterpret_cast<KernelHandle>(1);
   }
   llvm::Error launch(KernelHandle, Dim3, Dim3, unsigned,
-                     llvm::ArrayRef<DevicePtr> args) override {
+                     llvm::ArrayRef<DevicePtr> args,
+                     llvm::ArrayRef<int64_t>) override {
     llvm::SmallVector<uint8_t *> ptrs;
     for (DevicePtr p : args)
       ptrs.push_back(buffers.at(p).data());
@@ -424,9 +425,9 @@ static KernelSpec makeTop2Spec() {
   KernelSpec spec;
   spec.name = spec.entry = "k";
   spec.binary = "k.ptx";
-  spec.args.push_back({false, DType::F32, {2, 4}});
-  spec.args.push_back({true, DType::F32, {2, 2}});
-  spec.args.push_back({true, DType::I64, {2, 2}});
+  spec.args.push_back({false, DType::F32, {2, 4}, {}});
+  spec.args.push_back({true, DType::F32, {2, 2}, {}});
+  spec.args.push_back({true, DType::I64, {2, 2}, {}});
   return spec;
 }
 

@@ -148,6 +148,15 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
     return m;
   }
   const rt::KernelSpec &kernel = bundle->kernels.front();
+  // A kernel with dynamic sizes runs only at given sizes, which a
+  // measurement request does not carry.
+  if (kernel.hasSizeParameters()) {
+    m.status = MeasureStatus::CompileError;
+    m.message = "kernel '" + kernel.name +
+                "' has dynamic sizes: the device measurer runs only static "
+                "op signatures";
+    return m;
+  }
   if (const llvm::json::Object *stats = kernel.stats.getAsObject())
     for (const auto &[key, value] : *stats)
       if (std::optional<double> number = value.getAsNumber())
