@@ -90,8 +90,8 @@ getConcreteType(const KernelSpec &k, unsigned index, mlir::Type old) {
   for (unsigned d = 0; agrees && d < arg.shape.size(); ++d)
     agrees = ranked.isDynamicDim(d) || ranked.getDimSize(d) == arg.shape[d];
   if (!agrees)
-    return kernelError(k, llvm::formatv("the source's type {0} does not fit "
-                                        "arg #{1}'s shape {2}",
+    return kernelError(k, llvm::formatv("the source's type '{0}' does not "
+                                        "fit arg #{1}'s shape {2}",
                                         old, index, formatList(arg.shape)));
   return mlir::RankedTensorType::get(arg.shape, ranked.getElementType(),
                                      ranked.getEncoding());
