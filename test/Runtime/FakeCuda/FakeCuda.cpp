@@ -4,7 +4,8 @@
 // the host: "device" memory is malloc'd, a "module" is a text image naming
 // host kernels, and a launch calls the host kernel at once. Tests point
 // HKG_CUDA_LIBRARY at this library to exercise hkg-run end to end (load,
-// poison, launch, check, time, isolate) on machines without a GPU.
+// poison, launch, check, time, isolate) on machines without a GPU, and
+// utils/bench/hkg_cuda.py's launches (test/Runtime/hkg-cuda-sizes.test).
 //
 // Module image: one line per kernel, `<entry> <behaviour> <rows> <cols>`,
 // where the behaviour is one of
@@ -140,6 +141,9 @@ int cuModuleLoadDataEx(void **module, const void *image, unsigned, int *,
   }
   *module = m;
   return 0;
+}
+int cuModuleLoadData(void **module, const void *image) {
+  return cuModuleLoadDataEx(module, image, 0, nullptr, nullptr);
 }
 int cuModuleUnload(void *module) {
   delete static_cast<Module *>(module);
