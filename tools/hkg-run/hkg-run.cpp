@@ -166,6 +166,12 @@ static json::Object errorRecord(const KernelSpec &spec, llvm::StringRef status,
                       {"message", llvm::toString(std::move(error))}};
 }
 
+/// Why a kernel with dynamic sizes cannot run without --sizes.
+static std::string getNoSizesMessage(const KernelSpec &spec) {
+  return "kernel '" + spec.name +
+         "' has dynamic sizes: pass --sizes=V[,V...] to run it at those sizes";
+}
+
 /// The kernel `spec` with every size parameter taking `size` (a --sizes
 /// value); a static kernel as it is.
 static llvm::Expected<KernelSpec> specializeTo(const KernelSpec &spec,
@@ -173,9 +179,7 @@ static llvm::Expected<KernelSpec> specializeTo(const KernelSpec &spec,
   if (!spec.hasSizeParameters())
     return spec;
   if (!size)
-    return llvm::createStringError("kernel '" + spec.name +
-                                   "' has dynamic sizes: pass "
-                                   "--sizes=V[,V...]");
+    return llvm::createStringError(getNoSizesMessage(spec));
   return spec.specialize(llvm::SmallVector<int64_t>(spec.sizes.size(), *size));
 }
 
@@ -464,9 +468,7 @@ static int runMain(int argc, char **argv) {
         selected.push_back(&k);
     for (const KernelSpec *k : selected) {
       if (k->hasSizeParameters() && sizesOpt.empty()) {
-        llvm::errs() << "hkg-run: error: kernel '" << k->name
-                     << "' has dynamic sizes: pass --sizes=V[,V...] to run "
-                        "it at those sizes\n";
+        llvm::errs() << "hkg-run: error: " << getNoSizesMessage(*k) << "\n";
         return false;
       }
     }
