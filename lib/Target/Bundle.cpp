@@ -63,7 +63,27 @@ void mlir::hkg::writeManifest(const Bundle &bundle, llvm::raw_ostream &os) {
           json.attribute("op", k.op);
           json.attribute("binary", getBinaryName(bundle, k));
           json.attribute("entry", k.entry);
-          writeDims(json, "grid", k.grid);
+          if (k.gridX) {
+            json.attributeArray("grid", [&] {
+              json.value(nullptr);
+              json.value(k.grid[1]);
+              json.value(k.grid[2]);
+            });
+            json.attributeObject("grid_x", [&] {
+              json.attribute("mul", (*k.gridX)[0]);
+              json.attribute("div", (*k.gridX)[1]);
+              json.attribute("times", (*k.gridX)[2]);
+            });
+            json.attributeArray("sizes", [&] {
+              for (const std::pair<int64_t, int64_t> &where : k.sizes)
+                json.object([&] {
+                  json.attribute("arg", where.first);
+                  json.attribute("dim", where.second);
+                });
+            });
+          } else {
+            writeDims(json, "grid", k.grid);
+          }
           writeDims(json, "block", k.block);
           if (k.cluster != std::array<int64_t, 3>{1, 1, 1})
             writeDims(json, "cluster", k.cluster);
@@ -79,8 +99,14 @@ void mlir::hkg::writeManifest(const Bundle &bundle, llvm::raw_ostream &os) {
                 json.attribute("role", arg.role);
                 json.attribute("dtype", arg.dtype);
                 json.attributeArray("shape", [&] {
-                  for (int64_t d : arg.shape)
-                    json.value(d);
+                  for (auto [d, extent] : llvm::enumerate(arg.shape)) {
+                    int64_t param =
+                        arg.sizeParams.empty() ? -1 : arg.sizeParams[d];
+                    if (param < 0)
+                      json.value(extent);
+                    else
+                      json.object([&] { json.attribute("size", param); });
+                  }
                 });
               });
           });
@@ -189,11 +215,13 @@ void mlir::hkg::printReport(const Bundle &bundle, llvm::raw_ostream &os) {
       spills = lookup(s, "spill_bytes");
       occ = "-";
     }
-    os << llvm::formatv(header, k.name, k.op.empty() ? "-" : k.op,
-                        formatDims(k.grid), formatDims(k.block), regs,
-                        k.ldsBytes + k.dynamicLdsBytes, scratch, spills, occ,
-                        llvm::formatv("{0:F2}", k.compileMs).str(),
-                        llvm::formatv("{0:F1}", k.compileCpuMs).str());
+    os << llvm::formatv(
+        header, k.name, k.op.empty() ? "-" : k.op,
+        k.gridX ? llvm::formatv("?x{0}x{1}", k.grid[1], k.grid[2]).str()
+                : formatDims(k.grid),
+        formatDims(k.block), regs, k.ldsBytes + k.dynamicLdsBytes, scratch,
+        spills, occ, llvm::formatv("{0:F2}", k.compileMs).str(),
+        llvm::formatv("{0:F1}", k.compileCpuMs).str());
   }
   os << llvm::formatv("hkg ops -> gpu kernels: {0:F2} ms\n", bundle.frontMs);
 }

@@ -125,14 +125,23 @@ static LogicalResult describeKernel(gpu::GPUModuleOp module,
   kernel.entry = func.getName().str();
   std::optional<DenseI32ArrayAttr> block = func.getKnownBlockSizeAttr();
   std::optional<DenseI32ArrayAttr> grid = func.getKnownGridSizeAttr();
-  if (!block || !*block || !grid || !*grid)
+  // A kernel with dynamic sizes has its grid's x computed at launch
+  // (hkg.grid_x) and y, z of 1.
+  auto gridX = func->getAttrOfType<DenseI64ArrayAttr>("hkg.grid_x");
+  auto argSizes = func->getAttrOfType<ArrayAttr>("hkg.arg_sizes");
+  if (!block || !*block || (!gridX && (!grid || !*grid)))
     return func.emitError("kernel has no known_block_size and "
-                          "known_grid_size; a bundle's launch dims are fixed "
-                          "at compile time");
+                          "known_grid_size (or hkg.grid_x); a bundle's launch "
+                          "dims are fixed at compile time or computed by its "
+                          "manifest's rule");
+  if (gridX && !argSizes)
+    return func.emitError("kernel has hkg.grid_x but no hkg.arg_sizes");
   for (int i = 0; i < 3; ++i) {
     kernel.block[i] = (*block)[i];
-    kernel.grid[i] = (*grid)[i];
+    kernel.grid[i] = gridX ? (i == 0 ? 0 : 1) : (*grid)[i];
   }
+  if (gridX)
+    kernel.gridX = {gridX[0], gridX[1], gridX[2]};
   if (std::optional<DenseI32ArrayAttr> cluster =
           func.getKnownClusterSizeAttr();
       cluster && *cluster)
@@ -148,11 +157,20 @@ static LogicalResult describeKernel(gpu::GPUModuleOp module,
     kernel.dynamicLdsBytes = dyn.getInt();
 
   auto roles = func->getAttrOfType<ArrayAttr>("hkg.arg_roles");
-  if (roles && roles.size() != func.getNumArguments())
+  // The buffers, then (kernels with sizes) one i64 per size parameter.
+  unsigned numBuffers = argSizes ? argSizes.size() : func.getNumArguments();
+  if (roles && roles.size() != numBuffers)
     return func.emitError("hkg.arg_roles has ")
-           << roles.size() << " entries for " << func.getNumArguments()
-           << " arguments";
+           << roles.size() << " entries for " << numBuffers << " buffers";
+  int64_t numSizes = 0;
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    if (i >= numBuffers) {
+      if (!type.isInteger(64))
+        return func.emitError("kernel argument #")
+               << i << " is " << type << "; expected an i64 size parameter";
+      ++numSizes;
+      continue;
+    }
     auto memref = dyn_cast<MemRefType>(type);
     if (!memref || !memref.hasStaticShape())
       return func.emitError("kernel argument #")
@@ -165,8 +183,32 @@ static LogicalResult describeKernel(gpu::GPUModuleOp module,
         arg.role = role.getValue().str();
     arg.dtype = printToString(memref.getElementType());
     arg.shape.assign(memref.getShape().begin(), memref.getShape().end());
+    if (argSizes) {
+      auto params = dyn_cast<DenseI64ArrayAttr>(argSizes[i]);
+      if (!params || params.size() != memref.getRank())
+        return func.emitError("hkg.arg_sizes entry #")
+               << i << " does not give one size parameter (or -1) per dim";
+      arg.sizeParams.assign(params.asArrayRef().begin(),
+                            params.asArrayRef().end());
+    }
     kernel.args.push_back(std::move(arg));
   }
+  if (!argSizes)
+    return success();
+  // Where each size is read: its first dim among the outputs.
+  kernel.sizes.assign(numSizes, {-1, -1});
+  for (auto [i, arg] : llvm::enumerate(kernel.args)) {
+    if (arg.role != "output")
+      continue;
+    for (auto [d, param] : llvm::enumerate(arg.sizeParams))
+      if (param >= 0 && param < numSizes && kernel.sizes[param].first < 0)
+        kernel.sizes[param] = {static_cast<int64_t>(i),
+                               static_cast<int64_t>(d)};
+  }
+  for (auto [param, where] : llvm::enumerate(kernel.sizes))
+    if (where.first < 0)
+      return func.emitError("size parameter #")
+             << param << " is no dim of an output";
   return success();
 }
 

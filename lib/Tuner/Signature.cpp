@@ -1,6 +1,7 @@
 //===- Signature.cpp - op signatures and knob maps ------------------------===//
 
 #include "hkg/Tuner/Signature.h"
+#include "hkg/Dialect/Hkg/IR/DynamicDims.h"
 
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
 #include "hkg/Support/InputLimits.h"
@@ -16,6 +17,10 @@
 using namespace mlir;
 using namespace mlir::hkg;
 using namespace mlir::hkg::tuner;
+
+int64_t mlir::hkg::tuner::getSizeBucket(int64_t size) {
+  return static_cast<int64_t>(llvm::PowerOf2Ceil(std::max<int64_t>(size, 1)));
+}
 
 std::string mlir::hkg::tuner::getOpSignature(HkgKernelOpInterface op) {
   MLIRContext *ctx = op->getContext();
@@ -36,6 +41,11 @@ std::string mlir::hkg::tuner::getOpSignature(HkgKernelOpInterface op) {
   b.setInsertionPointToEnd(block);
   Operation *clone = b.clone(*op, mapping);
   clone->removeAttr("schedule");
+  // An op with dynamic dims is tuned for a size (its hint): records are
+  // kept per size bucket, the hint rounded up to a power of two.
+  if (hasDynamicDims(op))
+    clone->setAttr(HkgDialect::SizeHintAttrHelper::getNameStr(),
+                   b.getI64IntegerAttr(getSizeBucket(getSizeHint(op))));
   clone->walk([&](Operation *nested) { nested->setLoc(loc); });
   func::ReturnOp::create(b, loc, clone->getResults());
 

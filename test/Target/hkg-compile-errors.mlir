@@ -23,7 +23,7 @@ module attributes {gpu.container_module} {
     }
   }
   gpu.module @no_launch_dims {
-    // LAUNCH: [[@LINE+1]]:5: error: kernel has no known_block_size and known_grid_size; a bundle's launch dims are fixed at compile time
+    // LAUNCH: [[@LINE+1]]:5: error: kernel has no known_block_size and known_grid_size (or hkg.grid_x); a bundle's launch dims are fixed at compile time or computed by its manifest's rule
     gpu.func @no_launch_dims(%out: memref<4xf32>) kernel {
       gpu.return
     }

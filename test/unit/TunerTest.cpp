@@ -109,6 +109,38 @@ TEST_F(TunerTest, SignatureIgnoresScheduleAndNamesAndParsesBack) {
   EXPECT_FALSE(catalog.get("not mlir"));
 }
 
+TEST_F(TunerTest, DynamicSignatureKeysBySizeBucket) {
+  auto signatureOf = [&](StringRef text) {
+    OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(text, &ctx);
+    EXPECT_TRUE(m);
+    std::string sig;
+    m->walk([&](HkgKernelOpInterface op) { sig = getOpSignature(op); });
+    return sig;
+  };
+  auto softmax = [](StringRef attrs) {
+    return ("func.func @f(%x: tensor<?x8192xbf16>) -> tensor<?x8192xbf16> {"
+            " %0 = hkg.softmax %x axis(1) " +
+            attrs +
+            " : tensor<?x8192xbf16> -> tensor<?x8192xbf16>"
+            " return %0 : tensor<?x8192xbf16> }")
+        .str();
+  };
+  std::string none = signatureOf(softmax(""));
+  std::string hint3000 = signatureOf(softmax("{hkg.size_hint = 3000 : i64}"));
+  std::string hint4096 = signatureOf(softmax("{hkg.size_hint = 4096 : i64}"));
+  std::string hint64 = signatureOf(softmax("{hkg.size_hint = 64 : i64}"));
+  // The default hint (4096) and 3000 share the bucket 4096; 64 is another.
+  EXPECT_NE(none.find("hkg.size_hint = 4096 : i64"), std::string::npos) << none;
+  EXPECT_EQ(none, hint3000);
+  EXPECT_EQ(none, hint4096);
+  EXPECT_NE(none, hint64);
+  EXPECT_NE(hint64.find("hkg.size_hint = 64 : i64"), std::string::npos);
+  EXPECT_EQ(getSizeBucket(1), 1);
+  EXPECT_EQ(getSizeBucket(4097), 8192);
+  // A static op's signature has no hint.
+  EXPECT_EQ(getOpSignature(ops[0]).find("size_hint"), std::string::npos);
+}
+
 TEST_F(TunerTest, KnobsRoundTrip) {
   KnobMap k = {{"threads", int64_t(256)}, {"row_cache", std::string("lds")}};
   EXPECT_EQ(formatKnobs(k), "row_cache=lds,threads=256");

@@ -19,6 +19,8 @@ i32 / i64 / f64 tensors, and hkg.matmul epilogue operands of shape [1, N] and
 reduce_bodies cover hkg.reduce's argmax / argmin / logsumexp kinds, its
 prologue and epilogue bodies (cross-entropy with i64 targets, mean, variance,
 L2 norm, max with argmax) and log_softmax, on rows and down columns. The
+families dynamic_rows, dynamic_reduce and dynamic_ew have dynamic batch /
+row / token dims ('?'): one kernel each, checked at several sizes. The
 families norm_trailing and norm_inner cover hkg.layernorm / hkg.rmsnorm over
 2 or 3 trailing axes (row schedules) and over one inner axis (column
 schedules), with and without weight and bias, in f32 / f16 / bf16 at odd
@@ -395,6 +397,55 @@ def norm_axes_cases(trailing):
     return cases
 
 
+def dynamic_cases():
+    """Ops with dynamic batch / row / token dims ('?'): one kernel each, which hkg-run checks at several sizes
+    (utils/device/sweep.sh passes --sizes to bundles with dynamic kernels)."""
+    cases = []
+    for dt in DTYPES:
+        x = t(("?", 4097), dt)
+        cases.append((f"dyn_softmax_{dt}_Nx4097", [x], f"hkg.softmax %arg0 axis(1) {{sched}}: {x} -> {x}", x, "dyn_rows"))
+        x3 = t(("?", "?", 1000), dt)
+        cases.append((f"dyn_logsoftmax_{dt}_BxSx1000", [x3], f"hkg.softmax log %arg0 axis(2) {{sched}}: {x3} -> {x3}", x3,
+                      "dyn_rows"))
+        xn, w = t(("?", 4096), dt), t((4096,), dt)
+        cases.append((f"dyn_layernorm_{dt}_Nx4096", [xn, w, w],
+                      f"hkg.layernorm %arg0 weight(%arg1 : {w}) bias(%arg2 : {w}) eps(1.0e-05) {{sched}}: {xn} -> {xn}", xn,
+                      "dyn_rows"))
+        xr, wr = t(("?", "?", 1024), dt), t((1024,), dt)
+        cases.append((f"dyn_rmsnorm_{dt}_BxSx1024", [xr, wr],
+                      f"hkg.rmsnorm %arg0 weight(%arg1 : {wr}) eps(1.0e-06) {{sched}}: {xr} -> {xr}", xr, "dyn_rows"))
+        xs = t(("?", 8, 1000), dt)
+        cases.append((f"dyn_sum_{dt}_Nx8x1000", [xs], reduce_op("sum", xs, t(("?", 8), dt), "[2]"), t(("?", 8), dt),
+                      "dyn_reduce"))
+        xl = t(("?", 32000), dt)
+        cases.append((f"dyn_argmax_{dt}_Nx32000", [xl], reduce_op("argmax", xl, t(("?",), "i64"), "[1]"),
+                      t(("?",), "i64"), "dyn_reduce"))
+        tt = t(("?",), "i64")
+        lx, xf = to_f32("%v", dt, "xf")
+        pro = [f"^bb0(%v: {dt}, %tg: i64):"] + lx + [
+            "%j = hkg.index 1", "%ji = arith.index_cast %j : index to i64", "%hit = arith.cmpi eq, %ji, %tg : i64",
+            "%zero = arith.constant 0.0 : f32", f"%pick = arith.select %hit, {xf}, %zero : f32",
+            f"hkg.yield {xf}, %pick : f32, f32"]
+        epi = ["^bb0(%l: f32, %p: f32):", "%loss = arith.subf %l, %p : f32", "hkg.yield %loss : f32"]
+        cases.append((f"dyn_xent_{dt}_Nx32000", [xl, tt],
+                      reduce_op("logsumexp, sum", xl, t(("?",), "f32"), "[1]", pro, epi, [tt],
+                                ["affine_map<(d0, d1) -> (d0)>"]), t(("?",), "f32"), "dyn_reduce"))
+        body = GELU_BODY if dt != "f32" else GELU_BODY.replace("arith.extf %a : {dt} to f32", "arith.addf %a, %a : f32") \
+            .replace("%o = arith.truncf %r : f32 to {dt}", "%o = arith.mulf %r, %c1 : f32")
+        cases.append((f"dyn_gelu_{dt}_Nx4096", [xn],
+                      f"hkg.elementwise %arg0 {{sched}}: {xn} -> {xn} {{{{\n    {body.format(dt=dt)}\n    }}}}", xn, "dyn_ew"))
+        ls, af = to_f32("%a0", dt, "af")
+        types, op, res = ew_op([(("?", 4096), dt), ((4096,), dt), (("?",), "f32")], (("?", 4096), dt),
+                               ls + [f"%b = arith.extf %a1 : {dt} to f32" if dt != "f32" else "%b = arith.addf %a1, %a1 : f32",
+                                     f"%s = arith.addf {af}, %b : f32", "%y = arith.mulf %s, %a2 : f32"] + from_f32("%y", dt),
+                               ["d0, d1", "d1", "d0"])
+        cases.append((f"dyn_bias_scale_{dt}_Nx4096", types, op, res, "dyn_ew"))
+    v = t(("?",), "f32")
+    cases.append(("dyn_exp_f32_N", [v], f"hkg.elementwise %arg0 {{sched}}: {v} -> {v} {{{{\n    ^bb0(%a: f32):\n      "
+                  f"%e = math.exp %a : f32\n      hkg.yield %e : f32\n    }}}}", v, "dyn_ew"))
+    return cases
+
+
 def families():
     """(family, grid, [(name, args, op_text_with_{sched}, result_type)])"""
     fam = {}
@@ -444,6 +495,10 @@ def families():
     fam["reduce_bodies"] = (red, reduce_bodies_cases())
     fam["norm_trailing"] = (ROW, norm_axes_cases(trailing=True))
     fam["norm_inner"] = (COL, norm_axes_cases(trailing=False))
+    dyn = dynamic_cases()
+    fam["dynamic_rows"] = (ROW, [c for c in dyn if c[4] == "dyn_rows"])
+    fam["dynamic_reduce"] = (red, [c for c in dyn if c[4] == "dyn_reduce"])
+    fam["dynamic_ew"] = (EW, [c for c in dyn if c[4] == "dyn_ew"])
     return fam
 
 

@@ -15,6 +15,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,6 +52,10 @@ struct KernelArg {
   std::string role;  // input | output
   std::string dtype; // f32, f16, bf16, i32, ...
   std::vector<int64_t> shape;
+  /// Kernels with dynamic sizes: per dim, the size parameter it is (the
+  /// manifest's `{"size": i}`), or -1 for the static extent in `shape`.
+  /// Empty for a static kernel.
+  std::vector<int64_t> sizeParams;
 };
 
 struct CompiledKernel {
@@ -62,6 +67,12 @@ struct CompiledKernel {
   std::string entry;
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> block = {1, 1, 1};
+  /// Kernels with dynamic sizes (docs/ABI.md): the grid's x at launch is
+  /// ceil(N * mul / div) * times for N the product of the sizes, [mul, div,
+  /// times] (`grid[0]` is then unused); and, per size parameter in order,
+  /// the (output) argument and dim it is read from.
+  std::optional<std::array<int64_t, 3>> gridX;
+  std::vector<std::pair<int64_t, int64_t>> sizes;
   /// Workgroups per thread-block cluster (sm_90; in the manifest only when
   /// not {1, 1, 1}). The binary carries it (.reqnctapercluster): an
   /// ordinary launch of `grid` runs the clusters.

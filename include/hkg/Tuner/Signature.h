@@ -33,8 +33,13 @@ using KnobMap = std::map<std::string, KnobValue>;
 ///   func.func @sig(<operand types>) -> <result types> { <op>; return }
 /// with the op's `schedule` attribute removed, printed without locations on
 /// one line. Equal ops (same name, types, attributes and body) have equal
-/// signatures; the text parses back with parseOpSignature.
+/// signatures; the text parses back with parseOpSignature. An op with
+/// dynamic dims carries `hkg.size_hint` = its size bucket (getSizeBucket of
+/// its hint): records are kept per bucket of the size tuned for.
 std::string getOpSignature(HkgKernelOpInterface op);
+
+/// The size bucket of a dynamic dim's size: the next power of two.
+int64_t getSizeBucket(int64_t size);
 
 /// Parses a signature into a module holding the op. `ctx` must have the hkg,
 /// func, arith and math dialects loaded (see loadTunerDialects).

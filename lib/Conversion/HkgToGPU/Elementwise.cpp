@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -46,13 +47,14 @@ struct ElementwiseEmitter {
   ElementwiseOp op;
   OpBuilder &b;
   Location loc;
-  SmallVector<Value> inputs; // flat views
-  SmallVector<int64_t> inputSizes;
-  SmallVector<BroadcastAccess> access;
-  SmallVector<SmallVector<int64_t>> strides; // per result dim, Strided only
-  SmallVector<int64_t> resultShape;
-  Value output; // flat view
-  int64_t numel;
+  SmallVector<Value> inputs = {}; // flat views
+  SmallVector<OpFoldResult> inputSizes = {};
+  SmallVector<bool> fullSize = {}; // the input has the result's shape
+  SmallVector<BroadcastAccess> access = {};
+  SmallVector<SmallVector<int64_t>> strides =
+      {}; // per result dim, Strided only
+  SmallVector<OpFoldResult> resultShape = {};
+  Value output = {}; // flat view
   StreamingAccess streaming = StreamingAccess::None;
 
   /// The result index of flat index `idx` (dims of extent 1 are 0).
@@ -95,14 +97,14 @@ struct ElementwiseEmitter {
       Type et = cast<MemRefType>(in.getType()).getElementType();
       // Experimental `hkg.streaming_access` / `hkg.load_eviction`: full-size
       // inputs (read once) nontemporal; broadcast ones (a bias, reused) not.
-      bool once = streaming != StreamingAccess::None && inputSizes[i] == numel;
+      bool once = streaming != StreamingAccess::None && fullSize[i];
       if (access[i] == BroadcastAccess::Flat) {
         vs.push_back(loadContiguous(in, idx, width, once));
         continue;
       }
       if (access[i] == BroadcastAccess::Trailing) {
         Value at = arith::RemUIOp::create(b, loc, idx,
-                                          constIndex(b, loc, inputSizes[i]));
+                                          toIndexValue(b, loc, inputSizes[i]));
         vs.push_back(loadContiguous(in, at, width, once));
         continue;
       }
@@ -193,7 +195,11 @@ static LogicalResult emitKernel(ElementwiseOp op, KernelContext &kc) {
   int64_t vw = sched.vectorWidth;
   int64_t threads = sched.threads;
   int64_t unroll = sched.unroll;
-  int64_t numel = op.getResult().getType().getNumElements();
+  unsigned out = kc.args.size() - 1;
+  int64_t rank = op.getResult().getType().getRank();
+  // numel = N * numelFactor, N the product of the sizes (1 when static).
+  OpFoldResult numel = kc.extent(out, 0, rank);
+  int64_t numelFactor = kc.staticExtent(out, 0, rank);
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(op.getBody(), captured);
   if (!captured.empty())
@@ -201,39 +207,66 @@ static LogicalResult emitKernel(ElementwiseOp op, KernelContext &kc) {
            << captured.front()
            << "); hkg-lower-to-gpu expects a self-contained body";
 
-  ElementwiseEmitter e{op,
-                       b,
-                       loc,
-                       {},
-                       {},
-                       {},
-                       {},
-                       {},
-                       Value(),
-                       numel,
-                       streamingAccessOf(op, kc.target)};
-  e.resultShape = llvm::to_vector(op.getResult().getType().getShape());
-  for (auto [i, in, map] : llvm::enumerate(op.getInputs(), op.getInputMaps())) {
+  ElementwiseEmitter e{op, b, loc};
+  e.streaming = streamingAccessOf(op, kc.target);
+  for (int64_t d = 0; d < rank; ++d)
+    e.resultShape.push_back(kc.extent(out, d, d + 1));
+  // Shapes with each dynamic dim as a stand-in extent, distinct per size
+  // parameter: the access classes and the strides follow from them; a
+  // stride that changes with the stand-ins depends on a dynamic extent.
+  auto standIn = [&](unsigned arg, ArrayRef<int64_t> shape, int64_t base) {
+    SmallVector<int64_t> r(shape);
+    for (auto [d, extent] : llvm::enumerate(r))
+      if (ShapedType::isDynamic(extent))
+        extent = base + 2 * kc.argSizes[arg][d];
+    return r;
+  };
+  constexpr int64_t kStandIn = 1000003, kOtherStandIn = 2000003;
+  ArrayRef<int64_t> resultShape = op.getResult().getType().getShape();
+  SmallVector<int64_t> result = standIn(out, resultShape, kStandIn);
+  for (auto [idx, in, inputMap] :
+       llvm::enumerate(op.getInputs(), op.getInputMaps())) {
+    unsigned i = idx;
+    AffineMap map = inputMap;
     auto type = cast<ShapedType>(in.getType());
-    int64_t n = type.getNumElements();
-    e.inputSizes.push_back(n);
-    e.inputs.push_back(reshapeView(b, loc, kc.args[i], {n}));
-    SmallVector<int64_t> strides =
-        operandStridesPerResultDim(map, type.getShape());
-    // Dims of extent 1 contribute nothing whatever their stride.
-    for (auto [j, extent] : llvm::enumerate(e.resultShape))
-      if (extent == 1)
-        strides[j] = 0;
-    e.access.push_back(classifyBroadcastAccess(strides, e.resultShape));
+    e.inputSizes.push_back(kc.extent(i, 0, type.getRank()));
+    e.fullSize.push_back(type.getShape() == resultShape);
+    e.inputs.push_back(flatView(b, loc, kc.args[i]));
+    auto stridesWith = [&](int64_t base) {
+      SmallVector<int64_t> strides =
+          operandStridesPerResultDim(map, standIn(i, type.getShape(), base));
+      // Dims of extent 1 contribute nothing whatever their stride.
+      for (auto [j, extent] : llvm::enumerate(resultShape))
+        if (extent == 1)
+          strides[j] = 0;
+      return strides;
+    };
+    SmallVector<int64_t> strides = stridesWith(kStandIn);
+    BroadcastAccess access = classifyBroadcastAccess(strides, result);
+    if (access == BroadcastAccess::Strided &&
+        strides != stridesWith(kOtherStandIn))
+      return op.emitOpError("input #")
+             << i << " is read through a map whose strides depend on a "
+             << "dynamic dim (a dynamic dim inside the input's shape); only "
+             << "an input's outermost dim may be dynamic there";
+    e.access.push_back(access);
     e.strides.push_back(std::move(strides));
   }
-  e.output = reshapeView(b, loc, kc.args.back(), {numel});
+  e.output = flatView(b, loc, kc.args.back());
 
   int64_t perStep = threads * vw;
   int64_t perBlock = perStep * unroll;
-  int64_t numBlocks = llvm::divideCeil(numel, perBlock);
-  int64_t fullBlocks = numel / perBlock;
-  kc.grid = {numBlocks, 1, 1};
+  // Static: the workgroups and how many are full; dynamic: from N at launch.
+  std::optional<int64_t> staticNumel = getConstantIntValue(numel);
+  Value numelValue = toIndexValue(b, loc, numel);
+  int64_t numBlocks = 0, fullBlocks = 0;
+  if (staticNumel) {
+    numBlocks = llvm::divideCeil(*staticNumel, perBlock);
+    fullBlocks = *staticNumel / perBlock;
+    kc.grid = {numBlocks, 1, 1};
+  } else {
+    kc.setGridX(numelFactor, perBlock);
+  }
   kc.block = {threads, 1, 1};
 
   Value tid = threadIdX(b, loc);
@@ -268,18 +301,18 @@ static LogicalResult emitKernel(ElementwiseOp op, KernelContext &kc) {
       Value idx = stepIndex(u);
       Value end = arith::AddIOp::create(b, loc, idx, constIndex(b, loc, vw));
       Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end,
-                                         constIndex(b, loc, numel));
+                                         numelValue);
       auto ifOp = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
       e.emitAccess(idx, vw);
-      if (numel % vw == 0)
+      if (numelFactor % vw == 0) // numel is a multiple of vw at every size
         continue;
       b.setInsertionPointToStart(ifOp.elseBlock());
       for (int64_t l = 0; l < vw; ++l) {
         Value li = arith::AddIOp::create(b, loc, idx, constIndex(b, loc, l));
         Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, li,
-                                         constIndex(b, loc, numel));
+                                         numelValue);
         auto lane = scf::IfOp::create(b, loc, in, /*withElseRegion=*/false);
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPointToStart(lane.thenBlock());
@@ -288,16 +321,20 @@ static LogicalResult emitKernel(ElementwiseOp op, KernelContext &kc) {
     }
   };
 
-  if (fullBlocks == numBlocks) {
+  if (staticNumel && fullBlocks == numBlocks) {
     emitFull();
     return success();
   }
-  if (fullBlocks == 0) {
+  if (staticNumel && fullBlocks == 0) {
     emitPartial();
     return success();
   }
-  Value isFull = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, bid,
-                                       constIndex(b, loc, fullBlocks));
+  Value isFull = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ult, bid,
+      staticNumel ? constIndex(b, loc, fullBlocks)
+                  : arith::DivUIOp::create(b, loc, numelValue,
+                                           constIndex(b, loc, perBlock))
+                        .getResult());
   auto ifOp = scf::IfOp::create(b, loc, isFull, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <limits>
@@ -29,6 +30,49 @@ Value KernelContext::addLds(ArrayRef<int64_t> shape, Type elementType,
   func.setWorkgroupAttributionAttr(func.getNumWorkgroupAttributions() - 1,
                                    "llvm.align", b.getI64IntegerAttr(align));
   return buffer;
+}
+
+OpFoldResult KernelContext::extent(unsigned arg, int64_t begin, int64_t end) {
+  int64_t fixed = staticExtent(arg, begin, end);
+  Value product;
+  for (int64_t d = begin; d < end; ++d) {
+    int64_t param = argSizes.empty() ? -1 : argSizes[arg][d];
+    if (param < 0)
+      continue;
+    product =
+        product
+            ? arith::MulIOp::create(b, loc, product, sizes[param]).getResult()
+            : sizes[param];
+  }
+  if (!product)
+    return b.getIndexAttr(fixed);
+  if (fixed == 1)
+    return product;
+  return arith::MulIOp::create(b, loc, product, constIndex(b, loc, fixed))
+      .getResult();
+}
+
+int64_t KernelContext::staticExtent(unsigned arg, int64_t begin,
+                                    int64_t end) const {
+  auto type = cast<MemRefType>(args[arg].getType());
+  int64_t n = 1;
+  for (int64_t d = begin; d < end; ++d)
+    if (!ShapedType::isDynamic(type.getDimSize(d)))
+      n *= type.getDimSize(d);
+  return n;
+}
+
+bool KernelContext::isStatic(unsigned arg, int64_t begin, int64_t end) const {
+  auto type = cast<MemRefType>(args[arg].getType());
+  for (int64_t d = begin; d < end; ++d)
+    if (ShapedType::isDynamic(type.getDimSize(d)))
+      return false;
+  return true;
+}
+
+void KernelContext::setGridX(int64_t mul, int64_t div, int64_t times) {
+  gridX = {mul, div, times};
+  grid[0] = 0; // computed at launch
 }
 
 FailureOr<int64_t> mlir::hkg::moveLdsToDynamicSharedMemory(
@@ -133,6 +177,43 @@ Value mlir::hkg::reshapeView(OpBuilder &b, Location loc, Value m,
                       type.getMemorySpace());
   return memref::ReinterpretCastOp::create(b, loc, result, m, /*offset=*/0,
                                            shape, strides);
+}
+
+Value mlir::hkg::reshapeView(OpBuilder &b, Location loc, Value m,
+                             ArrayRef<OpFoldResult> shape) {
+  SmallVector<int64_t> staticShape;
+  SmallVector<Value> dynamicSizes;
+  dispatchIndexOpFoldResults(shape, dynamicSizes, staticShape);
+  if (dynamicSizes.empty())
+    return reshapeView(b, loc, m, staticShape);
+  auto type = cast<MemRefType>(m.getType());
+  if (type.getShape() == ArrayRef<int64_t>(staticShape) &&
+      type.getLayout().isIdentity())
+    return m;
+  // Row-major strides: static until a dynamic dim is passed.
+  SmallVector<OpFoldResult> strides(shape.size(), b.getIndexAttr(1));
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i) {
+    std::optional<int64_t> inner = getConstantIntValue(strides[i + 1]);
+    std::optional<int64_t> dim = getConstantIntValue(shape[i + 1]);
+    if (inner && dim)
+      strides[i] = b.getIndexAttr(*inner * *dim);
+    else
+      strides[i] =
+          arith::MulIOp::create(b, loc, toIndexValue(b, loc, strides[i + 1]),
+                                toIndexValue(b, loc, shape[i + 1]))
+              .getResult();
+  }
+  auto result =
+      MemRefType::get(staticShape, type.getElementType(),
+                      MemRefLayoutAttrInterface(), type.getMemorySpace());
+  return memref::ReinterpretCastOp::create(b, loc, result, m, b.getIndexAttr(0),
+                                           shape, strides);
+}
+
+Value mlir::hkg::toIndexValue(OpBuilder &b, Location loc, OpFoldResult v) {
+  if (auto value = dyn_cast<Value>(v))
+    return value;
+  return constIndex(b, loc, *getConstantIntValue(v));
 }
 
 int64_t mlir::hkg::vectorAlignment(Type elementType, int64_t width) {
@@ -558,6 +639,59 @@ SmallVector<Value> mlir::hkg::delinearize(OpBuilder &b, Location loc,
     stride *= extent;
   }
   return index;
+}
+
+SmallVector<Value> mlir::hkg::delinearize(OpBuilder &b, Location loc,
+                                          Value flat,
+                                          ArrayRef<OpFoldResult> dims) {
+  SmallVector<int64_t> fixed;
+  SmallVector<Value> dynamic;
+  dispatchIndexOpFoldResults(dims, dynamic, fixed);
+  if (dynamic.empty())
+    return delinearize(b, loc, flat, fixed);
+  SmallVector<Value> index(dims.size());
+  // The outermost dim of extent other than 1 takes the quotient whole.
+  int64_t outermost = 0;
+  while (outermost + 1 < static_cast<int64_t>(dims.size()) &&
+         getConstantIntValue(dims[outermost]) == 1)
+    ++outermost;
+  OpFoldResult stride = b.getIndexAttr(1);
+  for (int64_t j = static_cast<int64_t>(dims.size()) - 1; j >= 0; --j) {
+    if (getConstantIntValue(dims[j]) == 1 && j != outermost) {
+      index[j] = constIndex(b, loc, 0);
+      continue;
+    }
+    Value q =
+        getConstantIntValue(stride) == 1
+            ? flat
+            : arith::DivUIOp::create(b, loc, flat, toIndexValue(b, loc, stride))
+                  .getResult();
+    index[j] =
+        j == outermost
+            ? q
+            : arith::RemUIOp::create(b, loc, q, toIndexValue(b, loc, dims[j]))
+                  .getResult();
+    std::optional<int64_t> s = getConstantIntValue(stride),
+                           e = getConstantIntValue(dims[j]);
+    stride = s && e ? OpFoldResult(b.getIndexAttr(*s * *e))
+                    : OpFoldResult(arith::MulIOp::create(
+                                       b, loc, toIndexValue(b, loc, stride),
+                                       toIndexValue(b, loc, dims[j]))
+                                       .getResult());
+  }
+  return index;
+}
+
+Value mlir::hkg::flatView(OpBuilder &b, Location loc, Value m) {
+  auto type = cast<MemRefType>(m.getType());
+  if (type.hasStaticShape())
+    return reshapeView(b, loc, m, {type.getNumElements()});
+  if (type.getRank() == 1)
+    return m;
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    all[0].push_back(d);
+  return memref::CollapseShapeOp::create(b, loc, m, all);
 }
 
 Value mlir::hkg::linearize(OpBuilder &b, Location loc, ArrayRef<Value> index,

@@ -40,6 +40,30 @@ struct KernelContext {
   /// launch runs the grid as clusters); {1, 1, 1} = none.
   std::array<int64_t, 3> cluster = {1, 1, 1};
 
+  /// Kernels of ops with dynamic dims (DynamicDims.h, docs/ABI.md): the size
+  /// parameters (index values), one per dynamic dim of the result, in
+  /// order; empty for a static kernel. `args` are then memrefs with those
+  /// dims dynamic.
+  SmallVector<Value> sizes = {};
+  /// Per argument, per dim: the size parameter the dim is, or -1.
+  SmallVector<SmallVector<int64_t>> argSizes = {};
+  /// With sizes: the grid's x at launch is ceil(N * mul / div) * times for
+  /// N the product of the sizes ([mul, div, times], set by setGridX).
+  std::optional<std::array<int64_t, 3>> gridX = std::nullopt;
+
+  bool hasSizes() const { return !sizes.empty(); }
+  /// The product of dims [begin, end) of argument `arg`: a constant when
+  /// they are static, else an index value.
+  OpFoldResult extent(unsigned arg, int64_t begin, int64_t end);
+  /// The static dims among [begin, end) of argument `arg`, multiplied.
+  int64_t staticExtent(unsigned arg, int64_t begin, int64_t end) const;
+  /// Whether dims [begin, end) of argument `arg` are all static.
+  bool isStatic(unsigned arg, int64_t begin, int64_t end) const;
+  /// A kernel with sizes launches ceil(N * mul / div) * times workgroups
+  /// along x, N the product of all its sizes: the family's count of work
+  /// items is N * mul, `div` per workgroup, `times` workgroups each.
+  void setGridX(int64_t mul, int64_t div, int64_t times = 1);
+
   /// Adds a static LDS buffer (a workgroup attribution) aligned to `align`
   /// bytes (16: 16-byte vector accesses) and returns it.
   Value addLds(ArrayRef<int64_t> shape, Type elementType, int64_t align = 16);
@@ -93,6 +117,16 @@ Value blockIdX(OpBuilder &b, Location loc);
 /// Reinterprets the contiguous static memref `m` with a new static shape
 /// (same element count), e.g. [B, S, H, D] as [B*S, H*D].
 Value reshapeView(OpBuilder &b, Location loc, Value m, ArrayRef<int64_t> shape);
+/// The same with dims that may be dynamic (index values): a contiguous
+/// row-major view of `m`, static or not.
+Value reshapeView(OpBuilder &b, Location loc, Value m,
+                  ArrayRef<OpFoldResult> shape);
+
+/// The contiguous memref `m` as a one-dimensional view of all its elements.
+Value flatView(OpBuilder &b, Location loc, Value m);
+
+/// `v` as an index value (a constant for an attribute).
+Value toIndexValue(OpBuilder &b, Location loc, OpFoldResult v);
 
 /// Alignment in bytes that a `width`-element access at an index that is a
 /// multiple of `width` has, given 16-byte aligned base pointers.
@@ -200,6 +234,10 @@ ScanResult workgroupScan(KernelContext &kc, Value value, Value tid);
 /// dim (a constant 0 for dims of extent 1, no remainder for the outermost).
 SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
                                ArrayRef<int64_t> dims);
+
+/// The same over dims that may be dynamic (index values).
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
+                               ArrayRef<OpFoldResult> dims);
 
 /// sum_j strides[j] * index[j] (terms of stride 0 left out; 0 when all are).
 Value linearize(OpBuilder &b, Location loc, ArrayRef<Value> index,

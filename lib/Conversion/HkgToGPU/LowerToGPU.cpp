@@ -11,12 +11,14 @@
 #include "KernelLowerings.h"
 
 #include "hkg/Conversion/Passes.h"
+#include "hkg/Dialect/Hkg/IR/DynamicDims.h"
 #include "hkg/Dialect/Hkg/IR/HkgInterfaces.h"
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 #include "hkg/Dialect/Hkg/IR/Schedules/CommonKnobs.h"
 #include "hkg/Dialect/Hkg/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,6 +36,27 @@ using namespace mlir::hkg;
 static MemRefType bufferTypeOf(Type tensorType) {
   auto t = cast<RankedTensorType>(tensorType);
   return MemRefType::get(t.getShape(), t.getElementType());
+}
+
+/// The kernel parameter of a buffer: the buffer's memref when static; with
+/// dynamic dims, its one-slice view (each dynamic dim 1), since the
+/// bare-pointer ABI passes only the base pointer (docs/ABI.md). The kernel
+/// re-views it with its size parameters.
+static MemRefType paramTypeOf(Type tensorType) {
+  auto t = cast<RankedTensorType>(tensorType);
+  SmallVector<int64_t> shape(t.getShape());
+  for (int64_t &d : shape)
+    if (ShapedType::isDynamic(d))
+      d = 1;
+  return MemRefType::get(shape, t.getElementType());
+}
+
+/// `buffer` as the kernel parameter type `param` (paramTypeOf).
+static Value viewAs(OpBuilder &b, Location loc, Value buffer,
+                    MemRefType param) {
+  if (buffer.getType() == param)
+    return buffer;
+  return reshapeView(b, loc, buffer, param.getShape());
 }
 
 /// A module holding just `op` as `func.func @ref`, printed: the reference a
@@ -95,23 +118,34 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
                             [&] { return op->emitOpError(); })))
     return failure();
   ResolvedSchedule resolved = resolveSchedule(op, target);
+  OpBuilder b(ctx);
   // The kernel's name: hkg_<op>_<n>, n counting per op kind.
   StringRef opName = op->getName().stripDialect();
   std::string name = ("hkg_" + opName + "_" + Twine(counters[opName]++)).str();
 
-  // Its signature: inputs, then the result.
+  // Its signature: inputs, then the result, then one i64 per size
+  // parameter (the result's dynamic dims, DynamicDims.h).
   SmallVector<Type> argTypes;
   SmallVector<Attribute> roles;
   for (Type t : op->getOperandTypes()) {
-    argTypes.push_back(bufferTypeOf(t));
+    argTypes.push_back(paramTypeOf(t));
     roles.push_back(StringAttr::get(ctx, "input"));
   }
   for (Type t : op->getResultTypes()) {
-    argTypes.push_back(bufferTypeOf(t));
+    argTypes.push_back(paramTypeOf(t));
     roles.push_back(StringAttr::get(ctx, "output"));
   }
+  unsigned numBuffers = argTypes.size();
+  SmallVector<SizeSource> sizeSources;
+  SmallVector<SmallVector<int64_t>> argSizes;
+  if (hasDynamicDims(op)) {
+    sizeSources = getSizeSources(op);
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      argSizes.push_back(getOperandSizeParams(op, i));
+    argSizes.push_back(getResultSizeParams(op));
+    argTypes.append(sizeSources.size(), b.getI64Type());
+  }
 
-  OpBuilder b(ctx);
   b.setInsertionPointToEnd(module.getBody());
   auto gpuModule = gpu::GPUModuleOp::create(b, loc, name);
   b.setInsertionPointToStart(gpuModule.getBody());
@@ -149,11 +183,35 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   b.setInsertionPoint(ret);
 
   KernelContext kc{b, loc, func, target, resolved, {}};
-  for (unsigned i = 0; i < argTypes.size(); ++i)
-    kc.args.push_back(func.getArgument(i));
+  for (unsigned i = numBuffers; i < argTypes.size(); ++i)
+    kc.sizes.push_back(arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                                  func.getArgument(i)));
+  kc.argSizes = argSizes;
+  for (unsigned i = 0; i < numBuffers; ++i) {
+    Value arg = func.getArgument(i);
+    if (argSizes.empty()) {
+      kc.args.push_back(arg);
+      continue;
+    }
+    // Re-view a buffer with dynamic dims at its full extent.
+    auto type = cast<MemRefType>(arg.getType());
+    SmallVector<OpFoldResult> shape;
+    bool dynamic = false;
+    for (auto [d, param] : llvm::enumerate(argSizes[i])) {
+      dynamic |= param >= 0;
+      shape.push_back(param >= 0 ? OpFoldResult(kc.sizes[param])
+                                 : b.getIndexAttr(type.getDimSize(d)));
+    }
+    kc.args.push_back(dynamic ? reshapeView(b, loc, arg, shape) : arg);
+  }
   if (failed(lowerBody(op, kc))) {
     gpuModule->erase();
     return failure();
+  }
+  if (kc.hasSizes() && !kc.gridX) {
+    gpuModule->erase();
+    return op->emitOpError("has dynamic dims, which the lowering of its "
+                           "schedule does not support yet (make them static)");
   }
   // NVIDIA: more than 48 KiB of LDS goes to dynamic shared memory (the
   // schedule verifiers allow up to the chip's per-workgroup maximum).
@@ -175,7 +233,18 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
     return b.getDenseI32ArrayAttr(v);
   };
   func.setKnownBlockSizeAttr(toI32(kc.block));
-  func.setKnownGridSizeAttr(toI32(kc.grid));
+  if (kc.gridX) {
+    // The grid's x is computed at launch; the manifest says how.
+    func->setAttr(HkgDialect::GridXAttrHelper::getNameStr(),
+                  b.getDenseI64ArrayAttr(*kc.gridX));
+    func->setAttr(HkgDialect::ArgSizesAttrHelper::getNameStr(),
+                  b.getArrayAttr(llvm::map_to_vector(
+                      argSizes, [&](ArrayRef<int64_t> dims) -> Attribute {
+                        return b.getDenseI64ArrayAttr(dims);
+                      })));
+  } else {
+    func.setKnownGridSizeAttr(toI32(kc.grid));
+  }
   if (kc.cluster != std::array<int64_t, 3>{1, 1, 1})
     func.setKnownClusterSizeAttr(toI32(kc.cluster));
   // The `occupancy` knob (ScheduleUtils.h): workgroups per CU (SM) the code
@@ -201,28 +270,50 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   func->setAttr(HkgDialect::SourceAttrHelper::getNameStr(),
                 b.getStringAttr(buildSourceModule(op)));
 
-  // The host side: bufferize operands, allocate the result, launch.
+  // The host side: bufferize operands, allocate the result, read the
+  // sizes, launch.
   b.setInsertionPoint(op);
+  SmallVector<Value> sizes;
+  for (const SizeSource &src : sizeSources)
+    sizes.push_back(
+        tensor::DimOp::create(b, loc, op->getOperand(src.operand), src.dim));
   SmallVector<Value> operands;
-  for (Value v : op->getOperands())
-    operands.push_back(bufferization::ToBufferOp::create(
-        b, loc, bufferTypeOf(v.getType()), v, b.getUnitAttr()));
+  for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+    Value buffer = bufferization::ToBufferOp::create(
+        b, loc, bufferTypeOf(v.getType()), v, b.getUnitAttr());
+    operands.push_back(viewAs(b, loc, buffer, cast<MemRefType>(argTypes[i])));
+  }
   SmallVector<Value> results;
   for (Type t : op->getResultTypes()) {
-    Value alloc = memref::AllocOp::create(b, loc, bufferTypeOf(t));
-    operands.push_back(alloc);
+    // The result's dynamic dims are the sizes, in order.
+    Value alloc = memref::AllocOp::create(b, loc, bufferTypeOf(t), sizes);
+    unsigned i = operands.size();
+    operands.push_back(viewAs(b, loc, alloc, cast<MemRefType>(argTypes[i])));
     results.push_back(alloc);
   }
+  for (Value size : sizes)
+    operands.push_back(
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), size));
   auto dim3 = [&](ArrayRef<int64_t> d) {
     return gpu::KernelDim3{constIndex(b, loc, d[0]), constIndex(b, loc, d[1]),
                            constIndex(b, loc, d[2])};
   };
+  gpu::KernelDim3 grid = dim3(kc.grid);
+  if (kc.gridX) {
+    // ceil(N * mul / div) * times, N the product of the sizes.
+    auto [mul, div, times] = *kc.gridX;
+    Value n = constIndex(b, loc, mul);
+    for (Value size : sizes)
+      n = arith::MulIOp::create(b, loc, n, size);
+    Value x = arith::CeilDivUIOp::create(b, loc, n, constIndex(b, loc, div));
+    grid.x = arith::MulIOp::create(b, loc, x, constIndex(b, loc, times));
+  }
   Value dynamicSize;
   if (dynamicLds > 0)
     dynamicSize = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
                                                dynamicLds);
-  gpu::LaunchFuncOp::create(b, loc, func, dim3(kc.grid), dim3(kc.block),
-                            dynamicSize, operands);
+  gpu::LaunchFuncOp::create(b, loc, func, grid, dim3(kc.block), dynamicSize,
+                            operands);
   SmallVector<Value> tensors;
   for (auto [buf, t] : llvm::zip(results, op->getResultTypes()))
     tensors.push_back(bufferization::ToTensorOp::create(

@@ -36,8 +36,9 @@ LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
   if (op.getReductionGeometry()[2] > 1)
     return lowerReduceColumns(op, kc);
   auto in = op.getInput().getType();
-  int64_t rows = op.getResult().getType().getNumElements();
-  int64_t len = in.getNumElements() / rows;
+  int64_t first = op.getAxes().front();
+  RowCount rows = RowCount::of(kc, 0, first);
+  int64_t len = kc.staticExtent(0, first, in.getRank());
   RowSchedule sched = RowSchedule::decode(kc.schedule);
   RowEmitter e(kc, sched, op, kc.args[0], kc.args.back(), rows, len,
                /*cacheable=*/false);
@@ -47,7 +48,9 @@ LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
   reduce::KindState kinds(op);
   reduce::Prologue prologue(op, b, loc,
                             ValueRange(kc.args).drop_front().drop_back());
-  reduce::InputDims dims(op);
+  if (failed(prologue.checkStrides()))
+    return failure();
+  reduce::InputDims dims(op, kc);
   Combiner combine = kinds.combiner();
   size_t numKinds = kinds.getKinds().size();
   SmallVector<Value> acc = e.pass(
@@ -82,7 +85,7 @@ LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
       &combine);
   SmallVector<Value> state = e.reduceRow(acc, combine);
   Value r = reduce::applyEpilogue(op, b, loc, kinds.finish(b, loc, state));
-  e.storeRowScalar(reshapeView(b, loc, kc.args.back(), {rows}), r);
+  e.storeRowScalar(reshapeView(b, loc, kc.args.back(), {rows.value}), r);
   if (prologue.exists())
     applyActivationRewrites(kc.func);
   return success();
@@ -100,7 +103,7 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
   if (op.getAxisGeometry()[2] > 1)
     return lowerSoftmaxColumns(op, kc);
   int64_t len = in.getShape()[axis];
-  int64_t rows = in.getNumElements() / len;
+  RowCount rows = RowCount::of(kc, 0, axis);
   RowSchedule sched = RowSchedule::decode(kc.schedule);
   RowEmitter e(kc, sched, op, kc.args[0], kc.args[1], rows, len,
                /*cacheable=*/true);
@@ -159,7 +162,8 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
       log ? arith::AddFOp::create(b, loc, m, math::LogOp::create(b, loc, s))
                 .getResult()
           : arith::DivFOp::create(b, loc, constF32(b, loc, 1.0), s).getResult();
-  Value out = reshapeView(b, loc, kc.args[1], {rows, len});
+  Value out =
+      reshapeView(b, loc, kc.args[1], {rows.value, b.getIndexAttr(len)});
   e.outputPass = 2;
   e.pass(
       2, {},

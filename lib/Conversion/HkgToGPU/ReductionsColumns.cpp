@@ -227,7 +227,18 @@ void ColumnEmitter::storeTotal(Value v) {
               vectorAlignment(outT, vw));
 }
 
+LogicalResult colop::checkStaticColumns(Operation *op,
+                                        const KernelContext &kc) {
+  if (!kc.hasSizes())
+    return success();
+  return op->emitOpError(
+      "with dynamic dims reduces over its innermost dims (rows) only; down "
+      "columns (kept dims after the reduced axes) its shape must be static");
+}
+
 LogicalResult mlir::hkg::lowerReduceColumns(ReduceOp op, KernelContext &kc) {
+  if (failed(checkStaticColumns(op, kc)))
+    return failure();
   auto [outer, len, inner] = op.getReductionGeometry();
   ColumnEmitter e(kc, RowSchedule::decode(kc.schedule), kc.args[0],
                   kc.args.back(), outer, len, inner, /*outLen=*/1);
@@ -236,7 +247,7 @@ LogicalResult mlir::hkg::lowerReduceColumns(ReduceOp op, KernelContext &kc) {
   reduce::KindState kinds(op);
   reduce::Prologue prologue(op, b, loc,
                             ValueRange(kc.args).drop_front().drop_back());
-  reduce::InputDims dims(op);
+  reduce::InputDims dims(op, kc);
   Combiner combine = kinds.combiner();
   size_t numKinds = kinds.getKinds().size();
 
@@ -282,6 +293,8 @@ LogicalResult mlir::hkg::lowerReduceColumns(ReduceOp op, KernelContext &kc) {
 }
 
 LogicalResult mlir::hkg::lowerSoftmaxColumns(SoftmaxOp op, KernelContext &kc) {
+  if (failed(checkStaticColumns(op, kc)))
+    return failure();
   auto [outer, len, inner] = op.getAxisGeometry();
   ColumnEmitter e(kc, RowSchedule::decode(kc.schedule), kc.args[0], kc.args[1],
                   outer, len, inner, len);

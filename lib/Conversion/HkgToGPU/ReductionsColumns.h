@@ -76,6 +76,10 @@ private:
   Value lds;
 };
 
+/// Column kernels take static shapes: an error on `op` when its kernel has
+/// dynamic sizes.
+LogicalResult checkStaticColumns(Operation *op, const KernelContext &kc);
+
 } // namespace mlir::hkg::colop
 
 #endif // HKG_LIB_CONVERSION_HKGTOGPU_REDUCTIONSCOLUMNS_H

@@ -248,12 +248,24 @@ Prologue::Prologue(ReduceOp op, OpBuilder &b, Location loc, ValueRange insArgs)
   body = &op.getPrologue().front();
   for (auto [arg, in, map] : llvm::zip(insArgs, op.getIns(), op.getInsMaps())) {
     auto shape = cast<ShapedType>(in.getType()).getShape();
-    int64_t n = 1;
-    for (int64_t d : shape)
-      n *= d;
-    ins.push_back(reshapeView(b, loc, arg, {n}));
+    ins.push_back(flatView(b, loc, arg));
+    // Only the outermost dim may be dynamic (checkStrides): no stride
+    // involves its extent.
     strides.push_back(operandStridesPerResultDim(map, shape));
   }
+}
+
+LogicalResult Prologue::checkStrides() {
+  for (auto [i, in] : llvm::enumerate(op.getIns())) {
+    ArrayRef<int64_t> shape = cast<ShapedType>(in.getType()).getShape();
+    for (size_t d = 1; d < shape.size(); ++d)
+      if (ShapedType::isDynamic(shape[d]))
+        return op.emitOpError("'ins' operand #")
+               << i << " has a dynamic dim " << d
+               << " inside its shape; only an operand's outermost dim may be "
+                  "dynamic (its strides must be static)";
+  }
+  return success();
 }
 
 SmallVector<Value> Prologue::apply(Value x, ArrayRef<Value> index) {
@@ -296,12 +308,15 @@ Prologue::applyLanes(Value raw, int64_t width,
   });
 }
 
-InputDims::InputDims(ReduceOp op) {
+InputDims::InputDims(ReduceOp op, KernelContext &kc) {
   ArrayRef<int64_t> shape = op.getInput().getType().getShape();
   int64_t first = op.getAxes().front(), last = op.getAxes().back();
   for (auto [i, d] : llvm::enumerate(shape)) {
     int64_t a = static_cast<int64_t>(i);
-    (a < first ? outerDims : a <= last ? reducedDims : innerDims).push_back(d);
+    if (a < first)
+      outerDims.push_back(kc.extent(0, a, a + 1));
+    else
+      (a <= last ? reducedDims : innerDims).push_back(d);
   }
 }
 

@@ -87,6 +87,10 @@ public:
   /// Whether the op has a prologue (else apply() needs no index).
   bool exists() const { return body != nullptr; }
 
+  /// An error on the op when an `ins` operand has a dynamic dim other than
+  /// its outermost (its strides would be dynamic; not supported yet).
+  LogicalResult checkStrides();
+
 private:
   ReduceOp op;
   OpBuilder &b;
@@ -99,10 +103,12 @@ private:
 /// The input's dims split around the reduced axes; index() turns the three
 /// coordinates of [outer, reduced, inner] into the index along each dim.
 struct InputDims {
-  explicit InputDims(ReduceOp op);
+  /// The kernel's input dims (the outer ones may be dynamic: kc's sizes).
+  InputDims(ReduceOp op, KernelContext &kc);
   ElementIndex index(OpBuilder &b, Location loc, Value o, Value r,
                      Value i) const;
-  SmallVector<int64_t> outerDims, reducedDims, innerDims;
+  SmallVector<OpFoldResult> outerDims;
+  SmallVector<int64_t> reducedDims, innerDims;
 };
 
 /// Runs the op's epilogue on the kinds' reduced values (scalars), or

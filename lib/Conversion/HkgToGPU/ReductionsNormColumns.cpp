@@ -56,6 +56,8 @@ static Value rstdOf(ColumnEmitter &e, Value sum, double eps) {
 
 LogicalResult mlir::hkg::lowerLayerNormColumns(LayerNormOp op,
                                                KernelContext &kc) {
+  if (failed(colop::checkStaticColumns(op, kc)))
+    return failure();
   auto [outer, len, inner] = op.getNormGeometry();
   unsigned argIdx = 1;
   Value weight = op.getWeight() ? kc.args[argIdx++] : Value();
@@ -85,6 +87,8 @@ LogicalResult mlir::hkg::lowerLayerNormColumns(LayerNormOp op,
 }
 
 LogicalResult mlir::hkg::lowerRMSNormColumns(RMSNormOp op, KernelContext &kc) {
+  if (failed(colop::checkStaticColumns(op, kc)))
+    return failure();
   auto [outer, len, inner] = op.getNormGeometry();
   Value weight = op.getWeight() ? kc.args[1] : Value();
   ColumnEmitter e(kc, RowSchedule::decode(kc.schedule), kc.args[0],

@@ -175,7 +175,8 @@ LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
   std::array<int64_t, 3> g = op.getNormGeometry();
   if (g[2] > 1)
     return lowerLayerNormColumns(op, kc);
-  int64_t rows = g[0], len = g[1];
+  RowCount rows = RowCount::of(kc, 0, op.getNormAxes().front());
+  int64_t len = g[1];
   unsigned argIdx = 1;
   Value weight = op.getWeight() ? kc.args[argIdx++] : Value();
   Value bias = op.getBias() ? kc.args[argIdx++] : Value();
@@ -207,7 +208,8 @@ LogicalResult mlir::hkg::lowerLayerNorm(LayerNormOp op, KernelContext &kc) {
         Value eps = constF32(b, loc, op.getEps().convertToDouble());
         Value rstd = math::RsqrtOp::create(
             b, loc, arith::AddFOp::create(b, loc, var, eps));
-        Value out = reshapeView(b, loc, outArg, {rows, len});
+        Value out =
+            reshapeView(b, loc, outArg, {rows.value, b.getIndexAttr(len)});
         e.lastPass(
             2, (weight ? 1 : 0) + (bias ? 1 : 0),
             [&](const Slot &sl) -> SmallVector<Value> {
@@ -234,7 +236,8 @@ LogicalResult mlir::hkg::lowerRMSNorm(RMSNormOp op, KernelContext &kc) {
   std::array<int64_t, 3> g = op.getNormGeometry();
   if (g[2] > 1)
     return lowerRMSNormColumns(op, kc);
-  int64_t rows = g[0], len = g[1];
+  RowCount rows = RowCount::of(kc, 0, op.getNormAxes().front());
+  int64_t len = g[1];
   Value weight = flatColumns(kc, op.getWeight() ? kc.args[1] : Value(), len);
   Value outArg = kc.args.back();
   OpBuilder &b = kc.b;
@@ -254,7 +257,8 @@ LogicalResult mlir::hkg::lowerRMSNorm(RMSNormOp op, KernelContext &kc) {
         Value eps = constF32(b, loc, op.getEps().convertToDouble());
         Value rstd = math::RsqrtOp::create(
             b, loc, arith::AddFOp::create(b, loc, ms, eps));
-        Value out = reshapeView(b, loc, outArg, {rows, len});
+        Value out =
+            reshapeView(b, loc, outArg, {rows.value, b.getIndexAttr(len)});
         e.lastPass(
             1, weight ? 1 : 0,
             [&](const Slot &sl) -> SmallVector<Value> {

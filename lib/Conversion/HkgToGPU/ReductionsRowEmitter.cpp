@@ -11,16 +11,25 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::hkg;
 using namespace mlir::hkg::rowop;
 
+RowCount RowCount::of(KernelContext &kc, unsigned arg, int64_t firstReduced) {
+  return {kc.extent(arg, 0, firstReduced),
+          kc.staticExtent(arg, 0, firstReduced)};
+}
+
+int64_t RowCount::getStatic() const { return *getConstantIntValue(value); }
+
 RowEmitter::RowEmitter(KernelContext &kc, const RowSchedule &sched,
-                       Operation *op, Value input, Value output, int64_t rows,
-                       int64_t len, bool cacheable, Value rowGroup,
-                       ValueRange preloaded)
-    : kc(kc), b(kc.b), loc(kc.loc), rows(rows), len(len),
+                       Operation *op, Value input, Value output,
+                       RowCount rowCount, int64_t len, bool cacheable,
+                       Value rowGroup, ValueRange preloaded)
+    : kc(kc), b(kc.b), loc(kc.loc), rowCount(rowCount),
+      rows(rowCount.isStatic() ? rowCount.getStatic() : 0), len(len),
       preloaded(preloaded.begin(), preloaded.end()) {
   vw = sched.vectorWidth;
   threads = sched.threads;
@@ -35,10 +44,14 @@ RowEmitter::RowEmitter(KernelContext &kc, const RowSchedule &sched,
   inType = cast<MemRefType>(input.getType()).getElementType();
   inAlign =
       len % vw == 0 ? vectorAlignment(inType, vw) : vectorAlignment(inType, 1);
-  kc.grid = {static_cast<int64_t>(llvm::divideCeil(rows, rpb)), 1, 1};
+  if (rowCount.isStatic())
+    kc.grid = {static_cast<int64_t>(llvm::divideCeil(rows, rpb)), 1, 1};
+  else
+    kc.setGridX(rowCount.staticFactor, rpb);
   kc.block = {threads, 1, 1};
 
-  this->input = reshapeView(b, loc, input, {rows, len});
+  this->input =
+      reshapeView(b, loc, input, {rowCount.value, b.getIndexAttr(len)});
   this->output = output;
   tid = threadIdX(b, loc);
   Value cTpr = constIndex(b, loc, tpr);
@@ -50,7 +63,14 @@ RowEmitter::RowEmitter(KernelContext &kc, const RowSchedule &sched,
       arith::MulIOp::create(b, loc, rowGroup, constIndex(b, loc, rpb));
   row = arith::AddIOp::create(b, loc, groupFirstRow, rowInBlock);
   rowClamped = row;
-  if (rows % rpb != 0) {
+  if (!rowCount.isStatic() && rpb > 1) {
+    // Any count: the last group may be partial (a count of 0 launches
+    // nothing, docs/ABI.md). With one row per group, the grid is the rows.
+    Value n = cast<Value>(rowCount.value);
+    rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, n);
+    rowClamped = arith::MinUIOp::create(
+        b, loc, row, arith::SubIOp::create(b, loc, n, constIndex(b, loc, 1)));
+  } else if (rowCount.isStatic() && rows % rpb != 0) {
     rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
                                      constIndex(b, loc, rows));
     rowClamped =
@@ -336,7 +356,7 @@ Value RowEmitter::globalLoad(const Slot &slot, int pass) {
 
 void mlir::hkg::rowop::emitRowSteps(KernelContext &kc, const RowSchedule &sched,
                                     Operation *op, Value input, Value output,
-                                    int64_t rows, int64_t len,
+                                    RowCount rows, int64_t len,
                                     function_ref<void(RowEmitter &)> body) {
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
@@ -347,7 +367,8 @@ void mlir::hkg::rowop::emitRowSteps(KernelContext &kc, const RowSchedule &sched,
     e.flushBulkStore(output, /*reuse=*/false);
     return;
   }
-  int64_t groups = llvm::divideCeil(rows, sched.rowsPerBlock);
+  // row_steps > 1 needs a static count (the schedule verifier).
+  int64_t groups = llvm::divideCeil(rows.getStatic(), sched.rowsPerBlock);
   Value base = arith::MulIOp::create(b, loc, blockIdX(b, loc),
                                      constIndex(b, loc, steps));
   SmallVector<Value> first =

@@ -52,6 +52,20 @@ struct Slot {
 
 using SlotFn = function_ref<SmallVector<Value>(const Slot &, ValueRange)>;
 
+/// The rows of a row op: a static count, or (a kernel with sizes) the
+/// product of its dynamic row dims times `staticFactor`, the static ones.
+struct RowCount {
+  OpFoldResult value;
+  int64_t staticFactor = 1;
+
+  /// The rows of kernel argument `arg`: the product of its dims before
+  /// `firstReduced`.
+  static RowCount of(KernelContext &kc, unsigned arg, int64_t firstReduced);
+  /// The static count (precondition: isStatic()).
+  int64_t getStatic() const;
+  bool isStatic() const { return isa<Attribute>(value); }
+};
+
 /// Emits the passes of one row op over the rows of one row group.
 class RowEmitter {
 public:
@@ -61,8 +75,10 @@ public:
   /// registers`, the row's raw vectors and tail elements already loaded
   /// (loadRow of an emitter of the same group), which pass 0 takes instead
   /// of loading.
+  /// With a dynamic row count the kernel guards every row against it and
+  /// launches ceil(rows / rows_per_block) workgroups (KernelContext::setGridX).
   RowEmitter(KernelContext &kc, const RowSchedule &sched, Operation *op,
-             Value input, Value output, int64_t rows, int64_t len,
+             Value input, Value output, RowCount rows, int64_t len,
              bool cacheable, Value rowGroup = Value(),
              ValueRange preloaded = {});
 
@@ -130,7 +146,10 @@ public:
   KernelContext &kc;
   OpBuilder &b;
   Location loc;
-  int64_t rows, len, vw, threads, rpb, unroll, tpr;
+  RowCount rowCount;
+  /// The static row count; 0 when it is dynamic (rowCount's value).
+  int64_t rows;
+  int64_t len, vw, threads, rpb, unroll, tpr;
   int64_t numVec, tail, vecsPerThread, tailSlots, inAlign;
   RowCache cache;
   bool rematBF16 = false;
@@ -171,7 +190,7 @@ private:
 /// flight across the row's reductions and stores. `body` emits one group's
 /// row op with the emitter it is given.
 void emitRowSteps(KernelContext &kc, const RowSchedule &sched, Operation *op,
-                  Value input, Value output, int64_t rows, int64_t len,
+                  Value input, Value output, RowCount rows, int64_t len,
                   function_ref<void(RowEmitter &)> body);
 
 } // namespace mlir::hkg::rowop

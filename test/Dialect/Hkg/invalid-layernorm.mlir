@@ -64,8 +64,9 @@ func.func @bias_rank(%x: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32
 
 // -----
 
+// The weight has the normalized dims, which are static.
 func.func @dynamic_weight(%x: tensor<4x8xf32>, %w: tensor<?xf32>) -> tensor<4x8xf32> {
-  // expected-error @below {{expected operand #1 to have a static shape, got 'tensor<?xf32>'}}
+  // expected-error @below {{expected 'weight' of shape [8] (the last dim of the input), got [?]}}
   %0 = hkg.layernorm %x weight(%w : tensor<?xf32>) eps(1.0e-05) : tensor<4x8xf32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }

@@ -32,8 +32,9 @@ func.func @result_shape(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
 
 // -----
 
+// A dynamic result dim where the input's is static.
 func.func @dynamic_result(%x: tensor<4x8xf32>) -> tensor<?x8xf32> {
-  // expected-error @below {{expected result #0 to have a static shape, got 'tensor<?x8xf32>'}}
+  // expected-error @below {{expected the result shape to equal the input shape [4, 8], got [?, 8]}}
   %0 = hkg.softmax %x axis(1) : tensor<4x8xf32> -> tensor<?x8xf32>
   return %0 : tensor<?x8xf32>
 }

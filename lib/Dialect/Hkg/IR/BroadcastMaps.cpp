@@ -3,12 +3,18 @@
 #include "hkg/Dialect/Hkg/IR/BroadcastMaps.h"
 
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::hkg;
+
+/// An extent as a diagnostic prints it: `?` for a dynamic one.
+static std::string extentStr(int64_t extent) {
+  return ShapedType::isDynamic(extent) ? "?" : std::to_string(extent);
+}
 
 static std::string dimsStr(ArrayRef<unsigned> dims) {
   std::string s = "(";
@@ -43,7 +49,7 @@ LogicalResult mlir::hkg::checkBroadcastMap(AffineMap map,
       }
       if (operand[k] != 1) {
         os << "map result #" << k << " is the constant 0 but operand dim " << k
-           << " has extent " << operand[k]
+           << " has extent " << extentStr(operand[k])
            << " (only a dim of extent 1 broadcasts)";
         return failure();
       }
@@ -62,8 +68,9 @@ LogicalResult mlir::hkg::checkBroadcastMap(AffineMap map,
     }
     used.set(j);
     if (operand[k] != result[j]) {
-      os << "operand dim " << k << " has extent " << operand[k]
-         << " but follows result dim d" << j << " of extent " << result[j];
+      os << "operand dim " << k << " has extent " << extentStr(operand[k])
+         << " but follows result dim d" << j << " of extent "
+         << extentStr(result[j]);
       return failure();
     }
   }
@@ -112,8 +119,8 @@ FailureOr<AffineMap> mlir::hkg::inferBroadcastMap(MLIRContext *ctx,
         continue;
       }
       if (operand[j] != 1) {
-        os << "operand dim " << j << " has extent " << operand[j]
-           << " where the result has " << result[j]
+        os << "operand dim " << j << " has extent " << extentStr(operand[j])
+           << " where the result has " << extentStr(result[j])
            << " (expected equal, or 1 to broadcast)";
         return failure();
       }
@@ -145,8 +152,8 @@ FailureOr<AffineMap> mlir::hkg::inferBroadcastMap(MLIRContext *ctx,
     if (extent == 1 || extent == result[offset + k])
       continue;
     os << "its dims are not a suffix of the result's (dim " << k
-       << " has extent " << extent << ", result dim d" << offset + k << " has "
-       << result[offset + k] << ")";
+       << " has extent " << extentStr(extent) << ", result dim d" << offset + k
+       << " has " << extentStr(result[offset + k]) << ")";
     if (!all.empty())
       os << " (it fits result dims " << dimsStr(placed(all.front())) << ")";
     return failure();

@@ -37,11 +37,14 @@ static constexpr llvm::StringLiteral kDeclaredAttributes[] = {
     HkgDialect::PrefetchColumnsAttrHelper::getNameStr(),
     HkgDialect::RowF32CacheAttrHelper::getNameStr(),
     HkgDialect::RowBf16CacheAttrHelper::getNameStr(),
+    HkgDialect::SizeHintAttrHelper::getNameStr(),
     HkgDialect::OpAttrHelper::getNameStr(),
     HkgDialect::ScheduleAttrHelper::getNameStr(),
     HkgDialect::ArgRolesAttrHelper::getNameStr(),
     HkgDialect::SourceAttrHelper::getNameStr(),
     HkgDialect::DynamicLdsBytesAttrHelper::getNameStr(),
+    HkgDialect::ArgSizesAttrHelper::getNameStr(),
+    HkgDialect::GridXAttrHelper::getNameStr(),
     HkgDialect::ArchSpecificAttrHelper::getNameStr(),
     HkgDialect::Ptx80AttrHelper::getNameStr(),
 };
@@ -81,6 +84,29 @@ public:
           failed(exclusiveWith(name == D::RowF32CacheAttrHelper::getNameStr()
                                    ? D::RowBf16CacheAttrHelper::getNameStr()
                                    : D::RowF32CacheAttrHelper::getNameStr())));
+    if (name == D::SizeHintAttrHelper::getNameStr()) {
+      auto i = dyn_cast<IntegerAttr>(value);
+      return failure(failed(expect(i && i.getValue().isStrictlyPositive(),
+                                   "a positive integer")) ||
+                     failed(onKernelOps()));
+    }
+    if (name == D::ArgSizesAttrHelper::getNameStr()) {
+      auto a = dyn_cast<ArrayAttr>(value);
+      bool ok = a && llvm::all_of(a, [](Attribute e) {
+                  return isa<DenseI64ArrayAttr>(e);
+                });
+      return failure(
+          failed(expect(ok, "an array of i64 arrays (one per argument)")) ||
+          failed(kernelMetadata()));
+    }
+    if (name == D::GridXAttrHelper::getNameStr()) {
+      auto a = dyn_cast<DenseI64ArrayAttr>(value);
+      bool ok = a && a.size() == 3 &&
+                llvm::all_of(a.asArrayRef(), [](int64_t v) { return v > 0; });
+      return failure(
+          failed(expect(ok, "three positive integers [mul, div, times]")) ||
+          failed(kernelMetadata()));
+    }
     if (name == D::OpAttrHelper::getNameStr() ||
         name == D::SourceAttrHelper::getNameStr())
       return failure(failed(expect(isa<StringAttr>(value), "a string")) ||

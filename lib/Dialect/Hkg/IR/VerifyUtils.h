@@ -37,14 +37,16 @@ inline ArrayRef<int64_t> shapeOf(Value v) {
 }
 
 /// Every tensor operand and result of a kernel op must have a static shape
+/// (or, with `allowDynamic`, dynamic dims that verifyDynamicDims checks)
 /// with no zero-size dim (an empty tensor is no kernel: the lowerings divide
-/// by extents).
-inline LogicalResult verifyStaticShapes(Operation *op) {
+/// by extents; a dynamic size of 0 launches nothing, docs/ABI.md).
+inline LogicalResult verifyKernelShapes(Operation *op,
+                                        bool allowDynamic = false) {
   auto check = [&](StringRef what, unsigned i, Value v) -> LogicalResult {
     auto t = dyn_cast<RankedTensorType>(v.getType());
     if (!t)
       return success();
-    if (!t.hasStaticShape())
+    if (!allowDynamic && !t.hasStaticShape())
       return op->emitOpError("expected ")
              << what << " #" << i << " to have a static shape, got " << t;
     if (llvm::is_contained(t.getShape(), 0))

@@ -62,6 +62,11 @@ def Hkg_Dialect : Dialect {
     // the bf16 row's form in registers, f32 conversions or packed. Exclusive.
     "::mlir::UnitAttr":$row_f32_cache,
     "::mlir::UnitAttr":$row_bf16_cache,
+    // On a kernel op with dynamic dims (`?`): the extent its schedule is
+    // chosen for (every dynamic dim is assumed to be this; the kernel serves
+    // every size). The tuner sets it to the bucket it tunes
+    // (docs/Tuning.md); without it, kDefaultSizeHint (DynamicDims.h).
+    "::mlir::IntegerAttr":$size_hint,
     // Kernel metadata that hkg-lower-to-gpu writes on each gpu.func: the op
     // it came from, its resolved schedule, the role of each argument, the
     // op as a module (the runtime's reference), the dynamic LDS bytes, and
@@ -71,6 +76,12 @@ def Hkg_Dialect : Dialect {
     "::mlir::ArrayAttr":$arg_roles,
     "::mlir::StringAttr":$source,
     "::mlir::IntegerAttr":$dynamic_lds_bytes,
+    // Kernels with dynamic sizes (docs/ABI.md): per argument, per dim, the
+    // size parameter the dim is (-1: static); and the launch-time rule of
+    // the grid's x, [mul, div, times]: ceil(N * mul / div) * times, N the
+    // product of the sizes.
+    "::mlir::ArrayAttr":$arg_sizes,
+    "::mlir::DenseI64ArrayAttr":$grid_x,
     "::mlir::UnitAttr":$arch_specific,
     "::mlir::UnitAttr":$ptx80
   );

@@ -19,7 +19,10 @@ def HkgKernelOpInterface : OpInterface<"HkgKernelOpInterface"> {
       between knobs, or between knobs and the op's shapes and the target's
       resources (checked after every knob was found legal on its own);
     - `getCostFeatures()`: flops, bytes moved, shapes and element type, for
-      roofline reports and the tuner's model.
+      roofline reports and the tuner's model;
+    - `getDynamicResultDims()` and `getResultDimsOfOperand(i)`: which result
+      dims may be dynamic (`?`) and which operand dims equal which result
+      dims, so that one kernel serves every size (docs/ABI.md).
   }];
 
   // Every kernel op refuses attributes it does not declare: a misspelt or
@@ -55,6 +58,25 @@ def HkgKernelOpInterface : OpInterface<"HkgKernelOpInterface"> {
     InterfaceMethod<
       "Returns the op's cost features (flops, bytes moved, shapes, dtype).",
       "::mlir::hkg::CostFeatures", "getCostFeatures">,
+    InterfaceMethod<
+      [{Returns the result dims that may be dynamic (`?`): the batch, row or
+        sequence dims a kernel serves at every size. Default: none.}],
+      "::llvm::SmallVector<int64_t>", "getDynamicResultDims", (ins),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return {};">,
+    InterfaceMethod<
+      [{Returns, for each dim of operand #`operand`, the result dim it always
+        equals (-1: none). A dynamic operand dim must be such a dim of a
+        dynamic result dim, and every dynamic result dim must be one of some
+        operand: the launch reads the result's sizes from the operands.}],
+      "::llvm::SmallVector<int64_t>", "getResultDimsOfOperand",
+      (ins "unsigned":$operand),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        auto t = ::llvm::cast<::mlir::ShapedType>(
+            $_op->getOperand(operand).getType());
+        return ::llvm::SmallVector<int64_t>(t.getRank(), -1);
+      }]>,
     InterfaceMethod<
       "Returns the schedule attached to the op, or null.",
       "::mlir::hkg::ScheduleAttr", "getScheduleAttrOrNull", (ins),

@@ -11,13 +11,18 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 /// Every kernel op: pure, implements the kernel interface, may carry a
-/// schedule.
-class Hkg_KernelOp<string mnemonic, list<Trait> traits = []>
+/// schedule. `kernelMethods`: interface methods with defaults the op
+/// implements itself (Hkg_DynamicDimMethods: ops that take dynamic dims).
+class Hkg_KernelOp<string mnemonic, list<Trait> traits = [],
+                   list<string> kernelMethods = []>
     : Hkg_Op<mnemonic, !listconcat(traits, [Pure,
         DeclareOpInterfaceMethods<HkgKernelOpInterface,
-          ["verifyScheduleConstraints"]>])> {
+          !listconcat(["verifyScheduleConstraints"], kernelMethods)>])> {
   let hasVerifier = 1;
 }
+
+defvar Hkg_DynamicDimMethods = ["getDynamicResultDims",
+                                "getResultDimsOfOperand"];
 
 //===----------------------------------------------------------------------===//
 // hkg.yield

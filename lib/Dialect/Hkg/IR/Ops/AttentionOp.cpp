@@ -22,7 +22,7 @@ float AttentionOp::getEffectiveScale() {
 }
 
 LogicalResult AttentionOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
+  if (failed(verifyKernelShapes(*this)))
     return failure();
   auto q = getQuery().getType(), k = getKey().getType(),
        v = getValue().getType(), o = getResult().getType();

@@ -2,6 +2,8 @@
 
 #include "../VerifyUtils.h"
 
+#include "hkg/Dialect/Hkg/IR/DynamicDims.h"
+
 #include "hkg/Dialect/Hkg/IR/BroadcastMaps.h"
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 
@@ -20,8 +22,29 @@ SmallVector<AffineMap> ElementwiseOp::getInputMaps() {
                             getResult().getType().getShape());
 }
 
+/// The result dims a map's results follow (-1 for a constant: a
+/// broadcast size-1 dim).
+static SmallVector<int64_t> followedDims(AffineMap map) {
+  return llvm::map_to_vector(map.getResults(), [](AffineExpr e) -> int64_t {
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      return d.getPosition();
+    return -1;
+  });
+}
+
+SmallVector<int64_t> ElementwiseOp::getDynamicResultDims() {
+  // The innermost dim of a result of rank >= 2 stays static: vectors that
+  // must stay within one row need its extent (ElementwiseSchedules.cpp).
+  int64_t rank = getResult().getType().getRank();
+  return llvm::to_vector(llvm::seq<int64_t>(0, rank == 1 ? 1 : rank - 1));
+}
+
+SmallVector<int64_t> ElementwiseOp::getResultDimsOfOperand(unsigned operand) {
+  return followedDims(getInputMaps()[operand]);
+}
+
 LogicalResult ElementwiseOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
+  if (failed(verifyKernelShapes(*this, /*allowDynamic=*/true)))
     return failure();
   if (getInputs().empty())
     return emitOpError("expected at least one input");
@@ -41,8 +64,10 @@ LogicalResult ElementwiseOp::verify() {
              << body.getArgument(i).getType();
   if (failed(verifyScalarBody(*this, body)))
     return failure();
-  return verifyYieldsElement(*this, body,
-                             getResult().getType().getElementType(), "body");
+  if (failed(verifyYieldsElement(
+          *this, body, getResult().getType().getElementType(), "body")))
+    return failure();
+  return verifyDynamicDims(*this);
 }
 
 //===----------------------------------------------------------------------===//

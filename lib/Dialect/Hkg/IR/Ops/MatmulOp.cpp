@@ -65,7 +65,7 @@ SmallVector<std::array<int64_t, 3>> MatmulOp::getEpilogueViews() {
 }
 
 LogicalResult MatmulOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
+  if (failed(verifyKernelShapes(*this)))
     return failure();
   auto lhsT = getLhs().getType(), rhsT = getRhs().getType();
   auto resT = getResult().getType();

@@ -15,7 +15,7 @@ using namespace mlir::hkg::detail;
 //===----------------------------------------------------------------------===//
 
 LogicalResult RopeOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
+  if (failed(verifyKernelShapes(*this)))
     return failure();
   auto in = getInput().getType();
   if (in.getRank() != 4)

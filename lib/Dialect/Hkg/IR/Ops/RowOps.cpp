@@ -2,6 +2,7 @@
 
 #include "../VerifyUtils.h"
 
+#include "hkg/Dialect/Hkg/IR/DynamicDims.h"
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 #include "hkg/Dialect/Hkg/IR/ReduceKinds.h"
 
@@ -15,12 +16,13 @@ using namespace mlir::hkg::detail;
 // ReduceOp
 //===----------------------------------------------------------------------===//
 
-/// `shape` as [outer, len, inner]: the extents before, of and after the
-/// dims [first, last].
-static std::array<int64_t, 3> splitAround(ArrayRef<int64_t> shape,
+/// `shape` of `op` as [outer, len, inner]: the extents before, of and after
+/// the dims [first, last] (a dynamic dim counts as the op's size hint).
+static std::array<int64_t, 3> splitAround(Operation *op,
+                                          ArrayRef<int64_t> shape,
                                           int64_t first, int64_t last) {
   std::array<int64_t, 3> g = {1, 1, 1};
-  for (auto [i, d] : llvm::enumerate(shape)) {
+  for (auto [i, d] : llvm::enumerate(getHintedShape(op, shape))) {
     int64_t a = static_cast<int64_t>(i);
     g[a < first ? 0 : a <= last ? 1 : 2] *= d;
   }
@@ -28,13 +30,49 @@ static std::array<int64_t, 3> splitAround(ArrayRef<int64_t> shape,
 }
 
 std::array<int64_t, 3> ReduceOp::getReductionGeometry() {
-  return splitAround(getInput().getType().getShape(), getAxes().front(),
+  return splitAround(*this, getInput().getType().getShape(), getAxes().front(),
                      getAxes().back());
 }
 
 std::array<int64_t, 3> SoftmaxOp::getAxisGeometry() {
   int64_t axis = getAxis();
-  return splitAround(getInput().getType().getShape(), axis, axis);
+  return splitAround(*this, getInput().getType().getShape(), axis, axis);
+}
+
+/// The dims [0, first): the kept dims before the reduced (or normalized)
+/// ones, where a row op's batch and row dims are.
+static SmallVector<int64_t> dimsBefore(int64_t first) {
+  return llvm::to_vector(llvm::seq<int64_t>(0, first));
+}
+
+/// Per dim of `map`'s operand, the input dim before `first` it follows, or
+/// -1 (a later dim, or a broadcast size-1 dim).
+static SmallVector<int64_t> followedDimsBefore(AffineMap map, int64_t first) {
+  return llvm::map_to_vector(map.getResults(), [&](AffineExpr e) -> int64_t {
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      if (static_cast<int64_t>(d.getPosition()) < first)
+        return d.getPosition();
+    return -1;
+  });
+}
+
+/// Identity on the dims before `first` of an operand of rank `rank`.
+static SmallVector<int64_t> identityBefore(int64_t rank, int64_t first) {
+  SmallVector<int64_t> dims(rank, -1);
+  for (int64_t d = 0; d < std::min(first, rank); ++d)
+    dims[d] = d;
+  return dims;
+}
+
+SmallVector<int64_t> ReduceOp::getDynamicResultDims() {
+  return dimsBefore(getAxes().front());
+}
+
+SmallVector<int64_t> ReduceOp::getResultDimsOfOperand(unsigned operand) {
+  int64_t first = getAxes().front();
+  if (operand == 0)
+    return identityBefore(getInput().getType().getRank(), first);
+  return followedDimsBefore(getInsMaps()[operand - 1], first);
 }
 
 SmallVector<ReduceKind> ReduceOp::getKindList() {
@@ -132,7 +170,7 @@ static LogicalResult verifyReduceBodies(ReduceOp op) {
 }
 
 LogicalResult ReduceOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
+  if (failed(verifyKernelShapes(*this, /*allowDynamic=*/true)))
     return failure();
   if (failed(verifyReduceBodies(*this)))
     return failure();
@@ -168,15 +206,23 @@ LogicalResult ReduceOp::verify() {
          << shapeStr(out);
     return diag;
   }
-  return success();
+  return verifyDynamicDims(*this);
 }
 
 //===----------------------------------------------------------------------===//
 // SoftmaxOp
 //===----------------------------------------------------------------------===//
 
+SmallVector<int64_t> SoftmaxOp::getDynamicResultDims() {
+  return dimsBefore(getAxis());
+}
+
+SmallVector<int64_t> SoftmaxOp::getResultDimsOfOperand(unsigned operand) {
+  return identityBefore(getInput().getType().getRank(), getAxis());
+}
+
 LogicalResult SoftmaxOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
+  if (failed(verifyKernelShapes(*this, /*allowDynamic=*/true)))
     return failure();
   auto in = getInput().getType();
   if (in.getRank() < 1)
@@ -192,7 +238,7 @@ LogicalResult SoftmaxOp::verify() {
          << shapeStr(getResult().getType().getShape());
     return diag;
   }
-  return success();
+  return verifyDynamicDims(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -208,7 +254,7 @@ template <typename NormOp> static SmallVector<int64_t> normAxes(NormOp op) {
 template <typename NormOp>
 static std::array<int64_t, 3> normGeometry(NormOp op) {
   SmallVector<int64_t> axes = normAxes(op);
-  return splitAround(op.getInput().getType().getShape(), axes.front(),
+  return splitAround(op, op.getInput().getType().getShape(), axes.front(),
                      axes.back());
 }
 
@@ -216,6 +262,29 @@ template <typename NormOp> static SmallVector<int64_t> normShape(NormOp op) {
   SmallVector<int64_t> axes = normAxes(op);
   return llvm::to_vector(op.getInput().getType().getShape().slice(
       axes.front(), axes.back() - axes.front() + 1));
+}
+
+/// A norm's input dims before the normalized ones are its result's; the
+/// weight and bias have the normalized dims only.
+template <typename NormOp>
+static SmallVector<int64_t> normResultDimsOf(NormOp op, unsigned operand) {
+  auto t = cast<ShapedType>(op->getOperand(operand).getType());
+  if (op->getOperand(operand) != op.getInput())
+    return SmallVector<int64_t>(t.getRank(), -1);
+  return identityBefore(t.getRank(), normAxes(op).front());
+}
+
+SmallVector<int64_t> LayerNormOp::getDynamicResultDims() {
+  return dimsBefore(normAxes(*this).front());
+}
+SmallVector<int64_t> LayerNormOp::getResultDimsOfOperand(unsigned operand) {
+  return normResultDimsOf(*this, operand);
+}
+SmallVector<int64_t> RMSNormOp::getDynamicResultDims() {
+  return dimsBefore(normAxes(*this).front());
+}
+SmallVector<int64_t> RMSNormOp::getResultDimsOfOperand(unsigned operand) {
+  return normResultDimsOf(*this, operand);
 }
 
 SmallVector<int64_t> LayerNormOp::getNormAxes() { return normAxes(*this); }
@@ -283,7 +352,7 @@ static LogicalResult verifyNormWeight(NormOp op, Value weight, StringRef name) {
 
 template <typename NormOp>
 static LogicalResult verifyNorm(NormOp op) {
-  if (failed(verifyStaticShapes(op)))
+  if (failed(verifyKernelShapes(op, /*allowDynamic=*/true)))
     return failure();
   auto in = op.getInput().getType();
   if (in.getRank() < 1)
@@ -304,9 +373,14 @@ static LogicalResult verifyNorm(NormOp op) {
 }
 
 LogicalResult LayerNormOp::verify() {
-  if (failed(verifyNorm(*this)))
+  if (failed(verifyNorm(*this)) ||
+      failed(verifyNormWeight(*this, getBias(), "bias")))
     return failure();
-  return verifyNormWeight(*this, getBias(), "bias");
+  return verifyDynamicDims(*this);
 }
 
-LogicalResult RMSNormOp::verify() { return verifyNorm(*this); }
+LogicalResult RMSNormOp::verify() {
+  if (failed(verifyNorm(*this)))
+    return failure();
+  return verifyDynamicDims(*this);
+}

@@ -11,7 +11,7 @@ using namespace mlir::hkg;
 using namespace mlir::hkg::detail;
 
 LogicalResult TopKOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
+  if (failed(verifyKernelShapes(*this)))
     return failure();
   auto in = getInput().getType();
   if (in.getRank() < 1)

@@ -15,7 +15,7 @@ using namespace mlir::hkg::detail;
 //===----------------------------------------------------------------------===//
 
 LogicalResult TopPSampleOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
+  if (failed(verifyKernelShapes(*this)))
     return failure();
   auto logits = getLogits().getType();
   if (logits.getRank() != 2)

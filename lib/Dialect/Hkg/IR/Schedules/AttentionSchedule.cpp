@@ -191,8 +191,8 @@ CostFeatures AttentionOp::getCostFeatures() {
     pairs = static_cast<double>(sq) * (skv - sq + 1) +
             static_cast<double>(sq) * (sq - 1) / 2.0;
   c.flops = 2.0 * b * h * pairs * (d + dv);
-  c.bytes = tensorBytes(getQuery()) + tensorBytes(getKey()) +
-            tensorBytes(getValue()) + tensorBytes(getResult());
+  c.bytes = tensorBytes(*this, getQuery()) + tensorBytes(*this, getKey()) +
+            tensorBytes(*this, getValue()) + tensorBytes(*this, getResult());
   c.shape = {b, h, sq, skv, d, dv};
   c.elementType = q.getElementType();
   return c;

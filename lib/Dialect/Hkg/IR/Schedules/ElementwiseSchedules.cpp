@@ -66,7 +66,7 @@ ScheduleSpace ElementwiseOp::getScheduleSpace(const TargetInfo &target) {
   // The widest vector that every broadcast input's extent is a multiple of
   // (and the result's rows, where vectors must stay within one).
   for (Value in : getInputs())
-    while (vw > 1 && cast<ShapedType>(in.getType()).getNumElements() % vw != 0)
+    while (vw > 1 && getHintedNumElements(*this, in.getType()) % vw != 0)
       vw /= 2;
   if (needsRowVectors(*this))
     while (vw > 1 && rowExtent(*this) % vw != 0)
@@ -85,9 +85,9 @@ LogicalResult ElementwiseOp::verifyScheduleConstraints(
     const ResolvedSchedule &schedule, const TargetInfo &target,
     function_ref<InFlightDiagnostic()> emitError) {
   int64_t vw = ElementwiseSchedule::decode(schedule).vectorWidth;
-  int64_t numel = getResult().getType().getNumElements();
+  int64_t numel = getHintedNumElements(*this, getResult().getType());
   for (auto [i, in] : llvm::enumerate(getInputs())) {
-    int64_t n = cast<ShapedType>(in.getType()).getNumElements();
+    int64_t n = getHintedNumElements(*this, in.getType());
     if (n != numel && n % vw != 0)
       return emitError() << "schedule knob '" << kVectorWidth.name << "' = " << vw
                          << " must divide the " << n
@@ -105,15 +105,15 @@ LogicalResult ElementwiseOp::verifyScheduleConstraints(
 CostFeatures ElementwiseOp::getCostFeatures() {
   CostFeatures c;
   for (Value v : getInputs())
-    c.bytes += tensorBytes(v);
-  c.bytes += tensorBytes(getResult());
-  int64_t numel = getResult().getType().getNumElements();
+    c.bytes += tensorBytes(*this, v);
+  c.bytes += tensorBytes(*this, getResult());
+  int64_t numel = getHintedNumElements(*this, getResult().getType());
   int64_t opsPerElement = 0;
   for (Operation &op : getBody().front().without_terminator())
     if (!isa<arith::ConstantOp>(op))
       ++opsPerElement;
   c.flops = static_cast<double>(numel) * opsPerElement;
-  c.shape = llvm::to_vector(getResult().getType().getShape());
+  c.shape = getHintedShape(*this, getResult().getType().getShape());
   c.elementType = getResult().getType().getElementType();
   return c;
 }
@@ -167,7 +167,7 @@ CostFeatures RopeOp::getCostFeatures() {
   CostFeatures c;
   auto t = getInput().getType();
   int64_t numel = t.getNumElements();
-  c.bytes = 2 * tensorBytes(getInput());
+  c.bytes = 2 * tensorBytes(*this, getInput());
   // Each token reads one row of each table.
   int64_t s = t.getDimSize(1), halfD = t.getDimSize(3) / 2;
   c.bytes += 2.0 * s * halfD * elementBytes(getCos().getType());

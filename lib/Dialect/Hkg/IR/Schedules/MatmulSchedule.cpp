@@ -531,10 +531,10 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
 CostFeatures MatmulOp::getCostFeatures() {
   CostFeatures c;
   c.flops = 2.0 * getBatchSize() * getM() * getN() * getK();
-  c.bytes = tensorBytes(getLhs()) + tensorBytes(getRhs()) +
-            tensorBytes(getResult());
+  c.bytes = tensorBytes(*this, getLhs()) + tensorBytes(*this, getRhs()) +
+            tensorBytes(*this, getResult());
   for (Value v : getEpilogueInputs())
-    c.bytes += tensorBytes(v);
+    c.bytes += tensorBytes(*this, v);
   c.shape = {getBatchSize(), getM(), getN(), getK()};
   c.elementType = getLhs().getType().getElementType();
   return c;

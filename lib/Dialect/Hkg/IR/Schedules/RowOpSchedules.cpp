@@ -42,6 +42,9 @@ struct RowGeometry {
   /// bf16 row packed only for rmsnorm (ReductionsRowEmitter.cpp); other
   /// rows hold their f32 conversions.
   int64_t cachedElemBytes;
+  /// The row count is dynamic (`rows` is its size hint times the static
+  /// row dims): the kernel serves every count.
+  bool dynamicRows = false;
 };
 } // namespace
 
@@ -50,7 +53,8 @@ static RowGeometry getGeometry(Value input, Value result, int64_t reducedDims) {
   RowGeometry g;
   g.rowLength = 1;
   g.rows = 1;
-  ArrayRef<int64_t> shape = t.getShape();
+  SmallVector<int64_t> shape =
+      getHintedShape(result.getDefiningOp(), t.getShape());
   int64_t split = static_cast<int64_t>(shape.size()) - reducedDims;
   for (auto [i, d] : llvm::enumerate(shape))
     (static_cast<int64_t>(i) < split ? g.rows : g.rowLength) *= d;
@@ -58,6 +62,7 @@ static RowGeometry getGeometry(Value input, Value result, int64_t reducedDims) {
   g.outputElemBytes = elementBytes(result.getType());
   g.elemBytes = std::max(g.inputElemBytes, g.outputElemBytes);
   g.cachedElemBytes = std::max<int64_t>(g.inputElemBytes, 4);
+  g.dynamicRows = !t.hasStaticShape();
   return g;
 }
 
@@ -143,6 +148,9 @@ verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
   int64_t ldsBytes = kReductionScratchBytes;
   if (cache == RowCache::Lds)
     ldsBytes += rpb * g.rowLength * g.inputElemBytes;
+  if (sched.bulkStore && g.dynamicRows)
+    return emitError() << "schedule knob 'bulk_store' = 1 needs a static "
+                          "row count; the input's row dims are dynamic";
   if (sched.bulkStore) {
     int64_t rowBytes = g.rowLength * g.outputElemBytes;
     if (rowBytes % 16 != 0)
@@ -190,9 +198,9 @@ static CostFeatures rowCost(Operation *op, const RowGeometry &g,
                             double flopsPerElement) {
   CostFeatures c;
   for (Value v : op->getOperands())
-    c.bytes += tensorBytes(v);
+    c.bytes += tensorBytes(op, v);
   for (Value v : op->getResults())
-    c.bytes += tensorBytes(v);
+    c.bytes += tensorBytes(op, v);
   c.flops = flopsPerElement * static_cast<double>(g.rows * g.rowLength);
   c.shape = {g.rows, g.rowLength};
   c.elementType = getElementTypeOrSelf(op->getOperand(0).getType());
@@ -393,6 +401,10 @@ verifyRowSteps(const RowGeometry &g, const ResolvedSchedule &s,
     return emitError() << "schedule knob 'row_steps' = " << steps
                        << " needs row_cache = registers (got '"
                        << stringifyEnum(sched.rowCache) << "')";
+  if (g.dynamicRows)
+    return emitError() << "schedule knob 'row_steps' = " << steps
+                       << " needs a static row count; the input's row dims "
+                          "are dynamic";
   int64_t groups = llvm::divideCeil(g.rows, sched.rowsPerBlock);
   if (groups % steps != 0)
     return emitError() << "schedule knob 'row_steps' = " << steps

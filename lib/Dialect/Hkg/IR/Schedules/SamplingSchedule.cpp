@@ -135,9 +135,9 @@ LogicalResult TopPSampleOp::verifyScheduleConstraints(
 CostFeatures TopPSampleOp::getCostFeatures() {
   CostFeatures c;
   auto t = getLogits().getType();
-  c.bytes = tensorBytes(getLogits()) + tensorBytes(getResult());
+  c.bytes = tensorBytes(*this, getLogits()) + tensorBytes(*this, getResult());
   if (getUniform())
-    c.bytes += tensorBytes(getUniform());
+    c.bytes += tensorBytes(*this, getUniform());
   c.flops = 4.0 * t.getNumElements();
   c.shape = llvm::to_vector(t.getShape());
   c.elementType = t.getElementType();

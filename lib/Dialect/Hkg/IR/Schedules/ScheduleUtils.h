@@ -8,6 +8,7 @@
 #ifndef HKG_LIB_DIALECT_HKG_IR_SCHEDULES_SCHEDULEUTILS_H
 #define HKG_LIB_DIALECT_HKG_IR_SCHEDULES_SCHEDULEUTILS_H
 
+#include "hkg/Dialect/Hkg/IR/DynamicDims.h"
 #include "hkg/Dialect/Hkg/IR/ScheduleSpace.h"
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 
@@ -25,10 +26,11 @@ inline int64_t elementBytes(Type t) {
   return llvm::divideCeil(getElementTypeOrSelf(t).getIntOrFloatBitWidth(), 8);
 }
 
-/// Bytes of a whole tensor value.
-inline double tensorBytes(Value v) {
-  auto t = cast<ShapedType>(v.getType());
-  return static_cast<double>(t.getNumElements()) * elementBytes(t);
+/// Bytes of a whole tensor value of `op` (dynamic dims at the op's size
+/// hint).
+inline double tensorBytes(Operation *op, Value v) {
+  return static_cast<double>(getHintedNumElements(op, v.getType())) *
+         elementBytes(v.getType());
 }
 
 /// Workgroup sizes: powers of two from one wave to the target's limit.

@@ -88,8 +88,8 @@ LogicalResult TopKOp::verifyScheduleConstraints(
 CostFeatures TopKOp::getCostFeatures() {
   CostFeatures c;
   auto t = getInput().getType();
-  c.bytes = tensorBytes(getInput()) + tensorBytes(getValues()) +
-            tensorBytes(getIndices());
+  c.bytes = tensorBytes(*this, getInput()) + tensorBytes(*this, getValues()) +
+            tensorBytes(*this, getIndices());
   // A key conversion and a compare per element per pass.
   c.flops = 2.0 * t.getNumElements();
   int64_t length = t.getDimSize(getAxis());

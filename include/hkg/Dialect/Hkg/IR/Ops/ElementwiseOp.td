@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 def Hkg_ElementwiseOp : Hkg_KernelOp<"elementwise",
-    [Hkg_CacheHints, Hkg_EvictLastOnHopper]> {
+    [Hkg_CacheHints, Hkg_EvictLastOnHopper], Hkg_DynamicDimMethods> {
   let summary = "n-ary elementwise map with a scalar body";
   let description = [{
     Applies the scalar body to each element of the result. The body has one
@@ -38,6 +38,11 @@ def Hkg_ElementwiseOp : Hkg_KernelOp<"elementwise",
 
     Inside the body, `hkg.index <dim>` gives the result index along `dim`
     (to build masks, or pick the nibble of a packed integer).
+
+    Every result dim but the innermost (the only one of a rank-1 result) may
+    be dynamic (`?`): one kernel serves every size (docs/ABI.md). An input
+    dim that follows a dynamic result dim is dynamic too, and some input
+    must have each one.
 
     ```mlir
     // SwiGLU: silu(gate) * up

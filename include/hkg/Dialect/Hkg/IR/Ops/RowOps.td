@@ -12,13 +12,17 @@
 // hkg.reduce
 //===----------------------------------------------------------------------===//
 
-def Hkg_ReduceOp : Hkg_KernelOp<"reduce", [Hkg_CacheHints]> {
+def Hkg_ReduceOp : Hkg_KernelOp<"reduce", [Hkg_CacheHints],
+    Hkg_DynamicDimMethods> {
   let summary = "reduction over adjacent axes, with optional map and finish bodies";
   let description = [{
     Reduces `input` over `axes` (distinct, adjacent, in increasing order).
     The result shape is the input shape without those axes (a rank-0 tensor
     when all are reduced), or, keeping them (`keepdim`), with each reduced
-    axis of extent 1: the result type says which.
+    axis of extent 1: the result type says which. Along rows (no kept dims
+    of extent > 1 after the axes), the dims before the reduced axes may be
+    dynamic (`?`, docs/ABI.md), as may the outermost dim of an `ins`
+    operand that follows one.
 
     Kinds, each accumulated in f32:
     - `sum`, `max`, `min`, `prod`: the value;
@@ -105,12 +109,14 @@ def Hkg_ReduceOp : Hkg_KernelOp<"reduce", [Hkg_CacheHints]> {
 //===----------------------------------------------------------------------===//
 
 def Hkg_SoftmaxOp : Hkg_KernelOp<"softmax",
-    [Hkg_CacheHints, Hkg_EvictLastOnHopper, Hkg_RowCacheForm]> {
+    [Hkg_CacheHints, Hkg_EvictLastOnHopper, Hkg_RowCacheForm],
+    Hkg_DynamicDimMethods> {
   let summary = "numerically stable softmax or log-softmax along one axis";
   let description = [{
     `result = exp(x - max(x)) / sum(exp(x - max(x)))` along `axis`, or with
     `log`, `result = x - max(x) - log(sum(exp(x - max(x))))` (log_softmax,
-    one kernel). Computed in f32.
+    one kernel). Computed in f32. Along rows (no kept dims of extent > 1
+    after `axis`), the dims before it may be dynamic (`?`, docs/ABI.md).
 
     ```mlir
     %p = hkg.softmax %x axis(1) : tensor<8192x8192xbf16> -> tensor<8192x8192xbf16>
@@ -149,7 +155,7 @@ defvar Hkg_NormExtraDecls = [{
 
 def Hkg_LayerNormOp : Hkg_KernelOp<"layernorm", [AttrSizedOperandSegments,
     Hkg_CacheHints, Hkg_EvictLastOnHopper, Hkg_RowCacheForm,
-    Hkg_ColumnPrefetch]> {
+    Hkg_ColumnPrefetch], Hkg_DynamicDimMethods> {
   let summary = "layer normalization over trailing axes or one inner axis";
   let description = [{
     `result = (x - mean(x)) / sqrt(var(x) + eps) * weight + bias`, the mean
@@ -163,6 +169,9 @@ def Hkg_LayerNormOp : Hkg_KernelOp<"layernorm", [AttrSizedOperandSegments,
     each contiguous row of their product is normalized) or a single axis
     with kept dims after it (normalized down the columns, for each index of
     the dims around it; the weight scales each step along the axis).
+
+    With trailing axes, the dims before them may be dynamic (`?`,
+    docs/ABI.md).
 
     ```mlir
     %y = hkg.layernorm %x weight(%w : tensor<4096xbf16>)
@@ -193,13 +202,15 @@ def Hkg_LayerNormOp : Hkg_KernelOp<"layernorm", [AttrSizedOperandSegments,
 
 def Hkg_RMSNormOp : Hkg_KernelOp<"rmsnorm",
     [Hkg_CacheHints, Hkg_EvictLastOnHopper, Hkg_RowCacheForm,
-     Hkg_ColumnPrefetch]> {
+     Hkg_ColumnPrefetch], Hkg_DynamicDimMethods> {
   let summary = "RMS normalization over trailing axes or one inner axis";
   let description = [{
     `result = x / sqrt(mean(x^2) + eps) * weight`, the mean taken over
     `axes` of the input, with an optional `weight` of the normalized dims'
     shape. Statistics in f32. `axes` are as for `hkg.layernorm`: trailing
     axes (omitted: the last dim), or a single axis with kept dims after it.
+
+    With trailing axes, the dims before them may be dynamic (`?`).
 
     ```mlir
     %y = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06)
