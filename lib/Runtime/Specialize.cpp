@@ -6,6 +6,8 @@
 // and result types, its block arguments and the hkg op's result types take
 // the concrete shapes (through the MLIR API, not text substitution), then
 // the module is verified, so the op's verifier checks that they agree.
+// Sizes that make the tensors empty leave nothing to launch or check: the
+// source then stays as it is (the ops refuse zero-size dims).
 //
 //===----------------------------------------------------------------------===//
 
@@ -185,6 +187,10 @@ KernelSpec::specialize(llvm::ArrayRef<int64_t> values) const {
   out.sizes.clear();
   out.gridX = GridXRule();
   out.sizeValues.assign(values.begin(), values.end());
+  // Empty tensors: nothing to compute, nor to check. The source keeps its
+  // `?` (hkg ops refuse zero-size dims: an empty tensor is no kernel).
+  if (out.isEmptyLaunch())
+    return out;
   llvm::Expected<std::string> source = specializeSource(out);
   if (!source)
     return source.takeError();

@@ -560,7 +560,7 @@ TEST(KernelModelTest, RunnerPassesTheSizesOfADynamicKernel) {
   EXPECT_EQ(seen, (llvm::SmallVector<int64_t>{5}));
   EXPECT_EQ(outcome->getObject("check")->getInteger("checked"), 5 * 16);
 
-  // Empty tensors: checked (nothing), not launched.
+  // Empty tensors: nothing to check, no launch.
   auto none = spec.specialize({0});
   ASSERT_TRUE(static_cast<bool>(none)) << llvm::toString(none.takeError());
   outcome = runKernel(temp.bundle, *none, device, options);

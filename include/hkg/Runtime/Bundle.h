@@ -127,8 +127,11 @@ struct KernelSpec {
   /// byte counts must fit 64 bits), the grid computed, sizeValues set (the
   /// scalars to pass), no size parameters left, and the source specialized
   /// (its func's and op's types set to the concrete shapes with the MLIR
-  /// API, then verified: the op's verifier checks they agree). A static
-  /// kernel specializes to itself with no values and is an error with any.
+  /// API, then verified: the op's verifier checks they agree). Sizes whose
+  /// product is 0 give an empty launch (isEmptyLaunch) whose source keeps
+  /// its `?`: hkg ops refuse zero-size dims, and there is nothing to check.
+  /// A static kernel specializes to itself with no values and is an error
+  /// with any.
   llvm::Expected<KernelSpec>
   specialize(llvm::ArrayRef<int64_t> sizeValues) const;
 };

@@ -70,11 +70,11 @@ llvm::Error checkDeviceLockPath(llvm::StringRef path);
 /// "outputs", one record per output, see makeCheckRecord). Every output is
 /// poisoned, uploaded and copied back. A kernel with size parameters must
 /// be specialized first (KernelSpec::specialize; it passes its size values
-/// after the pointers); one whose sizes make the tensors empty is not
-/// launched, nor timed ("message" says so). Anything that stops the run
-/// (bad source, an op without a runtime model, manifest/op mismatch, a
-/// kernel still having size parameters, a failing driver call) is an
-/// error.
+/// after the pointers); one whose sizes make the tensors empty is neither
+/// loaded, checked nor launched: it passes, its "message" saying so. Anything
+/// that stops the run (bad source, an op without a runtime model, manifest/op
+/// mismatch, a kernel still having size parameters, a failing driver call) is
+/// an error.
 llvm::Expected<llvm::json::Object> runKernel(const Bundle &bundle,
                                              const KernelSpec &kernel,
                                              Device &device,
