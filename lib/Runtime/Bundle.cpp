@@ -15,6 +15,7 @@ using namespace hkg::rt;
 namespace json = llvm::json;
 
 int64_t ArgSpec::getNumElements() const {
+  assert(sizedDims.empty() && "the elements of an arg with sized dims");
   int64_t n = 1;
   for (int64_t d : shape)
     n *= d;
@@ -52,12 +53,20 @@ static llvm::Error readString(const json::Object &obj, llvm::StringRef key,
   return llvm::Error::success();
 }
 
+/// Reads `key` as three launch extents. With `nullX`, a null x is accepted
+/// (a kernel with size parameters): x is then 0 and *nullX set.
 static llvm::Error readDim3(const json::Object &obj, llvm::StringRef key,
-                            const llvm::Twine &where, Dim3 &out) {
+                            const llvm::Twine &where, Dim3 &out,
+                            bool *nullX = nullptr) {
   const json::Array *arr = obj.getArray(key);
   if (!arr || arr->size() != 3)
     return fieldError(where + "." + key, "expected an array of 3 integers");
   for (unsigned i = 0; i < 3; ++i) {
+    if (i == 0 && nullX && (*arr)[0].kind() == json::Value::Null) {
+      *nullX = true;
+      out[0] = 0;
+      continue;
+    }
     std::optional<int64_t> v = (*arr)[i].getAsInteger();
     if (!v || *v < 1)
       return fieldError(where + "." + key,
@@ -65,7 +74,7 @@ static llvm::Error readDim3(const json::Object &obj, llvm::StringRef key,
                             " is not");
     // Launch extents are 32-bit (CUDA and HIP); checkLaunchLimits then holds
     // them to the target's.
-    if (*v > 2147483647)
+    if (*v > kMaxGridX)
       return fieldError(where + "." + key, "entry " + llvm::Twine(i) +
                                                " is above 2^31 - 1");
     out[i] = *v;
@@ -93,12 +102,116 @@ static llvm::Error readArg(const json::Value &value, const llvm::Twine &where,
   const json::Array *shape = obj->getArray("shape");
   if (!shape)
     return fieldError(where + ".shape", "expected an array of integers");
-  for (const json::Value &d : *shape) {
-    std::optional<int64_t> v = d.getAsInteger();
-    if (!v || *v < 0)
-      return fieldError(where + ".shape",
-                        "expected non-negative integers (static shapes)");
-    arg.shape.push_back(*v);
+  for (auto [d, entry] : llvm::enumerate(*shape)) {
+    // An extent, or {"size": i}: the dim is size parameter i.
+    std::optional<int64_t> v = entry.getAsInteger();
+    if (v && *v >= 0) {
+      arg.shape.push_back(*v);
+      continue;
+    }
+    const json::Object *sized = entry.getAsObject();
+    std::optional<int64_t> index =
+        sized && sized->size() == 1 ? sized->getInteger("size") : std::nullopt;
+    if (!index || *index < 0 || *index > std::numeric_limits<unsigned>::max())
+      return fieldError(where + ".shape[" + llvm::Twine(d) + "]",
+                        "expected a non-negative integer or {\"size\": i}");
+    arg.shape.push_back(kDynamicDim);
+    arg.sizedDims.push_back(
+        {static_cast<unsigned>(d), static_cast<unsigned>(*index)});
+  }
+  return llvm::Error::success();
+}
+
+/// Reads the size parameters of `k` (manifest `sizes`, once its args are
+/// read): each names an output's dim that is that very size, and every
+/// `{"size": i}` of the args names one of them.
+static llvm::Error readSizes(const json::Object &obj, const llvm::Twine &where,
+                             KernelSpec &k) {
+  if (const json::Value *v = obj.get("sizes")) {
+    const json::Array *sizes = v->getAsArray();
+    if (!sizes || sizes->empty())
+      return fieldError(where + ".sizes",
+                        "expected a non-empty array of {\"arg\": a, "
+                        "\"dim\": d} objects");
+    for (auto [i, entry] : llvm::enumerate(*sizes)) {
+      std::string at = (where + ".sizes[" + llvm::Twine(i) + "]").str();
+      const json::Object *e = entry.getAsObject();
+      std::optional<int64_t> arg = e ? e->getInteger("arg") : std::nullopt;
+      std::optional<int64_t> dim = e ? e->getInteger("dim") : std::nullopt;
+      if (!arg || !dim)
+        return fieldError(at, "expected an object {\"arg\": a, \"dim\": d} "
+                              "of integers");
+      if (*arg < 0 || *arg >= static_cast<int64_t>(k.args.size()))
+        return fieldError(at + ".arg",
+                          llvm::formatv("expected an arg index below {0}, "
+                                        "got {1}",
+                                        k.args.size(), *arg));
+      const ArgSpec &a = k.args[*arg];
+      if (!a.isOutput)
+        return fieldError(at + ".arg", llvm::formatv("expected an output, arg "
+                                                     "{0} is an input",
+                                                     *arg));
+      if (*dim < 0 || *dim >= static_cast<int64_t>(a.shape.size()))
+        return fieldError(at + ".dim",
+                          llvm::formatv("expected a dim index below {0} (the "
+                                        "rank of arg {1}), got {2}",
+                                        a.shape.size(), *arg, *dim));
+      const SizedDim *sized = llvm::find_if(
+          a.sizedDims, [&](const SizedDim &s) { return s.dim == *dim; });
+      if (sized == a.sizedDims.end())
+        return fieldError(at, llvm::formatv("dim {0} of arg {1} is static "
+                                            "({2}), not {{\"size\": {3}}",
+                                            *dim, *arg, a.shape[*dim], i));
+      if (sized->size != i)
+        return fieldError(at, llvm::formatv("dim {0} of arg {1} is "
+                                            "{{\"size\": {2}}, not "
+                                            "{{\"size\": {3}}",
+                                            *dim, *arg, sized->size, i));
+      k.sizes.push_back(
+          {static_cast<unsigned>(*arg), static_cast<unsigned>(*dim)});
+    }
+  }
+  for (auto [i, a] : llvm::enumerate(k.args))
+    for (const SizedDim &s : a.sizedDims)
+      if (s.size >= k.sizes.size())
+        return fieldError(where + ".args[" + llvm::Twine(i) + "].shape[" +
+                              llvm::Twine(s.dim) + "]",
+                          llvm::formatv("size {0} is not one of the kernel's "
+                                        "{1} size parameter(s)",
+                                        s.size, k.sizes.size()));
+  return llvm::Error::success();
+}
+
+/// Reads `grid_x`, which a kernel has exactly when its grid x is null (and
+/// then it has size parameters).
+static llvm::Error readGridX(const json::Object &obj, const llvm::Twine &where,
+                             bool nullX, KernelSpec &k) {
+  const json::Value *v = obj.get("grid_x");
+  if (!nullX) {
+    if (k.hasSizeParameters())
+      return fieldError(where + ".grid", "expected null in entry 0: the "
+                                         "kernel has size parameters, its "
+                                         "grid_x gives x");
+    if (v)
+      return fieldError(where + ".grid_x", "unexpected: grid x is not null");
+    return llvm::Error::success();
+  }
+  if (!k.hasSizeParameters())
+    return fieldError(where + ".grid",
+                      "entry 0 is null but the kernel has no size parameters");
+  const json::Object *rule = v ? v->getAsObject() : nullptr;
+  if (!rule)
+    return fieldError(where + ".grid_x",
+                      "expected an object {\"mul\", \"div\", \"times\"} "
+                      "(grid x is null)");
+  for (auto [key, field] :
+       {std::pair{"mul", &k.gridX.mul}, std::pair{"div", &k.gridX.div},
+        std::pair{"times", &k.gridX.times}}) {
+    std::optional<int64_t> n = rule->getInteger(key);
+    if (!n || *n < 1)
+      return fieldError(where + ".grid_x." + key,
+                        "expected a positive integer");
+    *field = *n;
   }
   return llvm::Error::success();
 }
@@ -127,7 +240,8 @@ static llvm::Error readKernel(const json::Value &value,
     return e;
   if (llvm::Error e = readString(*obj, "source", where, k.source))
     return e;
-  if (llvm::Error e = readDim3(*obj, "grid", where, k.grid))
+  bool nullX = false;
+  if (llvm::Error e = readDim3(*obj, "grid", where, k.grid, &nullX))
     return e;
   if (llvm::Error e = readDim3(*obj, "block", where, k.block))
     return e;
@@ -159,7 +273,9 @@ static llvm::Error readKernel(const json::Value &value,
       return e;
     k.args.push_back(std::move(arg));
   }
-  return llvm::Error::success();
+  if (llvm::Error e = readSizes(*obj, where, k))
+    return e;
+  return readGridX(*obj, where, nullX, k);
 }
 
 /// The launch of `k` fits `target`: threads per workgroup, grid extents
@@ -176,7 +292,7 @@ static llvm::Error checkLaunchLimits(const KernelSpec &k,
                                     "{1}'s {2}",
                                     llvm::format("%.0f", threads), target.chip,
                                     target.maxThreadsPerWorkgroup));
-  if (k.grid[0] > 2147483647 || k.grid[1] > 65535 || k.grid[2] > 65535)
+  if (k.grid[0] > kMaxGridX || k.grid[1] > kMaxGridYZ || k.grid[2] > kMaxGridYZ)
     return fieldError(where + ".grid",
                       "expected at most [2^31 - 1, 65535, 65535] workgroups");
   // LDS past the chip's limit is left to the driver, which refuses the

@@ -222,7 +222,8 @@ public:
   }
   llvm::Error launch(KernelHandle kernel, Dim3 grid, Dim3 block,
                      unsigned dynamicSharedBytes,
-                     llvm::ArrayRef<DevicePtr> args) override {
+                     llvm::ArrayRef<DevicePtr> args,
+                     llvm::ArrayRef<int64_t> scalars) override {
     // Above 48 KiB a kernel must opt in to its dynamic shared memory
     // (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES); once per kernel
     // and size, outside any timed launch after the first.
@@ -239,9 +240,14 @@ public:
         raised = dynamicSharedBytes;
       }
     }
+    // kernelParams: a pointer to each parameter's value, the pointers then
+    // the int64 sizes.
     std::vector<CUdeviceptr> values(args.begin(), args.end());
+    std::vector<int64_t> sizes(scalars.begin(), scalars.end());
     std::vector<void *> params;
     for (CUdeviceptr &v : values)
+      params.push_back(&v);
+    for (int64_t &v : sizes)
       params.push_back(&v);
     return check(api.cuLaunchKernel(kernel, grid[0], grid[1], grid[2], block[0],
                                     block[1], block[2], dynamicSharedBytes,

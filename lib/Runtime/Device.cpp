@@ -70,13 +70,14 @@ llvm::Expected<std::unique_ptr<Device>> Device::open(DeviceKind kind,
       llvm::formatv("no usable GPU: {0}; {1}", cudaError, hipError));
 }
 
-llvm::Expected<std::vector<float>>
-Device::timeLaunches(KernelHandle kernel, Dim3 grid, Dim3 block,
-                     unsigned dynamicSharedBytes,
-                     llvm::ArrayRef<DevicePtr> args, unsigned warmup,
-                     unsigned reps, size_t flushBytes) {
+llvm::Expected<std::vector<float>> Device::timeLaunches(
+    KernelHandle kernel, Dim3 grid, Dim3 block, unsigned dynamicSharedBytes,
+    llvm::ArrayRef<DevicePtr> args, unsigned warmup, unsigned reps,
+    size_t flushBytes, llvm::ArrayRef<int64_t> scalars) {
   return timeCalls(
-      [&] { return launch(kernel, grid, block, dynamicSharedBytes, args); },
+      [&] {
+        return launch(kernel, grid, block, dynamicSharedBytes, args, scalars);
+      },
       warmup, reps, flushBytes);
 }
 

@@ -166,12 +166,18 @@ public:
   }
   llvm::Error launch(KernelHandle kernel, Dim3 grid, Dim3 block,
                      unsigned dynamicSharedBytes,
-                     llvm::ArrayRef<DevicePtr> args) override {
+                     llvm::ArrayRef<DevicePtr> args,
+                     llvm::ArrayRef<int64_t> scalars) override {
+    // kernelParams: a pointer to each parameter's value, the pointers then
+    // the int64 sizes.
     std::vector<void *> values;
     for (DevicePtr p : args)
       values.push_back(reinterpret_cast<void *>(p));
+    std::vector<int64_t> sizes(scalars.begin(), scalars.end());
     std::vector<void *> params;
     for (void *&v : values)
+      params.push_back(&v);
+    for (int64_t &v : sizes)
       params.push_back(&v);
     return check(api.hipModuleLaunchKernel(kernel, grid[0], grid[1], grid[2],
                                            block[0], block[1], block[2],

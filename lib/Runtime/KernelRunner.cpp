@@ -58,6 +58,24 @@ static llvm::Error validateArgs(const KernelSpec &spec, mlir::Operation *op) {
   return llvm::Error::success();
 }
 
+/// A kernel with size parameters runs only once given their values.
+static llvm::Error requireConcrete(const KernelSpec &spec) {
+  if (!spec.hasSizeParameters())
+    return llvm::Error::success();
+  return makeError("kernel '" + spec.name +
+                   "' has dynamic sizes: give them values first "
+                   "(KernelSpec::specialize; hkg-run --sizes)");
+}
+
+/// The record of a kernel whose tensors are empty: nothing to compute,
+/// check or launch, a pass.
+static json::Object makeEmptyLaunchRecord() {
+  return json::Object{
+      {"status", "pass"},
+      {"message", "empty tensors: nothing to compute, no launch"},
+      {"check", makeCheckRecord(CheckResult())}};
+}
+
 /// Opens the lock file `path` into `fd`.
 static llvm::Error openDeviceLock(llvm::StringRef path, int &fd) {
   if (std::error_code ec = llvm::sys::fs::openFileForReadWrite(
@@ -230,8 +248,9 @@ static llvm::Error launchForCheck(Device &device, KernelHandle kernel,
   for (const HostTensor &t : outputs)
     if (llvm::Error e = buffers.upload(t))
       return e;
-  if (llvm::Error e = device.launch(kernel, spec.grid, spec.block,
-                                    spec.dynamicLdsBytes, buffers.get()))
+  if (llvm::Error e =
+          device.launch(kernel, spec.grid, spec.block, spec.dynamicLdsBytes,
+                        buffers.get(), spec.sizeValues))
     return e;
   if (llvm::Error e = device.synchronize())
     return e;
@@ -255,9 +274,9 @@ timeKernel(const Bundle &bundle, Device &device, KernelHandle kernel,
     auto lock = DeviceLock::acquire(options.deviceLockPath);
     if (!lock)
       return lock.takeError();
-    auto times = device.timeLaunches(kernel, spec.grid, spec.block,
-                                     spec.dynamicLdsBytes, args, options.warmup,
-                                     options.reps, options.flushBytes);
+    auto times = device.timeLaunches(
+        kernel, spec.grid, spec.block, spec.dynamicLdsBytes, args,
+        options.warmup, options.reps, options.flushBytes, spec.sizeValues);
     if (!times)
       return times.takeError();
     sorted = std::move(*times);
@@ -297,6 +316,10 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
                                                 const KernelSpec &spec,
                                                 Device &device,
                                                 const RunOptions &options) {
+  if (llvm::Error e = requireConcrete(spec))
+    return std::move(e);
+  if (spec.isEmptyLaunch())
+    return makeEmptyLaunchRecord();
   mlir::DialectRegistry registry;
   registerReferenceDialects(registry);
   mlir::MLIRContext context(registry);
@@ -316,6 +339,10 @@ llvm::Expected<json::Object>
 hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
                      mlir::Operation *op, const KernelModel &model,
                      Device &device, const RunOptions &options) {
+  if (llvm::Error e = requireConcrete(spec))
+    return std::move(e);
+  if (spec.isEmptyLaunch())
+    return makeEmptyLaunchRecord();
   if (llvm::Error e = validateArgs(spec, op))
     return std::move(e);
   auto inputs = makeRandomInputs(model, op, options.seed);

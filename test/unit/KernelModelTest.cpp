@@ -24,6 +24,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -321,10 +322,11 @@ TEST(KernelModelTest, CustomCheckSeesEveryOutput) {
 
 namespace {
 /// A Device whose memory is host memory and whose one kernel is a host
-/// function over the argument buffers.
+/// function over the argument buffers and the size values.
 class HostDevice final : public Device {
 public:
-  using Kernel = std::function<void(llvm::ArrayRef<uint8_t *> args)>;
+  using Kernel = std::function<void(llvm::ArrayRef<uint8_t *> args,
+                                    llvm::ArrayRef<int64_t> scalars)>;
   explicit HostDevice(Kernel kernel)
       : Device(DeviceKind::Cuda), kernel(std::move(kernel)) {
     name = "host";
@@ -368,12 +370,15 @@ public:
                                          llvm::StringRef) override {
     return reinterpret_cast<KernelHandle>(1);
   }
-  llvm::Error launch(KernelHandle, Dim3, Dim3, unsigned,
-                     llvm::ArrayRef<DevicePtr> args) override {
+  llvm::Error launch(KernelHandle, Dim3 grid, Dim3, unsigned,
+                     llvm::ArrayRef<DevicePtr> args,
+                     llvm::ArrayRef<int64_t> scalars) override {
+    ++launches;
+    lastGrid = grid;
     llvm::SmallVector<uint8_t *> ptrs;
     for (DevicePtr p : args)
       ptrs.push_back(buffers.at(p).data());
-    kernel(ptrs);
+    kernel(ptrs, scalars);
     return llvm::Error::success();
   }
   llvm::Error synchronize() override { return llvm::Error::success(); }
@@ -386,6 +391,8 @@ public:
 
   int freed = 0;
   int copiesToHost = 0;
+  int launches = 0;
+  Dim3 lastGrid = {0, 0, 0};
 
 private:
   static llvm::Error unsupported() {
@@ -424,9 +431,9 @@ static KernelSpec makeTop2Spec() {
   KernelSpec spec;
   spec.name = spec.entry = "k";
   spec.binary = "k.ptx";
-  spec.args.push_back({false, DType::F32, {2, 4}});
-  spec.args.push_back({true, DType::F32, {2, 2}});
-  spec.args.push_back({true, DType::I64, {2, 2}});
+  spec.args.push_back({false, DType::F32, {2, 4}, {}});
+  spec.args.push_back({true, DType::F32, {2, 2}, {}});
+  spec.args.push_back({true, DType::I64, {2, 2}, {}});
   return spec;
 }
 
@@ -440,7 +447,8 @@ TEST(KernelModelTest, RunnerPoisonsAndCopiesBackEveryOutput) {
 
   // The kernel sees every output poisoned, and writes both.
   bool sawPoison = true;
-  HostDevice device([&](llvm::ArrayRef<uint8_t *> args) {
+  HostDevice device([&](llvm::ArrayRef<uint8_t *> args,
+                        llvm::ArrayRef<int64_t>) {
     ASSERT_EQ(args.size(), 3u);
     HostTensor x(DType::F32, {2, 4}), v(DType::F32, {2, 2}),
         i(DType::I64, {2, 2});
@@ -469,7 +477,7 @@ TEST(KernelModelTest, RunnerPoisonsAndCopiesBackEveryOutput) {
   EXPECT_EQ(check->getArray("outputs")->size(), 2u);
 
   // A kernel that leaves the second output unwritten fails, saying which.
-  HostDevice lazy([&](llvm::ArrayRef<uint8_t *> args) {
+  HostDevice lazy([&](llvm::ArrayRef<uint8_t *> args, llvm::ArrayRef<int64_t>) {
     HostTensor x(DType::F32, {2, 4}), v(DType::F32, {2, 2}),
         i(DType::I64, {2, 2});
     std::memcpy(x.data(), args[0], x.getNumBytes());
@@ -493,6 +501,76 @@ TEST(KernelModelTest, RunnerPoisonsAndCopiesBackEveryOutput) {
                 .find("1 output(s)) do not match 'test.top2' (1 operand(s), "
                       "2 result(s))"),
             std::string::npos);
+}
+
+TEST(KernelModelTest, RunnerPassesTheSizesOfADynamicKernel) {
+  // hkg.softmax over rows of 16, the row count its one size parameter: the
+  // kernel reads it from the int64 after the pointers; grid x = ceil(N / 4).
+  KernelSpec spec;
+  spec.name = spec.entry = "k";
+  spec.op = "hkg.softmax";
+  spec.binary = "k.ptx";
+  spec.grid = {0, 1, 1};
+  spec.gridX = {1, 4, 1};
+  spec.sizes = {{1, 0}};
+  spec.args.push_back({false, DType::F32, {kDynamicDim, 16}, {{0, 0}}});
+  spec.args.push_back({true, DType::F32, {kDynamicDim, 16}, {{0, 0}}});
+  spec.source = R"(
+    func.func @ref(%x: tensor<?x16xf32>) -> tensor<?x16xf32> {
+      %y = hkg.softmax %x axis(1) : tensor<?x16xf32> -> tensor<?x16xf32>
+      return %y : tensor<?x16xf32>
+    })";
+  TempBundle temp;
+  RunOptions options;
+  options.reps = 0;
+  llvm::SmallVector<int64_t> seen;
+  HostDevice device([&](llvm::ArrayRef<uint8_t *> args,
+                        llvm::ArrayRef<int64_t> scalars) {
+    seen.assign(scalars.begin(), scalars.end());
+    auto *x = reinterpret_cast<const float *>(args[0]);
+    auto *y = reinterpret_cast<float *>(args[1]);
+    for (int64_t r = 0; r < (scalars.empty() ? 0 : scalars[0]); ++r) {
+      double mx = -INFINITY, sum = 0;
+      for (int c = 0; c < 16; ++c)
+        mx = std::max<double>(mx, x[r * 16 + c]);
+      for (int c = 0; c < 16; ++c)
+        sum += std::exp(x[r * 16 + c] - mx);
+      for (int c = 0; c < 16; ++c)
+        y[r * 16 + c] = static_cast<float>(std::exp(x[r * 16 + c] - mx) / sum);
+    }
+  });
+
+  // Without values for its sizes the kernel is refused.
+  auto refused = runKernel(temp.bundle, spec, device, options);
+  ASSERT_FALSE(static_cast<bool>(refused));
+  EXPECT_EQ(llvm::toString(refused.takeError()),
+            "kernel 'k' has dynamic sizes: give them values first "
+            "(KernelSpec::specialize; hkg-run --sizes)");
+  EXPECT_EQ(device.launches, 0);
+
+  auto five = spec.specialize({5});
+  ASSERT_TRUE(static_cast<bool>(five)) << llvm::toString(five.takeError());
+  auto outcome = runKernel(temp.bundle, *five, device, options);
+  ASSERT_TRUE(static_cast<bool>(outcome))
+      << llvm::toString(outcome.takeError());
+  EXPECT_EQ(outcome->getString("status"), "pass")
+      << outcome->getString("message").value_or("").str();
+  EXPECT_EQ(device.launches, 1);
+  EXPECT_EQ(device.lastGrid, (Dim3{2, 1, 1}));
+  EXPECT_EQ(seen, (llvm::SmallVector<int64_t>{5}));
+  EXPECT_EQ(outcome->getObject("check")->getInteger("checked"), 5 * 16);
+
+  // Empty tensors: nothing to check, no launch.
+  auto none = spec.specialize({0});
+  ASSERT_TRUE(static_cast<bool>(none)) << llvm::toString(none.takeError());
+  outcome = runKernel(temp.bundle, *none, device, options);
+  ASSERT_TRUE(static_cast<bool>(outcome))
+      << llvm::toString(outcome.takeError());
+  EXPECT_EQ(outcome->getString("status"), "pass");
+  EXPECT_EQ(outcome->getString("message"),
+            "empty tensors: nothing to compute, no launch");
+  EXPECT_EQ(outcome->getObject("check")->getInteger("checked"), 0);
+  EXPECT_EQ(device.launches, 1);
 }
 
 TEST(KernelModelTest, I64ElementTypeAndPoison) {

@@ -7,6 +7,10 @@
 // with device events (warm-up, median of N runs) and prints the achieved
 // bandwidth and FLOP rate next to the op's floor on that target.
 //
+// A kernel with dynamic sizes runs once per --sizes value, every size
+// parameter taking that value (KernelSpec::specialize); static kernels run
+// once.
+//
 // Each kernel runs in a worker process (hkg-run itself, in --worker mode)
 // with a deadline, so a kernel that faults or hangs is reported as failed and
 // the others still run. See docs/Runtime.md.
@@ -115,6 +119,12 @@ static cl::opt<bool> timeCopyOpt(
              "bytes, the same way and right after it: the floor measured at "
              "the op's size (copy_us, %copy)"),
     cl::init(false), cl::cat(category));
+static cl::list<int64_t> sizesOpt(
+    "sizes",
+    cl::desc("Sizes to run the kernels with dynamic sizes at: each such "
+             "kernel is checked (and timed) once per value, every size "
+             "parameter of the kernel taking that value"),
+    cl::value_desc("V[,V...]"), cl::CommaSeparated, cl::cat(category));
 static cl::opt<bool>
     noIsolation("no-isolation",
                 cl::desc("Run kernels in this process (no fault isolation)"),
@@ -156,7 +166,24 @@ static json::Object errorRecord(const KernelSpec &spec, llvm::StringRef status,
                       {"message", llvm::toString(std::move(error))}};
 }
 
-/// Runs one kernel in this process and returns its record.
+/// Why a kernel with dynamic sizes cannot run without --sizes.
+static std::string getNoSizesMessage(const KernelSpec &spec) {
+  return "kernel '" + spec.name +
+         "' has dynamic sizes: pass --sizes=V[,V...] to run it at those sizes";
+}
+
+/// The kernel `spec` with every size parameter taking `size` (a --sizes
+/// value); a static kernel as it is.
+static llvm::Expected<KernelSpec> specializeTo(const KernelSpec &spec,
+                                               std::optional<int64_t> size) {
+  if (!spec.hasSizeParameters())
+    return spec;
+  if (!size)
+    return llvm::createStringError(getNoSizesMessage(spec));
+  return spec.specialize(llvm::SmallVector<int64_t>(spec.sizes.size(), *size));
+}
+
+/// Runs one (concrete) kernel in this process and returns its record.
 static json::Object runHere(const Bundle &bundle, const KernelSpec &spec,
                             DeviceKind kind) {
   auto device = Device::open(kind, ordinalOpt);
@@ -183,11 +210,24 @@ static void applyTestFault(llvm::StringRef kernel) {
   }
 }
 
-/// Runs one kernel and prints its record as JSON; returns the exit code.
+/// Runs one kernel (at the one --sizes value, for a kernel with dynamic
+/// sizes) and prints its record as JSON; returns the exit code.
 static int workerMain(const Bundle &bundle, const KernelSpec &spec,
                       DeviceKind kind) {
   applyTestFault(spec.name);
-  json::Object record = runHere(bundle, spec, kind);
+  if (spec.hasSizeParameters() && sizesOpt.size() != 1) {
+    llvm::errs() << "hkg-run: error: --worker needs exactly one --sizes value "
+                    "for kernel '"
+                 << spec.name << "', which has dynamic sizes\n";
+    return ExitUsage;
+  }
+  std::optional<int64_t> size;
+  if (!sizesOpt.empty())
+    size = sizesOpt.front();
+  llvm::Expected<KernelSpec> concrete = specializeTo(spec, size);
+  json::Object record = concrete
+                            ? runHere(bundle, *concrete, kind)
+                            : errorRecord(spec, "error", concrete.takeError());
   int code = record.getString("status") == "no-device" ? ExitNoDevice : 0;
   llvm::outs() << json::Value(std::move(record)) << "\n";
   llvm::outs().flush();
@@ -198,9 +238,11 @@ static int workerMain(const Bundle &bundle, const KernelSpec &spec,
 // The parent: one worker per kernel, then the table
 //===----------------------------------------------------------------------===//
 
-/// Runs `spec` in a worker process and returns its result object.
+/// Runs `spec` (at `size`, for a kernel with dynamic sizes) in a worker
+/// process and returns its result object.
 static json::Object runIsolated(const char *argv0, llvm::StringRef bundlePath,
-                                const KernelSpec &spec) {
+                                const KernelSpec &spec,
+                                std::optional<int64_t> size) {
   std::string self = llvm::sys::fs::getMainExecutable(
       argv0, reinterpret_cast<void *>(&runIsolated));
   std::vector<std::string> args = {
@@ -221,6 +263,8 @@ static json::Object runIsolated(const char *argv0, llvm::StringRef bundlePath,
     args.push_back("--device-lock=" + deviceLock);
   if (timeCopyOpt)
     args.push_back("--time-copy");
+  if (size)
+    args.push_back("--sizes=" + std::to_string(*size));
   for (const std::string &f : testFaults)
     args.push_back("--test-fault=" + f);
   WorkerResult w = runWorker(self, args, timeoutOpt * 1000);
@@ -307,6 +351,19 @@ static std::string formatNumber(const json::Object &obj, llvm::StringRef key,
   return llvm::formatv(fmt, *v).str();
 }
 
+/// The kernel's name, and for a run of a kernel with dynamic sizes the
+/// sizes: `hkg_softmax_0 [4096]`.
+static std::string getRunName(const json::Object &record) {
+  std::string name = record.getString("name").value_or("?").str();
+  const json::Array *sizes = record.getArray("sizes");
+  if (!sizes)
+    return name;
+  name += " [";
+  for (auto [i, v] : llvm::enumerate(*sizes))
+    name += (i ? ", " : "") + std::to_string(v.getAsInteger().value_or(-1));
+  return name + "]";
+}
+
 static void printTable(llvm::raw_ostream &os,
                        llvm::ArrayRef<json::Object> results) {
   os << llvm::formatv("{0,-24} {1,-18} {2,-8} {3,10} {4,11} {5,9} {6,9} "
@@ -326,8 +383,8 @@ static void printTable(llvm::raw_ostream &os,
     os << llvm::formatv(
         "{0,-24} {1,-18} {2,-8} {3,10} {4,11} {5,9} {6,9} "
         "{7,10} {8,7}\n",
-        r.getString("name").value_or("?"), r.getString("op").value_or("?"),
-        status.upper(), formatNumber(c, "norm_rel_error", "{0:e1}"),
+        getRunName(r), r.getString("op").value_or("?"), status.upper(),
+        formatNumber(c, "norm_rel_error", "{0:e1}"),
         formatNumber(t, "median_us", "{0:f1}"),
         formatNumber(t, "gbps", "{0:f0}"), formatNumber(t, "tflops", "{0:f2}"),
         formatNumber(t, "floor_us", "{0:f1}"), pct);
@@ -370,6 +427,14 @@ static int runMain(int argc, char **argv) {
                  << deviceOpt << "'\n";
     return ExitUsage;
   }
+  for (int64_t size : sizesOpt) {
+    if (size < 0) {
+      llvm::errs() << "hkg-run: error: --sizes: expected non-negative "
+                      "integers, got "
+                   << size << "\n";
+      return ExitUsage;
+    }
+  }
   if (!deviceLock.empty()) {
     if (llvm::Error e = checkDeviceLockPath(deviceLock)) {
       llvm::errs() << "hkg-run: error: " << llvm::toString(std::move(e))
@@ -401,6 +466,12 @@ static int runMain(int argc, char **argv) {
     if (kernelNames.empty())
       for (const KernelSpec &k : bundle->kernels)
         selected.push_back(&k);
+    for (const KernelSpec *k : selected) {
+      if (k->hasSizeParameters() && sizesOpt.empty()) {
+        llvm::errs() << "hkg-run: error: " << getNoSizesMessage(*k) << "\n";
+        return false;
+      }
+    }
     return true;
   };
 
@@ -490,21 +561,40 @@ static int runMain(int argc, char **argv) {
       "bundle: {0} (target {1}, {2}, {3} kernel(s))\n", bundle->directory,
       bundle->target, bundle->format, bundle->kernels.size());
 
+  // One run per static kernel, and per --sizes value of each kernel with
+  // dynamic sizes.
   std::vector<json::Object> results;
   for (const KernelSpec *k : selected) {
-    if (noIsolation) {
-      // Debugging aid: run in-process (a faulting kernel ends hkg-run).
-      results.push_back(runHere(*bundle, *k, *kind));
-      continue;
+    llvm::SmallVector<std::optional<int64_t>> sizes = {std::nullopt};
+    if (k->hasSizeParameters())
+      sizes.assign(sizesOpt.begin(), sizesOpt.end());
+    for (std::optional<int64_t> size : sizes) {
+      llvm::Expected<KernelSpec> concrete = specializeTo(*k, size);
+      if (!concrete)
+        results.push_back(errorRecord(*k, "error", concrete.takeError()));
+      else if (noIsolation)
+        // Debugging aid: run in-process (a faulting kernel ends hkg-run).
+        results.push_back(runHere(*bundle, *concrete, *kind));
+      else
+        results.push_back(runIsolated(argv[0], bundlePath, *k, size));
+      json::Object &r = results.back();
+      // Carry the manifest's schedule and binary stats into the record, and
+      // for a kernel with dynamic sizes the sizes and the concrete shapes.
+      if (k->schedule.kind() != json::Value::Null)
+        r["schedule"] = k->schedule;
+      if (k->stats.kind() != json::Value::Null)
+        r["stats"] = k->stats;
+      if (!size)
+        continue;
+      r["sizes"] =
+          json::Array(llvm::SmallVector<int64_t>(k->sizes.size(), *size));
+      if (!concrete)
+        continue;
+      json::Array shapes;
+      for (const ArgSpec &a : concrete->args)
+        shapes.push_back(json::Array(a.shape));
+      r["shapes"] = std::move(shapes);
     }
-    results.push_back(runIsolated(argv[0], bundlePath, *k));
-  }
-  // Carry the manifest's schedule and binary stats into the records.
-  for (auto [r, k] : llvm::zip(results, selected)) {
-    if (k->schedule.kind() != json::Value::Null)
-      r["schedule"] = k->schedule;
-    if (k->stats.kind() != json::Value::Null)
-      r["stats"] = k->stats;
   }
   printTable(llvm::outs(), results);
 

@@ -98,7 +98,7 @@ def main():
             rows.append(dict(label=name, error=str(e)))
             print(name, "load error:", e, flush=True)
             continue
-        out = kern.alloc("output")[0]
+        out = kern.alloc_outputs([q, k, v])[0]
         record(name, lambda kern=kern, out=out: kern(q, k, v, out), out, kern.meta.get("schedule"),
                kern.meta.get("stats"))
     sdpa_us = rows[0]["us"]

@@ -1,7 +1,7 @@
 """hkg vs PyTorch eager vs Inductor on the H200, in one process and one run.
 
     python3 utils/bench/bench.py --bundles DIR [--out DIR] [--ops softmax,gelu,...]
-        [--shapes perf,second,stat] [--budget SECONDS]
+        [--shapes perf,second,stat] [--budget SECONDS] [--sizes N]
 
 DIR holds one directory per case, each with one hkg-compile bundle per
 variant (DIR/<case>/<variant>/manifest.json; utils/bench/sweep.py and
@@ -34,6 +34,11 @@ random number: the kernel's seed hash, or torch.rand as the `uniform`
 input); their histogram is compared with the renormalised nucleus
 distribution from a float64 reference by a chi-square test (cells with an
 expected count under 5 merged), and every token must lie in the nucleus.
+
+Kernels with dynamic sizes (docs/ABI.md) run at the sizes of the case's
+inputs (a bundle compiled with `?` dims can sit under any case of its op);
+where bench.py makes the inputs from the manifest (`stat`), --sizes N gives
+every size parameter the value N.
 
 Prints markdown tables and writes bench.md + bench.json under --out (and
 bench.partial.json after every case, so a time-out keeps what was done).
@@ -346,7 +351,7 @@ def measure_hkg(row, opdir, inputs, score, tol, nbytes, spec, copy_tbs):
                 except Exception as e:  # a kernel that fails to load is reported, not fatal
                     row.setdefault("load_errors", []).append(f"{v}: {e}")
     for label, k in kernels.items():
-        outs = k.alloc("output")
+        outs = k.alloc_outputs(inputs)
         # Poison: every element must be written (NaN, or -1 for integers).
         for out in outs:
             out.fill_(float("nan") if out.is_floating_point() else -1)
@@ -374,7 +379,7 @@ def measure_hkg(row, opdir, inputs, score, tol, nbytes, spec, copy_tbs):
     for v in good:
         if v["label"].startswith("default") or v in quick_best or v["label"] in FULL_LABELS:
             k = kernels[v["label"]]
-            outs = k.alloc("output")
+            outs = k.alloc_outputs(inputs)
             v["us"] = bench(lambda: k(*inputs, *outs)) * 1e6
             full[v["label"]] = v
     best = sorted(full.values(), key=lambda v: v["us"])[:1]
@@ -489,7 +494,7 @@ def stat_test(args, case):
     t0 = time.time()
     opdir = os.path.join(args.bundles, case, "default")
     k = hkg_cuda.load_bundle(opdir)[1][0]
-    ins = k.alloc("input")
+    ins = k.alloc("input", args.sizes if k.dynamic else None)
     n, v = ins[0].shape
     p, temp = 0.9, 1.0
     g = torch.Generator(device="cuda").manual_seed(1)
@@ -500,7 +505,7 @@ def stat_test(args, case):
     if len(ins) == 2:
         mode = "uniform (torch.rand)"
         inputs.append(torch.rand(n, device="cuda", generator=g))
-    out = k.alloc("output")[0]
+    out = k.alloc_outputs(inputs)[0]
     out.fill_(-1)
     k(*inputs, out)
     torch.cuda.synchronize()
@@ -751,6 +756,9 @@ def main():
     ap.add_argument("--no-inductor", action="store_true", help="skip torch.compile (a quick look)")
     ap.add_argument("--full", default="", help="comma list of variant labels also timed in full "
                     "(always: the default ones and the fastest by brief timing)")
+    ap.add_argument("--sizes", type=int, default=None,
+                    help="for kernels with dynamic sizes whose inputs come from the manifest (the statistical "
+                    "test): every size parameter takes this value (elsewhere the case's inputs give them)")
     args = ap.parse_args()
     known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj", "gemv"]
     asked = [x for x in args.ops.split(",") if x]

@@ -54,7 +54,7 @@ def main():
                 print(f"{op}: no bundle {d}, skipped", file=sys.stderr)
             else:
                 k = hkg_cuda.load_bundle(d)[1][0]
-                out = k.alloc("output")[0]
+                out = k.alloc_outputs(sets[0])[0]
                 impls["hkg " + v] = (lambda k, out: lambda *xs: k(*xs, out))(k, out)
         torch._dynamo.reset()
         impls["inductor"] = torch.compile(spec["eager"], mode="max-autotune-no-cudagraphs", dynamic=False)
@@ -76,7 +76,7 @@ def main():
             else:
                 d = os.path.join(args.bundles, op, name.split(" ", 1)[1])
                 k = hkg_cuda.load_bundle(d)[1][0]
-                out = k.alloc("output")[0]
+                out = k.alloc_outputs(sets[0])[0]
                 out.fill_(float("nan"))
                 k(*sets[0], out)
                 err = B.rel_err(out, ref)

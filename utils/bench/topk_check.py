@@ -1,9 +1,10 @@
 """hkg.topk on the GPU: exact against torch.topk on hard inputs, and timed.
 
-    python3 utils/bench/topk_check.py BUNDLE_DIR [BUNDLE_DIR ...] [--out DIR]
+    python3 utils/bench/topk_check.py BUNDLE_DIR [BUNDLE_DIR ...] [--out DIR] [--sizes N]
 
 Each BUNDLE_DIR is one hkg-compile bundle of an hkg.topk function (sm_90);
-k and axis are read from the kernel's source in manifest.json. Every bundle
+k and axis are read from the kernel's source in manifest.json; the input's
+shape from its args (a kernel with dynamic sizes runs at --sizes N). Every bundle
 runs on six input sets: randn * 4, many ties (integers in [-3, 3]), 0.1% NaN,
 all negative, and rows sorted ascending / descending along the axis. The
 outputs are poisoned first; the values must equal torch.topk's (sorted,
@@ -60,6 +61,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bundles", nargs="+")
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
+    ap.add_argument("--sizes", type=int, default=None,
+                    help="for a kernel with dynamic sizes: every size parameter takes this value")
     args = ap.parse_args()
     results, failed = [], 0
     for d in args.bundles:
@@ -68,10 +71,10 @@ def main():
         src = kern.meta["source"]
         k = int(re.search(r"k\((\d+)\)", src).group(1))
         axis = int(re.search(r"axis\((\d+)\)", src).group(1))
-        x = kern.alloc("input")[0]
+        x = kern.alloc("input", args.sizes if kern.dynamic else None)[0]
         for dist in ("randn", "ties", "nan", "negative", "ascending", "descending"):
             fill(x, dist, axis)
-            outs = kern.alloc("output")
+            outs = kern.alloc_outputs([x])
             outs[0].fill_(float("nan"))
             outs[1].fill_(-1)
             kern(x, *outs)

@@ -18,6 +18,8 @@
 #             "--time-copy --measure-copy-mib=0 --timeout=300": a copy of the
 #             kernel's bytes timed right after it). A BUNDLES that is one
 #             bundle itself (a manifest.json at its top) is run as it is.
+#             Kernels with dynamic sizes need --sizes=V[,V...] in
+#             HKG_RUN_ARGS (one run per value; the table says the sizes).
 #   cuda      a hand-written CUDA prototype: PROTO (a .cu file) built with
 #             nvcc -O3 -arch=sm_90a -Xptxas -v and run with PROTO_ARGS.
 #   none      nothing (with CUBLAS=1: only cuBLAS).
@@ -28,7 +30,9 @@
 #   INDUCTOR_SOURCE (a pattern: Inductor's generated kernels whose source
 #   matches it, e.g. rsqrt, and their chosen configs, kept as
 #   inductor-src.txt), TRITON_PTX (a pattern: Triton's PTX files matching it,
-#   as triton-ptx.txt).
+#   as triton-ptx.txt), SIZES (bench.py --sizes N: the size of kernels with
+#   dynamic sizes where bench.py takes the inputs from the manifest, the
+#   statistical test; elsewhere the case's inputs give the sizes).
 # CUBLAS=1 adds utils/bench/cublas_gemms.py (cuBLAS on examples/' GEMMs).
 # ROUNDS (1): every bundle set that many times, for the run-to-run spread.
 # NAME (bench): output name. $OUT: NAME.md (every table, per bundle set and
@@ -59,6 +63,7 @@ run_bench_py() {
     [ -n "$ops" ] && args+=(--ops "$ops")
     [ -n "${FULL:-}" ] && args+=(--full "$FULL")
     [ "${INDUCTOR:-1}" = 0 ] && args+=(--no-inductor)
+    [ -n "${SIZES:-}" ] && args+=(--sizes "$SIZES")
     timeout "$(time_left 5)" python3 utils/bench/bench.py "${args[@]}" > "$o/bench.log" 2>&1
     echo "bench.py $b: exit $?, $((SECONDS)) s"
     rm -f "$o/bench.partial.json.bak"
@@ -111,7 +116,8 @@ for p in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
         copy = f"{t['copy_us']:.2f}" if "copy_us" in t else "-"
         frac = f"{t['fraction_of_copy']:.1%}" if "fraction_of_copy" in t else "-"
         med = f"{t['median_us']:.2f}" if "median_us" in t else k.get("status", "-")
-        print(f"| {os.path.basename(p)[:-5]} | {k.get('name', '-')} | {med} | {copy} | {frac} |")
+        name = k.get("name", "-") + (f" {k['sizes']}" if "sizes" in k else "")
+        print(f"| {os.path.basename(p)[:-5]} | {name} | {med} | {copy} | {frac} |")
 PY
 }
 

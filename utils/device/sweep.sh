@@ -6,7 +6,10 @@
 #     on every bundle of utils/sweep/make_sweep.py's sweep, each kernel in
 #     its own worker process, checked against float64 and timed briefly; the
 #     planted out-of-bounds kernel must come back as a failure while the
-#     sweep carries on. $OUT: sweep.json (summarize here with
+#     sweep carries on. Kernels with dynamic sizes (the dynamic_* families)
+#     run once per value of SIZES (hkg-run --sizes; default 0,1,5,257: every
+#     size parameter takes the value, so keep them small for kernels with
+#     two). $OUT: sweep.json (summarize here with
 #     utils/sweep/summarize.py sweep.json SWEEP_DIR), sweep.log.
 #   bash utils/device/sweep.sh dataset [TUNING_DIR=.carry/tuning]
 #     The tuning dataset: utils/tuning/measure.py over the candidates of
@@ -26,7 +29,7 @@ kernels)
     fam=$(basename "$bundle")
     [ -f "$bundle/manifest.json" ] || continue
     timeout "$(time_left 5)" "$bin/hkg-run" "$bundle" --reps=20 --warmup=3 --timeout=60 \
-      --measure-copy-mib=512 --json "/tmp/sweep-json/$fam.json" 2>&1
+      --measure-copy-mib=512 --sizes="${SIZES:-0,1,5,257}" --json "/tmp/sweep-json/$fam.json" 2>&1
   done > "$OUT/sweep.log"
   python3 - "$OUT/sweep.json" /tmp/sweep-json/*.json <<'PY'
 import json, sys

@@ -33,7 +33,9 @@ for fam, run in sorted(res.items()):
         args = spec.get("args", [{}])
         a = args[0]
         outs = [x.get("dtype", "") for x in args if x.get("role") == "output"]
-        shape = "x".join(map(str, a.get("shape", [])))
+        # A run of a kernel with dynamic sizes has its concrete shapes.
+        shape = "x".join(str(d) if isinstance(d, int) else "?"
+                         for d in (k["shapes"][0] if "shapes" in k else a.get("shape", [])))
         sched = ", ".join(f"{n}={v}" for n, v in sorted(k.get("schedule", {}).items()))
         c, t = k.get("check", {}), k.get("timing", {})
         counts[k["status"]] = counts.get(k["status"], 0) + 1

@@ -25,7 +25,6 @@ run again (utils/device/sweep.sh dataset loops) to continue with a fresh context
 Exit 0: every candidate done, or the deadline reached.
 """
 import argparse
-import ctypes
 import json
 import math
 import os
@@ -130,7 +129,8 @@ def rel_err(out, ref):
 
 
 # ---------------------------------------------------------------------------
-# Launching (bare pointers, manifest order) with prebuilt parameters.
+# Launching (hkg_cuda: bare pointers in manifest order, then any sizes) with
+# prebuilt parameters.
 # ---------------------------------------------------------------------------
 
 class Loaded:
@@ -148,27 +148,9 @@ class Loaded:
             self.jit = True
 
     def bind(self, tensors):
-        d = hkg_cuda.driver()
-        metas = self.k.meta["args"]
-        if len(tensors) != len(metas):
-            raise ValueError(f"expected {len(metas)} tensors, got {len(tensors)}")
-        for t, a in zip(tensors, metas):
-            if list(t.shape) != list(a["shape"]) or t.dtype != hkg_cuda._DTYPES[a["dtype"]]:
-                raise ValueError(f"tensor {tuple(t.shape)} {t.dtype} does not match {a}")
-        ptrs = [ctypes.c_void_p(t.data_ptr()) for t in tensors]
-        params = (ctypes.c_void_p * len(ptrs))(*[ctypes.cast(ctypes.byref(p), ctypes.c_void_p) for p in ptrs])
-        grid = [ctypes.c_uint(x) for x in self.k.grid]
-        block = [ctypes.c_uint(x) for x in self.k.block]
-        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
-        launch, func, zero = d.lib.cuLaunchKernel, self.k.func, ctypes.c_uint(self.k.dynamic_lds)
-        keep = (ptrs, params)
-
-        def run():
-            rc = launch(func, *grid, *block, zero, stream, params, None)
-            if rc != 0:
-                d.check(rc, f"cuLaunchKernel({self.k.meta['name']})")
-            return keep
-        return run
+        """A function launching the kernel on `tensors` (hkg_cuda's bind:
+        checked against the manifest, parameters built once)."""
+        return self.k.bind(*tensors)
 
     def unload(self):
         hkg_cuda.driver().lib.cuModuleUnload(self.k.module)

@@ -83,11 +83,14 @@ public:
   virtual llvm::Error unloadModule(ModuleHandle module) = 0;
   virtual llvm::Expected<KernelHandle> getKernel(ModuleHandle module,
                                                  llvm::StringRef name) = 0;
-  /// Launches `kernel` on the default stream with bare-pointer arguments
-  /// (the hkg kernel ABI: one device pointer per manifest arg).
+  /// Launches `kernel` on the default stream with the hkg kernel ABI's
+  /// parameters: one bare device pointer per manifest arg, then one signed
+  /// 64-bit integer per size parameter (`scalars`, the kernel's size values;
+  /// none for a static kernel).
   virtual llvm::Error launch(KernelHandle kernel, Dim3 grid, Dim3 block,
                              unsigned dynamicSharedBytes,
-                             llvm::ArrayRef<DevicePtr> args) = 0;
+                             llvm::ArrayRef<DevicePtr> args,
+                             llvm::ArrayRef<int64_t> scalars = {}) = 0;
   virtual llvm::Error synchronize() = 0;
 
   virtual llvm::Expected<EventHandle> createEvent() = 0;
@@ -105,7 +108,8 @@ public:
   llvm::Expected<std::vector<float>>
   timeLaunches(KernelHandle kernel, Dim3 grid, Dim3 block,
                unsigned dynamicSharedBytes, llvm::ArrayRef<DevicePtr> args,
-               unsigned warmup, unsigned reps, size_t flushBytes = 0);
+               unsigned warmup, unsigned reps, size_t flushBytes = 0,
+               llvm::ArrayRef<int64_t> scalars = {});
 
   /// Times device-to-device copies of `bytes` from `src` to `dst` the way
   /// timeLaunches times a kernel (same warm-up, flush and events): the time

@@ -68,9 +68,13 @@ llvm::Error checkDeviceLockPath(llvm::StringRef path);
 /// ("copy_*" with RunOptions::timeCopy; "timing" only when the check passed
 /// and reps > 0; for an op with several results "check" also holds
 /// "outputs", one record per output, see makeCheckRecord). Every output is
-/// poisoned, uploaded and copied back. Anything that stops the run (bad
-/// source, an op without a runtime model, manifest/op mismatch, a failing
-/// driver call) is an error.
+/// poisoned, uploaded and copied back. A kernel with size parameters must
+/// be specialized first (KernelSpec::specialize; it passes its size values
+/// after the pointers); one whose sizes make the tensors empty is neither
+/// loaded, checked nor launched: it passes, its "message" saying so. Anything
+/// that stops the run (bad source, an op without a runtime model, manifest/op
+/// mismatch, a kernel still having size parameters, a failing driver call) is
+/// an error.
 llvm::Expected<llvm::json::Object> runKernel(const Bundle &bundle,
                                              const KernelSpec &kernel,
                                              Device &device,

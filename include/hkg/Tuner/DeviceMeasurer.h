@@ -6,7 +6,9 @@
 // --worker` runs it in a separate process with a deadline (runKernel: fresh
 // seeded inputs, poisoned output, check against the float64 reference,
 // cold-L2 device-event timing, median). A crash or hang is a result, never
-// the caller's death.
+// the caller's death. An op with dynamic dims compiles to a kernel with
+// dynamic sizes, measured with every size at the op's size hint (which its
+// signature carries: hkg-run --sizes).
 //
 // Tools that run `hkg-autotune` call registerDeviceMeasurer() once; the pass
 // then reaches the device through setMeasurerFactory.

@@ -2,6 +2,7 @@
 
 #include "hkg/Tuner/DeviceMeasurer.h"
 
+#include "hkg/Dialect/Hkg/IR/DynamicDims.h"
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
 #include "hkg/Runtime/Bundle.h"
 #include "hkg/Runtime/Device.h"
@@ -54,9 +55,11 @@ public:
   llvm::StringRef getName() const override { return name; }
 
 private:
-  /// Compiles the candidate into `dir`; an error message on failure.
+  /// Compiles the candidate into `dir`; an error message on failure. For an
+  /// op with dynamic dims, `sizeHint` is set to the size it is measured at.
   std::optional<std::string> compile(const MeasureRequest &request,
-                                     llvm::StringRef dir);
+                                     llvm::StringRef dir,
+                                     std::optional<int64_t> &sizeHint);
 
   const TargetInfo &target;
   DeviceMeasurerOptions options;
@@ -71,7 +74,8 @@ static std::string firstLine(llvm::StringRef text) {
 }
 
 std::optional<std::string>
-DeviceMeasurer::compile(const MeasureRequest &request, llvm::StringRef dir) {
+DeviceMeasurer::compile(const MeasureRequest &request, llvm::StringRef dir,
+                        std::optional<int64_t> &sizeHint) {
   FailureOr<OwningOpRef<ModuleOp>> module =
       parseOpSignature(request.signature, ctx.get());
   if (failed(module))
@@ -80,6 +84,10 @@ DeviceMeasurer::compile(const MeasureRequest &request, llvm::StringRef dir) {
   (*module)->walk([&](HkgKernelOpInterface found) { op = found; });
   if (!op)
     return std::string("the op signature holds no hkg op");
+  // An op with dynamic dims is tuned for its size hint, which its signature
+  // carries (the size bucket, getOpSignature): every size takes it.
+  if (hasDynamicDims(op))
+    sizeHint = getSizeHint(op);
   op.setScheduleAttrTo(knobsToAttr(ctx.get(), *request.schedule));
 
   if (!options.compilerProgram.empty()) {
@@ -129,7 +137,8 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
     m.message = "cannot create a temporary directory: " + ec.message();
     return m;
   }
-  if (std::optional<std::string> error = compile(request, dir.path)) {
+  std::optional<int64_t> sizeHint;
+  if (std::optional<std::string> error = compile(request, dir.path, sizeHint)) {
     m.status = MeasureStatus::CompileError;
     m.message = *error;
     return m;
@@ -148,6 +157,15 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
     return m;
   }
   const rt::KernelSpec &kernel = bundle->kernels.front();
+  // A kernel with dynamic sizes runs at the op's size hint; one compiled
+  // from an op without dynamic dims has no size to run at.
+  if (kernel.hasSizeParameters() && !sizeHint) {
+    m.status = MeasureStatus::CompileError;
+    m.message = "kernel '" + kernel.name +
+                "' has dynamic sizes but the op signature has no dynamic dim "
+                "to give them a size";
+    return m;
+  }
   if (const llvm::json::Object *stats = kernel.stats.getAsObject())
     for (const auto &[key, value] : *stats)
       if (std::optional<double> number = value.getAsNumber())
@@ -168,6 +186,8 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
     args.push_back("--device-lock=" + options.deviceLock);
   if (options.timeCopy)
     args.push_back("--time-copy");
+  if (kernel.hasSizeParameters())
+    args.push_back("--sizes=" + std::to_string(*sizeHint));
   rt::WorkerResult w =
       rt::runWorker(options.workerProgram, args, options.timeoutSeconds * 1000);
   if (w.status == rt::WorkerStatus::TimedOut) {

@@ -4,7 +4,8 @@
 // the host: "device" memory is malloc'd, a "module" is a text image naming
 // host kernels, and a launch calls the host kernel at once. Tests point
 // HKG_CUDA_LIBRARY at this library to exercise hkg-run end to end (load,
-// poison, launch, check, time, isolate) on machines without a GPU.
+// poison, launch, check, time, isolate) on machines without a GPU, and
+// utils/bench/hkg_cuda.py's launches (test/Runtime/hkg-cuda-sizes.test).
 //
 // Module image: one line per kernel, `<entry> <behaviour> <rows> <cols>`,
 // where the behaviour is one of
@@ -15,6 +16,12 @@
 //   crash      dereferences a null pointer
 //   hang       never returns
 //   noop       writes nothing (any op; the output stays poisoned)
+//   sized      a correct softmax whose row count is the kernel's one size
+//              parameter (the int64 after the two pointers; <rows> unused)
+//
+// With FAKE_CUDA_LAUNCH_LOG set to a file, every launch appends a line
+// `launch <entry> grid <x> <y> <z>` to it, followed by ` sizes <n>` for a
+// `sized` kernel, so tests can see the grid and sizes hkg-run launches with.
 //
 // With FAKE_CUDA_COPY_LOG set to a file, every device-to-device copy appends
 // a line `dtod <bytes>` to it, so tests can count the copies hkg-run makes.
@@ -34,6 +41,7 @@
 
 namespace {
 struct Kernel {
+  std::string entry;
   std::string behaviour;
   long rows = 0, cols = 0;
   int dynamicSharedLimit = 48 * 1024;
@@ -62,6 +70,10 @@ int run(const Kernel &k, void **params) {
     return 0;
   const float *x = *reinterpret_cast<float **>(params[0]);
   float *y = *reinterpret_cast<float **>(params[1]);
+  if (k.behaviour == "sized") {
+    softmaxRows(x, y, *reinterpret_cast<int64_t *>(params[2]), k.cols);
+    return 0;
+  }
   if (k.behaviour == "crash") {
     volatile int *null = nullptr;
     *null = 1;
@@ -119,14 +131,19 @@ int cuModuleLoadDataEx(void **module, const void *image, unsigned, int *,
   std::istringstream in(static_cast<const char *>(image));
   std::string entry;
   Kernel k;
-  while (in >> entry >> k.behaviour >> k.rows >> k.cols)
+  while (in >> entry >> k.behaviour >> k.rows >> k.cols) {
+    k.entry = entry;
     m->kernels[entry] = k;
+  }
   if (m->kernels.empty()) {
     delete m;
     return 218; // CUDA_ERROR_INVALID_PTX
   }
   *module = m;
   return 0;
+}
+int cuModuleLoadData(void **module, const void *image) {
+  return cuModuleLoadDataEx(module, image, 0, nullptr, nullptr);
 }
 int cuModuleUnload(void *module) {
   delete static_cast<Module *>(module);
@@ -150,10 +167,21 @@ int cuFuncSetAttribute(void *fn, int attr, int value) {
   static_cast<Kernel *>(fn)->dynamicSharedLimit = value;
   return 0;
 }
-int cuLaunchKernel(void *fn, unsigned, unsigned, unsigned, unsigned, unsigned,
-                   unsigned, unsigned sharedBytes, void *, void **params,
-                   void **) {
+int cuLaunchKernel(void *fn, unsigned gridX, unsigned gridY, unsigned gridZ,
+                   unsigned, unsigned, unsigned, unsigned sharedBytes, void *,
+                   void **params, void **) {
   auto &k = *static_cast<Kernel *>(fn);
+  if (const char *log = std::getenv("FAKE_CUDA_LAUNCH_LOG"); log && *log)
+    if (FILE *f = std::fopen(log, "a")) {
+      std::fprintf(f, "launch %s grid %u %u %u", k.entry.c_str(), gridX, gridY,
+                   gridZ);
+      if (k.behaviour == "sized")
+        std::fprintf(
+            f, " sizes %lld",
+            static_cast<long long>(*reinterpret_cast<int64_t *>(params[2])));
+      std::fprintf(f, "\n");
+      std::fclose(f);
+    }
   if (sharedBytes > 48 * 1024 && sharedBytes > k.dynamicSharedLimit)
     return 1;
   return run(k, params);
