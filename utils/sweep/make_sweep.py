@@ -20,7 +20,7 @@ reduce_bodies cover hkg.reduce's argmax / argmin / logsumexp kinds, its
 prologue and epilogue bodies (cross-entropy with i64 targets, mean, variance,
 L2 norm, max with argmax) and log_softmax, on rows and down columns. The
 families dynamic_rows, dynamic_reduce and dynamic_ew have dynamic batch /
-row / token dims ('?'): one kernel each, checked at several sizes. The
+row / token dims ('?'), dynamic_matmul a dynamic M: one kernel each, checked at several sizes. The
 families norm_trailing and norm_inner cover hkg.layernorm / hkg.rmsnorm over
 2 or 3 trailing axes (row schedules) and over one inner axis (column
 schedules), with and without weight and bias, in f32 / f16 / bf16 at odd
@@ -279,6 +279,41 @@ def matmul_epi_cases():
     return cases
 
 
+def matmul_op(a, b, c, attrs=(), epi=None):
+    """An hkg.matmul as a callable of the schedule attribute (merged with `attrs`); `epi`: (operand types, block
+    arguments, body lines)."""
+    def text(sched):
+        ad = [x for x in list(attrs) + [sched] if x]
+        ad = "{%s} " % ", ".join(ad) if ad else ""
+        if not epi:
+            return f"hkg.matmul %arg0, %arg1 {ad}: {a}, {b} -> {c}"
+        types, args, lines = epi
+        ops = ", ".join(f"%arg{2 + i}" for i in range(len(types)))
+        return (f"hkg.matmul %arg0, %arg1 epilogue({ops} : {', '.join(types)}) {ad}: {a}, {b} -> {c} {{\n"
+                f"    ^bb0({args}):\n" + "".join(f"      {x}\n" for x in lines) + "    }")
+    return text
+
+
+def dynamic_matmul_cases():
+    """hkg.matmul with a dynamic M: plain, with a per-column bias and a per-row scale (following M), and a
+    decode-shaped projection (B as [N, K]) tuned for a small M."""
+    cases = []
+    for dt in ("bf16", "f16"):
+        a, b, c = t(("?", 256), dt), t((256, 384), dt), t(("?", 384), dt)
+        cases.append((f"dyn_mm_{dt}_Mx256x384", [a, b], matmul_op(a, b, c), c, "dyn_matmul"))
+        bias, scale = t((384,), dt), t(("?",), "f32")
+        le, ev = to_f32("%e0", dt, "x0")
+        lines = le + [f"%s0 = arith.addf %acc, {ev} : f32", "%s1 = arith.mulf %s0, %e1 : f32"] + from_f32("%s1", dt)
+        maps = "indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>]"
+        cases.append((f"dyn_mm_{dt}_Mx256x384_bias_scale", [a, b, bias, scale],
+                      matmul_op(a, b, c, [maps], ([bias, scale], f"%acc: f32, %e0: {dt}, %e1: f32", lines)), c,
+                      "dyn_matmul"))
+        ad, w, cd = t(("?", 512), dt), t((1000, 512), dt), t(("?", 1000), dt)
+        cases.append((f"dyn_mm_decode_{dt}_Mx512x1000", [ad, w],
+                      matmul_op(ad, w, cd, ["transpose_b", "hkg.size_hint = 8 : i64"]), cd, "dyn_matmul"))
+    return cases
+
+
 RED_ROW_SHAPES = [(3, 4097), (1, 128256), (64, 1024)]
 RED_COL_SHAPES = [(8, 512, 64), (5, 37, 24), (2, 1000, 3)]
 
@@ -499,6 +534,7 @@ def families():
     fam["dynamic_rows"] = (ROW, [c for c in dyn if c[4] == "dyn_rows"])
     fam["dynamic_reduce"] = (red, [c for c in dyn if c[4] == "dyn_reduce"])
     fam["dynamic_ew"] = (EW, [c for c in dyn if c[4] == "dyn_ew"])
+    fam["dynamic_matmul"] = (MM, dynamic_matmul_cases())
     return fam
 
 
