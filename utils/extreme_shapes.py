@@ -6,7 +6,8 @@ For every op family it writes .mlir inputs over extreme shapes and dtypes
 (one row; rows of 1M elements; M, N or K = 1; odd primes such as 7, 13, 127,
 4099; batch 1 with a huge hidden dim; reduce kinds: argmax, logsumexp,
 cross-entropy and log_softmax on rows and down columns; attention decode with 1..16 queries and
-head dims 32..1024, GQA; norms over one inner axis and over trailing axes),
+head dims 32..1024, GQA; norms over one inner axis and over trailing axes;
+dynamic rows, tokens and M with schedules chosen for size hints 1..1M),
 plus `--samples` seeded random combinations of the
 same extreme values, and runs on each chip:
 
@@ -39,7 +40,7 @@ from collections import OrderedDict, defaultdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OPS = ["matmul", "reduce", "reduce_kinds", "softmax", "layernorm", "rmsnorm",
-       "elementwise", "rope", "topk", "top_p_sample", "attention"]
+       "elementwise", "rope", "topk", "top_p_sample", "attention", "dynamic"]
 DEFAULT_CHIPS = ["gfx942", "gfx1100", "sm_90"]
 
 # The extreme values the random draws pick from.
@@ -247,8 +248,43 @@ NORM_AXES = [([1, 1, 1], [1]), ([1, 7, 13], [1]), ([1, HUGE_ROW, 3], [1]),
              ([2, 13, 1], [1]), ([1, 1024, 1024], [1, 2])]
 
 
+DYN = 99991  # the stand-in of a dynamic dim in the generators' names and types
+
+
+def gen_dynamic(gen, hint):
+    """The (name, mlir) of `gen` (made with the extent DYN for the dims to be
+    dynamic) with those dims '?' and the op's schedule chosen for `hint`
+    (hkg.size_hint)."""
+    if gen is None:
+        return None
+    name = gen[0].replace(str(DYN), "dyn") + "_hint%d" % hint
+    attr = "hkg.size_hint = %d : i64" % hint
+    text = gen[1].replace("@" + gen[0], "@" + name).replace(str(DYN), "?")
+    lines = text.splitlines()
+    i = next(j for j, l in enumerate(lines) if "hkg." in l and "=" in l)
+    if "{indexing_maps" in lines[i]:
+        lines[i] = lines[i].replace("{indexing_maps", "{%s, indexing_maps" % attr, 1)
+    elif "{transpose_b}" in lines[i]:
+        lines[i] = lines[i].replace("{transpose_b}", " {transpose_b, %s}" % attr, 1)
+    else:
+        head, sep, sig = lines[i].rpartition(" : ")  # the op's type signature
+        lines[i] = "%s {%s}%s%s" % (head, attr, sep, sig)
+    return name, "\n".join(lines) + "\n"
+
+
 def fixed_cases():
     out = defaultdict(list)
+    # Dynamic rows / tokens / M, with the schedule chosen for hints from 1
+    # to 1M: legal for the hint, and one kernel for every size.
+    for hint in [1, 7, 4096, HUGE_ROW]:
+        for op in ["reduce", "softmax", "layernorm", "rmsnorm", "elementwise"]:
+            for n in [1, 7, 4099, HUGE_ROW]:
+                out["dynamic"].append(gen_dynamic(gen_row(op, DYN, n, "bf16"), hint))
+        for n, k, tb in [(1, 1, False), (4096, 4096, False), (13, 127, False),
+                         (11008, 4096, True), (4099, 7, True)]:
+            for dt in ["bf16", "f32"]:
+                out["dynamic"].append(
+                    gen_dynamic(gen_matmul(DYN, n, k, dt, trans_b=tb), hint))
     mm = [(1, 1, 1), (1, 4096, 4096), (4096, 1, 4096), (4096, 4096, 1),
           (1, 1, 4096), (7, 13, 127), (127, 127, 127), (4099, 7, 13),
           (1, 4099, 7), (13, 1, 4099), (16, 4096, 1), (2, 11008, 4096),
