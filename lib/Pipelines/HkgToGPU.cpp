@@ -10,10 +10,16 @@ using namespace mlir::hkg;
 
 /// The equivalent hkg-opt command line:
 ///
-///   hkg-opt --hkg-check-gpu-limits='chip=<chip>'
+///   hkg-opt --hkg-reject-host-ops='allow-host-ops=<allowHostOps>'
+///           --hkg-check-gpu-limits='chip=<chip>'
 ///           --hkg-verify-schedule='chip=<chip> require-schedule=1'
 ///           --hkg-lower-to-gpu='chip=<chip>'
-void mlir::hkg::buildHkgToGPUPipeline(OpPassManager &pm, StringRef chip) {
+void mlir::hkg::buildHkgToGPUPipeline(OpPassManager &pm, StringRef chip,
+                                      bool allowHostOps) {
+  // No op left out of the kernels unnoticed.
+  HkgRejectHostOpsPassOptions host;
+  host.allowHostOps = allowHostOps;
+  pm.addPass(createHkgRejectHostOpsPass(host));
   HkgCheckGPULimitsPassOptions limits;
   limits.chip = chip.str();
   pm.addPass(createHkgCheckGPULimitsPass(limits));

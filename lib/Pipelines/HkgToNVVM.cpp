@@ -146,6 +146,6 @@ bool mlir::hkg::canUse32BitIndices(Operation *gpuModule) {
 llvm::Error
 mlir::hkg::buildHkgToNVVMPipeline(OpPassManager &pm,
                                   const HkgToNVVMPipelineOptions &opts) {
-  buildHkgToGPUPipeline(pm, opts.chip);
+  buildHkgToGPUPipeline(pm, opts.chip, opts.allowHostOps);
   return buildHkgGPUToNVVMPipeline(pm, opts);
 }

@@ -103,6 +103,6 @@ mlir::hkg::buildHkgGPUToROCDLPipeline(OpPassManager &pm,
 llvm::Error
 mlir::hkg::buildHkgToROCDLPipeline(OpPassManager &pm,
                                    const HkgToROCDLPipelineOptions &opts) {
-  buildHkgToGPUPipeline(pm, opts.chip);
+  buildHkgToGPUPipeline(pm, opts.chip, opts.allowHostOps);
   return buildHkgGPUToROCDLPipeline(pm, opts);
 }

@@ -56,6 +56,15 @@ void mlir::hkg::writeManifest(const Bundle &bundle, llvm::raw_ostream &os) {
     json.attribute("hkg_version", ::hkg::rt::kBundleVersion);
     json.attribute("target", bundle.target);
     json.attribute("format", bundle.format);
+    // hkg-compile --allow-host-ops: what the caller computes itself.
+    if (!bundle.hostOps.empty())
+      json.attributeArray("host_ops", [&] {
+        for (const auto &[op, loc] : bundle.hostOps)
+          json.object([&, &op = op, &loc = loc] {
+            json.attribute("op", op);
+            json.attribute("loc", loc);
+          });
+      });
     json.attributeArray("kernels", [&] {
       for (const CompiledKernel &k : bundle.kernels) {
         json.object([&] {

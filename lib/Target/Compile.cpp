@@ -362,6 +362,25 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
                        "install Debian package 'nvidia-cuda-toolkit' or CUDA");
   }
 
+  // Ops no kernel computes: an error, or (allowHostOps) left to the
+  // caller and listed in the manifest.
+  if (!options.allowHostOps) {
+    PassManager pm(module.getContext());
+    pm.addPass(createHkgRejectHostOpsPass());
+    if (failed(pm.run(module)))
+      return failure();
+  }
+  for (Operation *op : getHostOps(module)) {
+    std::string loc;
+    llvm::raw_string_ostream os(loc);
+    if (auto fl = dyn_cast<FileLineColLoc>(op->getLoc()))
+      os << fl.getFilename().getValue() << ":" << fl.getLine() << ":"
+         << fl.getColumn();
+    else
+      op->getLoc().print(os);
+    bundle.hostOps.emplace_back(op->getName().getStringRef().str(), loc);
+  }
+
   // The hkg-dialect part: verify schedules, lower hkg ops to gpu kernels.
   auto start = std::chrono::steady_clock::now();
   bool hasHkgOps =
@@ -374,7 +393,7 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
       defaults.chip = options.chip;
       pm.addPass(createHkgDefaultSchedulePass(defaults));
     }
-    buildHkgToGPUPipeline(pm, options.chip);
+    buildHkgToGPUPipeline(pm, options.chip, /*allowHostOps=*/true);
     if (failed(pm.run(module)))
       return failure();
     WalkResult left = module.walk([](HkgKernelOpInterface op) {

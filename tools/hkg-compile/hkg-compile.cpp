@@ -53,6 +53,12 @@ static llvm::cl::opt<std::string> toolkit(
     llvm::cl::desc("Toolkit directory (ROCm or CUDA layout); default: found "
                    "by hkg"),
     llvm::cl::init(""));
+static llvm::cl::opt<bool> allowHostOps(
+    "allow-host-ops",
+    llvm::cl::desc("Leave ops that no hkg kernel computes (e.g. a linalg op "
+                   "next to hkg ops) to the caller, listed in the manifest's "
+                   "host_ops, instead of refusing them"),
+    llvm::cl::init(false));
 static llvm::cl::opt<bool> defaultSchedules(
     "default-schedules",
     llvm::cl::desc("Attach the target's default schedule to hkg ops that "
@@ -145,6 +151,7 @@ static int compileMain() {
   options.optLevel = optLevel;
   options.toolkit = toolkit;
   options.defaultSchedules = defaultSchedules;
+  options.allowHostOps = allowHostOps;
   options.indexBitwidth = indexBitwidth;
   options.minBlocksPerSM = minBlocksPerSM;
   FailureOr<mlir::hkg::Bundle> bundle = mlir::hkg::compileBundle(*module, options);

@@ -23,6 +23,12 @@ struct HkgToROCDLPipelineOptions
       llvm::cl::desc("AMD chip (gfx90a, gfx942, gfx950, "
                      "gfx1100, gfx1151, gfx1201, gfx1250)"),
       llvm::cl::init("gfx942")};
+  PassOptions::Option<bool> allowHostOps{
+      *this, "allow-host-ops",
+      llvm::cl::desc("Leave ops no hkg kernel computes to the caller (a "
+                     "remark each) instead of refusing them "
+                     "(hkg-reject-host-ops)"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
       llvm::cl::init(3)};
@@ -53,6 +59,12 @@ struct HkgToNVVMPipelineOptions
       llvm::cl::desc("PTX features (e.g. +ptx80); default: the lowest PTX "
                      "version for the chip"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> allowHostOps{
+      *this, "allow-host-ops",
+      llvm::cl::desc("Leave ops no hkg kernel computes to the caller (a "
+                     "remark each) instead of refusing them "
+                     "(hkg-reject-host-ops)"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
       llvm::cl::init(3)};
@@ -97,9 +109,11 @@ llvm::Error buildHkgGPUToROCDLPipeline(OpPassManager &pm,
 llvm::Error buildHkgGPUToNVVMPipeline(OpPassManager &pm,
                                       const HkgToNVVMPipelineOptions &opts);
 
-/// Adds the hkg-dialect part shared by both full pipelines: schedule
-/// verification and lowering to the gpu dialect.
-void buildHkgToGPUPipeline(OpPassManager &pm, llvm::StringRef chip);
+/// Adds the hkg-dialect part shared by both full pipelines: the refusal of
+/// ops no kernel computes (unless `allowHostOps`), schedule verification
+/// and lowering to the gpu dialect.
+void buildHkgToGPUPipeline(OpPassManager &pm, llvm::StringRef chip,
+                           bool allowHostOps = false);
 
 /// hkg ops to gpu.binary for AMD: buildHkgToGPUPipeline + the ROCDL part.
 llvm::Error buildHkgToROCDLPipeline(OpPassManager &pm,

@@ -34,6 +34,10 @@ struct BundleOptions {
   /// Attach the default schedule to hkg ops that carry none (otherwise such
   /// ops are an error).
   bool defaultSchedules = true;
+  /// Leave ops that no kernel computes to the caller, listed in the
+  /// manifest's `host_ops` (otherwise they are an error:
+  /// hkg-reject-host-ops).
+  bool allowHostOps = false;
   /// NVIDIA: width of `index` in the kernels. 64: always 64-bit; 0 (auto):
   /// 32-bit for every kernel that hkg::canUse32BitIndices accepts (at most
   /// 2^30 elements per memref, no nvgpu ops), else 64; 32: like auto, but a
@@ -105,6 +109,9 @@ struct Bundle {
   /// hsaco | ptx | cubin.
   std::string format;
   std::vector<CompiledKernel> kernels;
+  /// With allowHostOps: the ops no kernel computes, left to the caller
+  /// (op name, location), in program order.
+  std::vector<std::pair<std::string, std::string>> hostOps;
   /// Time of the hkg-dialect part (verification, lowering to gpu), ms.
   double frontMs = 0;
 };

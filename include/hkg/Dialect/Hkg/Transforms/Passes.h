@@ -5,6 +5,7 @@
 
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::hkg {
@@ -19,6 +20,15 @@ namespace mlir::hkg {
 /// `hkg.target` attribute on `op` or an enclosing op. Emits an error on `op`
 /// naming the problem when there is none or the chip is unknown.
 FailureOr<const TargetInfo *> getTargetFor(Operation *op, StringRef chip);
+
+/// Whether `op`, at the top level of a function, is computed by hkg's
+/// kernels (an hkg kernel op) or needs no computing (func.return, a scalar
+/// arith.constant). hkg-reject-host-ops refuses the others.
+bool isComputedByKernels(Operation *op);
+
+/// The ops at the top level of the module's functions that no kernel
+/// computes, in order.
+SmallVector<Operation *> getHostOps(ModuleOp module);
 
 } // namespace mlir::hkg
 

@@ -60,6 +60,32 @@ def HkgVerifySchedulePass : Pass<"hkg-verify-schedule"> {
   ];
 }
 
+def HkgRejectHostOpsPass : Pass<"hkg-reject-host-ops", "ModuleOp"> {
+  let summary = "Refuse ops in a function that no hkg kernel computes";
+  let description = [{
+    hkg compiles hkg kernel ops; anything else computed in a function (a
+    `linalg.add` after an `hkg.softmax`, an `arith.addf` on tensors) would
+    pass through the lowering untouched and be missing from the kernel
+    bundle. This pass makes that an error naming the op and its location:
+    lower it to hkg ops first. Allowed at the top level of a function are
+    hkg kernel ops, `func.return` and scalar `arith.constant`s; the regions
+    of hkg ops are theirs to verify. With `allow-host-ops`, such ops are
+    left to the caller, each reported as a remark (hkg-compile lists them in
+    the manifest's `host_ops`). hkg-to-rocdl and hkg-to-nvvm run it first.
+
+    ```mlir
+    %s = hkg.softmax %x axis(1) : tensor<64x64xf32> -> tensor<64x64xf32>
+    // error: 'arith.addf' is not an hkg kernel op: no kernel computes it ...
+    %y = arith.addf %s, %s : tensor<64x64xf32>
+    ```
+  }];
+  let options = [
+    Option<"allowHostOps", "allow-host-ops", "bool", /*default=*/"false",
+           "Leave ops that no kernel computes to the caller (a remark each) "
+           "instead of refusing them">
+  ];
+}
+
 def HkgFusePass : Pass<"hkg-fuse"> {
   let summary = "Fold an hkg.elementwise consuming a matmul into its epilogue";
   let description = [{

@@ -1,0 +1,66 @@
+//===- RejectHostOps.cpp - no op silently left out of the kernels ---------===//
+
+#include "hkg/Dialect/Hkg/IR/HkgInterfaces.h"
+#include "hkg/Dialect/Hkg/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#define DEBUG_TYPE "hkg-reject-host-ops"
+
+namespace mlir::hkg {
+#define GEN_PASS_DEF_HKGREJECTHOSTOPSPASS
+#include "hkg/Dialect/Hkg/Transforms/Passes.h.inc"
+} // namespace mlir::hkg
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+bool mlir::hkg::isComputedByKernels(Operation *op) {
+  if (isa<HkgKernelOpInterface, func::ReturnOp>(op))
+    return true;
+  // Scalar constants cost nothing and are no tensor to compute.
+  if (auto c = dyn_cast<arith::ConstantOp>(op))
+    return !isa<ShapedType>(c.getType());
+  return false;
+}
+
+SmallVector<Operation *> mlir::hkg::getHostOps(ModuleOp module) {
+  SmallVector<Operation *> hostOps;
+  module.walk([&](func::FuncOp func) {
+    for (Block &block : func.getBody())
+      for (Operation &op : block)
+        if (!isComputedByKernels(&op))
+          hostOps.push_back(&op);
+  });
+  return hostOps;
+}
+
+namespace mlir::hkg {
+namespace {
+struct HkgRejectHostOpsPass final
+    : impl::HkgRejectHostOpsPassBase<HkgRejectHostOpsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Operation *> hostOps = getHostOps(getOperation());
+    for (Operation *op : hostOps) {
+      if (allowHostOps) {
+        op->emitRemark("'") << op->getName()
+                            << "' is left to the caller (allow-host-ops): no "
+                               "hkg kernel computes it";
+        continue;
+      }
+      op->emitError("'")
+          << op->getName()
+          << "' is not an hkg kernel op: no kernel computes it, and it would "
+             "be missing from the compiled kernels; express it with hkg ops, "
+             "or allow host ops (hkg-compile --allow-host-ops) to leave it to "
+             "the caller";
+    }
+    if (!allowHostOps && !hostOps.empty())
+      signalPassFailure();
+  }
+};
+} // namespace
+} // namespace mlir::hkg
