@@ -333,6 +333,18 @@ def reduce_op(kinds, x, res, axes, prologue=None, epilogue=None, ins=None, maps=
     return text
 
 
+def xent_op(x, targets, res, dt):
+    """Cross-entropy of the rows of `x` (logits of type dt) against i64 `targets`, one kernel: logsumexp of the
+    row minus the logit the target picks (a one-hot prologue)."""
+    lx, xf = to_f32("%v", dt, "xf")
+    pro = [f"^bb0(%v: {dt}, %tg: i64):"] + lx + [
+        "%j = hkg.index 1", "%ji = arith.index_cast %j : index to i64", "%hit = arith.cmpi eq, %ji, %tg : i64",
+        "%zero = arith.constant 0.0 : f32", f"%pick = arith.select %hit, {xf}, %zero : f32",
+        f"hkg.yield {xf}, %pick : f32, f32"]
+    epi = ["^bb0(%l: f32, %p: f32):", "%loss = arith.subf %l, %p : f32", "hkg.yield %loss : f32"]
+    return reduce_op("logsumexp, sum", x, res, "[1]", pro, epi, [targets], ["affine_map<(d0, d1) -> (d0)>"])
+
+
 def reduce_kinds_cases():
     """argmax / argmin (i64 / i32 positions), logsumexp, rows and down columns, every float dtype."""
     cases = []
@@ -355,15 +367,9 @@ def reduce_bodies_cases():
     cases = []
     for (r, c), dt in spread(RED_ROW_SHAPES):
         x, tt = t((r, c), dt), t((r,), "i64")
+        cases.append((f"xent_{dt}_{r}x{c}", [x, tt], xent_op(x, tt, t((r,), "f32"), dt), t((r,), "f32"),
+                      "reduce_bodies"))
         lx, xf = to_f32("%v", dt, "xf")
-        pro = [f"^bb0(%v: {dt}, %tg: i64):"] + lx + [
-            "%j = hkg.index 1", "%ji = arith.index_cast %j : index to i64", "%hit = arith.cmpi eq, %ji, %tg : i64",
-            "%zero = arith.constant 0.0 : f32", f"%pick = arith.select %hit, {xf}, %zero : f32",
-            f"hkg.yield {xf}, %pick : f32, f32"]
-        epi = ["^bb0(%l: f32, %p: f32):", "%loss = arith.subf %l, %p : f32", "hkg.yield %loss : f32"]
-        cases.append((f"xent_{dt}_{r}x{c}", [x, tt],
-                      reduce_op("logsumexp, sum", x, t((r,), "f32"), "[1]", pro, epi, [tt], ["affine_map<(d0, d1) -> (d0)>"]),
-                      t((r,), "f32"), "reduce_bodies"))
         mean = ["^bb0(%s: f32):", f"%n = arith.constant {float(c)} : f32", "%m = arith.divf %s, %n : f32"] + from_f32("%m", dt)
         cases.append((f"mean_{dt}_{r}x{c}", [x], reduce_op("sum", x, t((r,), dt), "[1]", epilogue=mean), t((r,), dt), "reduce_bodies"))
         l2p = [f"^bb0(%v: {dt}):"] + lx + [f"%q = arith.mulf {xf}, {xf} : f32", "hkg.yield %q : f32"]
@@ -456,15 +462,8 @@ def dynamic_cases():
         cases.append((f"dyn_argmax_{dt}_Nx32000", [xl], reduce_op("argmax", xl, t(("?",), "i64"), "[1]"),
                       t(("?",), "i64"), "dyn_reduce"))
         tt = t(("?",), "i64")
-        lx, xf = to_f32("%v", dt, "xf")
-        pro = [f"^bb0(%v: {dt}, %tg: i64):"] + lx + [
-            "%j = hkg.index 1", "%ji = arith.index_cast %j : index to i64", "%hit = arith.cmpi eq, %ji, %tg : i64",
-            "%zero = arith.constant 0.0 : f32", f"%pick = arith.select %hit, {xf}, %zero : f32",
-            f"hkg.yield {xf}, %pick : f32, f32"]
-        epi = ["^bb0(%l: f32, %p: f32):", "%loss = arith.subf %l, %p : f32", "hkg.yield %loss : f32"]
-        cases.append((f"dyn_xent_{dt}_Nx32000", [xl, tt],
-                      reduce_op("logsumexp, sum", xl, t(("?",), "f32"), "[1]", pro, epi, [tt],
-                                ["affine_map<(d0, d1) -> (d0)>"]), t(("?",), "f32"), "dyn_reduce"))
+        cases.append((f"dyn_xent_{dt}_Nx32000", [xl, tt], xent_op(xl, tt, t(("?",), "f32"), dt), t(("?",), "f32"),
+                      "dyn_reduce"))
         body = GELU_BODY if dt != "f32" else GELU_BODY.replace("arith.extf %a : {dt} to f32", "arith.addf %a, %a : f32") \
             .replace("%o = arith.truncf %r : f32 to {dt}", "%o = arith.mulf %r, %c1 : f32")
         cases.append((f"dyn_gelu_{dt}_Nx4096", [xn],
