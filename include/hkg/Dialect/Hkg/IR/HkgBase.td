@@ -18,8 +18,10 @@ def Hkg_Dialect : Dialect {
     The `hkg` dialect describes AI operators (matmul with fused epilogues,
     elementwise chains, reductions, softmax, normalizations, rotary
     embeddings, top-p sampling, attention) at the level of *one GPU kernel
-    per op*. Ops take and return builtin ranked tensors of static shape with
-    `f32`, `f16` or `bf16` elements.
+    per op*. Ops take and return builtin ranked tensors of float elements
+    (and integer ones where they mean something: masks, targets, packed
+    values); batch, row and token dims may be dynamic (`?`) where an op says
+    so, one kernel then serving every size (docs/ABI.md).
 
     Every op implements `HkgKernelOpInterface`: it knows its schedule space
     (the tunable knobs and their legal values for a given target), its
