@@ -31,6 +31,7 @@
 #include "hkg/Dialect/Hkg/IR/Schedules/ElementwiseSchedule.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -103,8 +104,9 @@ struct ElementwiseEmitter {
         continue;
       }
       if (access[i] == BroadcastAccess::Trailing) {
-        Value at = arith::RemUIOp::create(b, loc, idx,
-                                          toIndexValue(b, loc, inputSizes[i]));
+        Value at = arith::RemUIOp::create(
+            b, loc, idx,
+            getValueOrCreateConstantIndexOp(b, loc, inputSizes[i]));
         vs.push_back(loadContiguous(in, at, width, once));
         continue;
       }
@@ -258,7 +260,7 @@ static LogicalResult emitKernel(ElementwiseOp op, KernelContext &kc) {
   int64_t perBlock = perStep * unroll;
   // Static: the workgroups and how many are full; dynamic: from N at launch.
   std::optional<int64_t> staticNumel = getConstantIntValue(numel);
-  Value numelValue = toIndexValue(b, loc, numel);
+  Value numelValue = getValueOrCreateConstantIndexOp(b, loc, numel);
   int64_t numBlocks = 0, fullBlocks = 0;
   if (staticNumel) {
     numBlocks = llvm::divideCeil(*staticNumel, perBlock);

@@ -7,6 +7,7 @@
 #include "GPUBuildingBlocks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -60,14 +61,6 @@ int64_t KernelContext::staticExtent(unsigned arg, int64_t begin,
     if (!ShapedType::isDynamic(type.getDimSize(d)))
       n *= type.getDimSize(d);
   return n;
-}
-
-bool KernelContext::isStatic(unsigned arg, int64_t begin, int64_t end) const {
-  auto type = cast<MemRefType>(args[arg].getType());
-  for (int64_t d = begin; d < end; ++d)
-    if (ShapedType::isDynamic(type.getDimSize(d)))
-      return false;
-  return true;
 }
 
 void KernelContext::setGridX(int64_t mul, int64_t div, int64_t times) {
@@ -199,8 +192,9 @@ Value mlir::hkg::reshapeView(OpBuilder &b, Location loc, Value m,
       strides[i] = b.getIndexAttr(*inner * *dim);
     else
       strides[i] =
-          arith::MulIOp::create(b, loc, toIndexValue(b, loc, strides[i + 1]),
-                                toIndexValue(b, loc, shape[i + 1]))
+          arith::MulIOp::create(
+              b, loc, getValueOrCreateConstantIndexOp(b, loc, strides[i + 1]),
+              getValueOrCreateConstantIndexOp(b, loc, shape[i + 1]))
               .getResult();
   }
   auto result =
@@ -208,12 +202,6 @@ Value mlir::hkg::reshapeView(OpBuilder &b, Location loc, Value m,
                       MemRefLayoutAttrInterface(), type.getMemorySpace());
   return memref::ReinterpretCastOp::create(b, loc, result, m, b.getIndexAttr(0),
                                            shape, strides);
-}
-
-Value mlir::hkg::toIndexValue(OpBuilder &b, Location loc, OpFoldResult v) {
-  if (auto value = dyn_cast<Value>(v))
-    return value;
-  return constIndex(b, loc, *getConstantIntValue(v));
 }
 
 int64_t mlir::hkg::vectorAlignment(Type elementType, int64_t width) {
@@ -664,20 +652,25 @@ SmallVector<Value> mlir::hkg::delinearize(OpBuilder &b, Location loc,
     Value q =
         getConstantIntValue(stride) == 1
             ? flat
-            : arith::DivUIOp::create(b, loc, flat, toIndexValue(b, loc, stride))
+            : arith::DivUIOp::create(
+                  b, loc, flat, getValueOrCreateConstantIndexOp(b, loc, stride))
                   .getResult();
     index[j] =
         j == outermost
             ? q
-            : arith::RemUIOp::create(b, loc, q, toIndexValue(b, loc, dims[j]))
+            : arith::RemUIOp::create(
+                  b, loc, q, getValueOrCreateConstantIndexOp(b, loc, dims[j]))
                   .getResult();
     std::optional<int64_t> s = getConstantIntValue(stride),
                            e = getConstantIntValue(dims[j]);
-    stride = s && e ? OpFoldResult(b.getIndexAttr(*s * *e))
-                    : OpFoldResult(arith::MulIOp::create(
-                                       b, loc, toIndexValue(b, loc, stride),
-                                       toIndexValue(b, loc, dims[j]))
-                                       .getResult());
+    stride =
+        s && e
+            ? OpFoldResult(b.getIndexAttr(*s * *e))
+            : OpFoldResult(arith::MulIOp::create(
+                               b, loc,
+                               getValueOrCreateConstantIndexOp(b, loc, stride),
+                               getValueOrCreateConstantIndexOp(b, loc, dims[j]))
+                               .getResult());
   }
   return index;
 }

@@ -57,8 +57,6 @@ struct KernelContext {
   OpFoldResult extent(unsigned arg, int64_t begin, int64_t end);
   /// The static dims among [begin, end) of argument `arg`, multiplied.
   int64_t staticExtent(unsigned arg, int64_t begin, int64_t end) const;
-  /// Whether dims [begin, end) of argument `arg` are all static.
-  bool isStatic(unsigned arg, int64_t begin, int64_t end) const;
   /// A kernel with sizes launches ceil(N * mul / div) * times workgroups
   /// along x, N the product of all its sizes: the family's count of work
   /// items is N * mul, `div` per workgroup, `times` workgroups each.
@@ -124,9 +122,6 @@ Value reshapeView(OpBuilder &b, Location loc, Value m,
 
 /// The contiguous memref `m` as a one-dimensional view of all its elements.
 Value flatView(OpBuilder &b, Location loc, Value m);
-
-/// `v` as an index value (a constant for an attribute).
-Value toIndexValue(OpBuilder &b, Location loc, OpFoldResult v);
 
 /// Alignment in bytes that a `width`-element access at an index that is a
 /// multiple of `width` has, given 16-byte aligned base pointers.
