@@ -76,4 +76,65 @@ def HkgLowerToGPUPass : Pass<"hkg-lower-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def HkgRaiseLinalgPass : Pass<"hkg-raise-linalg"> {
+  let summary = "Raise linalg on tensors (Torch-MLIR's output) to hkg ops";
+  let description = [{
+    Turns the linalg-on-tensors form that Torch-MLIR and IREE produce into
+    hkg kernel ops, so that a PyTorch program compiles to hkg kernels:
+
+    1. Named linalg ops (`linalg.matmul`, `linalg.batch_matmul`,
+       `linalg.transpose`, `linalg.add`, ...) are generalized to
+       `linalg.generic`; `linalg.fill` stays (it is how inits are written).
+    2. Elementwise producers are fused into their consumers (upstream
+       linalg elementwise fusion): chains of maps become one body, a
+       transpose becomes an indexing map, a map before a reduction becomes
+       its prologue. A contraction takes only transposes and broadcasts
+       this way, never arithmetic: what follows a matmul becomes its
+       epilogue instead (`hkg-fuse`).
+    3. Each `linalg.generic` becomes one hkg op:
+       - all loops parallel: `hkg.elementwise`, its inputs read through the
+         generic's indexing maps, `linalg.index` as `hkg.index`;
+       - a contraction (batch, M, N, K loops; a multiply-accumulate body):
+         `hkg.matmul`, transposes as `transpose_a` / `transpose_b`, a
+         non-zero init as an epilogue that adds it;
+       - reduction loops over adjacent dims of one input with a
+         `sum` / `prod` / `max` / `min` combiner: `hkg.reduce` with the
+         rest of the body as its prologue and a non-identity init folded
+         into an epilogue.
+
+    A generic that fits none of these is left as it is and named in a
+    remark (`hkg-reject-host-ops` then refuses it, or, with
+    `allow-host-ops`, leaves it to the caller): nothing is dropped.
+
+    Before:
+    ```mlir
+    %e = tensor.empty() : tensor<64x128xf32>
+    %0 = linalg.generic {indexing_maps = [#id, #id, #id],
+        iterator_types = ["parallel", "parallel"]}
+        ins(%a, %b : tensor<64x128xf32>, tensor<64x128xf32>)
+        outs(%e : tensor<64x128xf32>) {
+    ^bb0(%x: f32, %y: f32, %o: f32):
+      %s = arith.addf %x, %y : f32
+      linalg.yield %s : f32
+    } -> tensor<64x128xf32>
+    ```
+    After:
+    ```mlir
+    %0 = hkg.elementwise %a, %b {indexing_maps = [#id, #id]}
+        : tensor<64x128xf32>, tensor<64x128xf32> -> tensor<64x128xf32> {
+    ^bb0(%x: f32, %y: f32):
+      %s = arith.addf %x, %y : f32
+      hkg.yield %s : f32
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::hkg::HkgDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // HKG_CONVERSION_PASSES_TD

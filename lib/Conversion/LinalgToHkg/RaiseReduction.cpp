@@ -1,0 +1,258 @@
+//===- RaiseReduction.cpp - a reducing linalg.generic to hkg.reduce -------===//
+
+#include "Raise.h"
+
+#include "hkg/Dialect/Hkg/IR/HkgOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::hkg;
+using namespace mlir::hkg::raise;
+
+static std::string str(Twine t) { return t.str(); }
+
+static bool isReduceInputType(Type t) {
+  return t.isF32() || t.isF16() || t.isBF16();
+}
+
+namespace {
+/// What the payload's combiner `acc = comb(value, acc)` reduces.
+struct Combiner {
+  Operation *op;
+  Value value;
+  ReduceKind kind;
+  /// arith.maximumf / minimumf: a NaN anywhere makes the result NaN, which
+  /// hkg's max / min (a NaN loses) do not do by themselves.
+  bool propagatesNaN;
+};
+} // namespace
+
+static FailureOr<Combiner> matchCombiner(linalg::GenericOp generic,
+                                         std::string &why) {
+  Block &body = generic.getRegion().front();
+  BlockArgument acc =
+      generic.getMatchingBlockArgument(generic.getDpsInitOperand(0));
+  Value yielded = body.getTerminator()->getOperand(0);
+  Operation *op = yielded.getDefiningOp();
+  if (!op || op->getBlock() != &body || op->getNumOperands() != 2 ||
+      !llvm::is_contained(op->getOperands(), acc) || !acc.hasOneUse()) {
+    why = "its body is not `acc = combine(value, acc)`";
+    return failure();
+  }
+  Value value =
+      op->getOperand(0) == acc ? op->getOperand(1) : op->getOperand(0);
+  Combiner c{op, value, ReduceKind::Sum, false};
+  if (isa<arith::AddFOp>(op))
+    c.kind = ReduceKind::Sum;
+  else if (isa<arith::MulFOp>(op))
+    c.kind = ReduceKind::Prod;
+  else if (isa<arith::MaxNumFOp, arith::MaximumFOp>(op))
+    c.kind = ReduceKind::Max;
+  else if (isa<arith::MinNumFOp, arith::MinimumFOp>(op))
+    c.kind = ReduceKind::Min;
+  else {
+    why = str("its combiner '" + op->getName().getStringRef() +
+              "' is not a float sum, product, max or min");
+    return failure();
+  }
+  c.propagatesNaN = isa<arith::MaximumFOp, arith::MinimumFOp>(op);
+  return c;
+}
+
+/// Whether `value` leaves the reduction unchanged.
+static bool isIdentity(ReduceKind kind, const APFloat &value) {
+  switch (kind) {
+  case ReduceKind::Sum:
+    return value.isZero();
+  case ReduceKind::Prod:
+    return value.isExactlyValue(1.0);
+  case ReduceKind::Max:
+    return value.isInfinity() && value.isNegative();
+  case ReduceKind::Min:
+    return value.isInfinity() && !value.isNegative();
+  default:
+    return false;
+  }
+}
+
+RaiseResult raise::raiseReduction(RewriterBase &rewriter,
+                                  linalg::GenericOp generic) {
+  if (generic.getNumReductionLoops() == 0)
+    return RaiseResult::notMine("it has no reduction loops");
+  if (generic.getNumDpsInits() != 1)
+    return RaiseResult::refused(str("it reduces into " +
+                                    Twine(generic.getNumDpsInits()) +
+                                    " results (an hkg.reduce writes one)"));
+  std::string why;
+  FailureOr<Combiner> comb = matchCombiner(generic, why);
+  if (failed(comb))
+    return RaiseResult::refused(why);
+  Type f32 = rewriter.getF32Type();
+  Type valueType = comb->value.getType();
+  if (!isReduceInputType(valueType))
+    return RaiseResult::refused("it reduces values of a type other than "
+                                "f32, f16 or bf16");
+  if (!capturesOnlyConstants(generic, why))
+    return RaiseResult::refused(why);
+
+  // The reduced loops: adjacent, the axes of an input read in loop order.
+  SmallVector<utils::IteratorType> iters = generic.getIteratorTypesArray();
+  SmallVector<int64_t> axes;
+  for (auto [i, it] : llvm::enumerate(iters))
+    if (it == utils::IteratorType::reduction)
+      axes.push_back(i);
+  if (axes.back() - axes.front() + 1 != static_cast<int64_t>(axes.size()))
+    return RaiseResult::refused("it reduces loops that are not adjacent");
+  unsigned numLoops = generic.getNumLoops();
+  OpOperand *input = nullptr;
+  for (OpOperand *in : generic.getDpsInputOperands()) {
+    auto type = dyn_cast<RankedTensorType>(in->get().getType());
+    if (type && isReduceInputType(type.getElementType()) &&
+        generic.getMatchingIndexingMap(in).isIdentity() &&
+        type.getRank() == numLoops) {
+      input = in;
+      break;
+    }
+  }
+  if (!input)
+    return RaiseResult::refused(
+        "no f32/f16/bf16 input is read at every loop in order (hkg.reduce "
+        "reduces axes of one such input)");
+
+  // The result: the parallel loops in order, the reduced ones dropped or
+  // kept as size-1 dims.
+  OpOperand *init = generic.getDpsInitOperand(0);
+  auto resultType = cast<RankedTensorType>(init->get().getType());
+  if (!isReduceInputType(resultType.getElementType()))
+    return RaiseResult::refused("hkg.reduce writes an f32, f16 or bf16 sum, "
+                                "product, max or min");
+  AffineMap outMap = generic.getMatchingIndexingMap(init);
+  SmallVector<AffineExpr> dropped, kept;
+  for (unsigned i = 0; i < numLoops; ++i) {
+    bool reduced = iters[i] == utils::IteratorType::reduction;
+    if (!reduced)
+      dropped.push_back(rewriter.getAffineDimExpr(i));
+    kept.push_back(reduced ? rewriter.getAffineConstantExpr(0)
+                           : rewriter.getAffineDimExpr(i));
+  }
+  if (outMap.getResults() != ArrayRef(dropped) &&
+      outMap.getResults() != ArrayRef(kept))
+    return RaiseResult::refused(
+        "its result is not the input's dims in order without (or with "
+        "size-1) reduced dims");
+
+  std::optional<TypedAttr> fill = getFillConstant(init->get());
+  auto fillValue = fill ? dyn_cast<FloatAttr>(*fill) : FloatAttr();
+  if (!fillValue)
+    return RaiseResult::refused("its init is not a constant (hkg.reduce "
+                                "starts from the kind's identity)");
+  bool foldInit = !isIdentity(comb->kind, fillValue.getValue());
+
+  // The other inputs the payload reads: `ins`, mapped from the input's
+  // dims (the loops).
+  Block &payload = generic.getRegion().front();
+  SmallVector<Value> ins;
+  SmallVector<AffineMap> insMaps;
+  SmallVector<BlockArgument> insArgs;
+  for (OpOperand *in : generic.getDpsInputOperands()) {
+    if (in == input)
+      continue;
+    BlockArgument arg = generic.getMatchingBlockArgument(in);
+    if (arg.use_empty())
+      continue;
+    auto type = dyn_cast<RankedTensorType>(in->get().getType());
+    if (!type || !isHkgElementType(type.getElementType()))
+      return RaiseResult::refused(
+          str("input #" + Twine(in->getOperandNumber()) +
+              " is not a tensor of an element type hkg kernels read"));
+    ins.push_back(in->get());
+    insMaps.push_back(generic.getMatchingIndexingMap(in));
+    insArgs.push_back(arg);
+  }
+  BlockArgument inputArg = generic.getMatchingBlockArgument(input);
+  bool needsPrologue =
+      comb->value != inputArg || !ins.empty() || comb->propagatesNaN ||
+      llvm::any_of(payload.without_terminator(),
+                   [&](Operation &op) { return &op != comb->op; });
+
+  MLIRContext *ctx = rewriter.getContext();
+  Location loc = generic.getLoc();
+  SmallVector<Attribute> kinds = {ReduceKindAttr::get(ctx, comb->kind)};
+  if (comb->propagatesNaN)
+    kinds.push_back(ReduceKindAttr::get(ctx, ReduceKind::Max));
+  rewriter.setInsertionPoint(generic);
+  auto reduce = ReduceOp::create(
+      rewriter, loc, resultType, input->get(), ins,
+      rewriter.getArrayAttr(kinds), axes,
+      ins.empty() ? ArrayAttr() : rewriter.getAffineMapArrayAttr(insMaps),
+      /*schedule=*/nullptr);
+
+  if (needsPrologue) {
+    SmallVector<Type> argTypes = {inputArg.getType()};
+    SmallVector<Location> argLocs = {inputArg.getLoc()};
+    for (BlockArgument arg : insArgs) {
+      argTypes.push_back(arg.getType());
+      argLocs.push_back(arg.getLoc());
+    }
+    Block *block =
+        rewriter.createBlock(&reduce.getPrologue(), {}, argTypes, argLocs);
+    rewriter.setInsertionPointToStart(block);
+    IRMapping map;
+    map.map(inputArg, block->getArgument(0));
+    map.map(insArgs, block->getArguments().drop_front());
+    clonePayload(rewriter, generic, map,
+                 llvm::to_vector(llvm::seq<int64_t>(0, numLoops)), {comb->op});
+    Value v = map.lookupOrDefault(comb->value);
+    if (v.getType() != f32)
+      v = arith::ExtFOp::create(rewriter, loc, f32, v);
+    SmallVector<Value> yielded = {v};
+    if (comb->propagatesNaN) {
+      // A second max over "is NaN" (1 or 0) says whether any was.
+      Value isNaN =
+          arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, v, v);
+      Value one = arith::ConstantOp::create(rewriter, loc,
+                                            rewriter.getF32FloatAttr(1.0));
+      Value zero = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getF32FloatAttr(0.0));
+      yielded.push_back(
+          arith::SelectOp::create(rewriter, loc, isNaN, one, zero));
+    }
+    YieldOp::create(rewriter, loc, yielded);
+  }
+
+  if (foldInit || comb->propagatesNaN) {
+    SmallVector<Type> argTypes(kinds.size(), f32);
+    SmallVector<Location> argLocs(kinds.size(), loc);
+    Block *block =
+        rewriter.createBlock(&reduce.getEpilogue(), {}, argTypes, argLocs);
+    rewriter.setInsertionPointToStart(block);
+    Value r = block->getArgument(0);
+    if (foldInit) {
+      // The generic starts from its init, the kind from its identity: one
+      // more step of the combiner with the init joins them.
+      Value c = arith::ConstantOp::create(
+          rewriter, loc,
+          rewriter.getF32FloatAttr(fillValue.getValueAsDouble()));
+      OperationState state(loc, comb->op->getName().getStringRef(),
+                           ValueRange{r, c}, TypeRange{f32});
+      r = rewriter.create(state)->getResult(0);
+    }
+    if (comb->propagatesNaN) {
+      Value zero = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getF32FloatAttr(0.0));
+      Value any =
+          arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGT,
+                                block->getArgument(1), zero);
+      Value nan = arith::ConstantOp::create(
+          rewriter, loc,
+          rewriter.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+      r = arith::SelectOp::create(rewriter, loc, any, nan, r);
+    }
+    if (resultType.getElementType() != f32)
+      r = arith::TruncFOp::create(rewriter, loc, resultType.getElementType(),
+                                  r);
+    YieldOp::create(rewriter, loc, r);
+  }
+  return RaiseResult::raised(reduce, reduce.getResult());
+}
