@@ -10,6 +10,14 @@ using namespace mlir::hkg;
 
 /// The equivalent hkg-opt command line:
 ///
+///   hkg-opt --hkg-raise-linalg --hkg-fuse
+void mlir::hkg::buildHkgFromLinalgPipeline(OpPassManager &pm) {
+  pm.addPass(createHkgRaiseLinalgPass());
+  pm.addPass(createHkgFusePass());
+}
+
+/// The equivalent hkg-opt command line:
+///
 ///   hkg-opt --hkg-reject-host-ops='allow-host-ops=<allowHostOps>'
 ///           --hkg-check-gpu-limits='chip=<chip>'
 ///           --hkg-verify-schedule='chip=<chip> require-schedule=1'

@@ -36,6 +36,11 @@ static void registerFalliblePipeline(StringRef arg, StringRef description,
 }
 
 void mlir::hkg::registerHkgPipelines() {
+  PassPipelineRegistration<>(
+      "hkg-from-linalg",
+      "linalg on tensors (Torch-MLIR, IREE) to hkg ops, elementwise ops "
+      "fused into epilogues",
+      buildHkgFromLinalgPipeline);
   registerFalliblePipeline<HkgToROCDLPipelineOptions>(
       "hkg-to-rocdl", "hkg ops (with schedules) to gpu.binary AMD code objects",
       buildHkgToROCDLPipeline);

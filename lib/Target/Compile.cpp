@@ -362,6 +362,15 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
                        "install Debian package 'nvidia-cuda-toolkit' or CUDA");
   }
 
+  // A program: linalg raised to hkg ops, elementwise ops fused into the
+  // epilogues they follow.
+  {
+    PassManager pm(module.getContext());
+    buildHkgFromLinalgPipeline(pm);
+    if (failed(pm.run(module)))
+      return failure();
+  }
+
   // Ops no kernel computes: an error, or (allowHostOps) left to the
   // caller and listed in the manifest.
   if (!options.allowHostOps) {

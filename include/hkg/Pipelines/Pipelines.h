@@ -123,7 +123,14 @@ llvm::Error buildHkgToROCDLPipeline(OpPassManager &pm,
 llvm::Error buildHkgToNVVMPipeline(OpPassManager &pm,
                                    const HkgToNVVMPipelineOptions &opts);
 
-/// Registers hkg-to-rocdl, hkg-to-nvvm, hkg-gpu-to-rocdl, hkg-gpu-to-nvvm.
+/// Adds the program-level passes that come before schedules: linalg on
+/// tensors raised to hkg ops (hkg-raise-linalg; nothing to do without
+/// linalg), then elementwise ops folded into the matmul and reduction
+/// epilogues they follow (hkg-fuse). hkg-compile runs it first.
+void buildHkgFromLinalgPipeline(OpPassManager &pm);
+
+/// Registers hkg-from-linalg, hkg-to-rocdl, hkg-to-nvvm, hkg-gpu-to-rocdl,
+/// hkg-gpu-to-nvvm.
 void registerHkgPipelines();
 
 } // namespace mlir::hkg

@@ -105,19 +105,30 @@ struct HkgRaiseLinalgPass final
             << op->getName() << "' cannot be generalized; it stays as it is";
     }
 
-    // 2. Elementwise producers into their consumers.
+    // 2. Elementwise producers into their consumers. Only the generics are
+    // rewritten, without folding: the greedy driver would otherwise hoist
+    // the constants of hkg bodies (not isolated from above) out of them.
+    SmallVector<Operation *> generics;
+    root->walk([&](linalg::GenericOp g) { generics.push_back(g); });
+    if (generics.empty())
+      return;
     RewritePatternSet fusion(ctx);
     linalg::populateElementwiseOpsFusionPatterns(fusion, shouldFuse);
     linalg::populateEraseUnusedOperandsAndResultsPatterns(fusion);
-    if (failed(applyPatternsGreedily(root, std::move(fusion)))) {
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps)
+        .enableFolding(false)
+        .enableConstantCSE(false)
+        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyOpPatternsGreedily(generics, std::move(fusion), config))) {
       root->emitError("hkg-raise-linalg: linalg fusion did not converge");
       return signalPassFailure();
     }
 
     // 3. Each generic to one hkg op, in program order.
-    SmallVector<linalg::GenericOp> generics;
-    root->walk([&](linalg::GenericOp g) { generics.push_back(g); });
-    for (linalg::GenericOp generic : generics) {
+    SmallVector<linalg::GenericOp> remaining;
+    root->walk([&](linalg::GenericOp g) { remaining.push_back(g); });
+    for (linalg::GenericOp generic : remaining) {
       RaiseResult result;
       for (auto raiser : {raiseContraction, raiseReduction, raiseElementwise}) {
         result = raiser(rewriter, generic);

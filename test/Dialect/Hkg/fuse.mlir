@@ -149,3 +149,66 @@ func.func @unfusable_maps(%x: tensor<64x128xbf16>, %w: tensor<128x64xbf16>, %s: 
   }
   return %row, %tr, %ix, %it, %col : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xbf16>
 }
+
+// -----
+
+// A mean: the divide after the sum joins the reduction's epilogue.
+// CHECK-LABEL: func.func @mean
+// CHECK: %[[R:.*]] = hkg.reduce sum %arg0 axes = [1] : tensor<64x128xf32> -> tensor<64xbf16>
+// CHECK: epilogue {
+// CHECK: ^bb0(%[[S:.*]]: f32):
+// CHECK: %[[D:.*]] = arith.divf %[[S]], %{{.*}} : f32
+// CHECK: %[[T:.*]] = arith.truncf %[[D]] : f32 to bf16
+// CHECK: hkg.yield %[[T]] : bf16
+// CHECK-NOT: hkg.elementwise
+// CHECK: return %[[R]]
+func.func @mean(%x: tensor<64x128xf32>) -> tensor<64xbf16> {
+  %s = hkg.reduce sum %x axes = [1] : tensor<64x128xf32> -> tensor<64xf32>
+  %m = hkg.elementwise %s : tensor<64xf32> -> tensor<64xbf16> {
+  ^bb0(%v: f32):
+    %n = arith.constant 128.0 : f32
+    %d = arith.divf %v, %n : f32
+    %t = arith.truncf %d : f32 to bf16
+    hkg.yield %t : bf16
+  }
+  return %m : tensor<64xbf16>
+}
+
+// -----
+
+// argmax's position (i64 without an epilogue) feeds the body.
+// CHECK-LABEL: func.func @argmax_then_cast
+// CHECK: hkg.reduce argmax %arg0 axes = [1] : tensor<64x128xf32> -> tensor<64xi32> epilogue {
+// CHECK: ^bb0(%[[P:.*]]: i64):
+// CHECK: arith.trunci %[[P]] : i64 to i32
+func.func @argmax_then_cast(%x: tensor<64x128xf32>) -> tensor<64xi32> {
+  %i = hkg.reduce argmax %x axes = [1] : tensor<64x128xf32> -> tensor<64xi64>
+  %c = hkg.elementwise %i : tensor<64xi64> -> tensor<64xi32> {
+  ^bb0(%v: i64):
+    %t = arith.trunci %v : i64 to i32
+    hkg.yield %t : i32
+  }
+  return %c : tensor<64xi32>
+}
+
+// -----
+
+// A second user keeps the reduction; a second input stays outside.
+// CHECK-LABEL: func.func @not_folded
+// CHECK: hkg.reduce sum
+// CHECK: hkg.elementwise
+// CHECK: hkg.elementwise
+func.func @not_folded(%x: tensor<64x128xf32>, %y: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %s = hkg.reduce sum %x axes = [1] : tensor<64x128xf32> -> tensor<64xf32>
+  %a = hkg.elementwise %s, %y : tensor<64xf32>, tensor<64xf32> -> tensor<64xf32> {
+  ^bb0(%v: f32, %w: f32):
+    %d = arith.addf %v, %w : f32
+    hkg.yield %d : f32
+  }
+  %b = hkg.elementwise %s : tensor<64xf32> -> tensor<64xf32> {
+  ^bb0(%v: f32):
+    %d = arith.negf %v : f32
+    hkg.yield %d : f32
+  }
+  return %a, %b : tensor<64xf32>, tensor<64xf32>
+}

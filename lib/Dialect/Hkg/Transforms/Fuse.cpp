@@ -2,6 +2,7 @@
 
 #include "hkg/Dialect/Hkg/IR/BroadcastMaps.h"
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/IR/ReduceKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
@@ -153,6 +154,88 @@ struct FoldElementwiseIntoMatmul final : OpRewritePattern<ElementwiseOp> {
     return success();
   }
 };
+
+/// elementwise(reduce(...)) -> reduce(...) with the elementwise body
+/// appended to the epilogue, when the elementwise reads nothing but the
+/// reduction's result, element for element (a mean: a sum, then a divide).
+struct FoldElementwiseIntoReduce final : OpRewritePattern<ElementwiseOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ElementwiseOp ew,
+                                PatternRewriter &rewriter) const override {
+    auto reduce = ew.getInputs().front().getDefiningOp<ReduceOp>();
+    if (!reduce || reduce->getBlock() != ew->getBlock())
+      return rewriter.notifyMatchFailure(ew, "not fed by an hkg.reduce");
+    Value reduced = reduce.getResult();
+    auto identity = AffineMap::getMultiDimIdentityMap(
+        ew.getResult().getType().getRank(), ew.getContext());
+    for (auto [in, map] : llvm::zip(ew.getInputs(), ew.getInputMaps()))
+      if (in != reduced || map != identity)
+        return rewriter.notifyMatchFailure(
+            ew, "reads more than the reduction's result element");
+    if (!reduced.hasOneUse() &&
+        llvm::any_of(reduced.getUsers(),
+                     [&](Operation *u) { return u != ew.getOperation(); }))
+      return rewriter.notifyMatchFailure(ew, "the reduction has other users");
+    if (!ew.getBody().front().getOps<IndexOp>().empty())
+      return rewriter.notifyMatchFailure(ew, "the body reads its index");
+    Type resultElem = ew.getResult().getType().getElementType();
+    if (!(resultElem.isF32() || resultElem.isF16() || resultElem.isBF16() ||
+          resultElem.isInteger(32) || resultElem.isInteger(64)))
+      return rewriter.notifyMatchFailure(ew, "a reduction cannot write its "
+                                             "element type");
+
+    Location loc = ew.getLoc();
+    rewriter.setInsertionPoint(ew);
+    auto fused = ReduceOp::create(
+        rewriter, loc, ew.getResult().getType(), reduce.getInput(),
+        reduce.getIns(), reduce.getKindsAttr(), reduce.getAxesAttr(),
+        reduce.getIndexingMapsAttr(), reduce.getScheduleAttr());
+    for (NamedAttribute attr : reduce->getDiscardableAttrs())
+      fused->setAttr(attr.getName(), attr.getValue());
+    rewriter.cloneRegionBefore(reduce.getPrologue(), fused.getPrologue(),
+                               fused.getPrologue().end());
+
+    // The epilogue: the reduction's own (or the plain conversion of its one
+    // value), then the elementwise body.
+    SmallVector<Type> argTypes;
+    for (ReduceKind kind : reduce.getKindList())
+      argTypes.push_back(isPositionKind(kind) ? Type(rewriter.getI64Type())
+                                              : Type(rewriter.getF32Type()));
+    SmallVector<Location> argLocs(argTypes.size(), loc);
+    Block *block =
+        rewriter.createBlock(&fused.getEpilogue(), {}, argTypes, argLocs);
+    rewriter.setInsertionPointToStart(block);
+    Value produced;
+    if (!reduce.getEpilogue().empty()) {
+      Block &old = reduce.getEpilogue().front();
+      IRMapping map;
+      map.map(old.getArguments(), block->getArguments());
+      for (Operation &op : old.without_terminator())
+        rewriter.clone(op, map);
+      produced = map.lookupOrDefault(old.getTerminator()->getOperand(0));
+    } else {
+      Type elem = reduce.getResult().getType().getElementType();
+      produced = block->getArgument(0);
+      if (isa<IntegerType>(elem) && elem != produced.getType())
+        produced = arith::TruncIOp::create(rewriter, loc, elem, produced);
+      else if (isa<FloatType>(elem) && elem != produced.getType())
+        produced = arith::TruncFOp::create(rewriter, loc, elem, produced);
+    }
+    Block &body = ew.getBody().front();
+    IRMapping map;
+    for (BlockArgument arg : body.getArguments())
+      map.map(arg, produced);
+    for (Operation &op : body.without_terminator())
+      rewriter.clone(op, map);
+    YieldOp::create(rewriter, loc,
+                    map.lookupOrDefault(body.getTerminator()->getOperand(0)));
+
+    rewriter.replaceOp(ew, fused.getResult());
+    rewriter.eraseOp(reduce);
+    return success();
+  }
+};
 } // namespace
 
 namespace mlir::hkg {
@@ -162,7 +245,8 @@ struct HkgFusePass final : impl::HkgFusePassBase<HkgFusePass> {
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldElementwiseIntoMatmul>(&getContext());
+    patterns.add<FoldElementwiseIntoMatmul, FoldElementwiseIntoReduce>(
+        &getContext());
     // A walk, not the greedy driver: its folder would hoist the epilogue's
     // constants out of the region.
     walkAndApplyPatterns(getOperation(), std::move(patterns));

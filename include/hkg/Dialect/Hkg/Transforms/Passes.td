@@ -87,7 +87,8 @@ def HkgRejectHostOpsPass : Pass<"hkg-reject-host-ops", "ModuleOp"> {
 }
 
 def HkgFusePass : Pass<"hkg-fuse"> {
-  let summary = "Fold an hkg.elementwise consuming a matmul into its epilogue";
+  let summary = "Fold an hkg.elementwise consuming a matmul or a reduction "
+                "into its epilogue";
   let description = [{
     An `hkg.elementwise` whose input is the only use of an `hkg.matmul`
     result of the same shape becomes part of that matmul's epilogue: the
@@ -117,6 +118,28 @@ def HkgFusePass : Pass<"hkg-fuse"> {
       %a = arith.truncf %acc : f32 to bf16
       %s = arith.addf %a, %b : bf16
       hkg.yield %s : bf16
+    }
+    ```
+
+    An `hkg.elementwise` that reads nothing but an `hkg.reduce`'s result,
+    element for element, where the result has no other use, becomes the
+    end of that reduction's epilogue (a mean is a sum and a divide):
+
+    ```mlir
+    %s = hkg.reduce sum %x axes = [1] : tensor<64x128xf32> -> tensor<64xf32>
+    %m = hkg.elementwise %s : tensor<64xf32> -> tensor<64xf32> {
+    ^bb0(%v: f32):
+      %n = arith.constant 128.0 : f32
+      %d = arith.divf %v, %n : f32
+      hkg.yield %d : f32
+    }
+    // becomes
+    %m = hkg.reduce sum %x axes = [1] : tensor<64x128xf32> -> tensor<64xf32>
+        epilogue {
+    ^bb0(%v: f32):
+      %n = arith.constant 128.0 : f32
+      %d = arith.divf %v, %n : f32
+      hkg.yield %d : f32
     }
     ```
   }];
