@@ -19,8 +19,8 @@ What the written files are:
   (`dense<0.0> : tensor<...>`) and scalars remain; the script refuses to write
   a file with a non-splat dense or a `dense_resource` constant.
 - Torch-MLIR's MLIR is newer than hkg's LLVM 22. The files are printed in the
-  custom form without locations (`enable_debug_info=False`); the lit test
-  test/Frontend/Torch/parse.test proves that MLIR 22 parses every one, and
+  custom form without locations (`enable_debug_info=False`); the lit tests
+  test/Frontend/Torch/*.test prove that MLIR 22 parses every one, and
   `--generic` prints the generic op form should a custom syntax diverge.
 - Each file starts with a header naming the command that regenerates it, the
   torch and torch-mlir versions, and the sizes; test/python/test_torch_import.py
