@@ -15,6 +15,9 @@ config.test_exec_root = os.path.join(config.hkg_obj_root, "test")
 
 config.substitutions.append(("%hkg_src_root", config.hkg_src_root))
 config.substitutions.append(("%hkg_obj_root", config.hkg_obj_root))
+# Linalg imported from PyTorch modules (utils/frontend/torch_import.py).
+config.substitutions.append(
+    ("%torch_inputs", os.path.join(config.hkg_src_root, "test", "Inputs", "torch")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Installs what hkg needs on Debian 12 from Debian's own registry, then
+# Installs what hkg needs on Debian 12 from Debian's own registry, makes the
+# PyTorch frontend's virtual environment (.venv/: torch-mlir and torch from the
+# Python package index, pinned in utils/frontend/requirements.txt), then
 # configures and builds hkg. Safe to run again: installed packages are
-# skipped and the build is incremental.
+# skipped, a venv with the pinned versions is kept, the build is incremental.
 #
-#   utils/setup.sh            # install + configure + build (build/)
-#   HKG_SKIP_APT=1 utils/setup.sh   # build only
+#   utils/setup.sh                  # install + venv + configure + build (build/)
+#   HKG_SKIP_APT=1 utils/setup.sh   # no apt-get
+#   HKG_SKIP_VENV=1 utils/setup.sh  # no venv (the frontend's pytest then skips)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +22,8 @@ PACKAGES=(
   rocm-device-libs
   # Build tools and test frameworks.
   cmake ninja-build libgtest-dev python3 python3-pytest python3-numpy xz-utils
+  # The PyTorch frontend's venv (utils/frontend/setup_venv.sh).
+  python3-venv
   # Python bindings, tuner model and database.
   pybind11-dev python3-dev libxgboost-dev libsqlite3-dev
 )
@@ -38,6 +43,12 @@ if [ "${HKG_SKIP_APT:-0}" != 1 ] && [ ${#missing[@]} -gt 0 ]; then
   fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# torch-mlir + torch (~4.7 GB with the CUDA libraries torch links; about a
+# minute to download and install).
+if [ "${HKG_SKIP_VENV:-0}" != 1 ]; then
+  utils/frontend/setup_venv.sh
 fi
 
 BUILD_DIR=${HKG_BUILD_DIR:-build}
