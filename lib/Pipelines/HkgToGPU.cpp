@@ -10,9 +10,10 @@ using namespace mlir::hkg;
 
 /// The equivalent hkg-opt command line:
 ///
-///   hkg-opt --hkg-raise-linalg --hkg-fuse
+///   hkg-opt --hkg-raise-linalg --hkg-match-row-ops --hkg-fuse
 void mlir::hkg::buildHkgFromLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createHkgRaiseLinalgPass());
+  pm.addPass(createHkgMatchRowOpsPass());
   pm.addPass(createHkgFusePass());
 }
 

@@ -125,8 +125,10 @@ llvm::Error buildHkgToNVVMPipeline(OpPassManager &pm,
 
 /// Adds the program-level passes that come before schedules: linalg on
 /// tensors raised to hkg ops (hkg-raise-linalg; nothing to do without
-/// linalg), then elementwise ops folded into the matmul and reduction
-/// epilogues they follow (hkg-fuse). hkg-compile runs it first.
+/// linalg), the reductions and maps that spell softmax, log_softmax and
+/// RMSNorm replaced by the named ops (hkg-match-row-ops), then elementwise
+/// ops folded into the matmul and reduction epilogues they follow
+/// (hkg-fuse). hkg-compile runs it first.
 void buildHkgFromLinalgPipeline(OpPassManager &pm);
 
 /// Registers hkg-from-linalg, hkg-to-rocdl, hkg-to-nvvm, hkg-gpu-to-rocdl,

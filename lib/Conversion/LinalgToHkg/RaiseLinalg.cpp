@@ -13,6 +13,7 @@
 #include "hkg/Conversion/Passes.h"
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Iterators.h"
@@ -41,9 +42,53 @@ static bool isDataMovement(linalg::GenericOp generic) {
          body.getTerminator()->getOperand(0) == body.getArgument(0);
 }
 
-/// Which elementwise producers are fused into a consumer: any into a map or
-/// a reduction (whose prologue it becomes); into a contraction only those
-/// that move elements, which become its operands' layout. Arithmetic
+/// A generic that widens its one input's elements (arith.extf), perhaps
+/// moving them too: torch's bf16 Linear upcasts both operands to f32 before
+/// the matmul.
+static bool isWidening(linalg::GenericOp generic) {
+  if (generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1)
+    return false;
+  Block &body = generic.getRegion().front();
+  if (body.getOperations().size() != 2)
+    return false;
+  auto ext = dyn_cast<arith::ExtFOp>(body.front());
+  return ext && ext.getIn() == body.getArgument(0) &&
+         body.getTerminator()->getOperand(0) == ext.getResult();
+}
+
+/// A contraction by its loops, whatever its body has become: reduction
+/// loops, and no input read at every loop (a reduction reads its input at
+/// every loop; a matmul's operands each miss the other's parallel dim).
+/// The body is not asked: a widening fused into a matmul's operand no
+/// longer reads as linalg's multiply-accumulate template.
+static bool isContractionLike(linalg::GenericOp generic) {
+  if (generic.getNumReductionLoops() == 0)
+    return false;
+  unsigned numLoops = generic.getNumLoops();
+  return llvm::none_of(generic.getDpsInputOperands(), [&](OpOperand *in) {
+    return generic.getMatchingIndexingMap(in).getNumResults() == numLoops;
+  });
+}
+
+/// Whether `generic` reads (through reshapes) the result of a reduction.
+static bool readsReduction(linalg::GenericOp generic) {
+  return llvm::any_of(generic.getDpsInputs(), [](Value v) {
+    while (Operation *def = v.getDefiningOp()) {
+      if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+        break;
+      v = def->getOperand(0);
+    }
+    auto g = v.getDefiningOp<linalg::GenericOp>();
+    return g && g.getNumReductionLoops() > 0;
+  });
+}
+
+/// Which elementwise producers are fused into a consumer: into a map or a
+/// reduction (whose prologue it becomes) a producer with one user, or one
+/// that moves or widens elements or is a step of a normalization (below);
+/// into a contraction only those
+/// that move or widen elements, which become its operands' layout and its
+/// multiply's operand type (a bf16 matmul accumulating in f32). Arithmetic
 /// before a matmul would be recomputed for every element of the other
 /// operand's dims.
 static bool shouldFuse(OpOperand *fused) {
@@ -51,9 +96,16 @@ static bool shouldFuse(OpOperand *fused) {
   auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
   if (!producer || !consumer)
     return false;
-  if (linalg::isaContractionOpInterface(consumer))
-    return isDataMovement(producer);
-  return true;
+  if (isContractionLike(consumer))
+    return isDataMovement(producer) || isWidening(producer);
+  if (producer->hasOneUse() || isDataMovement(producer) || isWidening(producer))
+    return true;
+  // A producer with several users is recomputed in each it is fused into:
+  // worth it for a step of a normalization (exp(x - max) feeds both the
+  // sum and the divide of a softmax), not for a value the program keeps
+  // (a residual stream feeds a norm and the next residual add: it is
+  // written once, and the norm stays recognizable).
+  return readsReduction(producer);
 }
 
 /// Runs the verifier of the op a raiser built: on failure the op (and the

@@ -89,10 +89,12 @@ RaiseResult raise::raiseReduction(RewriterBase &rewriter,
   if (failed(comb))
     return RaiseResult::refused(why);
   Type f32 = rewriter.getF32Type();
+  // hkg.reduce accumulates in f32: an f64 accumulator (torch's LayerNorm
+  // variance) is narrowed, like the f32 statistics of torch's own kernels.
   Type valueType = comb->value.getType();
-  if (!isReduceInputType(valueType))
+  if (!isReduceInputType(valueType) && !valueType.isF64())
     return RaiseResult::refused("it reduces values of a type other than "
-                                "f32, f16 or bf16");
+                                "f64, f32, f16 or bf16");
   if (!capturesOnlyConstants(generic, why))
     return RaiseResult::refused(why);
 
@@ -124,9 +126,10 @@ RaiseResult raise::raiseReduction(RewriterBase &rewriter,
   // kept as size-1 dims.
   OpOperand *init = generic.getDpsInitOperand(0);
   auto resultType = cast<RankedTensorType>(init->get().getType());
-  if (!isReduceInputType(resultType.getElementType()))
-    return RaiseResult::refused("hkg.reduce writes an f32, f16 or bf16 sum, "
-                                "product, max or min");
+  Type resultElem = resultType.getElementType();
+  if (!isReduceInputType(resultElem) && !resultElem.isF64())
+    return RaiseResult::refused("hkg.reduce writes a float sum, product, max "
+                                "or min");
   AffineMap outMap = generic.getMatchingIndexingMap(init);
   SmallVector<AffineExpr> dropped, kept;
   for (unsigned i = 0; i < numLoops; ++i) {
@@ -204,7 +207,9 @@ RaiseResult raise::raiseReduction(RewriterBase &rewriter,
     clonePayload(rewriter, generic, map,
                  llvm::to_vector(llvm::seq<int64_t>(0, numLoops)), {comb->op});
     Value v = map.lookupOrDefault(comb->value);
-    if (v.getType() != f32)
+    if (v.getType().isF64())
+      v = arith::TruncFOp::create(rewriter, loc, f32, v);
+    else if (v.getType() != f32)
       v = arith::ExtFOp::create(rewriter, loc, f32, v);
     SmallVector<Value> yielded = {v};
     if (comb->propagatesNaN) {

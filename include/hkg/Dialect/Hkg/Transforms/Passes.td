@@ -86,6 +86,44 @@ def HkgRejectHostOpsPass : Pass<"hkg-reject-host-ops", "ModuleOp"> {
   ];
 }
 
+def HkgMatchRowOpsPass : Pass<"hkg-match-row-ops"> {
+  let summary = "Replace the reductions and maps that spell softmax, "
+                "log_softmax and RMSNorm by the named row ops";
+  let description = [{
+    Frameworks write softmax and the norms as reductions and maps; after
+    `hkg-raise-linalg` (and its fusion) they are an `hkg.reduce` or two and
+    an `hkg.elementwise` reading the input again, three passes over the
+    input where the named op makes one. This pass recognizes the
+    composition and replaces it by the named op (the reductions become
+    dead when nothing else reads them):
+
+    - `elementwise(x, M, S) { exp(x - m) / s }` with `M = reduce max x`,
+      `S = reduce sum x ins(M) prologue { exp(x - m) }` over one axis:
+      `hkg.softmax`; `(x - m) - log(s)`: `hkg.softmax log`.
+    - `elementwise(x, S, w?) { x * rsqrt(s / N + eps) * w }` with
+      `S = reduce sum x prologue { x * x }` over trailing axes of N
+      elements in all: `hkg.rmsnorm`.
+
+    Conversions between float types (`arith.extf` / `arith.truncf`) in the
+    bodies are looked through: the named ops compute in f32 and round once,
+    which is at least as accurate. Anything else (another constant than N,
+    another operand order that is not a commutation) is left alone.
+
+    Before:
+    ```mlir
+    %m = hkg.reduce max %x axes = [1] : tensor<64x1024xf32> -> tensor<64x1xf32>
+    %s = hkg.reduce sum %x ins(%m : tensor<64x1xf32>) axes = [1] ...
+        prologue { exp(x - m) }
+    %y = hkg.elementwise %x, %m, %s ... { exp(x - m) / s }
+    ```
+    After:
+    ```mlir
+    %y = hkg.softmax %x axis(1) : tensor<64x1024xf32> -> tensor<64x1024xf32>
+    ```
+  }];
+  let dependentDialects = [];
+}
+
 def HkgFusePass : Pass<"hkg-fuse"> {
   let summary = "Fold an hkg.elementwise consuming a matmul or a reduction "
                 "into its epilogue";

@@ -1,0 +1,362 @@
+//===- MatchRowOps.cpp - softmax and RMSNorm spelled as reduce + map ------===//
+//
+// hkg-match-row-ops: frameworks spell softmax, log_softmax and RMSNorm as
+// reductions and maps (torch's decompositions, raised by hkg-raise-linalg);
+// each composition reads the input two or three times. The named op reads
+// it once. The patterns here recognize the compositions by the expressions
+// their bodies compute, looking through float conversions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "hkg-match-row-ops"
+
+namespace mlir::hkg {
+#define GEN_PASS_DEF_HKGMATCHROWOPSPASS
+#include "hkg/Dialect/Hkg/Transforms/Passes.h.inc"
+} // namespace mlir::hkg
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+/// `v` without the float conversions around it.
+static Value stripCasts(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<arith::ExtFOp, arith::TruncFOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// The op defining `v` (through float conversions), if it is an `OpTy`.
+template <typename OpTy> static OpTy defOf(Value v) {
+  return stripCasts(v).getDefiningOp<OpTy>();
+}
+
+/// The tensor `v` views (through reshapes).
+static Value stripViews(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// The float constant `v` is (through conversions).
+static std::optional<double> constantOf(Value v) {
+  FloatAttr attr;
+  if (matchPattern(stripCasts(v), m_Constant(&attr)))
+    return attr.getValueAsDouble();
+  return std::nullopt;
+}
+
+namespace {
+/// An elementwise body's view of its inputs: which input a value (through
+/// conversions) is the element of.
+struct Inputs {
+  mutable ElementwiseOp op;
+  SmallVector<AffineMap> maps;
+
+  explicit Inputs(ElementwiseOp op) : op(op), maps(op.getInputMaps()) {}
+
+  /// The input whose element `v` is, or -1.
+  int64_t indexOf(Value v) const {
+    auto arg = dyn_cast<BlockArgument>(stripCasts(v));
+    if (!arg || arg.getOwner() != &op.getBody().front())
+      return -1;
+    return arg.getArgNumber();
+  }
+  Value tensor(int64_t i) const { return op.getInputs()[i]; }
+
+  /// Whether input `i` is read element for element.
+  bool isFull(int64_t i) const { return maps[i].isIdentity(); }
+
+  /// Whether input `i` holds one value per index of the dims outside
+  /// `axes` (a reduction over `axes`, kept or not, perhaps reshaped): its
+  /// map follows exactly those dims, in order, and is 0 elsewhere.
+  bool isReducedAlong(int64_t i, ArrayRef<int64_t> axes) const {
+    SmallVector<int64_t> followed;
+    for (AffineExpr e : maps[i].getResults()) {
+      if (auto d = dyn_cast<AffineDimExpr>(e)) {
+        followed.push_back(d.getPosition());
+        continue;
+      }
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      if (!c || c.getValue() != 0)
+        return false;
+    }
+    SmallVector<int64_t> want;
+    for (int64_t d = 0; d < maps[i].getNumDims(); ++d)
+      if (!llvm::is_contained(axes, d))
+        want.push_back(d);
+    return followed == want;
+  }
+};
+} // namespace
+
+/// The value the first yield of `region`'s body computes.
+static Value yielded(Region &region, unsigned i = 0) {
+  return region.front().getTerminator()->getOperand(i);
+}
+
+/// Whether `v` (through conversions) is argument `i` of `region`'s body.
+static bool isArg(Region &region, Value v, unsigned i) {
+  auto arg = dyn_cast<BlockArgument>(stripCasts(v));
+  return arg && arg.getOwner() == &region.front() && arg.getArgNumber() == i;
+}
+
+/// `reduce max` of `input` over `axis` alone: the plain kind, or the
+/// NaN-propagating pair hkg-raise-linalg makes of arith.maximumf.
+static bool isRowMax(ReduceOp r, Value input, int64_t axis) {
+  if (!r || r.getInput() != input || r.getAxes() != ArrayRef<int64_t>{axis} ||
+      !r.getIns().empty())
+    return false;
+  SmallVector<ReduceKind> kinds = r.getKindList();
+  if (kinds.empty() || kinds.front() != ReduceKind::Max ||
+      llvm::any_of(kinds, [](ReduceKind k) { return k != ReduceKind::Max; }))
+    return false;
+  return r.getPrologue().empty() ||
+         isArg(r.getPrologue(), yielded(r.getPrologue()), 0);
+}
+
+namespace {
+/// elementwise(x, M, S) { exp(x - m) / s } or { (x - m) - log(s) } with M
+/// the max and S the sum of exp(x - m) along one axis: hkg.softmax [log].
+struct MatchSoftmax final : OpRewritePattern<ElementwiseOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ElementwiseOp ew,
+                                PatternRewriter &rewriter) const override {
+    Inputs in(ew);
+    Value y = stripCasts(yielded(ew.getBody()));
+    Value shifted, sumValue;
+    bool log;
+    if (auto div = y.getDefiningOp<arith::DivFOp>()) {
+      auto exp = defOf<math::ExpOp>(div.getLhs());
+      if (!exp)
+        return failure();
+      shifted = exp.getOperand();
+      sumValue = div.getRhs();
+      log = false;
+    } else if (auto sub = y.getDefiningOp<arith::SubFOp>()) {
+      auto lg = defOf<math::LogOp>(sub.getRhs());
+      if (!lg)
+        return failure();
+      shifted = sub.getLhs();
+      sumValue = lg.getOperand();
+      log = true;
+    } else {
+      return failure();
+    }
+    auto diff = defOf<arith::SubFOp>(shifted);
+    if (!diff)
+      return failure();
+    int64_t xi = in.indexOf(diff.getLhs()), mi = in.indexOf(diff.getRhs()),
+            si = in.indexOf(sumValue);
+    if (xi < 0 || mi < 0 || si < 0 || !in.isFull(xi))
+      return rewriter.notifyMatchFailure(ew, "not x, max and sum inputs");
+    Value x = in.tensor(xi);
+    auto sum = stripViews(in.tensor(si)).getDefiningOp<ReduceOp>();
+    if (!sum || sum.getInput() != x || sum.getAxes().size() != 1 ||
+        sum.getKindList() != SmallVector<ReduceKind>{ReduceKind::Sum} ||
+        sum.getIns().size() != 1 || !sum.getEpilogue().empty() ||
+        sum.getPrologue().empty())
+      return rewriter.notifyMatchFailure(ew, "no sum along one axis");
+    int64_t axis = sum.getAxes().front();
+    auto max = stripViews(in.tensor(mi)).getDefiningOp<ReduceOp>();
+    if (!isRowMax(max, x, axis) ||
+        stripViews(sum.getIns().front()) != max.getResult() ||
+        !in.isReducedAlong(mi, {axis}) || !in.isReducedAlong(si, {axis}))
+      return rewriter.notifyMatchFailure(ew, "no max along the sum's axis");
+    // The sum's prologue: exp(x - m).
+    Region &pro = sum.getPrologue();
+    auto pexp = defOf<math::ExpOp>(yielded(pro));
+    auto psub =
+        pexp ? defOf<arith::SubFOp>(pexp.getOperand()) : arith::SubFOp();
+    if (!psub || !isArg(pro, psub.getLhs(), 0) || !isArg(pro, psub.getRhs(), 1))
+      return rewriter.notifyMatchFailure(ew, "the sum is not of exp(x - m)");
+
+    auto softmax =
+        SoftmaxOp::create(rewriter, ew.getLoc(), ew.getResult().getType(), x,
+                          rewriter.getI64IntegerAttr(axis),
+                          log ? rewriter.getUnitAttr() : UnitAttr(),
+                          /*schedule=*/nullptr);
+    rewriter.replaceOp(ew, softmax.getResult());
+    return success();
+  }
+};
+
+/// elementwise(x, S, w?) { x * rsqrt(s / N + eps) * w } with S the sum of
+/// x * x over N elements of trailing axes: hkg.rmsnorm.
+struct MatchRMSNorm final : OpRewritePattern<ElementwiseOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ElementwiseOp ew,
+                                PatternRewriter &rewriter) const override {
+    Inputs in(ew);
+    // The factors of the product the body yields.
+    SmallVector<Value> factors;
+    SmallVector<Value> work = {yielded(ew.getBody())};
+    while (!work.empty()) {
+      Value v = stripCasts(work.pop_back_val());
+      if (auto mul = v.getDefiningOp<arith::MulFOp>()) {
+        work.push_back(mul.getLhs());
+        work.push_back(mul.getRhs());
+        continue;
+      }
+      factors.push_back(v);
+    }
+    int64_t xi = -1, wi = -1;
+    math::RsqrtOp rsqrt;
+    for (Value f : factors) {
+      if (auto r = f.getDefiningOp<math::RsqrtOp>()) {
+        if (rsqrt)
+          return failure();
+        rsqrt = r;
+        continue;
+      }
+      int64_t i = in.indexOf(f);
+      if (i < 0)
+        return rewriter.notifyMatchFailure(ew, "a factor is not an input");
+      if (in.isFull(i) && xi < 0)
+        xi = i;
+      else if (wi < 0)
+        wi = i;
+      else
+        return rewriter.notifyMatchFailure(ew, "more than x and a weight");
+    }
+    if (!rsqrt || xi < 0)
+      return failure();
+    // rsqrt(s / N + eps) (or s * (1 / N)).
+    auto add = defOf<arith::AddFOp>(rsqrt.getOperand());
+    if (!add)
+      return failure();
+    Value mean = add.getLhs();
+    std::optional<double> eps = constantOf(add.getRhs());
+    if (!eps) {
+      mean = add.getRhs();
+      eps = constantOf(add.getLhs());
+    }
+    if (!eps || !(*eps > 0))
+      return failure();
+    Value sumValue;
+    double scale = 0;
+    if (auto div = defOf<arith::DivFOp>(mean)) {
+      std::optional<double> n = constantOf(div.getRhs());
+      if (!n)
+        return failure();
+      sumValue = div.getLhs();
+      scale = 1.0 / *n;
+    } else if (auto mul = defOf<arith::MulFOp>(mean)) {
+      std::optional<double> c = constantOf(mul.getRhs());
+      sumValue = mul.getLhs();
+      if (!c) {
+        c = constantOf(mul.getLhs());
+        sumValue = mul.getRhs();
+      }
+      if (!c)
+        return failure();
+      scale = *c;
+    } else {
+      return failure();
+    }
+    int64_t si = in.indexOf(sumValue);
+    if (si < 0)
+      return failure();
+    Value x = in.tensor(xi);
+    auto sum = stripViews(in.tensor(si)).getDefiningOp<ReduceOp>();
+    auto xType = cast<RankedTensorType>(x.getType());
+    int64_t rank = xType.getRank();
+    if (!sum || sum.getInput() != x ||
+        sum.getKindList() != SmallVector<ReduceKind>{ReduceKind::Sum} ||
+        !sum.getIns().empty() || !sum.getEpilogue().empty() ||
+        sum.getPrologue().empty() || sum.getAxes().back() != rank - 1)
+      return rewriter.notifyMatchFailure(ew, "no sum over trailing axes");
+    ArrayRef<int64_t> axes = sum.getAxes();
+    if (!in.isReducedAlong(si, axes))
+      return failure();
+    int64_t n = 1;
+    for (int64_t a : axes)
+      n *= xType.getDimSize(a);
+    if (std::abs(scale * n - 1.0) > 1e-6)
+      return rewriter.notifyMatchFailure(ew, "the mean is not over the sum");
+    // The sum's prologue: x * x, or x to the power 2.
+    Region &pro = sum.getPrologue();
+    Value sq = stripCasts(yielded(pro));
+    bool square = false;
+    if (auto mul = sq.getDefiningOp<arith::MulFOp>())
+      square = isArg(pro, mul.getLhs(), 0) && isArg(pro, mul.getRhs(), 0);
+    else if (auto pw = sq.getDefiningOp<math::FPowIOp>()) {
+      APInt exponent;
+      square = isArg(pro, pw.getLhs(), 0) &&
+               matchPattern(pw.getRhs(), m_ConstantInt(&exponent)) &&
+               exponent == 2;
+    } else if (auto pw = sq.getDefiningOp<math::PowFOp>())
+      square = isArg(pro, pw.getLhs(), 0) && constantOf(pw.getRhs()) == 2.0;
+    if (!square)
+      return rewriter.notifyMatchFailure(ew, "the sum is not of x * x");
+    // The weight: the normalized dims, in order.
+    Value weight;
+    if (wi >= 0) {
+      SmallVector<int64_t> want(axes);
+      SmallVector<int64_t> got;
+      for (AffineExpr e : in.maps[wi].getResults()) {
+        auto d = dyn_cast<AffineDimExpr>(e);
+        if (!d)
+          return failure();
+        got.push_back(d.getPosition());
+      }
+      if (got != want)
+        return rewriter.notifyMatchFailure(ew, "the weight does not follow "
+                                               "the normalized dims");
+      weight = in.tensor(wi);
+    }
+    DenseI64ArrayAttr axesAttr;
+    if (axes.size() != 1)
+      axesAttr = rewriter.getDenseI64ArrayAttr(axes);
+    auto norm =
+        RMSNormOp::create(rewriter, ew.getLoc(), ew.getResult().getType(), x,
+                          weight, axesAttr, rewriter.getF32FloatAttr(*eps),
+                          /*schedule=*/nullptr);
+    rewriter.replaceOp(ew, norm.getResult());
+    return success();
+  }
+};
+} // namespace
+
+namespace mlir::hkg {
+namespace {
+struct HkgMatchRowOpsPass final
+    : impl::HkgMatchRowOpsPassBase<HkgMatchRowOpsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<MatchSoftmax, MatchRMSNorm>(&getContext());
+    // A walk, not the greedy driver: its folder would hoist the bodies'
+    // constants out of their regions.
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    // The reductions (and their views) nothing reads any more.
+    SmallVector<Operation *> dead;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<ReduceOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+        dead.push_back(op);
+    });
+    for (Operation *op : llvm::reverse(dead))
+      if (op->use_empty())
+        op->erase();
+  }
+};
+} // namespace
+} // namespace mlir::hkg
