@@ -212,3 +212,26 @@ func.func @not_folded(%x: tensor<64x128xf32>, %y: tensor<64xf32>) -> (tensor<64x
   }
   return %a, %b : tensor<64xf32>, tensor<64xf32>
 }
+
+// -----
+
+// The matmul's [S, N] result read as [1, S, N] (a batch-1 residual add):
+// the fused matmul writes [S, N], the residual's map drops the unit dim,
+// and the result is viewed back.
+// CHECK-DAG: #[[RES:.*]] = affine_map<(d0, d1) -> (0, d0, d1)>
+// CHECK-LABEL: func.func @through_unit_view
+// CHECK: %[[M:.*]] = hkg.matmul %arg0, %arg1 epilogue(%arg2 : tensor<1x64x256xbf16>) {indexing_maps = [#[[RES]]]} : tensor<64x128xbf16>, tensor<128x256xbf16> -> tensor<64x256xbf16>
+// CHECK: arith.addf
+// CHECK: %[[V:.*]] = tensor.expand_shape %[[M]] {{\[}}[0, 1], [2]] output_shape [1, 64, 256]
+// CHECK-NOT: hkg.elementwise
+// CHECK: return %[[V]]
+func.func @through_unit_view(%x: tensor<64x128xbf16>, %w: tensor<128x256xbf16>, %r: tensor<1x64x256xbf16>) -> tensor<1x64x256xbf16> {
+  %m = hkg.matmul %x, %w : tensor<64x128xbf16>, tensor<128x256xbf16> -> tensor<64x256xbf16>
+  %v = tensor.expand_shape %m [[0, 1], [2]] output_shape [1, 64, 256] : tensor<64x256xbf16> into tensor<1x64x256xbf16>
+  %y = hkg.elementwise %v, %r : tensor<1x64x256xbf16>, tensor<1x64x256xbf16> -> tensor<1x64x256xbf16> {
+  ^bb0(%a: bf16, %b: bf16):
+    %s = arith.addf %a, %b : bf16
+    hkg.yield %s : bf16
+  }
+  return %y : tensor<1x64x256xbf16>
+}

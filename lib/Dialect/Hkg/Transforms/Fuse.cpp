@@ -5,6 +5,7 @@
 #include "hkg/Dialect/Hkg/IR/ReduceKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -22,53 +23,87 @@ namespace mlir::hkg {
 using namespace mlir;
 using namespace mlir::hkg;
 
-/// Whether the matmul epilogue can take the place of `ew`: its body reads no
-/// element index, its result and extra inputs have element types a matmul
-/// accepts, and the epilogue can read every input as it is mapped
-/// (getEpilogueView: per column, per row, full, batched; not transposed).
-static bool epilogueCanRead(ElementwiseOp ew) {
-  if (!ew.getBody().front().getOps<IndexOp>().empty())
-    return false;
-  auto isMatmulType = [](Type t) {
-    Type et = getElementTypeOrSelf(t);
-    return et.isF32() || et.isF16() || et.isBF16();
-  };
-  if (!isMatmulType(ew.getResult().getType()))
-    return false;
-  ArrayRef<int64_t> shape = ew.getResult().getType().getShape();
-  for (auto [in, map] : llvm::zip(ew.getInputs(), ew.getInputMaps())) {
-    auto type = cast<ShapedType>(in.getType());
-    std::string why;
-    if (!isMatmulType(type) ||
-        failed(getEpilogueView(map, type.getShape(), shape, why)))
-      return false;
-  }
-  return true;
+static bool isMatmulType(Type t) {
+  Type et = getElementTypeOrSelf(t);
+  return et.isF32() || et.isF16() || et.isBF16();
+}
+
+/// The matmul whose result `in` is, directly or through a reshape that only
+/// adds unit dims (a [1, S, N] view of an [S, N] product), with the
+/// reshape's groups (empty when direct).
+static std::pair<MatmulOp, SmallVector<ReassociationIndices>>
+getMatmulSource(Value in) {
+  if (auto mm = in.getDefiningOp<MatmulOp>())
+    return {mm, {}};
+  auto expand = in.getDefiningOp<tensor::ExpandShapeOp>();
+  if (!expand)
+    return {};
+  auto mm = expand.getSrc().getDefiningOp<MatmulOp>();
+  if (!mm)
+    return {};
+  ArrayRef<int64_t> shape = expand.getResultType().getShape();
+  SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
+  for (const ReassociationIndices &group : groups)
+    if (llvm::count_if(group, [&](int64_t d) { return shape[d] != 1; }) > 1)
+      return {};
+  return {mm, groups};
+}
+
+/// `map` (from the dims of the expanded result) as a map from the dims of
+/// the matmul's result: a dim of a group stands for the group's dim, a unit
+/// dim for the constant 0.
+static AffineMap collapseMap(AffineMap map,
+                             ArrayRef<ReassociationIndices> groups,
+                             ArrayRef<int64_t> expandedShape) {
+  MLIRContext *ctx = map.getContext();
+  SmallVector<AffineExpr> replacement(expandedShape.size());
+  for (auto [g, group] : llvm::enumerate(groups))
+    for (int64_t d : group)
+      replacement[d] = expandedShape[d] == 1 && group.size() > 1
+                           ? getAffineConstantExpr(0, ctx)
+                           : getAffineDimExpr(g, ctx);
+  // A group of unit dims only: its last dim stands for it.
+  for (auto [g, group] : llvm::enumerate(groups))
+    if (llvm::all_of(group, [&](int64_t d) { return expandedShape[d] == 1; }))
+      replacement[group.back()] = getAffineDimExpr(g, ctx);
+  return map.replaceDimsAndSymbols(replacement, {}, groups.size(), 0);
 }
 
 namespace {
 /// elementwise(matmul(...), e...) -> matmul(...) with the elementwise body
-/// appended to the epilogue and e... as extra epilogue operands.
+/// appended to the epilogue and e... as extra epilogue operands. The
+/// matmul's result may be read through a view that adds unit dims: the
+/// fused matmul then writes the matmul's shape, viewed back.
 struct FoldElementwiseIntoMatmul final : OpRewritePattern<ElementwiseOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ElementwiseOp ew,
                                 PatternRewriter &rewriter) const override {
-    if (!epilogueCanRead(ew))
+    if (!ew.getBody().front().getOps<IndexOp>().empty() ||
+        !isMatmulType(ew.getResult().getType()))
       return rewriter.notifyMatchFailure(
-          ew, "the matmul epilogue cannot read the elementwise inputs as "
-              "they are mapped");
+          ew, "reads an element index or writes a type a matmul does not");
     MatmulOp mm;
-    for (Value in : ew.getInputs()) {
-      auto candidate = in.getDefiningOp<MatmulOp>();
+    Value mmView;
+    SmallVector<ReassociationIndices> groups;
+    for (auto [in, map] : llvm::zip(ew.getInputs(), ew.getInputMaps())) {
+      if (!map.isIdentity())
+        continue;
+      auto [candidate, viewGroups] = getMatmulSource(in);
       if (!candidate || candidate->getBlock() != ew->getBlock() ||
-          candidate.getResult().getType().getShape() !=
+          cast<ShapedType>(in.getType()).getShape() !=
               ew.getResult().getType().getShape())
         continue;
-      if (llvm::any_of(candidate->getUsers(),
-                       [&](Operation *u) { return u != ew.getOperation(); }))
+      Operation *view =
+          in.getDefiningOp() != candidate ? in.getDefiningOp() : nullptr;
+      auto onlyEw = [&](Operation *u) { return u == ew.getOperation(); };
+      if (!llvm::all_of(candidate->getUsers(),
+                        [&](Operation *u) { return u == view || onlyEw(u); }) ||
+          (view && !llvm::all_of(view->getUsers(), onlyEw)))
         continue;
       mm = candidate;
+      mmView = in;
+      groups = viewGroups;
       break;
     }
     if (!mm)
@@ -76,20 +111,31 @@ struct FoldElementwiseIntoMatmul final : OpRewritePattern<ElementwiseOp> {
           ew, "no input is a single-use hkg.matmul of the result shape");
 
     Location loc = ew.getLoc();
-    Value mmResult = mm.getResult();
+    ArrayRef<int64_t> ewShape = ew.getResult().getType().getShape();
+    ArrayRef<int64_t> shape = mm.getResult().getType().getShape();
     SmallVector<Value> extra;
     SmallVector<AffineMap> maps = mm.getEpilogueMaps();
     for (auto [in, map] : llvm::zip(ew.getInputs(), ew.getInputMaps())) {
-      if (in == mmResult)
+      if (in == mmView)
         continue;
+      AffineMap m = groups.empty() ? map : collapseMap(map, groups, ewShape);
+      std::string why;
+      auto type = cast<ShapedType>(in.getType());
+      if (!isMatmulType(type) ||
+          failed(getEpilogueView(m, type.getShape(), shape, why)))
+        return rewriter.notifyMatchFailure(
+            ew, "the matmul epilogue cannot read an input as it is mapped");
       extra.push_back(in);
-      maps.push_back(map);
+      maps.push_back(m);
     }
+    Value mmResult = mmView;
+    RankedTensorType fusedType =
+        RankedTensorType::get(shape, ew.getResult().getType().getElementType());
 
     rewriter.setInsertionPoint(ew);
-    auto fused = MatmulOp::create(rewriter, loc, ew.getResult().getType(),
-                                  mm.getLhs(), mm.getRhs(),
-                                  mm.getTransposeA(), mm.getTransposeB());
+    auto fused =
+        MatmulOp::create(rewriter, loc, fusedType, mm.getLhs(), mm.getRhs(),
+                         mm.getTransposeA(), mm.getTransposeB());
     SmallVector<Value> epilogueInputs(mm.getEpilogueInputs());
     llvm::append_range(epilogueInputs, extra);
     fused->insertOperands(2, epilogueInputs);
@@ -97,7 +143,6 @@ struct FoldElementwiseIntoMatmul final : OpRewritePattern<ElementwiseOp> {
       fused.setScheduleAttr(schedule);
     // The inputs keep their maps; spelled out unless each is the one its
     // shape implies.
-    ArrayRef<int64_t> shape = ew.getResult().getType().getShape();
     bool implied =
         llvm::all_of(llvm::zip(epilogueInputs, maps), [&](auto pair) -> bool {
           std::string why;
@@ -149,7 +194,16 @@ struct FoldElementwiseIntoMatmul final : OpRewritePattern<ElementwiseOp> {
     YieldOp::create(rewriter, loc,
                     map.lookupOrDefault(body.getTerminator()->getOperand(0)));
 
-    rewriter.replaceOp(ew, fused.getResult());
+    Value result = fused.getResult();
+    rewriter.setInsertionPointAfter(fused);
+    if (!groups.empty())
+      result = tensor::ExpandShapeOp::create(
+          rewriter, loc, ew.getResult().getType(), result, groups);
+    Operation *view =
+        mmView.getDefiningOp() != mm ? mmView.getDefiningOp() : nullptr;
+    rewriter.replaceOp(ew, result);
+    if (view)
+      rewriter.eraseOp(view);
     rewriter.eraseOp(mm);
     return success();
   }

@@ -129,7 +129,9 @@ def HkgFusePass : Pass<"hkg-fuse"> {
                 "into its epilogue";
   let description = [{
     An `hkg.elementwise` whose input is the only use of an `hkg.matmul`
-    result of the same shape becomes part of that matmul's epilogue: the
+    result of the same shape (or of a view of it that only adds unit dims,
+    `[S, N]` as `[1, S, N]`: the fused matmul writes `[S, N]`, viewed back)
+    becomes part of that matmul's epilogue: the
     elementwise body is applied to the value the epilogue yielded (or to the
     accumulator converted to the matmul's element type), its other inputs
     become epilogue operands (their shapes are suffixes of the result shape,
@@ -181,7 +183,8 @@ def HkgFusePass : Pass<"hkg-fuse"> {
     }
     ```
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 #endif // HKG_TRANSFORMS_PASSES_TD
