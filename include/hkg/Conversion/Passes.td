@@ -100,7 +100,10 @@ def HkgRaiseLinalgPass : Pass<"hkg-raise-linalg"> {
        - reduction loops over adjacent dims of one input with a
          `sum` / `prod` / `max` / `min` combiner: `hkg.reduce` with the
          rest of the body as its prologue and a non-identity init folded
-         into an epilogue.
+         into an epilogue. `arith.maximumf` / `minimumf` (a NaN wins) get a
+         second max over "is NaN" that restores the NaN. hkg reductions
+         accumulate in f32: an f64 accumulator (torch's LayerNorm variance)
+         is narrowed, and its f32 result widened where it is read.
 
     A generic that fits none of these is left as it is and named in a
     remark (`hkg-reject-host-ops` then refuses it, or, with

@@ -133,6 +133,27 @@ static LogicalResult verifyRaised(RewriterBase &rewriter, RaiseResult &result) {
   return failure();
 }
 
+/// Replaces `wide` (an f64 reduction's result, read only as inputs of
+/// linalg.generic ops) by `narrow` (its f32 raise): each consumer reads
+/// `narrow` and widens the element at the top of its body. Then erases the
+/// op defining `wide`.
+static void widenInConsumers(RewriterBase &rewriter, Value wide, Value narrow) {
+  Type narrowElem = cast<ShapedType>(narrow.getType()).getElementType();
+  for (OpOperand &use : llvm::make_early_inc_range(wide.getUses())) {
+    auto consumer = cast<linalg::GenericOp>(use.getOwner());
+    BlockArgument arg = consumer.getMatchingBlockArgument(&use);
+    Type wideElem = arg.getType();
+    rewriter.modifyOpInPlace(consumer, [&] {
+      use.set(narrow);
+      arg.setType(narrowElem);
+    });
+    rewriter.setInsertionPointToStart(arg.getOwner());
+    auto ext = arith::ExtFOp::create(rewriter, arg.getLoc(), wideElem, arg);
+    rewriter.replaceAllUsesExcept(arg, ext.getResult(), ext);
+  }
+  rewriter.eraseOp(wide.getDefiningOp());
+}
+
 namespace mlir::hkg {
 namespace {
 struct HkgRaiseLinalgPass final
@@ -190,7 +211,10 @@ struct HkgRaiseLinalgPass final
       if (result.op && failed(verifyRaised(rewriter, result)))
         result.op = nullptr;
       if (result.op) {
-        rewriter.replaceOp(generic, result.replacement);
+        if (result.replacement.getType() != generic.getResult(0).getType())
+          widenInConsumers(rewriter, generic.getResult(0), result.replacement);
+        else
+          rewriter.replaceOp(generic, result.replacement);
         continue;
       }
       generic->emitRemark("this linalg.generic is not raised to an hkg op: ")

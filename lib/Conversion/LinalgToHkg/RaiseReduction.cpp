@@ -130,6 +130,21 @@ RaiseResult raise::raiseReduction(RewriterBase &rewriter,
   if (!isReduceInputType(resultElem) && !resultElem.isF64())
     return RaiseResult::refused("hkg.reduce writes a float sum, product, max "
                                 "or min");
+  if (resultElem.isF64()) {
+    // Written as f32, read as f32 widened in each consumer's body (the
+    // driver rewires them): only linalg.generic inputs can be.
+    for (OpOperand &use : generic.getResult(0).getUses()) {
+      auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
+      if (!consumer || !consumer.isDpsInput(&use))
+        return RaiseResult::refused(
+            str("its f64 result is read by '" +
+                use.getOwner()->getName().getStringRef() +
+                "' (hkg.reduce writes f32; only a linalg.generic's input can "
+                "read it widened)"));
+    }
+    resultType =
+        RankedTensorType::get(resultType.getShape(), rewriter.getF32Type());
+  }
   AffineMap outMap = generic.getMatchingIndexingMap(init);
   SmallVector<AffineExpr> dropped, kept;
   for (unsigned i = 0; i < numLoops; ++i) {

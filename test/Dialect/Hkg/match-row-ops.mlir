@@ -151,3 +151,44 @@ func.func @axes_differ(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   }
   return %y : tensor<64x64xf32>
 }
+
+// -----
+
+// LayerNorm: (x - sum/N) * rsqrt(var/N + eps) * w + b, var the sum of
+// (x - mean)^2 (its mean from another sum of x).
+// CHECK-LABEL: func.func @layernorm
+// CHECK-NEXT: %[[Y:.*]] = hkg.layernorm %arg0 weight(%arg1 : tensor<256xf32>) bias(%arg2 : tensor<256xf32>) eps(9.99999974E-6) : tensor<64x256xf32> -> tensor<64x256xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @layernorm(%x: tensor<64x256xf32>, %w: tensor<256xf32>, %b: tensor<256xf32>) -> tensor<64x256xf32> {
+  %s1 = hkg.reduce sum %x axes = [1] : tensor<64x256xf32> -> tensor<64xf32>
+  %s0 = hkg.reduce sum %x axes = [1] : tensor<64x256xf32> -> tensor<64xf32>
+  %s2 = hkg.reduce sum %x ins(%s0 : tensor<64xf32>) axes = [1]
+      {indexing_maps = [affine_map<(d0, d1) -> (d0)>]}
+      : tensor<64x256xf32> -> tensor<64xf32> prologue {
+  ^bb0(%a: f32, %m: f32):
+    %n = arith.constant 256.0 : f32
+    %mean = arith.divf %m, %n : f32
+    %d = arith.subf %a, %mean : f32
+    %q = arith.mulf %d, %d : f32
+    hkg.yield %q : f32
+  }
+  %y = hkg.elementwise %x, %s1, %s2, %w, %b {indexing_maps = [
+        affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>,
+        affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1)>,
+        affine_map<(d0, d1) -> (d1)>]}
+      : tensor<64x256xf32>, tensor<64xf32>, tensor<64xf32>, tensor<256xf32>, tensor<256xf32> -> tensor<64x256xf32> {
+  ^bb0(%xv: f32, %sv: f32, %vv: f32, %wv: f32, %bv: f32):
+    %n = arith.constant 256.0 : f32
+    %eps = arith.constant 1.0e-05 : f32
+    %mean = arith.divf %sv, %n : f32
+    %var = arith.divf %vv, %n : f32
+    %ve = arith.addf %var, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %c = arith.subf %xv, %mean : f32
+    %p = arith.mulf %c, %r : f32
+    %pw = arith.mulf %p, %wv : f32
+    %o = arith.addf %pw, %bv : f32
+    hkg.yield %o : f32
+  }
+  return %y : tensor<64x256xf32>
+}

@@ -130,6 +130,98 @@ static bool isRowMax(ReduceOp r, Value input, int64_t axis) {
          isArg(r.getPrologue(), yielded(r.getPrologue()), 0);
 }
 
+/// The factors of the product `v` computes (through conversions).
+static SmallVector<Value> getFactors(Value v) {
+  SmallVector<Value> factors;
+  SmallVector<Value> work = {v};
+  while (!work.empty()) {
+    Value f = stripCasts(work.pop_back_val());
+    if (auto mul = f.getDefiningOp<arith::MulFOp>()) {
+      work.push_back(mul.getLhs());
+      work.push_back(mul.getRhs());
+      continue;
+    }
+    factors.push_back(f);
+  }
+  return factors;
+}
+
+/// If `v` is `s / n` or `s * (1 / n)` for a constant `n`: `s` and `n`.
+static std::optional<std::pair<Value, double>> matchDivByConstant(Value v) {
+  if (auto div = defOf<arith::DivFOp>(v)) {
+    if (std::optional<double> n = constantOf(div.getRhs()))
+      return std::make_pair(div.getLhs(), *n);
+    return std::nullopt;
+  }
+  if (auto mul = defOf<arith::MulFOp>(v)) {
+    if (std::optional<double> c = constantOf(mul.getRhs()); c && *c != 0)
+      return std::make_pair(mul.getLhs(), 1.0 / *c);
+    if (std::optional<double> c = constantOf(mul.getLhs()); c && *c != 0)
+      return std::make_pair(mul.getRhs(), 1.0 / *c);
+  }
+  return std::nullopt;
+}
+
+/// If `v` is `a + c` for a constant `c > 0`: `a` and `c`.
+static std::optional<std::pair<Value, double>> matchAddEps(Value v) {
+  auto add = defOf<arith::AddFOp>(v);
+  if (!add)
+    return std::nullopt;
+  if (std::optional<double> c = constantOf(add.getRhs()); c && *c > 0)
+    return std::make_pair(add.getLhs(), *c);
+  if (std::optional<double> c = constantOf(add.getLhs()); c && *c > 0)
+    return std::make_pair(add.getRhs(), *c);
+  return std::nullopt;
+}
+
+/// Whether `v` (through conversions) is the square of `x`: x * x or x^2.
+static bool isSquareOf(Value v, function_ref<bool(Value)> isX) {
+  v = stripCasts(v);
+  if (auto mul = v.getDefiningOp<arith::MulFOp>())
+    return isX(mul.getLhs()) && isX(mul.getRhs()) &&
+           stripCasts(mul.getLhs()) == stripCasts(mul.getRhs());
+  if (auto pw = v.getDefiningOp<math::FPowIOp>()) {
+    APInt exponent;
+    return isX(pw.getLhs()) &&
+           matchPattern(pw.getRhs(), m_ConstantInt(&exponent)) && exponent == 2;
+  }
+  if (auto pw = v.getDefiningOp<math::PowFOp>())
+    return isX(pw.getLhs()) && constantOf(pw.getRhs()) == 2.0;
+  return false;
+}
+
+/// `reduce sum` of `x` alone (no map but conversions) over `axes`, the
+/// trailing axes of `x`.
+static bool isPlainSum(ReduceOp r, Value x, ArrayRef<int64_t> axes) {
+  return r && r.getInput() == x && r.getAxes() == axes &&
+         r.getKindList() == SmallVector<ReduceKind>{ReduceKind::Sum} &&
+         r.getIns().empty() && r.getEpilogue().empty() &&
+         (r.getPrologue().empty() ||
+          isArg(r.getPrologue(), yielded(r.getPrologue()), 0));
+}
+
+/// The number of elements `x` has over `axes`.
+static int64_t countOver(Value x, ArrayRef<int64_t> axes) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t n = 1;
+  for (int64_t a : axes)
+    n *= type.getDimSize(a);
+  return n;
+}
+
+/// Whether input `i` follows exactly the dims `axes` (a weight or bias of
+/// the normalized dims' shape).
+static bool followsExactly(AffineMap map, ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> got;
+  for (AffineExpr e : map.getResults()) {
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d)
+      return false;
+    got.push_back(d.getPosition());
+  }
+  return got == SmallVector<int64_t>(axes);
+}
+
 namespace {
 /// elementwise(x, M, S) { exp(x - m) / s } or { (x - m) - log(s) } with M
 /// the max and S the sum of exp(x - m) along one axis: hkg.softmax [log].
@@ -333,6 +425,116 @@ struct MatchRMSNorm final : OpRewritePattern<ElementwiseOp> {
     return success();
   }
 };
+
+/// elementwise(x, S1, S2, w?, b?) { (x - s1 / N) * rsqrt(s2 / N + eps) * w
+/// + b } with S1 the sum of x and S2 the sum of (x - mean)^2 over N
+/// elements of trailing axes (the mean from another sum of x):
+/// hkg.layernorm.
+struct MatchLayerNorm final : OpRewritePattern<ElementwiseOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ElementwiseOp ew,
+                                PatternRewriter &rewriter) const override {
+    Inputs in(ew);
+    Value y = stripCasts(yielded(ew.getBody()));
+    // An optional bias added last.
+    int64_t bi = -1;
+    Value product = y;
+    if (auto add = y.getDefiningOp<arith::AddFOp>()) {
+      int64_t l = in.indexOf(add.getLhs()), r = in.indexOf(add.getRhs());
+      if (r >= 0 && !in.isFull(r)) {
+        bi = r;
+        product = add.getLhs();
+      } else if (l >= 0 && !in.isFull(l)) {
+        bi = l;
+        product = add.getRhs();
+      } else {
+        return failure();
+      }
+    }
+    arith::SubFOp centered;
+    math::RsqrtOp rsqrt;
+    int64_t wi = -1;
+    for (Value f : getFactors(product)) {
+      if (auto sub = f.getDefiningOp<arith::SubFOp>(); sub && !centered) {
+        centered = sub;
+      } else if (auto r = f.getDefiningOp<math::RsqrtOp>(); r && !rsqrt) {
+        rsqrt = r;
+      } else if (int64_t i = in.indexOf(f); i >= 0 && wi < 0 && !in.isFull(i)) {
+        wi = i;
+      } else {
+        return failure();
+      }
+    }
+    if (!centered || !rsqrt)
+      return failure();
+    int64_t xi = in.indexOf(centered.getLhs());
+    auto mean = matchDivByConstant(centered.getRhs());
+    if (xi < 0 || !in.isFull(xi) || !mean)
+      return failure();
+    Value x = in.tensor(xi);
+    int64_t s1 = in.indexOf(mean->first);
+    if (s1 < 0)
+      return failure();
+    auto sum1 = stripViews(in.tensor(s1)).getDefiningOp<ReduceOp>();
+    if (!sum1)
+      return failure();
+    ArrayRef<int64_t> axes = sum1.getAxes();
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    int64_t n = countOver(x, axes);
+    if (axes.back() != rank - 1 || !isPlainSum(sum1, x, axes) ||
+        mean->second != static_cast<double>(n) || !in.isReducedAlong(s1, axes))
+      return rewriter.notifyMatchFailure(ew, "no mean over trailing axes");
+    // rsqrt(s2 / N + eps), s2 the sum of (x - mean)^2.
+    auto varEps = matchAddEps(rsqrt.getOperand());
+    auto var = varEps ? matchDivByConstant(varEps->first) : std::nullopt;
+    if (!var || var->second != static_cast<double>(n))
+      return failure();
+    int64_t s2 = in.indexOf(var->first);
+    if (s2 < 0 || !in.isReducedAlong(s2, axes))
+      return failure();
+    auto sum2 = stripViews(in.tensor(s2)).getDefiningOp<ReduceOp>();
+    if (!sum2 || sum2.getInput() != x || sum2.getAxes() != axes ||
+        sum2.getKindList() != SmallVector<ReduceKind>{ReduceKind::Sum} ||
+        sum2.getIns().size() != 1 || sum2.getPrologue().empty() ||
+        !sum2.getEpilogue().empty() ||
+        !isPlainSum(stripViews(sum2.getIns().front()).getDefiningOp<ReduceOp>(),
+                    x, axes))
+      return rewriter.notifyMatchFailure(ew, "no variance over the axes");
+    Region &pro = sum2.getPrologue();
+    auto isCentered = [&](Value d) {
+      auto sub = defOf<arith::SubFOp>(d);
+      if (!sub || !isArg(pro, sub.getLhs(), 0))
+        return false;
+      auto m = matchDivByConstant(sub.getRhs());
+      return m && isArg(pro, m->first, 1) &&
+             m->second == static_cast<double>(n);
+    };
+    if (!isSquareOf(yielded(pro), isCentered))
+      return rewriter.notifyMatchFailure(ew, "the variance is not of "
+                                             "(x - mean)^2");
+    Value weight, bias;
+    if (wi >= 0) {
+      if (!followsExactly(in.maps[wi], axes))
+        return failure();
+      weight = in.tensor(wi);
+    }
+    if (bi >= 0) {
+      if (!followsExactly(in.maps[bi], axes))
+        return failure();
+      bias = in.tensor(bi);
+    }
+    DenseI64ArrayAttr axesAttr;
+    if (axes.size() != 1)
+      axesAttr = rewriter.getDenseI64ArrayAttr(axes);
+    auto norm = LayerNormOp::create(
+        rewriter, ew.getLoc(), ew.getResult().getType(), x, weight, bias,
+        axesAttr, rewriter.getF32FloatAttr(varEps->second),
+        /*schedule=*/nullptr);
+    rewriter.replaceOp(ew, norm.getResult());
+    return success();
+  }
+};
 } // namespace
 
 namespace mlir::hkg {
@@ -343,7 +545,7 @@ struct HkgMatchRowOpsPass final
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<MatchSoftmax, MatchRMSNorm>(&getContext());
+    patterns.add<MatchSoftmax, MatchRMSNorm, MatchLayerNorm>(&getContext());
     // A walk, not the greedy driver: its folder would hoist the bodies'
     // constants out of their regions.
     walkAndApplyPatterns(getOperation(), std::move(patterns));

@@ -88,7 +88,7 @@ def HkgRejectHostOpsPass : Pass<"hkg-reject-host-ops", "ModuleOp"> {
 
 def HkgMatchRowOpsPass : Pass<"hkg-match-row-ops"> {
   let summary = "Replace the reductions and maps that spell softmax, "
-                "log_softmax and RMSNorm by the named row ops";
+                "log_softmax, RMSNorm and LayerNorm by the named row ops";
   let description = [{
     Frameworks write softmax and the norms as reductions and maps; after
     `hkg-raise-linalg` (and its fusion) they are an `hkg.reduce` or two and
@@ -103,6 +103,10 @@ def HkgMatchRowOpsPass : Pass<"hkg-match-row-ops"> {
     - `elementwise(x, S, w?) { x * rsqrt(s / N + eps) * w }` with
       `S = reduce sum x prologue { x * x }` over trailing axes of N
       elements in all: `hkg.rmsnorm`.
+    - `elementwise(x, S1, S2, w?, b?) { (x - s1 / N) * rsqrt(s2 / N + eps)
+      * w + b }` with `S1 = reduce sum x` and `S2` the sum of
+      `(x - mean)^2` (the mean from a sum of x) over trailing axes:
+      `hkg.layernorm`.
 
     Conversions between float types (`arith.extf` / `arith.truncf`) in the
     bodies are looked through: the named ops compute in f32 and round once,
