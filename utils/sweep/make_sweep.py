@@ -396,9 +396,11 @@ def reduce_bodies_cases():
     return cases
 
 
-# Column schedules (a norm over one inner axis, ReductionsColumns.h).
+# Column schedules (a norm over one inner axis, ReductionsColumns.h): the
+# column strip cached in registers or re-read, the axis split over a cluster.
 COL = dict(vector_width=[1, 2, 4, 8], threads=[32, 64, 128, 256, 512],
-           rows_per_block=[1, 2, 4, 8, 16], unroll=[1, 2, 4, 8])
+           rows_per_block=[1, 2, 4, 8, 16, 32, 64], unroll=[1, 2, 4, 8],
+           column_cache=["none", "registers"], axis_split=[1, 2, 4, 8])
 
 
 def norm_case(kind, shape, axes, dt, weight, bias):
@@ -428,7 +430,7 @@ def norm_axes_cases(trailing):
         shapes = [((4, 33, 65), [1, 2]), ((2, 3, 5, 129), [1, 2, 3]), ((1, 16, 8192), [1, 2]), ((37, 2, 2), [1, 2])]
     else:
         shapes = [((4, 96, 1000), [1]), ((3, 7, 33), [1]), ((2, 8, 16, 257), [2]), ((1, 4096, 64), [1]),
-                  ((5, 3), [0])]
+                  ((5, 3), [0]), ((2, 1037, 40), [1])]
     forms = [("layernorm", False, False), ("layernorm", True, False), ("layernorm", True, True),
              ("layernorm", False, True), ("rmsnorm", False, False), ("rmsnorm", True, False)]
     cases = []
@@ -525,6 +527,7 @@ def families():
     fam["ew_f64"] = (EW, ew_f64_cases())
     fam["matmul_epi"] = (MM, matmul_epi_cases())
     red = {kk: vv for kk, vv in ROW.items() if kk != "row_cache"}
+    red["axis_split"] = [1, 2, 4, 8]  # down columns only (rows refuse it)
     fam["reduce_kinds"] = (red, reduce_kinds_cases())
     fam["reduce_bodies"] = (red, reduce_bodies_cases())
     fam["norm_trailing"] = (ROW, norm_axes_cases(trailing=True))

@@ -31,28 +31,81 @@ ColumnEmitter::ColumnEmitter(KernelContext &kc, const RowSchedule &sched,
                              int64_t len, int64_t inner, int64_t outLen)
     : kc(kc), b(kc.b), loc(kc.loc), outer(outer), len(len), inner(inner),
       vw(sched.vectorWidth), down(sched.rowsPerBlock),
-      across(sched.threads / sched.rowsPerBlock), unroll(sched.unroll) {
+      across(sched.threads / sched.rowsPerBlock), unroll(sched.unroll),
+      split(sched.axisSplit), chunk(llvm::divideCeil(len, sched.axisSplit)),
+      cached(sched.columnCache == RowCache::Registers) {
   int64_t tileCols = across * vw;
   int64_t tiles = llvm::divideCeil(inner, tileCols);
-  kc.grid = {outer * tiles, 1, 1};
+  kc.grid = {outer * tiles * split, 1, 1};
   kc.block = {sched.threads, 1, 1};
+  if (split > 1)
+    kc.cluster = {split, 1, 1};
   inT = cast<MemRefType>(input.getType()).getElementType();
   outT = cast<MemRefType>(output.getType()).getElementType();
   f32Vec = VectorType::get({vw}, b.getF32Type());
   in = reshapeView(b, loc, input, {outer, len, inner});
   out = reshapeView(b, loc, output, {outer, outLen, inner});
   Value tid = threadIdX(b, loc), bid = blockIdX(b, loc);
-  o = arith::DivUIOp::create(b, loc, bid, c(tiles));
-  Value tile = arith::RemUIOp::create(b, loc, bid, c(tiles));
-  Value tx = arith::RemUIOp::create(b, loc, tid, c(across));
+  // A cluster's workgroups are consecutive along x: rank = bid % split.
+  Value strip = bid;
+  rowBegin = c(0);
+  rowEnd = c(len);
+  if (split > 1) {
+    rank = arith::RemUIOp::create(b, loc, bid, c(split));
+    strip = arith::DivUIOp::create(b, loc, bid, c(split));
+    rowBegin = arith::MulIOp::create(b, loc, rank, c(chunk));
+    rowEnd = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, rowBegin, c(chunk)), c(len));
+  }
+  o = arith::DivUIOp::create(b, loc, strip, c(tiles));
+  Value tile = arith::RemUIOp::create(b, loc, strip, c(tiles));
+  tx = arith::RemUIOp::create(b, loc, tid, c(across));
   ty = arith::DivUIOp::create(b, loc, tid, c(across));
   col = arith::AddIOp::create(b, loc,
                               arith::MulIOp::create(b, loc, tile, c(tileCols)),
                               arith::MulIOp::create(b, loc, tx, c(vw)));
   valid =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, c(inner));
-  if (down > 1)
-    lds = kc.addLds({down, tileCols}, b.getF32Type());
+  if (cached)
+    loadCache();
+}
+
+void ColumnEmitter::loadCache() {
+  // Every load of the thread's share up front, in bounds: the row clamped
+  // to the last, the column of a thread past the columns to the last
+  // vector (vector_width divides them); those lanes are never stored.
+  Value safeCol = arith::MinUIOp::create(b, loc, col, c(inner - vw));
+  // The smallest share (the last workgroup's): rows below it are in every
+  // workgroup's share.
+  int64_t minChunk = std::max<int64_t>(0, len - (split - 1) * chunk);
+  int64_t perThread = llvm::divideCeil(chunk, down);
+  Value first = arith::AddIOp::create(b, loc, rowBegin, ty);
+  for (int64_t k = 0; k < perThread; ++k) {
+    Value r = arith::AddIOp::create(b, loc, first, c(k * down));
+    Value inRange;
+    if ((k + 1) * down > minChunk)
+      inRange =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, r, rowEnd);
+    Value clamped = arith::MinUIOp::create(b, loc, r, c(len - 1));
+    Value raw = loadVector(b, loc, in, ValueRange{o, clamped, safeCol}, vw,
+                           vectorAlignment(inT, vw));
+    cache.push_back({raw, clamped, inRange});
+  }
+}
+
+Value ColumnEmitter::cachedF32(Value raw) {
+  if (!inT.isBF16())
+    return toF32(b, loc, raw);
+  // Three forms (arith.extf, the bits by word, by element) that CSE does not
+  // merge: the row stays packed between passes instead of living as f32.
+  switch (passes % 3) {
+  case 0:
+    return toF32(b, loc, raw);
+  case 1:
+    return bf16ToF32Bits(b, loc, raw, /*wordwise=*/true);
+  default:
+    return bf16ToF32Bits(b, loc, raw, /*wordwise=*/false);
+  }
 }
 
 Value ColumnEmitter::splat(double v) {
@@ -61,6 +114,17 @@ Value ColumnEmitter::splat(double v) {
 
 Value ColumnEmitter::fold(double identity, const Combiner &combine,
                           function_ref<Value(Value)> map) {
+  if (cached) {
+    Value acc = splat(identity);
+    for (const CachedRow &row : cache) {
+      Value next = combine(b, loc, acc, map(cachedF32(row.raw))).front();
+      acc = row.inRange
+                ? arith::SelectOp::create(b, loc, row.inRange, next, acc)
+                : next;
+    }
+    ++passes;
+    return acc;
+  }
   return foldState(splat(identity), combine,
                    [&](Value raw, Value) -> SmallVector<Value> {
                      return {map(toF32(b, loc, raw))};
@@ -79,7 +143,8 @@ SmallVector<Value> ColumnEmitter::foldState(
   SmallVector<Value> init;
   for (int64_t u = 0; u < unroll; ++u)
     llvm::append_range(init, identity);
-  auto loop = scf::ForOp::create(b, loc, c(0), c(len), c(down * unroll), init);
+  auto loop =
+      scf::ForOp::create(b, loc, rowBegin, rowEnd, c(down * unroll), init);
   // Each step already has `unroll` loads in flight.
   disableLLVMUnroll(loop);
   b.setInsertionPointToStart(loop.getBody());
@@ -99,7 +164,7 @@ SmallVector<Value> ColumnEmitter::foldState(
   for (int64_t u = 0; u < unroll; ++u) {
     ValueRange acc = loop.getRegionIterArgs().slice(u * n, n);
     Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          rows[u], c(len));
+                                          rows[u], rowEnd);
     SmallVector<Value> combined =
         combine(b, loc, acc, element(loaded[u], clampedRows[u]));
     for (auto [x, old] : llvm::zip(combined, acc))
@@ -116,83 +181,134 @@ SmallVector<Value> ColumnEmitter::foldState(
   return SmallVector<Value>(ifValid.getResults());
 }
 
-SmallVector<Value> ColumnEmitter::combineRowsState(ValueRange partial,
-                                                   const Combiner &combine) {
-  if (down == 1)
-    return llvm::to_vector(partial);
-  if (partial.size() == 1 &&
-      getElementTypeOrSelf(partial.front().getType()).isF32())
-    return {combineRows(partial.front(), combine)};
-  // One f32 buffer [n * down, tile] for the n values (i32 ones bitcast).
-  int64_t n = static_cast<int64_t>(partial.size());
-  int64_t tileCols = across * vw;
-  Value buf = kc.addLds({n * down, tileCols}, b.getF32Type());
-  Value at = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, threadIdX(b, loc), c(across)),
-      c(vw));
-  auto bufRow = [&](int64_t j, Value r) {
-    return arith::AddIOp::create(b, loc, c(j * down), r);
-  };
-  for (auto [j, v] : llvm::enumerate(partial)) {
-    Value w = v.getType() == f32Vec
-                  ? v
-                  : arith::BitcastOp::create(b, loc, f32Vec, v).getResult();
-    vector::StoreOp::create(b, loc, w, buf, ValueRange{bufRow(j, ty), at});
+/// `v` (a vector of 32-bit lanes) from lane `lane ^ offset` of the wave.
+static Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t offset,
+                        int64_t wave) {
+  auto vt = cast<VectorType>(v.getType());
+  SmallVector<Value> lanes;
+  for (int64_t l = 0; l < vt.getNumElements(); ++l) {
+    Value x = vector::ExtractOp::create(b, loc, v, l);
+    lanes.push_back(
+        gpu::ShuffleOp::create(b, loc, x, offset, wave, gpu::ShuffleMode::XOR)
+            .getShuffleResult());
   }
+  return vector::FromElementsOp::create(b, loc, vt, lanes);
+}
+
+SmallVector<Value> ColumnEmitter::combineWorkgroup(ValueRange partial,
+                                                   const Combiner &combine) {
+  SmallVector<Value> acc(partial);
+  if (down == 1)
+    return acc;
+  // The thread rows of a wave share its lanes above the tile's (lane =
+  // (ty % rowsPerWave) * across + tx): a butterfly over those bits.
+  int64_t wave = kc.waveSize();
+  int64_t rowsPerWave = std::min<int64_t>(
+      down, across < wave ? wave / across : static_cast<int64_t>(1));
+  for (int64_t offset = across; offset < across * rowsPerWave; offset *= 2) {
+    SmallVector<Value> other = llvm::map_to_vector(
+        acc, [&](Value v) { return shuffleXor(b, loc, v, offset, wave); });
+    acc = combine(b, loc, acc, other);
+  }
+  int64_t groups = down / rowsPerWave;
+  if (groups == 1)
+    return acc;
+  // One row per wave through LDS: [n * groups, tile] f32 (i32 states
+  // bitcast), a buffer of its own per call (no trailing barrier).
+  int64_t n = static_cast<int64_t>(acc.size());
+  int64_t tileCols = across * vw;
+  Value buf = kc.addLds({n * groups, tileCols}, b.getF32Type());
+  Value at = arith::MulIOp::create(b, loc, tx, c(vw));
+  Value group = arith::DivUIOp::create(b, loc, ty, c(rowsPerWave));
+  Value leader = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, ty, c(rowsPerWave)), c(0));
+  auto bufRow = [&](int64_t j, Value g) {
+    return arith::AddIOp::create(b, loc, c(j * groups), g);
+  };
+  emitIfThen(b, loc, leader, [&] {
+    for (auto [j, v] : llvm::enumerate(acc)) {
+      Value w = v.getType() == f32Vec
+                    ? v
+                    : arith::BitcastOp::create(b, loc, f32Vec, v).getResult();
+      vector::StoreOp::create(b, loc, w, buf, ValueRange{bufRow(j, group), at});
+    }
+  });
   gpu::BarrierOp::create(b, loc);
-  auto readRow = [&](Value r) {
+  SmallVector<Type> types = llvm::to_vector(
+      llvm::map_range(acc, [](Value v) { return v.getType(); }));
+  auto readRow = [&](Value g) {
     SmallVector<Value> vals;
-    for (auto [j, v] : llvm::enumerate(partial)) {
+    for (auto [j, t] : llvm::enumerate(types)) {
       Value w = vector::LoadOp::create(b, loc, f32Vec, buf,
-                                       ValueRange{bufRow(j, r), at});
+                                       ValueRange{bufRow(j, g), at});
       vals.push_back(
-          v.getType() == f32Vec
-              ? w
-              : arith::BitcastOp::create(b, loc, v.getType(), w).getResult());
+          t == f32Vec ? w : arith::BitcastOp::create(b, loc, t, w).getResult());
     }
     return vals;
   };
   // Every thread folds the rows in the same order: the same total.
-  auto loop = scf::ForOp::create(b, loc, c(1), c(down), c(1), readRow(c(0)));
+  auto loop = scf::ForOp::create(b, loc, c(1), c(groups), c(1), readRow(c(0)));
+  // Fully unrolled, LLVM would hoist every row's LDS read.
   disableLLVMUnroll(loop);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    scf::YieldOp::create(b, loc,
-                         combine(b, loc, loop.getRegionIterArgs(),
-                                 readRow(loop.getInductionVar())));
-  }
-  gpu::BarrierOp::create(b, loc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  scf::YieldOp::create(b, loc,
+                       combine(b, loc, loop.getRegionIterArgs(),
+                               readRow(loop.getInductionVar())));
   return SmallVector<Value>(loop.getResults());
 }
 
-Value ColumnEmitter::combineRows(Value partial, const Combiner &combine) {
-  if (down == 1)
-    return partial;
-  Value at = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, threadIdX(b, loc), c(across)),
-      c(vw));
-  vector::StoreOp::create(b, loc, partial, lds, ValueRange{ty, at});
-  gpu::BarrierOp::create(b, loc);
-  // Every thread folds the rows in the same order: the same total.
+SmallVector<Value> ColumnEmitter::combineCluster(ValueRange total,
+                                                 const Combiner &combine) {
+  // Thread row 0 parks the workgroup's totals in LDS; after a cluster
+  // barrier every thread reads the cluster's, rank 0 first (the same order
+  // everywhere: the same result); a second barrier keeps each workgroup's
+  // LDS alive until its peers have read it.
+  int64_t n = static_cast<int64_t>(total.size());
+  int64_t tileCols = across * vw;
+  Value buf = kc.addLds({n, tileCols}, b.getF32Type());
+  Value at = arith::MulIOp::create(b, loc, tx, c(vw));
   Value first =
-      vector::LoadOp::create(b, loc, f32Vec, lds, ValueRange{c(0), at});
-  auto loop =
-      scf::ForOp::create(b, loc, c(1), c(down), c(1), ValueRange{first});
-  // Fully unrolled, LLVM would hoist every row's LDS read (gfx942: 131
-  // VGPRs for a column sum of 32 thread rows, three waves per SIMD).
-  disableLLVMUnroll(loop);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value other = vector::LoadOp::create(
-        b, loc, f32Vec, lds, ValueRange{loop.getInductionVar(), at});
-    scf::YieldOp::create(
-        b, loc, combine(b, loc, loop.getRegionIterArgs()[0], other).front());
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ty, c(0));
+  emitIfThen(b, loc, first, [&] {
+    for (auto [j, v] : llvm::enumerate(total)) {
+      Value w = v.getType() == f32Vec
+                    ? v
+                    : arith::BitcastOp::create(b, loc, f32Vec, v).getResult();
+      vector::StoreOp::create(b, loc, w, buf, ValueRange{c(j), at});
+    }
+  });
+  clusterBarrier(b, loc);
+  SmallVector<Value> acc;
+  for (int64_t p = 0; p < split; ++p) {
+    Value peer = constI32(b, loc, p);
+    SmallVector<Value> theirs;
+    for (auto [j, v] : llvm::enumerate(total)) {
+      Value slot = arith::AddIOp::create(b, loc, c(j * tileCols), at);
+      Value w = loadFromPeerLds(b, loc, buf, slot, peer, f32Vec,
+                                std::min<int64_t>(16, 4 * vw));
+      theirs.push_back(
+          v.getType() == f32Vec
+              ? w
+              : arith::BitcastOp::create(b, loc, v.getType(), w).getResult());
+    }
+    acc = p == 0 ? theirs : combine(b, loc, acc, theirs);
   }
-  // The buffer may be written again by the next combine.
-  gpu::BarrierOp::create(b, loc);
-  return loop.getResult(0);
+  clusterBarrier(b, loc);
+  return acc;
+}
+
+SmallVector<Value> ColumnEmitter::combineRowsState(ValueRange partial,
+                                                   const Combiner &combine) {
+  SmallVector<Value> acc = combineWorkgroup(partial, combine);
+  if (split > 1)
+    acc = combineCluster(acc, combine);
+  return acc;
+}
+
+Value ColumnEmitter::combineRows(Value partial, const Combiner &combine) {
+  return combineRowsState(ValueRange{partial}, combine).front();
 }
 
 void ColumnEmitter::mapRows(function_ref<Value(Value)> emit) {
@@ -200,10 +316,25 @@ void ColumnEmitter::mapRows(function_ref<Value(Value)> emit) {
 }
 
 void ColumnEmitter::mapRows(function_ref<Value(Value, Value)> emit) {
+  if (cached) {
+    for (const CachedRow &row : cache) {
+      Value cond = row.inRange
+                       ? arith::AndIOp::create(b, loc, valid, row.inRange)
+                       : valid;
+      emitIfThen(b, loc, cond, [&] {
+        storeVector(
+            b, loc, fromF32(b, loc, emit(cachedF32(row.raw), row.row), outT),
+            out, ValueRange{o, row.row, col}, vectorAlignment(outT, vw));
+      });
+    }
+    ++passes;
+    return;
+  }
   auto ifValid = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifValid.thenBlock());
-  auto loop = scf::ForOp::create(b, loc, ty, c(len), c(down));
+  Value first = arith::AddIOp::create(b, loc, rowBegin, ty);
+  auto loop = scf::ForOp::create(b, loc, first, rowEnd, c(down));
   b.setInsertionPointToStart(loop.getBody());
   Value r = loop.getInductionVar();
   Value x = toF32(b, loc,
@@ -216,9 +347,13 @@ void ColumnEmitter::mapRows(function_ref<Value(Value, Value)> emit) {
 void ColumnEmitter::storeTotal(Value v) {
   Value first =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ty, c(0));
-  auto ifStore =
-      scf::IfOp::create(b, loc, arith::AndIOp::create(b, loc, valid, first),
-                        /*withElseRegion=*/false);
+  Value cond = arith::AndIOp::create(b, loc, valid, first);
+  // Every workgroup of the cluster holds the total: rank 0 stores it.
+  if (rank)
+    cond = arith::AndIOp::create(
+        b, loc, cond,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rank, c(0)));
+  auto ifStore = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifStore.thenBlock());
   Value w =

@@ -10,7 +10,17 @@
 // inner dim), and `rows_per_block` thread rows down the axis, thread row t
 // visiting rows t, t + rows_per_block, ... with `unroll` loads in flight
 // (rows past the end clamped and masked). The thread rows' partial vectors
-// meet in LDS ([rows_per_block, tile] f32). Everything is in f32.
+// meet by shuffles within a wave, then in LDS (one row per wave). Everything
+// is in f32.
+//
+// column_cache = registers: each thread loads its rows of the strip once,
+// up front (all in flight), and every pass (the statistics, then the
+// rewrite) reads them from registers: one global read per element. A bf16
+// column stays packed, widened again at each pass. axis_split = S (sm_90):
+// a cluster of S workgroups shares each column strip, workgroup `rank`
+// owning rows [rank * ceil(len / S), ...); their partial results meet
+// through distributed shared memory (each workgroup's in LDS, read by all
+// after a cluster barrier), every workgroup combining them in rank order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,8 +73,12 @@ public:
   KernelContext &kc;
   OpBuilder &b;
   Location loc;
-  int64_t outer, len, inner, vw, down, across, unroll;
-  Value in, out, o, ty, col, valid;
+  int64_t outer, len, inner, vw, down, across, unroll, split, chunk;
+  bool cached;
+  Value in, out, o, tx, ty, col, valid;
+  /// The workgroup's share of the axis: rows [rowBegin, rowEnd); its rank
+  /// in the cluster (null without axis_split).
+  Value rowBegin, rowEnd, rank;
   Type inT, outT;
   VectorType f32Vec;
 
@@ -73,7 +87,22 @@ public:
 
 private:
   Value c(int64_t v) { return constIndex(b, loc, v); }
-  Value lds;
+  /// Row k of the thread's rows in the cache, its index along the axis, and
+  /// whether it lies in the workgroup's share (null: always).
+  struct CachedRow {
+    Value raw, row, inRange;
+  };
+  SmallVector<CachedRow> cache;
+  /// Passes over the cache so far (each widens a bf16 row its own way).
+  int64_t passes = 0;
+  void loadCache();
+  /// A cached raw vector as f32, in this pass's form.
+  Value cachedF32(Value raw);
+  /// The thread rows' partial states combined within the workgroup.
+  SmallVector<Value> combineWorkgroup(ValueRange partial,
+                                      const Combiner &combine);
+  /// The cluster's workgroup totals combined (axis_split > 1).
+  SmallVector<Value> combineCluster(ValueRange total, const Combiner &combine);
 };
 
 /// Column kernels take static shapes: an error on `op` when its kernel has

@@ -1,11 +1,9 @@
 // The norms' new forms through the upstream backends: over one inner axis
-// (down columns: 16-byte column loads, the thread rows combined through LDS,
-// rsqrt on the hardware unit, the weight a scalar load per row) and over
-// two trailing axes (rows of their product, 16-byte weight loads), for
-// gfx942, gfx1100, gfx1201 and sm_90. No scratch on gfx942; on the wave32
-// chips the column kernel spills (72 bytes: the LDS combine's 31 loads are
-// unrolled and hoisted into 256 VGPRs), as the column softmax of the same
-// shape does (56 bytes): a ColumnEmitter matter, not checked here.
+// (down columns, the strip cached in registers: 16-byte column loads, the
+// thread rows combined by lane shuffles, rsqrt on the hardware unit, the
+// weight a scalar load per row) and over two trailing axes (rows of their
+// product, 16-byte weight loads), for gfx942, gfx1100, gfx1201 and sm_90.
+// No scratch on gfx942.
 // REQUIRES: rocdl-toolkit, libdevice
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-lower-to-gpu=chip=gfx942 | hkg-opt %to_gfx942_isa | FileCheck %s --check-prefixes=AMD,GFX942
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1100 --hkg-lower-to-gpu=chip=gfx1100 | hkg-opt %to_gfx1100_isa | FileCheck %s --check-prefix=AMD
@@ -14,15 +12,14 @@
 
 // AMD:         gpu.binary @hkg_layernorm_0
 // GFX942-SAME: global_load_dwordx4
-// AMD-SAME:    s_barrier
+// GFX942-SAME: ds_swizzle
 // AMD-SAME:    v_rsq_f32
 // GFX942-SAME: global_load_ushort
 // GFX942-SAME: global_store_dwordx4
 // GFX942-SAME: .private_segment_fixed_size: 0
 // SM90:        gpu.binary @hkg_layernorm_0
 // SM90-SAME:   ld.global.v4.b32
-// SM90-SAME:   st.shared.v4.b32
-// SM90-SAME:   bar.sync
+// SM90-SAME:   shfl.sync.bfly
 // SM90-SAME:   rsqrt.approx
 // SM90-SAME:   ld.global.b16
 // SM90-SAME:   st.global.v4.b32

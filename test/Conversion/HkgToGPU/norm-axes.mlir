@@ -1,26 +1,32 @@
 // RUN: hkg-opt %s --split-input-file --hkg-default-schedule --hkg-lower-to-gpu | FileCheck %s
 
 // hkg.layernorm over one inner axis (the 96 channels of [4, 96, 1000]):
-// down the columns. The mean, then the squared deviations, each folded down
-// the column and combined through LDS; then every row rewritten, the weight
-// and bias one scalar per row (at the row's index along the axis),
-// broadcast over the column vector.
+// down the columns, with the multi-pass schedule pinned (column_cache =
+// none, the fallback where the strip does not fit). The mean, then the
+// squared deviations, each folded down the column (a global read each) and
+// combined over the thread rows (xor shuffles within a wave, then one row
+// per wave in an LDS buffer of its own); then every row re-read and
+// rewritten, the weight and bias one scalar per row (at the row's index
+// along the axis), broadcast over the column vector.
 
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK-LABEL: gpu.func @hkg_layernorm_0
-// CHECK-SAME:    (%[[IN:.*]]: memref<4x96x1000xbf16>, %[[W:.*]]: memref<96xbf16>, %[[B:.*]]: memref<96xbf16>, %[[OUT:.*]]: memref<4x96x1000xbf16>) workgroup(%[[LDS:.*]] : memref<32x64xf32, #gpu.address_space<workgroup>>
-// CHECK-SAME:    hkg.schedule = #hkg.schedule<occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 8>
+// CHECK-SAME:    (%[[IN:.*]]: memref<4x96x1000xbf16>, %[[W:.*]]: memref<96xbf16>, %[[B:.*]]: memref<96xbf16>, %[[OUT:.*]]: memref<4x96x1000xbf16>) workgroup(%[[LDS:.*]] : memref<4x64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LDS2:.*]] : memref<4x64xf32, #gpu.address_space<workgroup>>
+// CHECK-SAME:    hkg.schedule = #hkg.schedule<axis_split = 1, column_cache = none, occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 8>
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %c96{{.*}} step %c128{{.*}} iter_args
 // CHECK:           vector.load %[[IN]]
+// CHECK:         gpu.shuffle  xor
 // CHECK:         vector.store %{{.*}}, %[[LDS]]
 // CHECK:         gpu.barrier
-// CHECK:         %[[SUM:.*]] = scf.for %{{.*}} = %c1{{.*}} to %c32{{.*}}
+// CHECK:         %[[SUM:.*]] = scf.for %{{.*}} = %c1{{.*}} to %c4{{.*}}
 // CHECK:         %[[MEAN:.*]] = arith.mulf %[[SUM]], %{{.*}} : vector<8xf32>
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %c96{{.*}} step %c128{{.*}} iter_args
+// CHECK:           vector.load %[[IN]]
 // CHECK:           %[[D:.*]] = arith.subf %{{.*}}, %[[MEAN]] : vector<8xf32>
 // CHECK:           arith.mulf %[[D]], %[[D]] : vector<8xf32>
+// CHECK:         vector.store %{{.*}}, %[[LDS2]]
 // CHECK:         gpu.barrier
-// CHECK:         %[[SQ:.*]] = scf.for %{{.*}} = %c1{{.*}} to %c32{{.*}}
+// CHECK:         %[[SQ:.*]] = scf.for %{{.*}} = %c1{{.*}} to %c4{{.*}}
 // CHECK:         %[[VAR:.*]] = arith.mulf %[[SQ]], %{{.*}} : vector<8xf32>
 // CHECK:         %[[RSTD:.*]] = math.rsqrt %{{.*}} : vector<8xf32>
 // CHECK:         scf.for %[[ROW:.*]] = %{{.*}} to %c96{{.*}} step %c32
@@ -35,7 +41,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK:           arith.addf %[[Y]], %{{.*}} : vector<8xf32>
 // CHECK:           vector.store %{{.*}}, %[[OUT]][%{{.*}}, %[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<4x96x1000xbf16>, vector<8xbf16>
 func.func @layernorm_channels(%x: tensor<4x96x1000xbf16>, %w: tensor<96xbf16>, %b: tensor<96xbf16>) -> tensor<4x96x1000xbf16> {
-  %y = hkg.layernorm %x axes = [1] weight(%w : tensor<96xbf16>) bias(%b : tensor<96xbf16>) eps(1.0e-05) : tensor<4x96x1000xbf16> -> tensor<4x96x1000xbf16>
+  %y = hkg.layernorm %x axes = [1] weight(%w : tensor<96xbf16>) bias(%b : tensor<96xbf16>) eps(1.0e-05) {schedule = #hkg.schedule<axis_split = 1, column_cache = none, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 8>} : tensor<4x96x1000xbf16> -> tensor<4x96x1000xbf16>
   return %y : tensor<4x96x1000xbf16>
 }
 }
@@ -61,7 +67,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK:         scf.for
 // CHECK:           vector.store
 func.func @rmsnorm_axis0(%x: tensor<7x33xf32>) -> tensor<7x33xf32> {
-  %y = hkg.rmsnorm %x axes = [0] eps(1.0e-06) {schedule = #hkg.schedule<threads = 32, rows_per_block = 1, vector_width = 1, unroll = 2>} : tensor<7x33xf32> -> tensor<7x33xf32>
+  %y = hkg.rmsnorm %x axes = [0] eps(1.0e-06) {schedule = #hkg.schedule<threads = 32, rows_per_block = 1, vector_width = 1, unroll = 2, column_cache = none>} : tensor<7x33xf32> -> tensor<7x33xf32>
   return %y : tensor<7x33xf32>
 }
 }

@@ -3,14 +3,16 @@
 // A sum over the middle axis of [8, 512, 64] bf16: down the columns. The
 // default covers the 64 columns with 8 threads of 8-element vectors and
 // sends 32 thread rows down the 512 rows (256 threads), 4 loads in flight
-// each (rows past the end clamped and masked); the thread rows meet in LDS
-// [32, 64] f32 and the first folds and stores. One workgroup per outer
-// index and column tile: 8 x 1.
+// each (rows past the end clamped and masked). The 8 thread rows of a wave
+// (64 lanes) meet by xor shuffles at lane distances 8, 16 and 32, one row
+// per wave in LDS [4, 64] f32, and the first thread row stores. One
+// workgroup per outer index and column tile: 8 x 1 (no axis split on
+// gfx942: no clusters).
 
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK-LABEL: gpu.func @hkg_reduce_0
-// CHECK-SAME:    (%[[IN:.*]]: memref<8x512x64xbf16>, %{{.*}}: memref<8x64xbf16>) workgroup(%[[LDS:.*]] : memref<32x64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// CHECK-SAME:    hkg.schedule = #hkg.schedule<occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 8>
+// CHECK-SAME:    (%[[IN:.*]]: memref<8x512x64xbf16>, %{{.*}}: memref<8x64xbf16>) workgroup(%[[LDS:.*]] : memref<4x64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-SAME:    hkg.schedule = #hkg.schedule<axis_split = 1, occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 8>
 // CHECK-SAME:    known_block_size = array<i32: 256, 1, 1>
 // CHECK-SAME:    known_grid_size = array<i32: 8, 1, 1>
 // CHECK:         scf.if %{{.*}} -> (vector<8xf32>)
@@ -25,9 +27,12 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK:             vector.load %[[IN]][%{{.*}}, %[[R3]], %{{.*}}] {alignment = 16 : i64} : memref<8x512x64xbf16>, vector<8xbf16>
 // CHECK:             arith.addf %{{.*}}, %{{.*}} : vector<8xf32>
 // CHECK:             arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xf32>
-// CHECK:         vector.store %{{.*}}, %[[LDS]][%{{.*}}, %{{.*}}] : memref<32x64xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK:         gpu.shuffle  xor %{{.*}}, %c8_i32, %c64_i32 : f32
+// CHECK:         gpu.shuffle  xor %{{.*}}, %c16_i32, %c64_i32{{.*}} : f32
+// CHECK:         gpu.shuffle  xor %{{.*}}, %c32_i32, %c64_i32{{.*}} : f32
+// CHECK:         vector.store %{{.*}}, %[[LDS]][%{{.*}}, %{{.*}}] : memref<4x64xf32, #gpu.address_space<workgroup>>, vector<8xf32>
 // CHECK:         gpu.barrier
-// CHECK:         scf.for %{{.*}} = %c1{{.*}} to %c32{{.*}} step %c1{{.*}} iter_args
+// CHECK:         scf.for %{{.*}} = %c1{{.*}} to %c4{{.*}} step %c1{{.*}} iter_args
 // CHECK:           vector.load %[[LDS]]
 // CHECK:         arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
 // CHECK:         vector.store %{{.*}}, %{{.*}}[%{{.*}}, %c0{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<8x1x64xbf16>, vector<8xbf16>
@@ -59,35 +64,32 @@ func.func @max_leading_keepdim(%x: tensor<77x1000xf32>) -> tensor<1x1000xf32> {
 
 // -----
 
-// Softmax over axis 0 of [64, 128] f32: down the columns. With one outer
-// index, the default narrows the column tile to 8 threads (32 columns) so
-// that 4 workgroups run, and sends 32 thread rows down the axis. The max and
-// the sum of exp(x - max) are each folded per thread row and combined
-// through LDS (a barrier after each combine, before the buffer is written
-// again); then every element of the thread's rows is rewritten.
+// Softmax over axis 0 of [64, 128] f32: down the columns, the column strip
+// cached in registers (column_cache = registers): with one outer index the
+// default narrows the tile to 8 threads (32 columns) so that 4 workgroups
+// run, with 8 thread rows of 8 rows each. Every thread loads its 8 rows
+// once, up front; the max and the sum of exp(x - max) are folded from the
+// registers and combined over the thread rows by shuffles (all 8 in one
+// wave: no LDS, no barrier); the rewrite stores from the registers: no
+// global read after the first eight.
 
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK-LABEL: gpu.func @hkg_softmax_0
-// CHECK-SAME:    (%{{.*}}: memref<64x128xf32>, %{{.*}}: memref<64x128xf32>) workgroup(%[[LDS:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// CHECK-SAME:    hkg.schedule = #hkg.schedule<occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 4>
+// CHECK-SAME:    (%[[IN:.*]]: memref<64x128xf32>, %{{.*}}: memref<64x128xf32>) kernel
+// CHECK-SAME:    hkg.schedule = #hkg.schedule<axis_split = 1, column_cache = registers, occupancy = 0, rows_per_block = 8, threads = 64, unroll = 4, vector_width = 4>
 // CHECK-SAME:    known_grid_size = array<i32: 4, 1, 1>
-// CHECK:         scf.for
-// CHECK:           arith.maxnumf %{{.*}}, %{{.*}} : vector<4xf32>
-// CHECK:         gpu.barrier
-// CHECK:         scf.for
-// CHECK:           arith.maxnumf
-// CHECK:         gpu.barrier
-// CHECK:         scf.for
-// CHECK:           arith.subf %{{.*}}, %{{.*}} : vector<4xf32>
-// CHECK:           math.exp %{{.*}} : vector<4xf32>
-// CHECK:           arith.addf %{{.*}}, %{{.*}} : vector<4xf32>
-// CHECK:         gpu.barrier
-// CHECK:         gpu.barrier
+// CHECK-COUNT-8: vector.load %{{.*}} {alignment = 16 : i64} : memref<1x64x128xf32>, vector<4xf32>
+// CHECK-NOT:     vector.load
+// CHECK:         arith.maxnumf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK:         gpu.shuffle  xor %{{.*}}, %c8_i32, %c64_i32 : f32
+// CHECK-NOT:     gpu.barrier
+// CHECK:         math.exp %{{.*}} : vector<4xf32>
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : vector<4xf32>
 // CHECK:         arith.divf
-// CHECK:         scf.for %[[R:.*]] = %{{.*}} to %c64{{.*}} step %c32{{.*}} {
-// CHECK:           vector.load %{{.*}}[%{{.*}}, %[[R]], %{{.*}}] {alignment = 16 : i64} : memref<1x64x128xf32>, vector<4xf32>
-// CHECK:           math.exp
-// CHECK:           vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[R]], %{{.*}}] {alignment = 16 : i64} : memref<1x64x128xf32>, vector<4xf32>
+// CHECK-NOT:     vector.load
+// CHECK-COUNT-8: vector.store %{{.*}} {alignment = 16 : i64} : memref<1x64x128xf32>, vector<4xf32>
+// CHECK-NOT:     vector.load
+// CHECK:         gpu.return
 func.func @softmax_axis0(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
   %0 = hkg.softmax %x axis(0) : tensor<64x128xf32> -> tensor<64x128xf32>
   return %0 : tensor<64x128xf32>

@@ -13,15 +13,16 @@
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-verify-schedule="chip=sm_90 require-schedule" -o /dev/null
 
 // The norms' defaults over one inner axis take the column space (no
-// row_cache, moments or row_steps); over trailing axes, the row space of
-// the normalized dims' product.
+// row_cache, moments or row_steps; column_cache and axis_split instead);
+// over trailing axes, the row space of the normalized dims' product.
 
-// The channels of [4, 96, 1000] bf16: 8 threads of 8-element vectors across
-// a 64-column tile, 32 thread rows down the 96 channels.
+// The channels of [4, 96, 1000] bf16: the column strip cached in registers
+// (6 rows per thread over 16 thread rows), 4 threads of 8-element vectors
+// across a 32-column tile so that more workgroups run.
 // CHECK-LABEL: func.func @layernorm_channels(
-// GFX942: #hkg.schedule<occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 8>
-// GFX1100: #hkg.schedule<occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 8>
-// SM90: #hkg.schedule<occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 8>
+// GFX942: #hkg.schedule<axis_split = 1, column_cache = registers, occupancy = 0, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 8>
+// GFX1100: #hkg.schedule<axis_split = 1, column_cache = registers, occupancy = 0, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 8>
+// SM90: #hkg.schedule<axis_split = 1, column_cache = registers, occupancy = 0, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 8>
 func.func @layernorm_channels(%x: tensor<4x96x1000xbf16>, %w: tensor<96xbf16>) -> tensor<4x96x1000xbf16> {
   %0 = hkg.layernorm %x axes = [1] weight(%w : tensor<96xbf16>) eps(1.0e-05) : tensor<4x96x1000xbf16> -> tensor<4x96x1000xbf16>
   return %0 : tensor<4x96x1000xbf16>
@@ -38,21 +39,24 @@ func.func @rmsnorm_column_of_1(%x: tensor<1x1x1xf32>) -> tensor<1x1x1xf32> {
 }
 
 // A 1M-element column, 3 columns: scalar accesses (3 is odd), 64 thread
-// rows down the axis.
+// rows down the axis; too long to cache even split over a cluster of 8
+// (column_cache = none: the multi-pass fallback).
 // CHECK-LABEL: func.func @rmsnorm_long_odd_columns(
-// GFX942: #hkg.schedule<occupancy = 0, rows_per_block = 64, threads = 128, unroll = 4, vector_width = 1>
-// GFX1100: #hkg.schedule<occupancy = 0, rows_per_block = 64, threads = 128, unroll = 4, vector_width = 1>
-// SM90: #hkg.schedule<occupancy = 0, rows_per_block = 64, threads = 128, unroll = 4, vector_width = 1>
+// GFX942: #hkg.schedule<axis_split = 1, column_cache = none, occupancy = 0, rows_per_block = 64, threads = 128, unroll = 4, vector_width = 1>
+// GFX1100: #hkg.schedule<axis_split = 1, column_cache = none, occupancy = 0, rows_per_block = 64, threads = 128, unroll = 4, vector_width = 1>
+// SM90: #hkg.schedule<axis_split = 1, column_cache = none, occupancy = 0, rows_per_block = 64, threads = 128, unroll = 4, vector_width = 1>
 func.func @rmsnorm_long_odd_columns(%x: tensor<1x1048576x3xf16>) -> tensor<1x1048576x3xf16> {
   %0 = hkg.rmsnorm %x axes = [1] eps(1.0e-06) : tensor<1x1048576x3xf16> -> tensor<1x1048576x3xf16>
   return %0 : tensor<1x1048576x3xf16>
 }
 
-// Axis 0 of [4099, 13] (both prime), the bias following it.
+// Axis 0 of [4099, 13] (both prime), the bias following it: 4099 scalar
+// rows do not fit 8 rows per thread over 64 thread rows and 8 workgroups
+// (column_cache = none).
 // CHECK-LABEL: func.func @layernorm_leading_axis(
-// GFX942: #hkg.schedule<occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 1>
-// GFX1100: #hkg.schedule<occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 1>
-// SM90: #hkg.schedule<occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 1>
+// GFX942: #hkg.schedule<axis_split = 1, column_cache = none, occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 1>
+// GFX1100: #hkg.schedule<axis_split = 1, column_cache = none, occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 1>
+// SM90: #hkg.schedule<axis_split = 1, column_cache = none, occupancy = 0, rows_per_block = 32, threads = 256, unroll = 4, vector_width = 1>
 func.func @layernorm_leading_axis(%x: tensor<4099x13xf32>, %b: tensor<4099xf32>) -> tensor<4099x13xf32> {
   %0 = hkg.layernorm %x axes = [0] bias(%b : tensor<4099xf32>) eps(1.0e-05) : tensor<4099x13xf32> -> tensor<4099x13xf32>
   return %0 : tensor<4099x13xf32>

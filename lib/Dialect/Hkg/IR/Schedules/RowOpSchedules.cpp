@@ -232,26 +232,75 @@ static bool reducesColumns(ReduceOp op) {
 /// mean: `vector_width` elements of a column tile per access (dividing
 /// `inner`), `threads` per workgroup of which `rows_per_block` stride down
 /// the axis and the rest cover the tile across, `unroll` rows in flight per
-/// thread. `bytes`: the widest element.
+/// thread; `axis_split` workgroups of a cluster share the axis (sm_90).
+/// `bytes`: the widest element. `cachedBytes`: bytes a cached element takes
+/// in registers for ops that pass over their columns more than once
+/// (`column_cache`), 0 for those that read them once (reduce).
 static ScheduleSpace buildColumnSpace(std::array<int64_t, 3> g, int64_t bytes,
-                                      const TargetInfo &target) {
+                                      const TargetInfo &target,
+                                      int64_t cachedBytes) {
   int64_t outer = g[0], len = g[1], inner = g[2];
   int64_t vw = widestVector(bytes);
   while (vw > 1 && inner % vw != 0)
     vw /= 2;
+  int64_t wanted = 2 * static_cast<int64_t>(target.computeUnits);
+  auto workgroups = [&](int64_t across, int64_t split) {
+    return outer * static_cast<int64_t>(llvm::divideCeil(inner, across * vw)) *
+           split;
+  };
+  SmallVector<int64_t> splits = {1};
+  if (target.hasClusters())
+    splits.append({2, 4, 8});
+
   // The tile across: the columns (in vectors), at most 256 threads, and
   // narrower (down to 8 threads, 128 bytes of 16-bit columns) until there
   // are two workgroups per compute unit; the rest of 256 threads stride
   // down the axis, as many as the axis feeds.
   int64_t across = clampPow2(llvm::divideCeil(inner, vw), 1, 256);
-  int64_t wanted = 2 * static_cast<int64_t>(target.computeUnits);
-  while (across > 8 &&
-         outer * static_cast<int64_t>(llvm::divideCeil(inner, across * vw)) <
-             wanted)
+  while (across > 8 && workgroups(across, 1) < wanted)
     across /= 2;
   int64_t down = clampPow2(std::min<int64_t>(256 / across, len), 1, 64);
   int64_t threads = std::max<int64_t>(target.waveSize, across * down);
   down = std::min<int64_t>(threads / across, 64);
+  int64_t split = 1;
+  RowCache cache = RowCache::None;
+
+  // Cached: the fewest workgroups per column strip (a cluster's share of
+  // the axis each) whose rows fit half the register budget and at most 8
+  // rows per thread with at most 64 thread rows; 256 threads, narrower
+  // tiles for more thread rows. (On sm_90, 16 bf16 rows per thread took
+  // 107-175 registers, one or two workgroups per SM; 8 rows 72-80.)
+  if (cachedBytes > 0) {
+    int64_t rowsPerThread = std::min<int64_t>(8, kMaxCachedWordsPerThread / 2 *
+                                                     4 / (vw * cachedBytes));
+    for (int64_t s : splits) {
+      int64_t chunk = llvm::divideCeil(len, s);
+      int64_t d = static_cast<int64_t>(llvm::bit_ceil(static_cast<uint64_t>(
+          llvm::divideCeil(chunk, std::max<int64_t>(rowsPerThread, 1)))));
+      if (d > 64 || s > len)
+        continue;
+      int64_t a = clampPow2(std::min<int64_t>(llvm::divideCeil(inner, vw),
+                                              std::max<int64_t>(256 / d, 1)),
+                            1, 256);
+      while (a > 4 && a * d > target.waveSize && workgroups(a, s) < wanted)
+        a /= 2;
+      int64_t t = std::max<int64_t>(target.waveSize, a * d);
+      if (t > target.maxThreadsPerWorkgroup)
+        continue;
+      across = a;
+      threads = t;
+      down = std::min<int64_t>(t / a, 64);
+      split = s;
+      cache = RowCache::Registers;
+      break;
+    }
+  }
+
+  // One pass (reduce): no axis split by default. On an H100 (2026-12-06,
+  // docs/perf) splitting ran slower: argmax over axis 0 of 8192 x 16384
+  // 56% of a copy unsplit, 49% at 4, 29% at 8; a sum over the middle axis
+  // of 16 x 4096 x 2048 93% unsplit, 91% at 2, 87% at 4.
+
   ScheduleSpace space;
   space.add(kVectorWidth, vectorWidths(bytes), vw,
             "elements of a column tile per global access (16 bytes at most)");
@@ -261,15 +310,34 @@ static ScheduleSpace buildColumnSpace(std::array<int64_t, 3> g, int64_t bytes,
             "threads of a workgroup striding down the reduced axis (the "
             "others cover the column tile)");
   space.add(kUnroll, {1, 2, 4, 8}, 4,
-            "rows down the axis each thread keeps in flight per step");
+            "rows down the axis each thread keeps in flight per step "
+            "(column_cache = none)");
+  if (cachedBytes > 0)
+    space.add(kColumnCache, {RowCache::None, RowCache::Registers}, cache,
+              "where the workgroup's column strip lives between passes: "
+              "re-read from global memory (none), or each thread's rows "
+              "kept in registers (the input read once)");
+  space.add(kAxisSplit, splits, split,
+            "workgroups sharing the reduced axis, each with its share of "
+            "the rows: 2, 4 or 8 = a cluster of that many (sm_90), "
+            "combining through distributed shared memory");
   addOccupancyKnob(space, target);
   return space;
+}
+
+/// 32-bit registers per thread that `column_cache = registers` holds.
+static int64_t columnCacheWords(int64_t len, const RowSchedule &sched,
+                                int64_t cachedBytes) {
+  int64_t chunk = llvm::divideCeil(len, sched.axisSplit);
+  int64_t rows = llvm::divideCeil(chunk, sched.rowsPerBlock);
+  return cacheWords(rows, sched.vectorWidth, cachedBytes);
 }
 
 static LogicalResult
 verifyColumnConstraints(std::array<int64_t, 3> g, const ResolvedSchedule &s,
                         const TargetInfo &target,
-                        function_ref<InFlightDiagnostic()> emitError) {
+                        function_ref<InFlightDiagnostic()> emitError,
+                        int64_t cachedBytes = 0) {
   RowSchedule sched = RowSchedule::decode(s);
   if (g[2] % sched.vectorWidth != 0)
     return emitError() << "schedule knob '" << kVectorWidth.name
@@ -280,7 +348,34 @@ verifyColumnConstraints(std::array<int64_t, 3> g, const ResolvedSchedule &s,
                        << "' = " << sched.rowsPerBlock << " exceeds '"
                        << kThreads.name << "' = " << sched.threads
                        << "; expected rows_per_block <= threads";
+  // (axis_split > 1 is listed only where clusters exist.)
+  int64_t split = sched.axisSplit;
+  if (split > g[1])
+    return emitError() << "schedule knob '" << kAxisSplit.name
+                       << "' = " << split << " exceeds the " << g[1]
+                       << " rows of the reduced axis; expected at most "
+                       << g[1];
+  if (sched.columnCache == RowCache::Registers) {
+    int64_t words = columnCacheWords(g[1], sched, cachedBytes);
+    if (words > kMaxCachedWordsPerThread)
+      return emitError() << "schedule knob '" << kColumnCache.name
+                         << "' = registers needs " << words
+                         << " registers per thread for "
+                         << llvm::divideCeil(g[1], split) << " rows of "
+                         << sched.vectorWidth << " elements over "
+                         << sched.rowsPerBlock
+                         << " thread rows (axis_split = " << split
+                         << "); expected at most " << kMaxCachedWordsPerThread
+                         << ": raise 'rows_per_block' or 'axis_split'";
+  }
   return verifyOccupancy(s, sched.threads, target, emitError);
+}
+
+/// Bytes a column-cached element of `op`'s input takes in registers: a
+/// bf16 column is kept packed (ReductionsColumns.cpp), others as f32.
+static int64_t columnCachedBytes(Operation *op) {
+  Type t = getElementTypeOrSelf(op->getOperand(0).getType());
+  return t.isBF16() ? 2 : std::max<int64_t>(elementBytes(t), 4);
 }
 
 static int64_t widestOf(Operation *op) {
@@ -293,7 +388,8 @@ ScheduleSpace ReduceOp::getScheduleSpace(const TargetInfo &target) {
     // The input's vectors: an i64 or f32 result of a 16-bit input is stored
     // once per column, as wider (split) stores.
     return buildColumnSpace(getReductionGeometry(),
-                            elementBytes(getInput().getType()), target);
+                            elementBytes(getInput().getType()), target,
+                            /*cachedBytes=*/0);
   // A tuple state (several kinds, logsumexp, argmax, argmin) or a prologue
   // needs more registers per thread than a plain sum: at 1024 threads
   // (64 registers each on sm_90) an argmax row spilled, so the default
@@ -350,7 +446,8 @@ static RowGeometry softmaxRows(SoftmaxOp op) {
 
 ScheduleSpace SoftmaxOp::getScheduleSpace(const TargetInfo &target) {
   if (getAxisGeometry()[2] > 1)
-    return buildColumnSpace(getAxisGeometry(), widestOf(*this), target);
+    return buildColumnSpace(getAxisGeometry(), widestOf(*this), target,
+                            columnCachedBytes(*this));
   ScheduleSpace space = buildRowSpace(softmaxRows(*this), target, true);
   // Fusing the max and sum passes saves a read of the row only when passes
   // re-read global memory; from registers or LDS the two-pass form is
@@ -369,7 +466,7 @@ LogicalResult SoftmaxOp::verifyScheduleConstraints(
     function_ref<InFlightDiagnostic()> emitError) {
   if (getAxisGeometry()[2] > 1)
     return verifyColumnConstraints(getAxisGeometry(), schedule, target,
-                                   emitError);
+                                   emitError, columnCachedBytes(*this));
   return verifyRowConstraints(softmaxRows(*this), schedule, target, emitError);
 }
 
@@ -427,7 +524,8 @@ template <typename NormOp> static bool normsColumns(NormOp op) {
 
 ScheduleSpace LayerNormOp::getScheduleSpace(const TargetInfo &target) {
   if (normsColumns(*this))
-    return buildColumnSpace(getNormGeometry(), widestOf(*this), target);
+    return buildColumnSpace(getNormGeometry(), widestOf(*this), target,
+                            columnCachedBytes(*this));
   ScheduleSpace space = buildRowSpace(normRows(*this), target, true);
   // `separate` by default until `merged` is measured to pay: it saves the
   // second row reduction, whose barriers hold a share of the default's warp
@@ -447,7 +545,7 @@ LogicalResult LayerNormOp::verifyScheduleConstraints(
     function_ref<InFlightDiagnostic()> emitError) {
   if (normsColumns(*this))
     return verifyColumnConstraints(getNormGeometry(), schedule, target,
-                                   emitError);
+                                   emitError, columnCachedBytes(*this));
   RowGeometry g = normRows(*this);
   if (failed(verifyRowConstraints(g, schedule, target, emitError)))
     return failure();
@@ -478,7 +576,8 @@ static RowGeometry rmsNormGeometry(RMSNormOp op) {
 
 ScheduleSpace RMSNormOp::getScheduleSpace(const TargetInfo &target) {
   if (normsColumns(*this))
-    return buildColumnSpace(getNormGeometry(), widestOf(*this), target);
+    return buildColumnSpace(getNormGeometry(), widestOf(*this), target,
+                            columnCachedBytes(*this));
   ScheduleSpace space = buildRowSpace(rmsNormGeometry(*this), target, true);
   addRowStepsKnob(space);
   return space;
@@ -489,7 +588,7 @@ LogicalResult RMSNormOp::verifyScheduleConstraints(
     function_ref<InFlightDiagnostic()> emitError) {
   if (normsColumns(*this))
     return verifyColumnConstraints(getNormGeometry(), schedule, target,
-                                   emitError);
+                                   emitError, columnCachedBytes(*this));
   RowGeometry g = rmsNormGeometry(*this);
   if (failed(verifyRowConstraints(g, schedule, target, emitError)))
     return failure();

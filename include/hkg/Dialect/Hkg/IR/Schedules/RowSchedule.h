@@ -67,6 +67,14 @@ inline constexpr BoolKnob kOnline{"online"};
 inline constexpr EnumKnob<RowMoments> kMoments{"moments"};
 /// The norms: row groups a workgroup handles one after the other.
 inline constexpr IntKnob kRowSteps{"row_steps"};
+/// Down columns (softmax and the norms over an inner axis): where the
+/// workgroup's column strip lives between passes (none: re-read from
+/// global memory; registers: each thread keeps its rows, read once).
+inline constexpr EnumKnob<RowCache> kColumnCache{"column_cache"};
+/// Down columns: workgroups of a cluster (sm_90) sharing the reduced axis,
+/// each with its share of the rows, combining their partial results through
+/// distributed shared memory.
+inline constexpr IntKnob kAxisSplit{"axis_split"};
 
 /// A row op's schedule. Knobs an op does not have take the value that
 /// means their absence (reduce: no cache, no bulk store; one row step).
@@ -80,6 +88,8 @@ struct RowSchedule {
   bool online;
   RowMoments moments;
   int64_t rowSteps;
+  RowCache columnCache;
+  int64_t axisSplit;
 
   /// Consecutive threads per row.
   int64_t threadsPerRow() const { return threads / rowsPerBlock; }
@@ -93,7 +103,9 @@ struct RowSchedule {
             s.getOr(kBulkStore, false),
             s.getOr(kOnline, false),
             s.getOr(kMoments, RowMoments::Separate),
-            s.getOr(kRowSteps, 1)};
+            s.getOr(kRowSteps, 1),
+            s.getOr(kColumnCache, RowCache::None),
+            s.getOr(kAxisSplit, 1)};
   }
 };
 
