@@ -5,6 +5,7 @@
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 #include "hkg/Support/InputLimits.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -82,6 +83,43 @@ static llvm::Error readDim3(const json::Object &obj, llvm::StringRef key,
   return llvm::Error::success();
 }
 
+/// Reads `dtype` and `shape` (extents, or `{"size": i}`) of a kernel arg or
+/// plan value.
+static llvm::Error readDTypeAndShape(const json::Object &obj,
+                                     const llvm::Twine &where, DType &dtype,
+                                     llvm::SmallVectorImpl<int64_t> &shape,
+                                     llvm::SmallVectorImpl<SizedDim> &sized) {
+  std::optional<llvm::StringRef> name = obj.getString("dtype");
+  std::optional<DType> parsed = name ? parseDType(*name) : std::nullopt;
+  if (!parsed)
+    return fieldError(
+        where + ".dtype",
+        "expected one of f32, f16, bf16, f64, i64, i32, i8, i1, got '" +
+            (name ? *name : "<none>") + "'");
+  dtype = *parsed;
+  const json::Array *dims = obj.getArray("shape");
+  if (!dims)
+    return fieldError(where + ".shape", "expected an array of integers");
+  for (auto [d, entry] : llvm::enumerate(*dims)) {
+    // An extent, or {"size": i}: the dim is size parameter i.
+    std::optional<int64_t> v = entry.getAsInteger();
+    if (v && *v >= 0) {
+      shape.push_back(*v);
+      continue;
+    }
+    const json::Object *sizedObj = entry.getAsObject();
+    std::optional<int64_t> index = sizedObj && sizedObj->size() == 1
+                                       ? sizedObj->getInteger("size")
+                                       : std::nullopt;
+    if (!index || *index < 0 || *index > std::numeric_limits<unsigned>::max())
+      return fieldError(where + ".shape[" + llvm::Twine(d) + "]",
+                        "expected a non-negative integer or {\"size\": i}");
+    shape.push_back(kDynamicDim);
+    sized.push_back({static_cast<unsigned>(d), static_cast<unsigned>(*index)});
+  }
+  return llvm::Error::success();
+}
+
 static llvm::Error readArg(const json::Value &value, const llvm::Twine &where,
                            ArgSpec &arg) {
   const json::Object *obj = value.getAsObject();
@@ -91,35 +129,7 @@ static llvm::Error readArg(const json::Value &value, const llvm::Twine &where,
   if (!role || (*role != "input" && *role != "output"))
     return fieldError(where + ".role", "expected \"input\" or \"output\"");
   arg.isOutput = *role == "output";
-  std::optional<llvm::StringRef> dtype = obj->getString("dtype");
-  std::optional<DType> parsed = dtype ? parseDType(*dtype) : std::nullopt;
-  if (!parsed)
-    return fieldError(
-        where + ".dtype",
-        "expected one of f32, f16, bf16, f64, i64, i32, i8, i1, got '" +
-            (dtype ? *dtype : "<none>") + "'");
-  arg.dtype = *parsed;
-  const json::Array *shape = obj->getArray("shape");
-  if (!shape)
-    return fieldError(where + ".shape", "expected an array of integers");
-  for (auto [d, entry] : llvm::enumerate(*shape)) {
-    // An extent, or {"size": i}: the dim is size parameter i.
-    std::optional<int64_t> v = entry.getAsInteger();
-    if (v && *v >= 0) {
-      arg.shape.push_back(*v);
-      continue;
-    }
-    const json::Object *sized = entry.getAsObject();
-    std::optional<int64_t> index =
-        sized && sized->size() == 1 ? sized->getInteger("size") : std::nullopt;
-    if (!index || *index < 0 || *index > std::numeric_limits<unsigned>::max())
-      return fieldError(where + ".shape[" + llvm::Twine(d) + "]",
-                        "expected a non-negative integer or {\"size\": i}");
-    arg.shape.push_back(kDynamicDim);
-    arg.sizedDims.push_back(
-        {static_cast<unsigned>(d), static_cast<unsigned>(*index)});
-  }
-  return llvm::Error::success();
+  return readDTypeAndShape(*obj, where, arg.dtype, arg.shape, arg.sizedDims);
 }
 
 /// Reads the size parameters of `k` (manifest `sizes`, once its args are
@@ -301,6 +311,212 @@ static llvm::Error checkLaunchLimits(const KernelSpec &k,
   return llvm::Error::success();
 }
 
+/// Reads one `plans` entry (docs/ABI.md, "Launch plan"): names are unique,
+/// every step names a kernel of the bundle and passes it values of its
+/// args' dtypes and (static) shapes, sizes and views refer to what exists.
+static llvm::Error readPlan(const json::Value &value, const llvm::Twine &where,
+                            const Bundle &bundle, PlanSpec &plan) {
+  using Kind = PlanValueSpec::Kind;
+  const json::Object *obj = value.getAsObject();
+  if (!obj)
+    return fieldError(where, "expected an object");
+  if (llvm::Error e = readString(*obj, "function", where, plan.function))
+    return e;
+  if (llvm::Error e =
+          readString(*obj, "no_plan", where, plan.noPlan, /*required=*/false))
+    return e;
+  if (!plan.noPlan.empty())
+    return llvm::Error::success();
+  llvm::StringMap<unsigned> byName;
+  auto addValue = [&](const json::Value &v, const std::string &at,
+                      Kind kind) -> llvm::Expected<unsigned> {
+    const json::Object *o = v.getAsObject();
+    if (!o)
+      return fieldError(at, "expected an object");
+    PlanValueSpec pv;
+    pv.kind = kind;
+    if (llvm::Error e = readString(*o, "name", at, pv.name))
+      return std::move(e);
+    if (llvm::Error e =
+            readDTypeAndShape(*o, at, pv.dtype, pv.shape, pv.sizedDims))
+      return std::move(e);
+    if (kind == Kind::Intermediate)
+      pv.offset = o->getInteger("offset").value_or(-1);
+    if (kind == Kind::View) {
+      std::optional<llvm::StringRef> of = o->getString("of");
+      auto it = of ? byName.find(*of) : byName.end();
+      if (it == byName.end() || plan.values[it->second].kind == Kind::View)
+        return fieldError(at + ".of", "expected the name of an input or "
+                                      "buffer listed before it");
+      pv.of = it->second;
+    }
+    if (!byName.try_emplace(pv.name, plan.values.size()).second)
+      return fieldError(at + ".name", "'" + pv.name + "' is not unique");
+    plan.values.push_back(std::move(pv));
+    return plan.values.size() - 1;
+  };
+  auto forEach = [&](llvm::StringRef key,
+                     llvm::function_ref<llvm::Error(const json::Value &,
+                                                    const std::string &)>
+                         fn) -> llvm::Error {
+    const json::Array *arr = obj->getArray(key);
+    if (!arr)
+      return fieldError(where + "." + key, "expected an array");
+    for (auto [i, v] : llvm::enumerate(*arr))
+      if (llvm::Error e =
+              fn(v, (where + "." + key + "[" + llvm::Twine(i) + "]").str()))
+        return e;
+    return llvm::Error::success();
+  };
+  if (llvm::Error e = forEach(
+          "inputs",
+          [&](const json::Value &v, const std::string &at) -> llvm::Error {
+            llvm::Expected<unsigned> i = addValue(v, at, Kind::Input);
+            if (!i)
+              return i.takeError();
+            plan.values[*i].argument = plan.inputs.size();
+            plan.inputs.push_back(*i);
+            return llvm::Error::success();
+          }))
+    return e;
+  if (obj->getArray("sizes"))
+    if (llvm::Error e = forEach(
+            "sizes",
+            [&](const json::Value &v, const std::string &at) -> llvm::Error {
+              const json::Object *o = v.getAsObject();
+              std::optional<int64_t> arg =
+                  o ? o->getInteger("arg") : std::nullopt;
+              std::optional<int64_t> dim =
+                  o ? o->getInteger("dim") : std::nullopt;
+              if (!arg || !dim || *arg < 0 ||
+                  *arg >= static_cast<int64_t>(plan.inputs.size()) ||
+                  *dim < 0 ||
+                  *dim >= static_cast<int64_t>(
+                              plan.values[plan.inputs[*arg]].shape.size()))
+                return fieldError(at,
+                                  "expected {\"arg\": a, \"dim\": d} naming "
+                                  "a dim of an input");
+              plan.sizes.push_back(
+                  {static_cast<unsigned>(*arg), static_cast<unsigned>(*dim)});
+              return llvm::Error::success();
+            }))
+      return e;
+  if (llvm::Error e = forEach(
+          "buffers",
+          [&](const json::Value &v, const std::string &at) -> llvm::Error {
+            const json::Object *o = v.getAsObject();
+            std::optional<llvm::StringRef> kind =
+                o ? o->getString("kind") : std::nullopt;
+            if (!kind || (*kind != "output" && *kind != "intermediate"))
+              return fieldError(at + ".kind",
+                                "expected \"output\" or \"intermediate\"");
+            llvm::Expected<unsigned> i = addValue(
+                v, at, *kind == "output" ? Kind::Output : Kind::Intermediate);
+            return i ? llvm::Error::success() : i.takeError();
+          }))
+    return e;
+  if (llvm::Error e = forEach(
+          "views",
+          [&](const json::Value &v, const std::string &at) -> llvm::Error {
+            llvm::Expected<unsigned> i = addValue(v, at, Kind::View);
+            return i ? llvm::Error::success() : i.takeError();
+          }))
+    return e;
+  for (const PlanValueSpec &v : plan.values)
+    for (const SizedDim &s : v.sizedDims)
+      if (s.size >= plan.sizes.size())
+        return fieldError(where, "'" + v.name +
+                                     "' has {\"size\": " + llvm::Twine(s.size) +
+                                     "}, not a plan size parameter");
+  auto lookupName = [&](const json::Value &v,
+                        const std::string &at) -> llvm::Expected<unsigned> {
+    std::optional<llvm::StringRef> name = v.getAsString();
+    auto it = name ? byName.find(*name) : byName.end();
+    if (it == byName.end())
+      return fieldError(at, "expected the name of a plan value");
+    return it->second;
+  };
+  if (llvm::Error e = forEach(
+          "outputs",
+          [&](const json::Value &v, const std::string &at) -> llvm::Error {
+            const json::Object *o = v.getAsObject();
+            const json::Value *value = o ? o->get("value") : nullptr;
+            llvm::Expected<unsigned> i =
+                value ? lookupName(*value, at + ".value")
+                      : llvm::Expected<unsigned>(
+                            fieldError(at + ".value", "expected a name"));
+            if (!i)
+              return i.takeError();
+            plan.outputs.push_back(*i);
+            return llvm::Error::success();
+          }))
+    return e;
+  plan.arenaBytes = obj->getInteger("arena_bytes").value_or(0);
+  for (const PlanValueSpec &v : plan.values)
+    if (v.offset >= 0 && v.sizedDims.empty() &&
+        v.offset + static_cast<int64_t>(getDTypeSize(v.dtype)) *
+                       ArgSpec{false, v.dtype, v.shape, {}}.getNumElements() >
+            plan.arenaBytes)
+      return fieldError(where, "'" + v.name + "' ends past arena_bytes (" +
+                                   llvm::Twine(plan.arenaBytes) + ")");
+  return forEach(
+      "steps", [&](const json::Value &v, const std::string &at) -> llvm::Error {
+        const json::Object *o = v.getAsObject();
+        std::optional<llvm::StringRef> name =
+            o ? o->getString("kernel") : std::nullopt;
+        const KernelSpec *k = name ? bundle.lookup(*name) : nullptr;
+        if (!k)
+          return fieldError(at + ".kernel", "expected the name of a kernel of "
+                                            "the bundle");
+        PlanStepSpec step;
+        step.kernel = k - bundle.kernels.data();
+        const json::Array *args = o->getArray("args");
+        if (!args || args->size() != k->args.size())
+          return fieldError(
+              at + ".args",
+              llvm::formatv("expected {0} names (the args of '{1}')",
+                            k->args.size(), k->name));
+        for (auto [i, a] : llvm::enumerate(*args)) {
+          std::string argAt = (at + ".args[" + llvm::Twine(i) + "]").str();
+          llvm::Expected<unsigned> index = lookupName(a, argAt);
+          if (!index)
+            return index.takeError();
+          const PlanValueSpec &pv = plan.values[*index];
+          const ArgSpec &ka = k->args[i];
+          bool sameShape = !pv.sizedDims.empty() || !ka.sizedDims.empty() ||
+                           llvm::ArrayRef<int64_t>(pv.shape) ==
+                               llvm::ArrayRef<int64_t>(ka.shape);
+          if (pv.dtype != ka.dtype || !sameShape)
+            return fieldError(argAt,
+                              llvm::formatv("'{0}' does not match arg {1} "
+                                            "of '{2}' (dtype and shape)",
+                                            pv.name, i, k->name));
+          if (ka.isOutput &&
+              (pv.kind == Kind::Input ||
+               plan.values[plan.getStorage(*index)].kind == Kind::Input))
+            return fieldError(argAt,
+                              "'" + pv.name +
+                                  "' is an input, which kernels only read");
+          step.args.push_back(*index);
+        }
+        if (const json::Array *sizes = o->getArray("sizes"))
+          for (const json::Value &sz : *sizes) {
+            std::optional<int64_t> s = sz.getAsInteger();
+            if (!s || *s < 0 || *s >= static_cast<int64_t>(plan.sizes.size()))
+              return fieldError(at + ".sizes", "expected plan size parameters");
+            step.sizes.push_back(*s);
+          }
+        if (step.sizes.size() != k->sizes.size())
+          return fieldError(
+              at + ".sizes",
+              llvm::formatv("expected {0} (the size parameters of "
+                            "'{1}')",
+                            k->sizes.size(), k->name));
+        plan.steps.push_back(std::move(step));
+        return llvm::Error::success();
+      });
+}
+
 llvm::Expected<Bundle> hkg::rt::parseManifest(llvm::StringRef text,
                                               llvm::StringRef directory) {
   llvm::Expected<json::Value> root = ::hkg::parseJSON(text);
@@ -347,6 +563,18 @@ llvm::Expected<Bundle> hkg::rt::parseManifest(llvm::StringRef text,
     if (llvm::Error e = checkLaunchLimits(spec, *target, where))
       return std::move(e);
     bundle.kernels.push_back(std::move(spec));
+  }
+  if (const json::Value *plans = obj->get("plans")) {
+    const json::Array *arr = plans->getAsArray();
+    if (!arr)
+      return fieldError(".plans", "expected an array");
+    for (auto [i, p] : llvm::enumerate(*arr)) {
+      PlanSpec plan;
+      if (llvm::Error e =
+              readPlan(p, "plans[" + llvm::Twine(i) + "]", bundle, plan))
+        return std::move(e);
+      bundle.plans.push_back(std::move(plan));
+    }
   }
   return bundle;
 }

@@ -1,11 +1,11 @@
 //===- Bundle.cpp - write kernel bundles and their manifest ---------------===//
 //
 // manifest.json (docs/ABI.md):
-//   { "hkg_version", "target", "format",
+//   { "hkg_version", "target", "format", ("host_ops",) ("plans",)
 //     "kernels": [ { "name", "op", "binary", "entry", "grid", "block",
 //                    ("cluster",)
-//                    "lds_bytes", ("dynamic_lds_bytes",) "schedule", "args", "source", "stats",
-//                    "compile_ms" } ] }
+//                    "lds_bytes", ("dynamic_lds_bytes",) "schedule", "args",
+//                    "source", "stats", "compile_ms" } ] }
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,6 +64,13 @@ void mlir::hkg::writeManifest(const Bundle &bundle, llvm::raw_ostream &os) {
             json.attribute("op", op);
             json.attribute("loc", loc);
           });
+      });
+    // The functions' launch plans (docs/ABI.md, "Launch plan"); none for a
+    // module of gpu kernels only.
+    if (!bundle.plans.empty())
+      json.attributeArray("plans", [&] {
+        for (const LaunchPlan &plan : bundle.plans)
+          writeLaunchPlan(json, plan);
       });
     json.attributeArray("kernels", [&] {
       for (const CompiledKernel &k : bundle.kernels) {

@@ -18,6 +18,7 @@
 #include "hkg/Target/KernelStats.h"
 #include "hkg/Target/Toolkit.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -379,7 +380,10 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
     if (failed(pm.run(module)))
       return failure();
   }
+  llvm::StringSet<> hostOpFunctions;
   for (Operation *op : getHostOps(module)) {
+    if (auto func = op->getParentOfType<func::FuncOp>())
+      hostOpFunctions.insert(func.getSymName());
     std::string loc;
     llvm::raw_string_ostream os(loc);
     if (auto fl = dyn_cast<FileLineColLoc>(op->getLoc()))
@@ -413,6 +417,7 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
       return failure();
   }
   bundle.frontMs = msSince(start);
+  bundle.plans = extractLaunchPlans(module, hostOpFunctions);
 
   for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
     SmallVector<gpu::GPUFuncOp> funcs;

@@ -23,6 +23,7 @@
 #include "hkg/Runtime/Bundle.h"
 #include "hkg/Runtime/Device.h"
 #include "hkg/Runtime/KernelRunner.h"
+#include "hkg/Runtime/PlanRunner.h"
 #include "hkg/Runtime/Worker.h"
 #include "hkg/Support/InputLimits.h"
 
@@ -125,6 +126,15 @@ static cl::list<int64_t> sizesOpt(
              "kernel is checked (and timed) once per value, every size "
              "parameter of the kernel taking that value"),
     cl::value_desc("V[,V...]"), cl::CommaSeparated, cl::cat(category));
+static cl::opt<bool> planOpt(
+    "plan",
+    cl::desc("Run the bundle's launch plans (manifest `plans`) instead of "
+             "its kernels one by one: the steps in order on one stream, the "
+             "outputs checked against the composed float64 reference, the "
+             "plan timed next to the sum of its kernels' standalone times "
+             "(in this process; with --sizes, every plan size takes each "
+             "value in turn)"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool>
     noIsolation("no-isolation",
                 cl::desc("Run kernels in this process (no fault isolation)"),
@@ -405,6 +415,97 @@ static void printTable(llvm::raw_ostream &os,
   }
 }
 
+/// hkg-run --plan: runs every launch plan of `bundle` in this process and
+/// prints one block per run; returns the exit code.
+static int runPlans(const Bundle &bundle, DeviceKind kind) {
+  if (bundle.plans.empty()) {
+    llvm::errs() << "hkg-run: error: --plan: the bundle has no launch plan\n";
+    return ExitUsage;
+  }
+  auto device = Device::open(kind, ordinalOpt);
+  if (!device) {
+    llvm::errs() << "hkg-run: error: " << llvm::toString(device.takeError())
+                 << "\n";
+    return ExitNoDevice;
+  }
+  json::Array records;
+  unsigned runs = 0, passed = 0;
+  for (const PlanSpec &plan : bundle.plans) {
+    if (!plan.noPlan.empty()) {
+      llvm::outs() << "plan " << plan.function << ": none (" << plan.noPlan
+                   << ")\n";
+      continue;
+    }
+    llvm::SmallVector<std::optional<int64_t>> sizes = {std::nullopt};
+    if (!plan.sizes.empty())
+      sizes.assign(sizesOpt.begin(), sizesOpt.end());
+    if (sizes.empty()) {
+      llvm::outs() << "plan " << plan.function
+                   << ": ERROR\n    it has dynamic sizes: pass --sizes\n";
+      ++runs;
+      continue;
+    }
+    for (std::optional<int64_t> size : sizes) {
+      ++runs;
+      llvm::SmallVector<int64_t> values(plan.sizes.size(), size.value_or(0));
+      std::string name = plan.function;
+      if (size)
+        name += " [" + std::to_string(*size) + "]";
+      auto record = runPlan(bundle, plan, **device, getRunOptions(), values);
+      if (!record) {
+        std::string message = llvm::toString(record.takeError());
+        llvm::outs() << "plan " << name << ": ERROR\n    " << message << "\n";
+        records.push_back(json::Object{{"function", plan.function},
+                                       {"status", "error"},
+                                       {"message", message}});
+        continue;
+      }
+      bool ok = record->getString("status") == "pass";
+      passed += ok;
+      llvm::outs() << "plan " << name << ": " << (ok ? "PASS" : "FAIL") << " ("
+                   << plan.steps.size() << " step(s))\n";
+      if (const json::Array *outs = record->getArray("outputs"))
+        for (const json::Value &o : *outs) {
+          const json::Object &out = *o.getAsObject();
+          llvm::outs() << llvm::formatv(
+              "    output {0,-8} {1,-5} rel_err {2}\n",
+              out.getString("value").value_or("?"),
+              out.getString("status").value_or("?").upper(),
+              formatNumber(out, "norm_rel_error", "{0:e1}"));
+          llvm::StringRef message = out.getString("message").value_or("");
+          if (!message.empty())
+            llvm::outs() << "        " << message << "\n";
+        }
+      if (const json::Object *t = record->getObject("timing"))
+        llvm::outs() << llvm::formatv(
+            "    plan {0} us (median of {1}); its kernels standalone: {2} "
+            "us summed; plan / sum = {3}\n",
+            formatNumber(*t, "plan_median_us", "{0:f1}"),
+            t->getInteger("reps").value_or(0),
+            formatNumber(*t, "kernels_sum_us", "{0:f1}"),
+            formatNumber(*t, "ratio", "{0:f3}"));
+      records.push_back(std::move(*record));
+    }
+  }
+  llvm::outs() << llvm::formatv("{0} of {1} plan run(s) passed\n", passed,
+                                runs);
+  if (!jsonOut.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(jsonOut, ec);
+    if (ec) {
+      llvm::errs() << "hkg-run: error: cannot write " << jsonOut << ": "
+                   << ec.message() << "\n";
+      return ExitUsage;
+    }
+    json::Object doc{{"bundle", bundle.directory},
+                     {"target", bundle.target},
+                     {"seed", static_cast<int64_t>(seedOpt)},
+                     {"plans", std::move(records)}};
+    os << llvm::formatv("{0:2}", json::Value(std::move(doc))) << "\n";
+  }
+  return passed == runs ? ExitPass : ExitFail;
+}
+
 static int runMain(int argc, char **argv);
 
 int main(int argc, char **argv) {
@@ -467,7 +568,7 @@ static int runMain(int argc, char **argv) {
       for (const KernelSpec &k : bundle->kernels)
         selected.push_back(&k);
     for (const KernelSpec *k : selected) {
-      if (k->hasSizeParameters() && sizesOpt.empty()) {
+      if (!planOpt && k->hasSizeParameters() && sizesOpt.empty()) {
         llvm::errs() << "hkg-run: error: " << getNoSizesMessage(*k) << "\n";
         return false;
       }
@@ -560,6 +661,8 @@ static int runMain(int argc, char **argv) {
   llvm::outs() << llvm::formatv(
       "bundle: {0} (target {1}, {2}, {3} kernel(s))\n", bundle->directory,
       bundle->target, bundle->format, bundle->kernels.size());
+  if (planOpt)
+    return runPlans(*bundle, *kind);
 
   // One run per static kernel, and per --sizes value of each kernel with
   // dynamic sizes.

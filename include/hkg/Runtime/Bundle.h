@@ -136,6 +136,59 @@ struct KernelSpec {
   specialize(llvm::ArrayRef<int64_t> sizeValues) const;
 };
 
+/// A buffer or view of a launch plan (manifest `plans`, docs/ABI.md
+/// "Launch plan").
+struct PlanValueSpec {
+  enum class Kind { Input, Output, Intermediate, View };
+  std::string name;
+  Kind kind = Kind::Input;
+  DType dtype = DType::F32;
+  /// The extents; kDynamicDim where a plan size parameter gives the dim.
+  llvm::SmallVector<int64_t> shape;
+  /// The dims given by plan size parameters (SizedDim::size indexes
+  /// PlanSpec::sizes).
+  llvm::SmallVector<SizedDim, 1> sizedDims;
+  /// Input: the function argument it is.
+  unsigned argument = 0;
+  /// Intermediate of static shape: its offset in the arena (-1: allocated
+  /// on its own).
+  int64_t offset = -1;
+  /// View: the index (into PlanSpec::values) of the storage it views.
+  unsigned of = 0;
+};
+
+struct PlanStepSpec {
+  /// Index into Bundle::kernels.
+  unsigned kernel = 0;
+  /// Per kernel buffer argument, the index of the plan value it is.
+  llvm::SmallVector<unsigned> args;
+  /// Per kernel size parameter, the plan size parameter it takes.
+  llvm::SmallVector<unsigned> sizes;
+};
+
+/// The launch plan of one function (manifest `plans` entry).
+struct PlanSpec {
+  std::string function;
+  /// Set when the function has no plan: why.
+  std::string noPlan;
+  /// The plan's size parameters: (input argument, dim) each is read from.
+  std::vector<SizeSource> sizes;
+  /// Inputs, kernel-written buffers and views.
+  std::vector<PlanValueSpec> values;
+  /// The inputs in argument order, and per function result the value it is
+  /// (indices into values).
+  std::vector<unsigned> inputs;
+  std::vector<unsigned> outputs;
+  int64_t arenaBytes = 0;
+  std::vector<PlanStepSpec> steps;
+
+  /// The storage a value is (itself, or what it views).
+  unsigned getStorage(unsigned value) const {
+    return values[value].kind == PlanValueSpec::Kind::View ? values[value].of
+                                                           : value;
+  }
+};
+
 struct Bundle {
   /// The directory holding manifest.json and the binaries.
   std::string directory;
@@ -145,6 +198,8 @@ struct Bundle {
   /// `hsaco`, `ptx` or `cubin`.
   std::string format;
   std::vector<KernelSpec> kernels;
+  /// The functions' launch plans (empty when the manifest has none).
+  std::vector<PlanSpec> plans;
 
   std::string getBinaryPath(const KernelSpec &kernel) const;
   /// The kernel named `name`, or nullptr.

@@ -119,6 +119,15 @@ public:
                                                 unsigned reps,
                                                 size_t flushBytes = 0);
 
+  /// Times `work` (a launch plan's launches, in order) the way timeLaunches
+  /// times one kernel: the flush buffer overwritten before each timed call,
+  /// outside the events.
+  llvm::Expected<std::vector<float>>
+  timeSequence(llvm::function_ref<llvm::Error()> work, unsigned warmup,
+               unsigned reps, size_t flushBytes = 0) {
+    return timeCalls(work, warmup, reps, flushBytes);
+  }
+
   /// The copy ceiling of PERF.md: the median over `reps` device-to-device
   /// copies of `bytes`, counting bytes read + written, in GB/s.
   llvm::Expected<double> measureCopyBandwidth(size_t bytes, unsigned reps);

@@ -10,6 +10,8 @@
 #ifndef HKG_TARGET_BUNDLE_H
 #define HKG_TARGET_BUNDLE_H
 
+#include "hkg/Target/LaunchPlan.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -112,6 +114,8 @@ struct Bundle {
   /// With allowHostOps: the ops no kernel computes, left to the caller
   /// (op name, location), in program order.
   std::vector<std::pair<std::string, std::string>> hostOps;
+  /// One per function that launches kernels, in module order (LaunchPlan.h).
+  std::vector<LaunchPlan> plans;
   /// Time of the hkg-dialect part (verification, lowering to gpu), ms.
   double frontMs = 0;
 };

@@ -11,6 +11,20 @@ func.func @kernels_only(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
 
 // -----
 
+// Reshapes between kernels are views (the same bytes, a new shape): nothing
+// to compute, so nothing is left out.
+// ALLOW-NOT: remark: 'tensor.expand_shape'
+// ALLOW-NOT: remark: 'tensor.collapse_shape'
+func.func @reshape_views(%x: tensor<64x64xf32>) -> tensor<4096xf32> {
+  %s = hkg.softmax %x axis(1) : tensor<64x64xf32> -> tensor<64x64xf32>
+  %e = tensor.expand_shape %s [[0], [1, 2]] output_shape [64, 8, 8] : tensor<64x64xf32> into tensor<64x8x8xf32>
+  %t = hkg.softmax %e axis(2) : tensor<64x8x8xf32> -> tensor<64x8x8xf32>
+  %c = tensor.collapse_shape %t [[0, 1, 2]] : tensor<64x8x8xf32> into tensor<4096xf32>
+  return %c : tensor<4096xf32>
+}
+
+// -----
+
 // An op on tensors next to hkg ops would be missing from the kernels.
 // ALLOW: remark: 'arith.addf' is left to the caller (allow-host-ops): no hkg kernel computes it
 // PIPELINE: error: 'arith.addf' is not an hkg kernel op

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #define DEBUG_TYPE "hkg-reject-host-ops"
 
@@ -18,6 +19,10 @@ using namespace mlir::hkg;
 
 bool mlir::hkg::isComputedByKernels(Operation *op) {
   if (isa<HkgKernelOpInterface, func::ReturnOp>(op))
+    return true;
+  // Reshapes are views: the same bytes under a new shape, no computation
+  // (the launch plan records them, docs/ABI.md).
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
     return true;
   // Scalar constants cost nothing and are no tensor to compute.
   if (auto c = dyn_cast<arith::ConstantOp>(op))

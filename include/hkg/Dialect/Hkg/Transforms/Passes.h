@@ -23,7 +23,8 @@ FailureOr<const TargetInfo *> getTargetFor(Operation *op, StringRef chip);
 
 /// Whether `op`, at the top level of a function, is computed by hkg's
 /// kernels (an hkg kernel op) or needs no computing (func.return, a scalar
-/// arith.constant). hkg-reject-host-ops refuses the others.
+/// arith.constant, a tensor.expand_shape / tensor.collapse_shape: a view of
+/// the same bytes). hkg-reject-host-ops refuses the others.
 bool isComputedByKernels(Operation *op);
 
 /// The ops at the top level of the module's functions that no kernel

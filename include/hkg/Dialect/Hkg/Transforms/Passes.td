@@ -68,7 +68,9 @@ def HkgRejectHostOpsPass : Pass<"hkg-reject-host-ops", "ModuleOp"> {
     pass through the lowering untouched and be missing from the kernel
     bundle. This pass makes that an error naming the op and its location:
     lower it to hkg ops first. Allowed at the top level of a function are
-    hkg kernel ops, `func.return` and scalar `arith.constant`s; the regions
+    hkg kernel ops, `func.return`, scalar `arith.constant`s and the
+    reshapes `tensor.expand_shape` / `tensor.collapse_shape` (views: the same
+    bytes under a new shape, which the launch plan records); the regions
     of hkg ops are theirs to verify. With `allow-host-ops`, such ops are
     left to the caller, each reported as a remark (hkg-compile lists them in
     the manifest's `host_ops`). hkg-to-rocdl and hkg-to-nvvm run it first.
