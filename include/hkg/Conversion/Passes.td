@@ -100,8 +100,8 @@ def HkgRaiseLinalgPass : Pass<"hkg-raise-linalg"> {
        - reduction loops over adjacent dims of one input with a
          `sum` / `prod` / `max` / `min` combiner: `hkg.reduce` with the
          rest of the body as its prologue and a non-identity init folded
-         into an epilogue. `arith.maximumf` / `minimumf` (a NaN wins) get a
-         second max over "is NaN" that restores the NaN. hkg reductions
+         into an epilogue (`arith.maximumf` / `minimumf`, where a NaN
+         wins, are the `maximum` / `minimum` kinds). hkg reductions
          accumulate in f32: an f64 accumulator (torch's LayerNorm variance)
          is narrowed, and its f32 result widened where it is read.
 

@@ -359,6 +359,10 @@ Combiner mlir::hkg::makeCombiner(ReduceKind kind) {
       return {arith::MaxNumFOp::create(b, loc, a, c)};
     case ReduceKind::Min:
       return {arith::MinNumFOp::create(b, loc, a, c)};
+    case ReduceKind::Maximum:
+      return {arith::MaximumFOp::create(b, loc, a, c)};
+    case ReduceKind::Minimum:
+      return {arith::MinimumFOp::create(b, loc, a, c)};
     case ReduceKind::Prod:
       return {arith::MulFOp::create(b, loc, a, c)};
     case ReduceKind::Argmax:
@@ -377,8 +381,10 @@ Value mlir::hkg::reductionIdentity(OpBuilder &b, Location loc,
   case ReduceKind::Sum:
     return constF32(b, loc, 0.0);
   case ReduceKind::Max:
+  case ReduceKind::Maximum:
     return constF32(b, loc, -inf);
   case ReduceKind::Min:
+  case ReduceKind::Minimum:
     return constF32(b, loc, inf);
   case ReduceKind::Prod:
     return constF32(b, loc, 1.0);
@@ -404,6 +410,12 @@ Value mlir::hkg::reduceVector(OpBuilder &b, Location loc, Value v,
     break;
   case ReduceKind::Min:
     ck = vector::CombiningKind::MINNUMF;
+    break;
+  case ReduceKind::Maximum:
+    ck = vector::CombiningKind::MAXIMUMF;
+    break;
+  case ReduceKind::Minimum:
+    ck = vector::CombiningKind::MINIMUMF;
     break;
   case ReduceKind::Prod:
     ck = vector::CombiningKind::MUL;

@@ -59,10 +59,12 @@ double KindState::maskValue(unsigned k) const {
   case ReduceKind::Prod:
     return 1.0;
   case ReduceKind::Max:
+  case ReduceKind::Maximum:
   case ReduceKind::Argmax:
   case ReduceKind::LogSumExp:
     return -inf;
   case ReduceKind::Min:
+  case ReduceKind::Minimum:
   case ReduceKind::Argmin:
     return inf;
   }
@@ -135,6 +137,12 @@ Combiner KindState::combiner() const {
       case ReduceKind::Min:
         out.push_back(arith::MinNumFOp::create(b, loc, a, c));
         break;
+      case ReduceKind::Maximum:
+        out.push_back(arith::MaximumFOp::create(b, loc, a, c));
+        break;
+      case ReduceKind::Minimum:
+        out.push_back(arith::MinimumFOp::create(b, loc, a, c));
+        break;
       case ReduceKind::LogSumExp: {
         Value m = arith::MaxNumFOp::create(b, loc, a, c);
         Value sa =
@@ -170,6 +178,8 @@ SmallVector<Value> KindState::ofLanes(OpBuilder &b, Location loc,
     case ReduceKind::Prod:
     case ReduceKind::Max:
     case ReduceKind::Min:
+    case ReduceKind::Maximum:
+    case ReduceKind::Minimum:
       state.push_back(reduceVector(b, loc, v, kind));
       break;
     case ReduceKind::LogSumExp: {

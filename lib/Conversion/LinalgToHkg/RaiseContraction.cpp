@@ -25,6 +25,36 @@ static SmallVector<unsigned> loopsOf(AffineMap map) {
 
 static std::string str(Twine t) { return t.str(); }
 
+/// Whether the payload is exactly `acc + a * b` (either order of either),
+/// each operand used as it is or widened by arith.extf, and nothing else:
+/// linalg's contraction check looks through any unary op (a negation, an
+/// exp), which hkg.matmul would drop.
+static bool isMultiplyAccumulate(linalg::GenericOp generic) {
+  Block &body = generic.getRegion().front();
+  Value a = body.getArgument(0), b = body.getArgument(1);
+  Value acc = body.getArgument(2);
+  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  if ((add.getLhs() == acc) == (add.getRhs() == acc))
+    return false;
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  auto source = [](Value v) -> Value {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+      return ext.getIn();
+    return v;
+  };
+  Value x = source(mul.getLhs()), y = source(mul.getRhs());
+  if (!((x == a && y == b) || (x == b && y == a)))
+    return false;
+  // acc + a * b and at most two widenings: nothing else is computed.
+  size_t ops = 3 + (mul.getLhs() != x) + (mul.getRhs() != y);
+  return body.getOperations().size() == ops;
+}
+
 RaiseResult raise::raiseContraction(RewriterBase &rewriter,
                                     linalg::GenericOp generic) {
   if (!linalg::isaContractionOpInterface(generic))
@@ -33,6 +63,10 @@ RaiseResult raise::raiseContraction(RewriterBase &rewriter,
       linalg::inferContractionDims(generic);
   if (failed(dims))
     return RaiseResult::notMine("it is not a contraction");
+  if (!isMultiplyAccumulate(generic))
+    return RaiseResult::refused(
+        "its body is not `acc + a * b` (each operand perhaps widened by "
+        "arith.extf): hkg.matmul would drop the rest");
   if (dims->k.size() != 1 || dims->n.size() != 1 || dims->m.empty())
     return RaiseResult::refused(
         str("a contraction over " + Twine(dims->k.size()) + " K dims with " +

@@ -22,9 +22,6 @@ struct Combiner {
   Operation *op;
   Value value;
   ReduceKind kind;
-  /// arith.maximumf / minimumf: a NaN anywhere makes the result NaN, which
-  /// hkg's max / min (a NaN loses) do not do by themselves.
-  bool propagatesNaN;
 };
 } // namespace
 
@@ -42,21 +39,27 @@ static FailureOr<Combiner> matchCombiner(linalg::GenericOp generic,
   }
   Value value =
       op->getOperand(0) == acc ? op->getOperand(1) : op->getOperand(0);
-  Combiner c{op, value, ReduceKind::Sum, false};
+  // arith.maxnumf / minnumf: a NaN loses (hkg's max / min);
+  // arith.maximumf / minimumf: a NaN anywhere is the answer (hkg's maximum
+  // / minimum, torch.amax's semantics).
+  Combiner c{op, value, ReduceKind::Sum};
   if (isa<arith::AddFOp>(op))
     c.kind = ReduceKind::Sum;
   else if (isa<arith::MulFOp>(op))
     c.kind = ReduceKind::Prod;
-  else if (isa<arith::MaxNumFOp, arith::MaximumFOp>(op))
+  else if (isa<arith::MaxNumFOp>(op))
     c.kind = ReduceKind::Max;
-  else if (isa<arith::MinNumFOp, arith::MinimumFOp>(op))
+  else if (isa<arith::MaximumFOp>(op))
+    c.kind = ReduceKind::Maximum;
+  else if (isa<arith::MinNumFOp>(op))
     c.kind = ReduceKind::Min;
+  else if (isa<arith::MinimumFOp>(op))
+    c.kind = ReduceKind::Minimum;
   else {
     why = str("its combiner '" + op->getName().getStringRef() +
               "' is not a float sum, product, max or min");
     return failure();
   }
-  c.propagatesNaN = isa<arith::MaximumFOp, arith::MinimumFOp>(op);
   return c;
 }
 
@@ -68,8 +71,10 @@ static bool isIdentity(ReduceKind kind, const APFloat &value) {
   case ReduceKind::Prod:
     return value.isExactlyValue(1.0);
   case ReduceKind::Max:
+  case ReduceKind::Maximum:
     return value.isInfinity() && value.isNegative();
   case ReduceKind::Min:
+  case ReduceKind::Minimum:
     return value.isInfinity() && !value.isNegative();
   default:
     return false;
@@ -190,15 +195,13 @@ RaiseResult raise::raiseReduction(RewriterBase &rewriter,
   }
   BlockArgument inputArg = generic.getMatchingBlockArgument(input);
   bool needsPrologue =
-      comb->value != inputArg || !ins.empty() || comb->propagatesNaN ||
+      comb->value != inputArg || !ins.empty() ||
       llvm::any_of(payload.without_terminator(),
                    [&](Operation &op) { return &op != comb->op; });
 
   MLIRContext *ctx = rewriter.getContext();
   Location loc = generic.getLoc();
   SmallVector<Attribute> kinds = {ReduceKindAttr::get(ctx, comb->kind)};
-  if (comb->propagatesNaN)
-    kinds.push_back(ReduceKindAttr::get(ctx, ReduceKind::Max));
   rewriter.setInsertionPoint(generic);
   auto reduce = ReduceOp::create(
       rewriter, loc, resultType, input->get(), ins,
@@ -226,29 +229,17 @@ RaiseResult raise::raiseReduction(RewriterBase &rewriter,
       v = arith::TruncFOp::create(rewriter, loc, f32, v);
     else if (v.getType() != f32)
       v = arith::ExtFOp::create(rewriter, loc, f32, v);
-    SmallVector<Value> yielded = {v};
-    if (comb->propagatesNaN) {
-      // A second max over "is NaN" (1 or 0) says whether any was.
-      Value isNaN =
-          arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, v, v);
-      Value one = arith::ConstantOp::create(rewriter, loc,
-                                            rewriter.getF32FloatAttr(1.0));
-      Value zero = arith::ConstantOp::create(rewriter, loc,
-                                             rewriter.getF32FloatAttr(0.0));
-      yielded.push_back(
-          arith::SelectOp::create(rewriter, loc, isNaN, one, zero));
-    }
-    YieldOp::create(rewriter, loc, yielded);
+    YieldOp::create(rewriter, loc, v);
   }
 
-  if (foldInit || comb->propagatesNaN) {
+  if (foldInit) {
     SmallVector<Type> argTypes(kinds.size(), f32);
     SmallVector<Location> argLocs(kinds.size(), loc);
     Block *block =
         rewriter.createBlock(&reduce.getEpilogue(), {}, argTypes, argLocs);
     rewriter.setInsertionPointToStart(block);
     Value r = block->getArgument(0);
-    if (foldInit) {
+    {
       // The generic starts from its init, the kind from its identity: one
       // more step of the combiner with the init joins them.
       Value c = arith::ConstantOp::create(
@@ -257,17 +248,6 @@ RaiseResult raise::raiseReduction(RewriterBase &rewriter,
       OperationState state(loc, comb->op->getName().getStringRef(),
                            ValueRange{r, c}, TypeRange{f32});
       r = rewriter.create(state)->getResult(0);
-    }
-    if (comb->propagatesNaN) {
-      Value zero = arith::ConstantOp::create(rewriter, loc,
-                                             rewriter.getF32FloatAttr(0.0));
-      Value any =
-          arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGT,
-                                block->getArgument(1), zero);
-      Value nan = arith::ConstantOp::create(
-          rewriter, loc,
-          rewriter.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
-      r = arith::SelectOp::create(rewriter, loc, any, nan, r);
     }
     if (resultType.getElementType() != f32)
       r = arith::TruncFOp::create(rewriter, loc, resultType.getElementType(),

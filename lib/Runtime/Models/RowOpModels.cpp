@@ -58,11 +58,29 @@ struct KindAccumulator {
     case ReduceKind::Prod:
       value *= v;
       return;
-    case ReduceKind::Max:
-      value = r == 0 ? v : std::max(value, v);
+    case ReduceKind::Max: // a NaN loses (arith.maxnumf)
+      if (r == 0 || std::isnan(value))
+        value = v;
+      else if (!std::isnan(v))
+        value = std::max(value, v);
       return;
     case ReduceKind::Min:
-      value = r == 0 ? v : std::min(value, v);
+      if (r == 0 || std::isnan(value))
+        value = v;
+      else if (!std::isnan(v))
+        value = std::min(value, v);
+      return;
+    case ReduceKind::Maximum: // a NaN anywhere is the answer
+      if (r == 0 || std::isnan(v))
+        value = v;
+      else if (!std::isnan(value))
+        value = std::max(value, v);
+      return;
+    case ReduceKind::Minimum:
+      if (r == 0 || std::isnan(v))
+        value = v;
+      else if (!std::isnan(value))
+        value = std::min(value, v);
       return;
     case ReduceKind::LogSumExp: {
       if (v == -INFINITY)

@@ -53,3 +53,33 @@ func.func @captured(%x: tensor<8x16xf32>, %s: f32) -> tensor<8x16xf32> {
   } -> tensor<8x16xf32>
   return %r : tensor<8x16xf32>
 }
+
+// -----
+
+// A contraction whose body does more than multiply-accumulate (linalg's own
+// check looks through unary ops, which hkg.matmul would drop).
+func.func @negated_accumulate(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>, %c: tensor<64x16xf32>) -> tensor<64x16xf32> {
+  // expected-remark @below {{this linalg.generic is not raised to an hkg op: its body is not `acc + a * b` (each operand perhaps widened by arith.extf): hkg.matmul would drop the rest}}
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x32xf32>, tensor<32x16xf32>) outs(%c : tensor<64x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    %n = arith.negf %s : f32
+    linalg.yield %n : f32
+  } -> tensor<64x16xf32>
+  return %r : tensor<64x16xf32>
+}
+
+// -----
+
+func.func @exp_operand(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>, %c: tensor<64x16xf32>) -> tensor<64x16xf32> {
+  // expected-remark @below {{this linalg.generic is not raised to an hkg op: its body is not `acc + a * b`}}
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x32xf32>, tensor<32x16xf32>) outs(%c : tensor<64x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %e = math.exp %x : f32
+    %p = arith.mulf %e, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x16xf32>
+  return %r : tensor<64x16xf32>
+}

@@ -100,9 +100,9 @@ func.func @accumulate(%x: tensor<8xf32>, %acc: tensor<4x8xf32>) -> tensor<4x8xf3
 
 // -----
 
-// Sum over the middle axis; max keeping it (arith.maximumf: a NaN wins, so
-// a second max over "is NaN" restores torch.amax's answer); a non-zero init
-// joins in the epilogue.
+// Sum over the middle axis; max keeping it (arith.maximumf: a NaN wins, the
+// `maximum` kind; arith.maxnumf: a NaN loses, `max`); a non-zero init joins
+// in the epilogue.
 // CHECK-LABEL: func.func @sum_middle
 // CHECK: hkg.reduce sum %arg0 axes = [1] : tensor<8x512x64xf32> -> tensor<8x64xf32>
 // CHECK-NOT: prologue
@@ -119,13 +119,10 @@ func.func @sum_middle(%x: tensor<8x512x64xf32>) -> tensor<8x64xf32> {
 }
 
 // CHECK-LABEL: func.func @amax_keepdim
-// CHECK: hkg.reduce max, max %arg0 axes = [1] : tensor<8x512x64xbf16> -> tensor<8x1x64xbf16> prologue
-// CHECK: %[[F:.*]] = arith.extf
-// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[F]], %[[F]]
-// CHECK: epilogue
-// CHECK: %[[ANY:.*]] = arith.cmpf ogt
-// CHECK: arith.select %[[ANY]], %{{.*}}, %
-// CHECK: arith.truncf
+// CHECK: hkg.reduce maximum %arg0 axes = [1] : tensor<8x512x64xbf16> -> tensor<8x1x64xbf16>
+// CHECK-NOT: prologue
+// CHECK-NOT: epilogue
+// CHECK-NEXT: return
 func.func @amax_keepdim(%x: tensor<8x512x64xbf16>) -> tensor<8x1x64xbf16> {
   %c0 = arith.constant 0xFF80 : bf16
   %e = tensor.empty() : tensor<8x1x64xbf16>
@@ -136,6 +133,20 @@ func.func @amax_keepdim(%x: tensor<8x512x64xbf16>) -> tensor<8x1x64xbf16> {
     linalg.yield %s : bf16
   } -> tensor<8x1x64xbf16>
   return %r : tensor<8x1x64xbf16>
+}
+
+// CHECK-LABEL: func.func @maxnum
+// CHECK: hkg.reduce max %arg0 axes = [1] : tensor<8x512xf32> -> tensor<8xf32>
+func.func @maxnum(%x: tensor<8x512xf32>) -> tensor<8xf32> {
+  %c0 = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x512xf32>) outs(%f : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.maxnumf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
 }
 
 // CHECK-LABEL: func.func @sum_from_one
@@ -160,7 +171,7 @@ func.func @sum_from_one(%x: tensor<64x128xf32>) -> tensor<64xf32> {
 // Torch's softmax: max, exp(x - max), sum, divide. The exp is fused into
 // the sum's prologue and into the divide: two reductions and a map.
 // CHECK-LABEL: func.func @softmax_parts
-// CHECK: %[[MAX:.*]] = hkg.reduce max, max %arg0 axes = [1]
+// CHECK: %[[MAX:.*]] = hkg.reduce maximum %arg0 axes = [1]
 // CHECK: %[[SUM:.*]] = hkg.reduce sum %arg0 ins(%[[MAX]] : tensor<64x1xf32>) axes = [1]
 // CHECK: prologue
 // CHECK: math.exp

@@ -235,3 +235,21 @@ func.func @through_unit_view(%x: tensor<64x128xbf16>, %w: tensor<128x256xbf16>, 
   }
   return %y : tensor<1x64x256xbf16>
 }
+
+// -----
+
+// c + transpose(c): the epilogue sees only c's element at the result's
+// index, so the add stays an elementwise op (folding it would compute 2c).
+// CHECK-LABEL: func.func @product_plus_its_transpose
+// CHECK: %[[M:.*]] = hkg.matmul %arg0, %arg1 : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+// CHECK: hkg.elementwise %[[M]], %[[M]]
+func.func @product_plus_its_transpose(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %m = hkg.matmul %a, %b : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+  %y = hkg.elementwise %m, %m {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>]}
+      : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32> {
+  ^bb0(%x: f32, %t: f32):
+    %s = arith.addf %x, %t : f32
+    hkg.yield %s : f32
+  }
+  return %y : tensor<64x64xf32>
+}

@@ -192,3 +192,68 @@ func.func @layernorm(%x: tensor<64x256xf32>, %w: tensor<256xf32>, %b: tensor<256
   }
   return %y : tensor<64x256xf32>
 }
+
+// -----
+
+// Not a softmax: the sum subtracts the max of another row (its `ins` map
+// follows the reduced dim), so the shift is not constant along the row.
+// CHECK-LABEL: func.func @sum_reads_other_max
+// CHECK-NOT: hkg.softmax
+func.func @sum_reads_other_max(%x: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %m = hkg.reduce max %x axes = [1] : tensor<16x16xf32> -> tensor<16xf32>
+  %s = hkg.reduce sum %x ins(%m : tensor<16xf32>) axes = [1]
+      {indexing_maps = [affine_map<(d0, d1) -> (d1)>]}
+      : tensor<16x16xf32> -> tensor<16xf32> prologue {
+  ^bb0(%a: f32, %b: f32):
+    %d = arith.subf %a, %b : f32
+    %e = math.exp %d : f32
+    hkg.yield %e : f32
+  }
+  %y = hkg.elementwise %x, %m, %s {indexing_maps = [
+        affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>,
+        affine_map<(d0, d1) -> (d0)>]}
+      : tensor<16x16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<16x16xf32> {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %d = arith.subf %a, %b : f32
+    %e = math.exp %d : f32
+    %q = arith.divf %e, %c : f32
+    hkg.yield %q : f32
+  }
+  return %y : tensor<16x16xf32>
+}
+
+// -----
+
+// Not a LayerNorm: the variance centres each element on the mean of
+// another row.
+// CHECK-LABEL: func.func @variance_reads_other_mean
+// CHECK-NOT: hkg.layernorm
+func.func @variance_reads_other_mean(%x: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %s1 = hkg.reduce sum %x axes = [1] : tensor<16x16xf32> -> tensor<16xf32>
+  %s2 = hkg.reduce sum %x ins(%s1 : tensor<16xf32>) axes = [1]
+      {indexing_maps = [affine_map<(d0, d1) -> (d1)>]}
+      : tensor<16x16xf32> -> tensor<16xf32> prologue {
+  ^bb0(%a: f32, %m: f32):
+    %n = arith.constant 16.0 : f32
+    %mean = arith.divf %m, %n : f32
+    %d = arith.subf %a, %mean : f32
+    %q = arith.mulf %d, %d : f32
+    hkg.yield %q : f32
+  }
+  %y = hkg.elementwise %x, %s1, %s2 {indexing_maps = [
+        affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>,
+        affine_map<(d0, d1) -> (d0)>]}
+      : tensor<16x16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<16x16xf32> {
+  ^bb0(%xv: f32, %sv: f32, %vv: f32):
+    %n = arith.constant 16.0 : f32
+    %eps = arith.constant 1.0e-05 : f32
+    %mean = arith.divf %sv, %n : f32
+    %var = arith.divf %vv, %n : f32
+    %ve = arith.addf %var, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %c = arith.subf %xv, %mean : f32
+    %p = arith.mulf %c, %r : f32
+    hkg.yield %p : f32
+  }
+  return %y : tensor<16x16xf32>
+}

@@ -109,6 +109,14 @@ struct FoldElementwiseIntoMatmul final : OpRewritePattern<ElementwiseOp> {
     if (!mm)
       return rewriter.notifyMatchFailure(
           ew, "no input is a single-use hkg.matmul of the result shape");
+    // The epilogue sees the matmul's element at the result's index only:
+    // every read of the product must be that one (not c + transpose(c), not
+    // the product and a view of it).
+    for (auto [in, map] : llvm::zip(ew.getInputs(), ew.getInputMaps()))
+      if (getMatmulSource(in).first == mm &&
+          (in != mmView || !map.isIdentity()))
+        return rewriter.notifyMatchFailure(
+            ew, "reads the matmul's result at another index too");
 
     Location loc = ew.getLoc();
     ArrayRef<int64_t> ewShape = ew.getResult().getType().getShape();

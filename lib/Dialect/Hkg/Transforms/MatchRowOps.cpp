@@ -83,27 +83,35 @@ struct Inputs {
   bool isFull(int64_t i) const { return maps[i].isIdentity(); }
 
   /// Whether input `i` holds one value per index of the dims outside
-  /// `axes` (a reduction over `axes`, kept or not, perhaps reshaped): its
-  /// map follows exactly those dims, in order, and is 0 elsewhere.
-  bool isReducedAlong(int64_t i, ArrayRef<int64_t> axes) const {
-    SmallVector<int64_t> followed;
-    for (AffineExpr e : maps[i].getResults()) {
-      if (auto d = dyn_cast<AffineDimExpr>(e)) {
-        followed.push_back(d.getPosition());
-        continue;
-      }
-      auto c = dyn_cast<AffineConstantExpr>(e);
-      if (!c || c.getValue() != 0)
-        return false;
-    }
-    SmallVector<int64_t> want;
-    for (int64_t d = 0; d < maps[i].getNumDims(); ++d)
-      if (!llvm::is_contained(axes, d))
-        want.push_back(d);
-    return followed == want;
-  }
+  /// `axes` (isReducedMap).
+  bool isReducedAlong(int64_t i, ArrayRef<int64_t> axes) const;
 };
 } // namespace
+
+/// Whether `map` (from a tensor's dims) reads one value per index of the
+/// dims outside `axes` (a reduction over `axes`, kept or not, perhaps
+/// reshaped): it follows exactly those dims, in order, and is 0 elsewhere.
+static bool isReducedMap(AffineMap map, ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> followed;
+  for (AffineExpr e : map.getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      followed.push_back(d.getPosition());
+      continue;
+    }
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (!c || c.getValue() != 0)
+      return false;
+  }
+  SmallVector<int64_t> want;
+  for (int64_t d = 0; d < map.getNumDims(); ++d)
+    if (!llvm::is_contained(axes, d))
+      want.push_back(d);
+  return followed == want;
+}
+
+bool Inputs::isReducedAlong(int64_t i, ArrayRef<int64_t> axes) const {
+  return isReducedMap(maps[i], axes);
+}
 
 /// The value the first yield of `region`'s body computes.
 static Value yielded(Region &region, unsigned i = 0) {
@@ -116,15 +124,15 @@ static bool isArg(Region &region, Value v, unsigned i) {
   return arg && arg.getOwner() == &region.front() && arg.getArgNumber() == i;
 }
 
-/// `reduce max` of `input` over `axis` alone: the plain kind, or the
-/// NaN-propagating pair hkg-raise-linalg makes of arith.maximumf.
+/// `reduce max` (or `maximum`) of `input` over `axis` alone. Which max does
+/// not matter to a softmax: a NaN makes every exp(x - m) of its row NaN.
 static bool isRowMax(ReduceOp r, Value input, int64_t axis) {
   if (!r || r.getInput() != input || r.getAxes() != ArrayRef<int64_t>{axis} ||
-      !r.getIns().empty())
+      !r.getIns().empty() || !r.getEpilogue().empty())
     return false;
   SmallVector<ReduceKind> kinds = r.getKindList();
-  if (kinds.empty() || kinds.front() != ReduceKind::Max ||
-      llvm::any_of(kinds, [](ReduceKind k) { return k != ReduceKind::Max; }))
+  if (kinds.size() != 1 || (kinds.front() != ReduceKind::Max &&
+                            kinds.front() != ReduceKind::Maximum))
     return false;
   return r.getPrologue().empty() ||
          isArg(r.getPrologue(), yielded(r.getPrologue()), 0);
@@ -200,6 +208,12 @@ static bool isPlainSum(ReduceOp r, Value x, ArrayRef<int64_t> axes) {
           isArg(r.getPrologue(), yielded(r.getPrologue()), 0));
 }
 
+/// Whether `divisor` (a constant a sum is divided by, perhaps as the
+/// rounded reciprocal it was multiplied by) is the count `n`.
+static bool isCount(double divisor, int64_t n) {
+  return std::abs(divisor / static_cast<double>(n) - 1.0) <= 1e-6;
+}
+
 /// The number of elements `x` has over `axes`.
 static int64_t countOver(Value x, ArrayRef<int64_t> axes) {
   auto type = cast<RankedTensorType>(x.getType());
@@ -269,6 +283,7 @@ struct MatchSoftmax final : OpRewritePattern<ElementwiseOp> {
     auto max = stripViews(in.tensor(mi)).getDefiningOp<ReduceOp>();
     if (!isRowMax(max, x, axis) ||
         stripViews(sum.getIns().front()) != max.getResult() ||
+        !isReducedMap(sum.getInsMaps().front(), {axis}) ||
         !in.isReducedAlong(mi, {axis}) || !in.isReducedAlong(si, {axis}))
       return rewriter.notifyMatchFailure(ew, "no max along the sum's axis");
     // The sum's prologue: exp(x - m).
@@ -381,7 +396,7 @@ struct MatchRMSNorm final : OpRewritePattern<ElementwiseOp> {
     int64_t n = 1;
     for (int64_t a : axes)
       n *= xType.getDimSize(a);
-    if (std::abs(scale * n - 1.0) > 1e-6)
+    if (!isCount(1.0 / scale, n))
       return rewriter.notifyMatchFailure(ew, "the mean is not over the sum");
     // The sum's prologue: x * x, or x to the power 2.
     Region &pro = sum.getPrologue();
@@ -483,12 +498,12 @@ struct MatchLayerNorm final : OpRewritePattern<ElementwiseOp> {
     int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
     int64_t n = countOver(x, axes);
     if (axes.back() != rank - 1 || !isPlainSum(sum1, x, axes) ||
-        mean->second != static_cast<double>(n) || !in.isReducedAlong(s1, axes))
+        !isCount(mean->second, n) || !in.isReducedAlong(s1, axes))
       return rewriter.notifyMatchFailure(ew, "no mean over trailing axes");
     // rsqrt(s2 / N + eps), s2 the sum of (x - mean)^2.
     auto varEps = matchAddEps(rsqrt.getOperand());
     auto var = varEps ? matchDivByConstant(varEps->first) : std::nullopt;
-    if (!var || var->second != static_cast<double>(n))
+    if (!var || !isCount(var->second, n))
       return failure();
     int64_t s2 = in.indexOf(var->first);
     if (s2 < 0 || !in.isReducedAlong(s2, axes))
@@ -499,7 +514,8 @@ struct MatchLayerNorm final : OpRewritePattern<ElementwiseOp> {
         sum2.getIns().size() != 1 || sum2.getPrologue().empty() ||
         !sum2.getEpilogue().empty() ||
         !isPlainSum(stripViews(sum2.getIns().front()).getDefiningOp<ReduceOp>(),
-                    x, axes))
+                    x, axes) ||
+        !isReducedMap(sum2.getInsMaps().front(), axes))
       return rewriter.notifyMatchFailure(ew, "no variance over the axes");
     Region &pro = sum2.getPrologue();
     auto isCentered = [&](Value d) {
@@ -507,8 +523,7 @@ struct MatchLayerNorm final : OpRewritePattern<ElementwiseOp> {
       if (!sub || !isArg(pro, sub.getLhs(), 0))
         return false;
       auto m = matchDivByConstant(sub.getRhs());
-      return m && isArg(pro, m->first, 1) &&
-             m->second == static_cast<double>(n);
+      return m && isArg(pro, m->first, 1) && isCount(m->second, n);
     };
     if (!isSquareOf(yielded(pro), isCentered))
       return rewriter.notifyMatchFailure(ew, "the variance is not of "

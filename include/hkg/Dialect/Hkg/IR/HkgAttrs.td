@@ -17,7 +17,9 @@ def Hkg_ReduceKind : I32EnumAttr<"ReduceKind", "reduction combiner", [
     I32EnumAttrCase<"Prod", 3, "prod">,
     I32EnumAttrCase<"Argmax", 4, "argmax">,
     I32EnumAttrCase<"Argmin", 5, "argmin">,
-    I32EnumAttrCase<"LogSumExp", 6, "logsumexp">]> {
+    I32EnumAttrCase<"LogSumExp", 6, "logsumexp">,
+    I32EnumAttrCase<"Maximum", 7, "maximum">,
+    I32EnumAttrCase<"Minimum", 8, "minimum">]> {
   let cppNamespace = "::mlir::hkg";
 }
 

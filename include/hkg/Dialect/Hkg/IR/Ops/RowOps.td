@@ -25,7 +25,10 @@ def Hkg_ReduceOp : Hkg_KernelOp<"reduce", [Hkg_CacheHints],
     operand that follows one.
 
     Kinds, each accumulated in f32:
-    - `sum`, `max`, `min`, `prod`: the value;
+    - `sum`, `max`, `min`, `prod`: the value (`max` / `min` skip NaNs, as
+      `arith.maxnumf` does: a NaN only when all are);
+    - `maximum`, `minimum`: the max / min where a NaN anywhere makes the
+      result NaN (`arith.maximumf`, `torch.amax`);
     - `logsumexp`: `log(sum(exp(v)))`, computed stably (a running max and
       a rescaled sum);
     - `argmax`, `argmin`: the position of the first largest (smallest)
