@@ -335,6 +335,18 @@ llvm::Expected<json::Object> hkg::rt::runKernel(const Bundle &bundle,
   return runKernelOp(bundle, spec, *op, *model, device, options);
 }
 
+llvm::Expected<ModuleHandle> hkg::rt::loadKernelModule(const Bundle &bundle,
+                                                       const KernelSpec &kernel,
+                                                       Device &device) {
+  std::string path = bundle.getBinaryPath(kernel);
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file)
+    return makeError("cannot read " + path + ": " + file.getError().message());
+  llvm::StringRef image = (*file)->getBuffer();
+  return device.loadModule(llvm::ArrayRef<char>(image.data(), image.size()));
+}
+
 llvm::Expected<json::Object>
 hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
                      mlir::Operation *op, const KernelModel &model,
@@ -366,15 +378,7 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
     reference = std::move(*ref);
   }
 
-  auto file = llvm::MemoryBuffer::getFile(bundle.getBinaryPath(spec),
-                                          /*IsText=*/false,
-                                          /*RequiresNullTerminator=*/false);
-  if (!file)
-    return makeError("cannot read " + bundle.getBinaryPath(spec) + ": " +
-                     file.getError().message());
-  llvm::StringRef image = (*file)->getBuffer();
-  auto mod =
-      device.loadModule(llvm::ArrayRef<char>(image.data(), image.size()));
+  auto mod = loadKernelModule(bundle, spec, device);
   if (!mod)
     return mod.takeError();
   llvm::scope_exit unload(

@@ -9,7 +9,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 #include <cstring>
@@ -256,15 +255,7 @@ hkg::rt::runPlan(const Bundle &bundle, const PlanSpec &plan, Device &device,
   std::vector<llvm::SmallVector<DevicePtr>> args;
   for (auto [i, ps] : llvm::enumerate(plan.steps)) {
     const KernelSpec &k = steps[i].kernel;
-    auto file = llvm::MemoryBuffer::getFile(bundle.getBinaryPath(k),
-                                            /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-    if (!file)
-      return makeError("cannot read " + bundle.getBinaryPath(k) + ": " +
-                       file.getError().message());
-    llvm::StringRef image = (*file)->getBuffer();
-    auto mod =
-        device.loadModule(llvm::ArrayRef<char>(image.data(), image.size()));
+    auto mod = loadKernelModule(bundle, k, device);
     if (!mod)
       return mod.takeError();
     modules.push_back(*mod);

@@ -22,6 +22,11 @@
 using namespace mlir;
 using namespace mlir::hkg;
 
+std::string mlir::hkg::getDTypeName(Type elementType) {
+  std::string name;
+  llvm::raw_string_ostream(name) << elementType;
+  return name;
+}
 
 static std::string getBinaryName(const Bundle &bundle,
                                  const CompiledKernel &kernel) {

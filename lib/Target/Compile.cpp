@@ -54,13 +54,6 @@ static double getCPUMs() {
   return ms;
 }
 
-static std::string printToString(Type type) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  type.print(os);
-  return s;
-}
-
 /// Bytes of one static memref (0 when the shape is dynamic).
 static int64_t getMemRefBytes(MemRefType type) {
   if (!type.hasStaticShape())
@@ -182,7 +175,7 @@ static LogicalResult describeKernel(gpu::GPUModuleOp module,
     if (roles)
       if (auto role = dyn_cast<StringAttr>(roles[i]))
         arg.role = role.getValue().str();
-    arg.dtype = printToString(memref.getElementType());
+    arg.dtype = getDTypeName(memref.getElementType());
     arg.shape.assign(memref.getShape().begin(), memref.getShape().end());
     if (argSizes) {
       auto params = dyn_cast<DenseI64ArrayAttr>(argSizes[i]);

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hkg/Target/LaunchPlan.h"
+#include "hkg/Target/Bundle.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -74,14 +75,6 @@ ArenaAssignment mlir::hkg::assignArenaOffsets(ArrayRef<ArenaRequest> requests,
     placed.push_back(r);
   }
   return result;
-}
-
-/// The manifest's element type name (`f32`, `bf16`, `i1`, ...).
-static std::string getDTypeName(Type type) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  type.print(os);
-  return s;
 }
 
 /// Bytes of one element in the kernel ABI (an i1 is one byte).

@@ -415,6 +415,20 @@ static void printTable(llvm::raw_ostream &os,
   }
 }
 
+/// Writes `doc` to the --json file, two-space indented, with a final
+/// newline. A file that cannot be opened is reported; returns false then.
+static bool writeJSONOut(json::Object doc) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(jsonOut, ec);
+  if (ec) {
+    llvm::errs() << "hkg-run: error: cannot write " << jsonOut << ": "
+                 << ec.message() << "\n";
+    return false;
+  }
+  os << llvm::formatv("{0:2}", json::Value(std::move(doc))) << "\n";
+  return true;
+}
+
 /// hkg-run --plan: runs every launch plan of `bundle` in this process and
 /// prints one block per run; returns the exit code.
 static int runPlans(const Bundle &bundle, DeviceKind kind) {
@@ -489,20 +503,12 @@ static int runPlans(const Bundle &bundle, DeviceKind kind) {
   }
   llvm::outs() << llvm::formatv("{0} of {1} plan run(s) passed\n", passed,
                                 runs);
-  if (!jsonOut.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(jsonOut, ec);
-    if (ec) {
-      llvm::errs() << "hkg-run: error: cannot write " << jsonOut << ": "
-                   << ec.message() << "\n";
-      return ExitUsage;
-    }
-    json::Object doc{{"bundle", bundle.directory},
-                     {"target", bundle.target},
-                     {"seed", static_cast<int64_t>(seedOpt)},
-                     {"plans", std::move(records)}};
-    os << llvm::formatv("{0:2}", json::Value(std::move(doc))) << "\n";
-  }
+  if (!jsonOut.empty() &&
+      !writeJSONOut(json::Object{{"bundle", bundle.directory},
+                                 {"target", bundle.target},
+                                 {"seed", static_cast<int64_t>(seedOpt)},
+                                 {"plans", std::move(records)}}))
+    return ExitUsage;
   return passed == runs ? ExitPass : ExitFail;
 }
 
@@ -711,23 +717,16 @@ static int runMain(int argc, char **argv) {
                                 results.size());
 
   if (!jsonOut.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(jsonOut, ec);
-    if (ec) {
-      llvm::errs() << "hkg-run: error: cannot write " << jsonOut << ": "
-                   << ec.message() << "\n";
-      return ExitUsage;
-    }
     json::Array kernels;
     for (json::Object &r : results)
       kernels.push_back(std::move(r));
-    json::Object doc{{"device", std::move(deviceInfo)},
-                     {"bundle", bundle->directory},
-                     {"target", bundle->target},
-                     {"format", bundle->format},
-                     {"seed", static_cast<int64_t>(seedOpt)},
-                     {"kernels", std::move(kernels)}};
-    os << llvm::formatv("{0:2}", json::Value(std::move(doc))) << "\n";
+    if (!writeJSONOut(json::Object{{"device", std::move(deviceInfo)},
+                                   {"bundle", bundle->directory},
+                                   {"target", bundle->target},
+                                   {"format", bundle->format},
+                                   {"seed", static_cast<int64_t>(seedOpt)},
+                                   {"kernels", std::move(kernels)}}))
+      return ExitUsage;
   }
   return allPassed ? ExitPass : ExitFail;
 }

@@ -58,6 +58,13 @@ struct RunOptions {
 /// rather than fail every kernel's run.
 llvm::Error checkDeviceLockPath(llvm::StringRef path);
 
+/// Reads the binary of `kernel` from `bundle` and loads it on `device`; the
+/// caller unloads the module. A binary that cannot be read is an error
+/// naming its path ("cannot read <path>: <reason>").
+llvm::Expected<ModuleHandle> loadKernelModule(const Bundle &bundle,
+                                              const KernelSpec &kernel,
+                                              Device &device);
+
 /// Runs `kernel` of `bundle` on `device`. The result is a record:
 ///   {"status": "pass"|"fail", "message": "...",
 ///    "check": {"checked", "unwritten", "nans", "mismatched",

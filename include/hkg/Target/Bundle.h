@@ -54,9 +54,13 @@ struct BundleOptions {
 /// An ordered list of JSON members (the manifest keeps a readable order).
 using JSONMembers = std::vector<std::pair<std::string, llvm::json::Value>>;
 
+/// The manifest's name of an element type (`f32`, `bf16`, `i1`, ...): its
+/// MLIR spelling. Kernel args and launch plan values are named alike.
+std::string getDTypeName(Type elementType);
+
 struct KernelArg {
   std::string role;  // input | output
-  std::string dtype; // f32, f16, bf16, i32, ...
+  std::string dtype; // getDTypeName: f32, f16, bf16, i32, ...
   std::vector<int64_t> shape;
   /// Kernels with dynamic sizes: per dim, the size parameter it is (the
   /// manifest's `{"size": i}`), or -1 for the static extent in `shape`.
