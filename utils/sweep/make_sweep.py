@@ -346,18 +346,21 @@ def xent_op(x, targets, res, dt):
 
 
 def reduce_kinds_cases():
-    """argmax / argmin (i64 / i32 positions), logsumexp, rows and down columns, every float dtype."""
+    """argmax / argmin (i64 / i32 positions), logsumexp, maximum / minimum (a NaN wins), rows and down columns,
+    every float dtype."""
     cases = []
     for (r, c), dt in spread(RED_ROW_SHAPES):
         x = t((r, c), dt)
         cases.append((f"argmax_{dt}_{r}x{c}", [x], reduce_op("argmax", x, t((r,), "i64"), "[1]"), t((r,), "i64"), "reduce_arg"))
         cases.append((f"argmin_{dt}_{r}x{c}", [x], reduce_op("argmin", x, t((r, 1), "i32"), "[1]"), t((r, 1), "i32"), "reduce_arg"))
         cases.append((f"lse_{dt}_{r}x{c}", [x], reduce_op("logsumexp", x, t((r,), dt), "[1]"), t((r,), dt), "reduce_lse"))
+        cases.append((f"maximum_{dt}_{r}x{c}", [x], reduce_op("maximum", x, t((r,), dt), "[1]"), t((r,), dt), "reduce_minmax"))
     for (o, n, i), dt in spread(RED_COL_SHAPES):
         x = t((o, n, i), dt)
         cases.append((f"argmax_col_{dt}_{o}x{n}x{i}", [x], reduce_op("argmax", x, t((o, i), "i64"), "[1]"), t((o, i), "i64"), "reduce_arg"))
         cases.append((f"argmin_col0_{dt}_{o}x{n}x{i}", [x], reduce_op("argmin", x, t((n, i), "i32"), "[0]"), t((n, i), "i32"), "reduce_arg"))
         cases.append((f"lse_col_{dt}_{o}x{n}x{i}", [x], reduce_op("logsumexp", x, t((o, 1, i), "f32"), "[1]"), t((o, 1, i), "f32"), "reduce_lse"))
+        cases.append((f"minimum_col_{dt}_{o}x{n}x{i}", [x], reduce_op("minimum", x, t((o, i), dt), "[1]"), t((o, i), dt), "reduce_minmax"))
     return cases
 
 

@@ -12,7 +12,7 @@ func.func @missing_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // CHECK: error: 'hkg.reduce' op attribute 'kinds' failed to satisfy constraint: reduction kinds
 func.func @bad_enum(%x: tensor<4x8xf32>) -> tensor<4xf32> {
-  %0 = "hkg.reduce"(%x) <{axes = array<i64: 1>, kinds = [7 : i32]}> ({}, {}) : (tensor<4x8xf32>) -> tensor<4xf32>
+  %0 = "hkg.reduce"(%x) <{axes = array<i64: 1>, kinds = [99 : i32]}> ({}, {}) : (tensor<4x8xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 

@@ -69,6 +69,17 @@ static AffineMap collapseMap(AffineMap map,
   return map.replaceDimsAndSymbols(replacement, {}, groups.size(), 0);
 }
 
+/// Clones the ops of a one-block body (all but its hkg.yield) at the
+/// rewriter's insertion point, its arguments mapped to `args`; returns the
+/// value it yields, mapped.
+static Value inlineBody(RewriterBase &rewriter, Block &body, ValueRange args) {
+  IRMapping map;
+  map.map(body.getArguments(), args);
+  for (Operation &op : body.without_terminator())
+    rewriter.clone(op, map);
+  return map.lookupOrDefault(body.getTerminator()->getOperand(0));
+}
+
 namespace {
 /// elementwise(matmul(...), e...) -> matmul(...) with the elementwise body
 /// appended to the epilogue and e... as extra epilogue operands. The
@@ -178,12 +189,8 @@ struct FoldElementwiseIntoMatmul final : OpRewritePattern<ElementwiseOp> {
     Value produced;
     unsigned numOld = mm.getEpilogueInputs().size();
     if (mm.hasEpilogue()) {
-      Block &old = mm.getEpilogue().front();
-      IRMapping map;
-      map.map(old.getArguments(), block->getArguments().take_front(numOld + 1));
-      for (Operation &op : old.without_terminator())
-        rewriter.clone(op, map);
-      produced = map.lookupOrDefault(old.getTerminator()->getOperand(0));
+      produced = inlineBody(rewriter, mm.getEpilogue().front(),
+                            block->getArguments().take_front(numOld + 1));
     } else {
       Type elem = mm.getResult().getType().getElementType();
       produced = block->getArgument(0);
@@ -192,15 +199,12 @@ struct FoldElementwiseIntoMatmul final : OpRewritePattern<ElementwiseOp> {
     }
 
     // Then the elementwise body on it.
-    Block &body = ew.getBody().front();
-    IRMapping map;
+    SmallVector<Value> args;
     unsigned next = numOld + 1;
-    for (auto [arg, in] : llvm::zip(body.getArguments(), ew.getInputs()))
-      map.map(arg, in == mmResult ? produced : block->getArgument(next++));
-    for (Operation &op : body.without_terminator())
-      rewriter.clone(op, map);
+    for (Value in : ew.getInputs())
+      args.push_back(in == mmResult ? produced : block->getArgument(next++));
     YieldOp::create(rewriter, loc,
-                    map.lookupOrDefault(body.getTerminator()->getOperand(0)));
+                    inlineBody(rewriter, ew.getBody().front(), args));
 
     Value result = fused.getResult();
     rewriter.setInsertionPointAfter(fused);
@@ -270,12 +274,8 @@ struct FoldElementwiseIntoReduce final : OpRewritePattern<ElementwiseOp> {
     rewriter.setInsertionPointToStart(block);
     Value produced;
     if (!reduce.getEpilogue().empty()) {
-      Block &old = reduce.getEpilogue().front();
-      IRMapping map;
-      map.map(old.getArguments(), block->getArguments());
-      for (Operation &op : old.without_terminator())
-        rewriter.clone(op, map);
-      produced = map.lookupOrDefault(old.getTerminator()->getOperand(0));
+      produced = inlineBody(rewriter, reduce.getEpilogue().front(),
+                            block->getArguments());
     } else {
       Type elem = reduce.getResult().getType().getElementType();
       produced = block->getArgument(0);
@@ -285,13 +285,8 @@ struct FoldElementwiseIntoReduce final : OpRewritePattern<ElementwiseOp> {
         produced = arith::TruncFOp::create(rewriter, loc, elem, produced);
     }
     Block &body = ew.getBody().front();
-    IRMapping map;
-    for (BlockArgument arg : body.getArguments())
-      map.map(arg, produced);
-    for (Operation &op : body.without_terminator())
-      rewriter.clone(op, map);
-    YieldOp::create(rewriter, loc,
-                    map.lookupOrDefault(body.getTerminator()->getOperand(0)));
+    SmallVector<Value> args(body.getNumArguments(), produced);
+    YieldOp::create(rewriter, loc, inlineBody(rewriter, body, args));
 
     rewriter.replaceOp(ew, fused.getResult());
     rewriter.eraseOp(reduce);
