@@ -4,6 +4,8 @@
 
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 
@@ -48,6 +50,20 @@ SmallVector<Value> raise::clonePayload(OpBuilder &b, linalg::GenericOp generic,
   for (Operation &op : body.without_terminator()) {
     if (llvm::is_contained(skip, &op))
       continue;
+    // Fusion rewrites a producer's linalg.index as an affine.apply of the
+    // consumer's indices: spelled out in arith, as hkg bodies are.
+    if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
+      SmallVector<Value> operands =
+          llvm::map_to_vector(apply.getMapOperands(),
+                              [&](Value v) { return map.lookupOrDefault(v); });
+      AffineMap m = apply.getAffineMap();
+      ValueRange dimValues = ValueRange(operands).take_front(m.getNumDims());
+      ValueRange symValues = ValueRange(operands).drop_front(m.getNumDims());
+      map.map(apply.getResult(),
+              affine::expandAffineExpr(b, apply.getLoc(), m.getResult(0),
+                                       dimValues, symValues));
+      continue;
+    }
     if (auto index = dyn_cast<linalg::IndexOp>(op)) {
       map.map(index.getResult(),
               IndexOp::create(b, index.getLoc(), b.getIndexType(),

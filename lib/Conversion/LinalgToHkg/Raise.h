@@ -58,7 +58,8 @@ bool capturesOnlyConstants(linalg::GenericOp generic, std::string &why);
 /// builder's insertion point (inside a new hkg body). `map` must map the
 /// payload's block arguments that the cloned ops read; constants captured
 /// from outside are cloned in; `linalg.index d` becomes `hkg.index
-/// dims[d]`. Returns the mapped yielded values.
+/// dims[d]`, and an `affine.apply` (what fusion makes of a producer's
+/// linalg.index) its arith expansion. Returns the mapped yielded values.
 SmallVector<Value> clonePayload(OpBuilder &b, linalg::GenericOp generic,
                                 IRMapping &map, ArrayRef<int64_t> dims,
                                 ArrayRef<Operation *> skip = {});

@@ -242,3 +242,32 @@ func.func @linear3d(%a: tensor<2x64x32xbf16>, %w: tensor<32x16xbf16>, %c: tensor
   } -> tensor<2x64x16xf32>
   return %r : tensor<2x64x16xf32>
 }
+
+// -----
+
+// A producer that reads linalg.index, fused into its consumer: fusion
+// rewrites the index as an affine.apply of the consumer's indices, which
+// the body spells out (here just the index).
+// CHECK-LABEL: func.func @index_producer
+// CHECK: hkg.elementwise %arg0, %arg1
+// CHECK: %[[J:.*]] = hkg.index 1
+// CHECK: arith.index_cast %[[J]]
+// CHECK-NOT: affine.apply
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @index_producer(%x: tensor<16x32xf32>, %y: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %p = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i32
+    %jf = arith.sitofp %ji : i32 to f32
+    %m = arith.mulf %a, %jf : f32
+    linalg.yield %m : f32
+  } -> tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%p, %y : tensor<16x32xf32>, tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
