@@ -508,7 +508,7 @@ TEST_F(TunerTest, PolicyLearnsARankingAndSurvivesSaveLoad) {
   OpCandidateSpace space(op, *target);
   FakeMeasurer fake(op, *target);
   std::string sig = getOpSignature(op);
-  Rng rng(1);
+  Rng rng(3);
   std::vector<KnobMap> candidates;
   std::set<std::string> seen;
   while (candidates.size() < 80) {

@@ -24,7 +24,10 @@ row / token dims ('?'), dynamic_matmul a dynamic M: one kernel each, checked at 
 families norm_trailing and norm_inner cover hkg.layernorm / hkg.rmsnorm over
 2 or 3 trailing axes (row schedules) and over one inner axis (column
 schedules), with and without weight and bias, in f32 / f16 / bf16 at odd
-sizes. Every case has a
+sizes. The family row_split covers rows shared by the workgroups of a
+thread-block cluster (the row_split knob: softmax, log_softmax, layernorm,
+rmsnorm over a few long rows, odd lengths whose last slice is short); its
+defaults split, its random schedules draw row_split from 2, 4, 8. Every case has a
 'feature' in index.json; utils/sweep/summarize.py counts them per feature.
 """
 import argparse
@@ -485,6 +488,30 @@ def dynamic_cases():
     return cases
 
 
+# Few long rows (the default splits each over a cluster): one row, an odd
+# (vector_width = 1) length whose last slice is short, torch's 3-D LayerNorm
+# (16 x 131072), a million-element row.
+SPLIT_SHAPES = [(1, 262144), (5, 100003), (16, 131072), (7, 65539), (3, 1000000)]
+
+
+def row_split_cases():
+    cases = []
+    for (r, c), dt in spread(SPLIT_SHAPES):
+        x, w = t((r, c), dt), t((c,), dt)
+        cases.append((f"split_softmax_{dt}_{r}x{c}", [x], f"hkg.softmax %arg0 axis(1) {{sched}}: {x} -> {x}", x))
+        cases.append((f"split_log_softmax_{dt}_{r}x{c}", [x], f"hkg.softmax log %arg0 axis(1) {{sched}}: {x} -> {x}", x))
+        cases.append((f"split_layernorm_{dt}_{r}x{c}", [x, w, w],
+                      f"hkg.layernorm %arg0 weight(%arg1 : {w}) bias(%arg2 : {w}) eps(1.0e-05) {{sched}}: {x} -> {x}", x))
+        cases.append((f"split_layernorm_plain_{dt}_{r}x{c}", [x], f"hkg.layernorm %arg0 eps(1.0e-05) {{sched}}: {x} -> {x}", x))
+
+        def merged(st, x=x):  # moments = merged: the (count, mean, M2) triples combined over the cluster
+            st = "schedule = #hkg.schedule<moments = merged>" if st is None else st.replace("<", "<moments = merged, ", 1)
+            return f"hkg.layernorm %arg0 eps(1.0e-05) {{{st}}} : {x} -> {x}"
+        cases.append((f"split_layernorm_merged_{dt}_{r}x{c}", [x], merged, x))
+        cases.append((f"split_rmsnorm_{dt}_{r}x{c}", [x, w], f"hkg.rmsnorm %arg0 weight(%arg1 : {w}) eps(1.0e-06) {{sched}}: {x} -> {x}", x))
+    return cases
+
+
 def families():
     """(family, grid, [(name, args, op_text_with_{sched}, result_type)])"""
     fam = {}
@@ -535,6 +562,7 @@ def families():
     fam["reduce_bodies"] = (red, reduce_bodies_cases())
     fam["norm_trailing"] = (ROW, norm_axes_cases(trailing=True))
     fam["norm_inner"] = (COL, norm_axes_cases(trailing=False))
+    fam["row_split"] = (dict(ROW, row_split=[2, 4, 8]), row_split_cases())
     dyn = dynamic_cases()
     fam["dynamic_rows"] = (ROW, [c for c in dyn if c[4] == "dyn_rows"])
     fam["dynamic_reduce"] = (red, [c for c in dyn if c[4] == "dyn_reduce"])

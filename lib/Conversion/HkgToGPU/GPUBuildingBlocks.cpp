@@ -589,6 +589,53 @@ Value mlir::hkg::loadFromPeerLds(OpBuilder &b, Location loc, Value lds,
   return LLVM::LoadOp::create(b, loc, type, remote, alignment);
 }
 
+SmallVector<Value> mlir::hkg::clusterCombine(KernelContext &kc,
+                                             ValueRange values,
+                                             const Combiner &combine,
+                                             int64_t clusterSize, int64_t slots,
+                                             Value slot, Value writer) {
+  OpBuilder &b = kc.b;
+  Location loc = kc.loc;
+  auto vecType = dyn_cast<VectorType>(values.front().getType());
+  int64_t w = vecType ? vecType.getNumElements() : 1;
+  Type f32 = b.getF32Type();
+  Type word = vecType ? Type(VectorType::get({w}, f32)) : f32;
+  int64_t n = static_cast<int64_t>(values.size());
+  Value buf = kc.addLds({n, slots * w}, f32);
+  Value at = arith::MulIOp::create(b, loc, slot, constIndex(b, loc, w));
+  emitIfThen(b, loc, writer, [&] {
+    for (auto [j, v] : llvm::enumerate(values)) {
+      Value x = v.getType() == word
+                    ? v
+                    : arith::BitcastOp::create(b, loc, word, v).getResult();
+      ValueRange idx{constIndex(b, loc, j), at};
+      if (vecType)
+        vector::StoreOp::create(b, loc, x, buf, idx);
+      else
+        memref::StoreOp::create(b, loc, x, buf, idx);
+    }
+  });
+  clusterBarrier(b, loc);
+  SmallVector<Value> acc;
+  for (int64_t p = 0; p < clusterSize; ++p) {
+    Value peer = constI32(b, loc, p);
+    SmallVector<Value> theirs;
+    for (auto [j, v] : llvm::enumerate(values)) {
+      Value flat =
+          arith::AddIOp::create(b, loc, constIndex(b, loc, j * slots * w), at);
+      Value x = loadFromPeerLds(b, loc, buf, flat, peer, word,
+                                std::min<int64_t>(16, 4 * w));
+      theirs.push_back(
+          v.getType() == word
+              ? x
+              : arith::BitcastOp::create(b, loc, v.getType(), x).getResult());
+    }
+    acc = p == 0 ? theirs : combine(b, loc, acc, theirs);
+  }
+  clusterBarrier(b, loc);
+  return acc;
+}
+
 void mlir::hkg::emitIfThen(OpBuilder &b, Location loc, Value cond,
                            function_ref<void()> body) {
   if (!cond) {

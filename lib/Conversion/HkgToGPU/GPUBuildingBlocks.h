@@ -258,6 +258,21 @@ void clusterBarrier(OpBuilder &b, Location loc);
 Value loadFromPeerLds(OpBuilder &b, Location loc, Value lds, Value index,
                       Value peer, Type type, unsigned alignment = 0);
 
+/// Combines partial states over the `clusterSize` workgroups of a
+/// thread-block cluster (sm_90) through distributed shared memory. `values`
+/// are 32-bit scalars or vectors of 32-bit lanes, all of one width `w`
+/// (1 for scalars). The threads where `writer` holds (null: all) park them
+/// in an LDS array of `slots` slots of `w` words, at slot `slot`; after a
+/// cluster barrier every thread reads slot `slot` of every workgroup, rank 0
+/// first (the same order everywhere: the same result in every workgroup),
+/// folding them with `combine`; a second barrier keeps each workgroup's LDS
+/// alive until its peers have read it. Every thread of every workgroup of
+/// the cluster must reach this call. (The column ops' axis_split and the
+/// row ops' row_split.)
+SmallVector<Value> clusterCombine(KernelContext &kc, ValueRange values,
+                                  const Combiner &combine, int64_t clusterSize,
+                                  int64_t slots, Value slot, Value writer);
+
 //===----------------------------------------------------------------------===//
 // Control flow
 //===----------------------------------------------------------------------===//

@@ -261,42 +261,11 @@ SmallVector<Value> ColumnEmitter::combineWorkgroup(ValueRange partial,
 
 SmallVector<Value> ColumnEmitter::combineCluster(ValueRange total,
                                                  const Combiner &combine) {
-  // Thread row 0 parks the workgroup's totals in LDS; after a cluster
-  // barrier every thread reads the cluster's, rank 0 first (the same order
-  // everywhere: the same result); a second barrier keeps each workgroup's
-  // LDS alive until its peers have read it.
-  int64_t n = static_cast<int64_t>(total.size());
-  int64_t tileCols = across * vw;
-  Value buf = kc.addLds({n, tileCols}, b.getF32Type());
-  Value at = arith::MulIOp::create(b, loc, tx, c(vw));
+  // Thread row 0 parks the workgroup's totals (one vector per column
+  // slot of the tile).
   Value first =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ty, c(0));
-  emitIfThen(b, loc, first, [&] {
-    for (auto [j, v] : llvm::enumerate(total)) {
-      Value w = v.getType() == f32Vec
-                    ? v
-                    : arith::BitcastOp::create(b, loc, f32Vec, v).getResult();
-      vector::StoreOp::create(b, loc, w, buf, ValueRange{c(j), at});
-    }
-  });
-  clusterBarrier(b, loc);
-  SmallVector<Value> acc;
-  for (int64_t p = 0; p < split; ++p) {
-    Value peer = constI32(b, loc, p);
-    SmallVector<Value> theirs;
-    for (auto [j, v] : llvm::enumerate(total)) {
-      Value slot = arith::AddIOp::create(b, loc, c(j * tileCols), at);
-      Value w = loadFromPeerLds(b, loc, buf, slot, peer, f32Vec,
-                                std::min<int64_t>(16, 4 * vw));
-      theirs.push_back(
-          v.getType() == f32Vec
-              ? w
-              : arith::BitcastOp::create(b, loc, v.getType(), w).getResult());
-    }
-    acc = p == 0 ? theirs : combine(b, loc, acc, theirs);
-  }
-  clusterBarrier(b, loc);
-  return acc;
+  return clusterCombine(kc, total, combine, split, across, tx, first);
 }
 
 SmallVector<Value> ColumnEmitter::combineRowsState(ValueRange partial,

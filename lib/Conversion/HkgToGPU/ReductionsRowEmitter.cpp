@@ -39,15 +39,22 @@ RowEmitter::RowEmitter(KernelContext &kc, const RowSchedule &sched,
   tpr = sched.threadsPerRow();
   numVec = len / vw;
   tail = len % vw;
-  vecsPerThread = llvm::divideCeil(numVec, tpr);
+  split = sched.rowSplit;
+  // row_split > 1 needs whole vectors (the schedule verifier): no tail.
+  assert((split == 1 || tail == 0) && "a split row has a tail");
+  sliceVecs = llvm::divideCeil(numVec, split);
+  sliceShort = sliceVecs * split != numVec;
+  vecsPerThread = llvm::divideCeil(sliceVecs, tpr);
   tailSlots = llvm::divideCeil(tail, tpr);
   inType = cast<MemRefType>(input.getType()).getElementType();
   inAlign =
       len % vw == 0 ? vectorAlignment(inType, vw) : vectorAlignment(inType, 1);
   if (rowCount.isStatic())
-    kc.grid = {static_cast<int64_t>(llvm::divideCeil(rows, rpb)), 1, 1};
+    kc.grid = {static_cast<int64_t>(llvm::divideCeil(rows, rpb)) * split, 1, 1};
   else
     kc.setGridX(rowCount.staticFactor, rpb);
+  if (split > 1)
+    kc.cluster = {split, 1, 1};
   kc.block = {threads, 1, 1};
 
   this->input =
@@ -57,6 +64,17 @@ RowEmitter::RowEmitter(KernelContext &kc, const RowSchedule &sched,
   Value cTpr = constIndex(b, loc, tpr);
   rowInBlock = arith::DivUIOp::create(b, loc, tid, cTpr);
   lane = arith::RemUIOp::create(b, loc, tid, cTpr);
+  assert((!rowGroup || split == 1) && "row_split with row_steps");
+  if (!rowGroup && split > 1) {
+    // A cluster's workgroups are consecutive along x: rank = bid % split,
+    // the rank's slice of vectors [rank * sliceVecs, ...).
+    Value bid = blockIdX(b, loc);
+    Value cSplit = constIndex(b, loc, split);
+    rank = arith::RemUIOp::create(b, loc, bid, cSplit);
+    rowGroup = arith::DivUIOp::create(b, loc, bid, cSplit);
+    vecBase =
+        arith::MulIOp::create(b, loc, rank, constIndex(b, loc, sliceVecs));
+  }
   if (!rowGroup)
     rowGroup = blockIdX(b, loc);
   groupFirstRow =
@@ -101,7 +119,7 @@ SmallVector<Value> RowEmitter::loadRow() {
   SmallVector<Value> raws;
   for (int64_t s = 0; s < vecsPerThread; ++s)
     raws.push_back(globalLoad(
-        vectorSlotAt(constIndex(b, loc, s), (s + 1) * tpr > numVec, 0), 0));
+        vectorSlotAt(constIndex(b, loc, s), (s + 1) * tpr > sliceVecs, 0), 0));
   for (int64_t j = 0; j < tailSlots; ++j)
     raws.push_back(globalLoad(tailSlotAt(j, 0), 0));
   return raws;
@@ -179,12 +197,12 @@ SmallVector<Value> RowEmitter::pass(int pass, ValueRange init, SlotFn fn,
   if (cache == RowCache::Registers) {
     for (int64_t s = 0; s < vecsPerThread; ++s) {
       Slot slot =
-          vectorSlot(constIndex(b, loc, s), (s + 1) * tpr > numVec, pass, s);
+          vectorSlot(constIndex(b, loc, s), (s + 1) * tpr > sliceVecs, pass, s);
       partial[s % unroll] = fn(slot, partial[s % unroll]);
     }
   } else if (vecsPerThread > 0) {
     int64_t groups = llvm::divideCeil(vecsPerThread, unroll);
-    bool guard = numVec % (tpr * unroll) != 0;
+    bool guard = sliceVecs % (tpr * unroll) != 0;
     SmallVector<Value> flat;
     for (auto &p : partial)
       flat.append(p.begin(), p.end());
@@ -222,6 +240,21 @@ SmallVector<Value> RowEmitter::pass(int pass, ValueRange init, SlotFn fn,
     for (int64_t u = 1; u < unroll; ++u)
       acc = (*combine)(b, loc, acc, partial[u]);
   return acc;
+}
+
+SmallVector<Value> RowEmitter::reduceRow(ValueRange values,
+                                         const Combiner &combine) {
+  SmallVector<Value> r =
+      groupReduce(kc, values, combine, tpr, rpb, rowInBlock, lane);
+  if (split == 1)
+    return r;
+  // Every thread of a row parks the workgroup's partial (the same value)
+  // at the row's slot: with lane 0 alone storing it, LLVM sank the fold of
+  // the waves' partials into that thread's branch, leaving all of them
+  // loaded (and live) before groupReduce's barrier: the online softmax
+  // spilled 260 bytes at 1024 threads (ptxas -v).
+  return clusterCombine(kc, r, combine, split, rpb, rowInBlock,
+                        /*writer=*/Value());
 }
 
 Value RowEmitter::mask(const Slot &slot, Value v, double identity) {
@@ -266,6 +299,12 @@ void RowEmitter::storeRowScalar(Value outView, Value y) {
   Type et = cast<MemRefType>(outView.getType()).getElementType();
   Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
                                         constIndex(b, loc, 0));
+  // Every workgroup of a split row holds its result: rank 0 stores it.
+  if (rank)
+    isLane0 = arith::AndIOp::create(
+        b, loc, isLane0,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rank,
+                              constIndex(b, loc, 0)));
   emitIfThen(b, loc, andGuards(isLane0, rowValid), [&] {
     Value v = y.getType() == et ? y : fromF32(b, loc, y, et);
     memref::StoreOp::create(b, loc, v, outView, ValueRange{row});
@@ -297,11 +336,29 @@ Slot RowEmitter::vectorSlotAt(Value s, bool guard, int pass) {
       b, loc, arith::MulIOp::create(b, loc, s, constIndex(b, loc, tpr)), lane);
   Slot slot;
   slot.width = vw;
-  if (guard) {
-    Value last = constIndex(b, loc, numVec - 1);
-    slot.valid =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, vi, last);
-    vi = arith::MinUIOp::create(b, loc, vi, last);
+  if (!vecBase) {
+    if (guard) {
+      Value last = constIndex(b, loc, numVec - 1);
+      slot.valid =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, vi, last);
+      vi = arith::MinUIOp::create(b, loc, vi, last);
+    }
+  } else {
+    // Within the rank's slice (`guard`: past its sliceVecs vectors), and
+    // within the row (the last slice may be short); loads clamped to the
+    // row's last vector.
+    if (guard)
+      slot.valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, vi,
+                                         constIndex(b, loc, sliceVecs));
+    vi = arith::AddIOp::create(b, loc, vi, vecBase);
+    if (sliceShort) {
+      Value last = constIndex(b, loc, numVec - 1);
+      slot.valid = andGuards(
+          slot.valid,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, vi, last));
+    }
+    if (guard || sliceShort)
+      vi = arith::MinUIOp::create(b, loc, vi, constIndex(b, loc, numVec - 1));
   }
   slot.col = arith::MulIOp::create(b, loc, vi, constIndex(b, loc, vw));
   slot.pass = pass;

@@ -28,6 +28,16 @@
 // Partial results are kept in `unroll` independent accumulators, folded,
 // then reduced over the row's threads (gpu.shuffle butterfly; across waves
 // through a small LDS array, only when a row spans several waves).
+// With `row_split` = S > 1 (sm_90) a cluster of S consecutive workgroups
+// shares each row group: workgroup `rank` (= block id % S) owns the
+// contiguous slice of vectors [rank * ceil(numVec / S), ...) of every row of
+// the group, and its threads walk the slice as they would a row. Each row
+// reduction then also combines the workgroups' partials through distributed
+// shared memory between two cluster barriers (clusterCombine, as the column
+// ops' axis_split does), so every workgroup normalizes and writes its own
+// slice with the row's statistics; with row_cache = registers each slice is
+// read once. (Whole vectors only, no LDS cache, no bulk store, one row step:
+// the schedule verifier.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,10 +123,10 @@ public:
   SmallVector<Value> pass(int pass, ValueRange init, SlotFn fn,
                           const Combiner *combine);
 
-  /// Reduces per-thread values over the row's threads.
-  SmallVector<Value> reduceRow(ValueRange values, const Combiner &combine) {
-    return groupReduce(kc, values, combine, tpr, rpb, rowInBlock, lane);
-  }
+  /// Reduces per-thread values over the row's threads; with row_split,
+  /// over the cluster's workgroups sharing the row too (clusterCombine:
+  /// every workgroup of the cluster gets the row's result).
+  SmallVector<Value> reduceRow(ValueRange values, const Combiner &combine);
 
   /// Replaces the invalid lanes of `v` (f32) by `identity`.
   Value mask(const Slot &slot, Value v, double identity);
@@ -151,6 +161,10 @@ public:
   int64_t rows;
   int64_t len, vw, threads, rpb, unroll, tpr;
   int64_t numVec, tail, vecsPerThread, tailSlots, inAlign;
+  /// row_split: workgroups sharing a row, vectors of each one's slice, and
+  /// whether the last slice is short.
+  int64_t split, sliceVecs;
+  bool sliceShort;
   RowCache cache;
   bool rematBF16 = false;
   bool bulkStore = false;
@@ -162,6 +176,9 @@ public:
   Type inType;
   Value input, output, tid, rowInBlock, lane, row, rowClamped, groupFirstRow;
   Value rowValid, ldsRow, ldsOut;
+  /// row_split > 1: the workgroup's rank in its cluster and its slice's
+  /// first vector (null otherwise).
+  Value rank, vecBase;
 
 private:
   /// The slot of the thread's `s`-th vector (`staticIdx` >= 0 when `s` is

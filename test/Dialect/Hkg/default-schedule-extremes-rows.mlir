@@ -1,6 +1,9 @@
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 | FileCheck %s --check-prefixes=CHECK,GFX942
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1100 | FileCheck %s --check-prefixes=CHECK,GFX1100
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 | FileCheck %s --check-prefixes=CHECK,SM90
+// On sm_90 few long rows are split over a cluster (row_split > 1: rows x
+// split within the 132 SMs, slices of at least 32 KiB), each workgroup
+// sizing its threads for its slice.
 // Every default passes its own verification on every target:
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx90a --hkg-verify-schedule="chip=gfx90a require-schedule" -o /dev/null
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-verify-schedule="chip=gfx942 require-schedule" -o /dev/null
@@ -23,7 +26,7 @@
 // CHECK-LABEL: func.func @softmax_1x1(
 // GFX942: #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, rows_per_block = 64, threads = 64, unroll = 1, vector_width = 1>
 // GFX1100: #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
-// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, online = 0, row_cache = registers, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
+// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, online = 0, row_cache = registers, row_split = 1, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
 func.func @softmax_1x1(%x: tensor<1x1xbf16>) -> tensor<1x1xbf16> {
   %0 = hkg.softmax %x axis(1) : tensor<1x1xbf16> -> tensor<1x1xbf16>
   return %0 : tensor<1x1xbf16>
@@ -33,7 +36,7 @@ func.func @softmax_1x1(%x: tensor<1x1xbf16>) -> tensor<1x1xbf16> {
 // CHECK-LABEL: func.func @softmax_4099x1(
 // GFX942: #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, rows_per_block = 64, threads = 64, unroll = 1, vector_width = 1>
 // GFX1100: #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
-// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, online = 0, row_cache = registers, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
+// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, online = 0, row_cache = registers, row_split = 1, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
 func.func @softmax_4099x1(%x: tensor<4099x1xf32>) -> tensor<4099x1xf32> {
   %0 = hkg.softmax %x axis(1) : tensor<4099x1xf32> -> tensor<4099x1xf32>
   return %0 : tensor<4099x1xf32>
@@ -44,7 +47,7 @@ func.func @softmax_4099x1(%x: tensor<4099x1xf32>) -> tensor<4099x1xf32> {
 // CHECK-LABEL: func.func @softmax_1m(
 // GFX942: #hkg.schedule<occupancy = 0, online = 1, row_cache = none, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
 // GFX1100: #hkg.schedule<occupancy = 0, online = 1, row_cache = none, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
-// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, online = 1, row_cache = none, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
+// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, online = 1, row_cache = none, row_split = 8, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
 func.func @softmax_1m(%x: tensor<1x1048576xbf16>) -> tensor<1x1048576xbf16> {
   %0 = hkg.softmax %x axis(1) : tensor<1x1048576xbf16> -> tensor<1x1048576xbf16>
   return %0 : tensor<1x1048576xbf16>
@@ -54,7 +57,7 @@ func.func @softmax_1m(%x: tensor<1x1048576xbf16>) -> tensor<1x1048576xbf16> {
 // CHECK-LABEL: func.func @softmax_1m_odd(
 // GFX942: #hkg.schedule<occupancy = 0, online = 1, row_cache = none, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 1>
 // GFX1100: #hkg.schedule<occupancy = 0, online = 1, row_cache = none, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 1>
-// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, online = 1, row_cache = none, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 1>
+// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, online = 1, row_cache = none, row_split = 8, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 1>
 func.func @softmax_1m_odd(%x: tensor<2x1048579xf32>) -> tensor<2x1048579xf32> {
   %0 = hkg.softmax %x axis(1) : tensor<2x1048579xf32> -> tensor<2x1048579xf32>
   return %0 : tensor<2x1048579xf32>
@@ -64,7 +67,7 @@ func.func @softmax_1m_odd(%x: tensor<2x1048579xf32>) -> tensor<2x1048579xf32> {
 // CHECK-LABEL: func.func @layernorm_7x4099(
 // GFX942: #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 1>
 // GFX1100: #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 1>
-// SM90: #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 1>
+// SM90: #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = registers, row_split = 1, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 1>
 func.func @layernorm_7x4099(%x: tensor<7x4099xbf16>, %w: tensor<4099xbf16>) -> tensor<7x4099xbf16> {
   %0 = hkg.layernorm %x weight(%w : tensor<4099xbf16>) bias(%w : tensor<4099xbf16>) eps(1.0e-05) : tensor<7x4099xbf16> -> tensor<7x4099xbf16>
   return %0 : tensor<7x4099xbf16>
@@ -74,7 +77,7 @@ func.func @layernorm_7x4099(%x: tensor<7x4099xbf16>, %w: tensor<4099xbf16>) -> t
 // CHECK-LABEL: func.func @layernorm_1m(
 // GFX942: #hkg.schedule<moments = separate, occupancy = 0, row_cache = none, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>
 // GFX1100: #hkg.schedule<moments = separate, occupancy = 0, row_cache = none, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>
-// SM90: #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = none, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>
+// SM90: #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = none, row_split = 8, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>
 func.func @layernorm_1m(%x: tensor<1x1048576xf32>, %w: tensor<1048576xf32>) -> tensor<1x1048576xf32> {
   %0 = hkg.layernorm %x weight(%w : tensor<1048576xf32>) bias(%w : tensor<1048576xf32>) eps(1.0e-05) : tensor<1x1048576xf32> -> tensor<1x1048576xf32>
   return %0 : tensor<1x1048576xf32>
@@ -85,7 +88,7 @@ func.func @layernorm_1m(%x: tensor<1x1048576xf32>, %w: tensor<1048576xf32>) -> t
 // CHECK-LABEL: func.func @rmsnorm_1x65536(
 // GFX942: #hkg.schedule<occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
 // GFX1100: #hkg.schedule<occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
-// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
+// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_split = 4, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
 func.func @rmsnorm_1x65536(%x: tensor<1x65536xbf16>, %w: tensor<65536xbf16>) -> tensor<1x65536xbf16> {
   %0 = hkg.rmsnorm %x weight(%w : tensor<65536xbf16>) eps(1.0e-06) : tensor<1x65536xbf16> -> tensor<1x65536xbf16>
   return %0 : tensor<1x65536xbf16>
@@ -95,7 +98,7 @@ func.func @rmsnorm_1x65536(%x: tensor<1x65536xbf16>, %w: tensor<65536xbf16>) -> 
 // CHECK-LABEL: func.func @rmsnorm_1x1(
 // GFX942: #hkg.schedule<occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 64, threads = 64, unroll = 1, vector_width = 1>
 // GFX1100: #hkg.schedule<occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
-// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
+// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_split = 1, row_steps = 1, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
 func.func @rmsnorm_1x1(%x: tensor<1x1xf32>, %w: tensor<1xf32>) -> tensor<1x1xf32> {
   %0 = hkg.rmsnorm %x weight(%w : tensor<1xf32>) eps(1.0e-06) : tensor<1x1xf32> -> tensor<1x1xf32>
   return %0 : tensor<1x1xf32>

@@ -1,6 +1,9 @@
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 | FileCheck %s --check-prefixes=CHECK,GFX942
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1100 | FileCheck %s --check-prefixes=CHECK,GFX1100
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 | FileCheck %s --check-prefixes=CHECK,SM90
+// On sm_90 few long rows are split over a cluster (row_split > 1: rows x
+// split within the 132 SMs, slices of at least 32 KiB), each workgroup
+// sizing its threads for its slice.
 // Every default passes its own verification on every target:
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx90a --hkg-verify-schedule="chip=gfx90a require-schedule" -o /dev/null
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-verify-schedule="chip=gfx942 require-schedule" -o /dev/null
@@ -32,7 +35,7 @@ func.func @layernorm_channels(%x: tensor<4x96x1000xbf16>, %w: tensor<96xbf16>) -
 // CHECK-LABEL: func.func @rmsnorm_column_of_1(
 // GFX942: #hkg.schedule<occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 64, threads = 64, unroll = 1, vector_width = 1>
 // GFX1100: #hkg.schedule<occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
-// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
+// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_split = 1, row_steps = 1, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
 func.func @rmsnorm_column_of_1(%x: tensor<1x1x1xf32>) -> tensor<1x1x1xf32> {
   %0 = hkg.rmsnorm %x axes = [1] eps(1.0e-06) : tensor<1x1x1xf32> -> tensor<1x1x1xf32>
   return %0 : tensor<1x1x1xf32>
@@ -67,7 +70,7 @@ func.func @layernorm_leading_axis(%x: tensor<4099x13xf32>, %b: tensor<4099xf32>)
 // CHECK-LABEL: func.func @layernorm_last_two(
 // GFX942: #hkg.schedule<moments = separate, occupancy = 0, row_cache = none, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
 // GFX1100: #hkg.schedule<moments = separate, occupancy = 0, row_cache = none, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
-// SM90: #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = none, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
+// SM90: #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = none, row_split = 8, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
 func.func @layernorm_last_two(%x: tensor<8x1024x1024xbf16>, %w: tensor<1024x1024xbf16>) -> tensor<8x1024x1024xbf16> {
   %0 = hkg.layernorm %x axes = [1, 2] weight(%w : tensor<1024x1024xbf16>) eps(1.0e-05) : tensor<8x1024x1024xbf16> -> tensor<8x1024x1024xbf16>
   return %0 : tensor<8x1024x1024xbf16>
@@ -77,7 +80,7 @@ func.func @layernorm_last_two(%x: tensor<8x1024x1024xbf16>, %w: tensor<1024x1024
 // CHECK-LABEL: func.func @rmsnorm_axis_then_ones(
 // GFX942: #hkg.schedule<occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 1>
 // GFX1100: #hkg.schedule<occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 1>
-// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 1>
+// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_split = 1, row_steps = 1, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 1>
 func.func @rmsnorm_axis_then_ones(%x: tensor<2x13x1xf32>) -> tensor<2x13x1xf32> {
   %0 = hkg.rmsnorm %x axes = [1] eps(1.0e-06) : tensor<2x13x1xf32> -> tensor<2x13x1xf32>
   return %0 : tensor<2x13x1xf32>

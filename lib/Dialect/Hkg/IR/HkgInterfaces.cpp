@@ -36,10 +36,15 @@ mlir::hkg::verifySchedule(HkgKernelOpInterface op, ScheduleAttr schedule,
     for (NamedAttribute knob : schedule.getKnobs()) {
       StringRef name = knob.getName().getValue();
       const KnobSpec *spec = space.lookup(name);
-      if (!spec)
+      if (!spec) {
+        if (const std::string *why = space.unavailableReason(name))
+          return emitError()
+                 << "schedule knob '" << name << "' is not available for "
+                 << opName << " on " << target.chip << ": " << *why;
         return emitError() << "unknown schedule knob '" << name << "' for "
                            << opName
                            << "; expected one of: " << space.knobNamesString();
+      }
       KnobValue value;
       if (auto i = dyn_cast<IntegerAttr>(knob.getValue()))
         value = i.getInt();

@@ -97,6 +97,8 @@ struct ScheduleSketch {
 struct ScheduleSpace {
   llvm::SmallVector<KnobSpec> knobs;
   llvm::SmallVector<ScheduleSketch> sketches;
+  /// Knobs the op lacks on this target or shape, with the reason.
+  llvm::SmallVector<std::pair<std::string, std::string>> unavailable;
 
   /// Adds an integer knob.
   ScheduleSpace &addInt(llvm::StringRef name, llvm::ArrayRef<int64_t> legal,
@@ -143,6 +145,21 @@ struct ScheduleSpace {
 
   /// Adds a sketch; its knobs must be knobs of the space, with legal values.
   ScheduleSpace &addSketch(ScheduleSketch sketch);
+
+  /// Records a knob the op has on other targets or shapes but not here,
+  /// with the reason (`schedule knob 'x' is not available for <op> on
+  /// <chip>: <reason>` instead of an unknown knob).
+  ScheduleSpace &addUnavailable(llvm::StringRef name, llvm::StringRef reason) {
+    unavailable.push_back({name.str(), reason.str()});
+    return *this;
+  }
+  /// The reason a knob is unavailable here, or null when the op has none.
+  const std::string *unavailableReason(llvm::StringRef name) const {
+    for (const auto &[n, r] : unavailable)
+      if (n == name)
+        return &r;
+    return nullptr;
+  }
 
   const KnobSpec *lookup(llvm::StringRef name) const;
   std::string knobNamesString() const;

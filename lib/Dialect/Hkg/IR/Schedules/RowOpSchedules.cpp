@@ -66,8 +66,39 @@ static RowGeometry getGeometry(Value input, Value result, int64_t reducedDims) {
   return g;
 }
 
-/// Knobs every row op has; `cached` adds `row_cache`. The default uses at
-/// most `maxThreads` threads per row.
+/// Legal `row_split` values: the portable cluster sizes of sm_90 (16 needs
+/// the non-portable cluster attribute at launch, which the runtime does not
+/// set).
+static constexpr int64_t kRowSplits[] = {1, 2, 4, 8};
+/// The default splits a row only into slices of at least this many input
+/// bytes: shorter slices leave too little to stream per workgroup to hide
+/// the exchanges' cluster barriers (a guess until measured: 16 x 131072 f32
+/// makes slices of 64 KiB; 64 x 8192 bf16 would make 8 KiB ones of 128
+/// threads and stays whole).
+static constexpr int64_t kMinRowSplitSliceBytes = 32768;
+
+/// Vectors of `vw` elements in one of `split` slices of a row of `len`.
+static int64_t sliceVectors(int64_t len, int64_t vw, int64_t split) {
+  return llvm::divideCeil(llvm::divideCeil(len, vw), split);
+}
+
+/// The default `row_split`: few rows (rows x split within the SM count, so
+/// that every workgroup of every cluster runs at once) long enough that
+/// each slice keeps kMinRowSplitSliceBytes of input; the largest such
+/// split, or 1 (a dynamic row count, a vector width not dividing the row).
+static int64_t defaultRowSplit(const RowGeometry &g, const TargetInfo &target,
+                               int64_t vw) {
+  if (!target.hasClusters() || g.dynamicRows || g.rowLength % vw != 0)
+    return 1;
+  for (int64_t s : llvm::reverse(kRowSplits))
+    if (s > 1 && g.rows * s <= static_cast<int64_t>(target.computeUnits) &&
+        g.rowLength / s * g.inputElemBytes >= kMinRowSplitSliceBytes)
+      return s;
+  return 1;
+}
+
+/// Knobs every row op has; `cached` adds `row_cache` and `row_split`. The
+/// default uses at most `maxThreads` threads per row.
 static ScheduleSpace buildRowSpace(const RowGeometry &g,
                                    const TargetInfo &target, bool cached,
                                    int64_t maxThreads = 1024) {
@@ -78,16 +109,21 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
   // (16-byte accesses); rows of odd length fall back to narrower vectors.
   while (vw > 1 && g.rowLength % vw != 0)
     vw /= 2;
+  // A workgroup's share of the row: all of it, or its slice.
+  int64_t split = cached ? defaultRowSplit(g, target, vw) : 1;
+  int64_t sliceLen = sliceVectors(g.rowLength, vw, split) * vw;
+  if (split == 1)
+    sliceLen = g.rowLength;
   // Aim for about 4 vectors per thread over the row.
   int64_t tpr =
-      clampPow2(llvm::divideCeil(g.rowLength, vw * 4), 1,
+      clampPow2(llvm::divideCeil(sliceLen, vw * 4), 1,
                 std::min<int64_t>(target.maxThreadsPerWorkgroup, maxThreads));
   int64_t threads = tpr, rowsPerBlock = 1;
   if (tpr < wave) {
     threads = clampPow2(tpr * 16, wave, 256);
     rowsPerBlock = std::max<int64_t>(1, threads / tpr);
   }
-  int64_t unroll = clampPow2(llvm::divideCeil(g.rowLength, vw * tpr), 1, 4);
+  int64_t unroll = clampPow2(llvm::divideCeil(sliceLen, vw * tpr), 1, 4);
 
   ScheduleSpace space;
   space.add(kVectorWidth, vectorWidths(g.elemBytes), vw,
@@ -100,16 +136,30 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
   space.add(kUnroll, {1, 2, 4, 8}, unroll,
             "vector accesses each thread keeps in flight per step");
   if (cached) {
-    int64_t vectorsPerThread = llvm::divideCeil(g.rowLength, vw * tpr);
-    RowCache cache = cacheWords(vectorsPerThread, vw, g.cachedElemBytes) <=
-                             kMaxCachedWordsPerThread
-                         ? RowCache::Registers
-                         : RowCache::None;
+    int64_t vectorsPerThread = llvm::divideCeil(sliceLen, vw * tpr);
+    // A split row's default caches at most half the verifier's bound: at
+    // 1024 threads (64 registers each on sm_90) a 4 x 1M bf16 rmsnorm
+    // slice of 64 cached words spilled 716 bytes (ptxas -v), 16 words
+    // (16 x 131072 f32 layernorm) none.
+    int64_t maxWords =
+        split > 1 ? kMaxCachedWordsPerThread / 2 : kMaxCachedWordsPerThread;
+    RowCache cache =
+        cacheWords(vectorsPerThread, vw, g.cachedElemBytes) <= maxWords
+            ? RowCache::Registers
+            : RowCache::None;
     space.add(kRowCache, {RowCache::None, RowCache::Registers, RowCache::Lds},
               cache,
               "where a row lives between passes: re-read from global "
               "memory, registers, or LDS");
   }
+  if (cached && target.hasClusters())
+    space.add(kRowSplit, kRowSplits, split,
+              "workgroups of a cluster sharing each row (sm_90), each with "
+              "a contiguous slice of it, combining their partial statistics "
+              "through distributed shared memory");
+  else if (cached)
+    space.addUnavailable(kRowSplit.name,
+                         "splitting a row needs thread-block clusters (sm_90)");
   // Off by default until measured beyond the one shape where it paid
   // (layernorm, docs/perf).
   if (cached && target.hasBulkAsyncCopy())
@@ -122,6 +172,40 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
   // caps registers low enough to spill in layernorm (docs/perf).
   addOccupancyKnob(space, target);
   return space;
+}
+
+/// `row_split` = S > 1: a static row count, whole vectors (vector_width
+/// divides the row) of which every workgroup gets some, and none of the
+/// knobs that assume a workgroup holds whole rows.
+static LogicalResult
+verifyRowSplit(const RowGeometry &g, const RowSchedule &sched,
+               function_ref<InFlightDiagnostic()> emitError) {
+  int64_t split = sched.rowSplit;
+  if (split == 1)
+    return success();
+  auto knob = [&]() {
+    return emitError() << "schedule knob '" << kRowSplit.name << "' = " << split
+                       << " ";
+  };
+  if (g.dynamicRows)
+    return knob() << "needs a static row count; the input's row dims are "
+                     "dynamic (expected row_split = 1)";
+  int64_t vw = sched.vectorWidth;
+  if (g.rowLength % vw != 0)
+    return knob() << "needs 'vector_width' = " << vw << " to divide the row of "
+                  << g.rowLength << " elements";
+  int64_t vectors = g.rowLength / vw;
+  if (split > vectors)
+    return knob() << "exceeds the " << vectors << " vectors of a row (vector_"
+                  << "width = " << vw << "); expected at most " << vectors;
+  if (sched.rowCache == RowCache::Lds)
+    return knob() << "keeps each slice in registers or re-reads it; expected "
+                     "row_cache = registers or none (got 'lds')";
+  if (sched.bulkStore)
+    return knob() << "needs bulk_store = 0 (a bulk store copies whole rows)";
+  if (sched.rowSteps != 1)
+    return knob() << "needs row_steps = 1 (got " << sched.rowSteps << ")";
+  return success();
 }
 
 static LogicalResult
@@ -141,6 +225,8 @@ verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
     return failure();
   if (!s.has(kRowCache.name))
     return success();
+  if (failed(verifyRowSplit(g, sched, emitError)))
+    return failure();
   int64_t tpr = sched.threadsPerRow();
   RowCache cache = sched.rowCache;
   // The cross-wave reduction scratch (a few words per wave), bounded.
@@ -170,7 +256,8 @@ verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
                          << staticLdsBytes(target) << " per workgroup";
   }
   if (cache == RowCache::Registers) {
-    int64_t perThread = llvm::divideCeil(g.rowLength, vw * tpr);
+    int64_t perThread = llvm::divideCeil(
+        sliceVectors(g.rowLength, vw, sched.rowSplit) * vw, vw * tpr);
     int64_t words = cacheWords(perThread, vw, g.cachedElemBytes);
     if (words > kMaxCachedWordsPerThread)
       return emitError() << "schedule knob 'row_cache' = registers needs "

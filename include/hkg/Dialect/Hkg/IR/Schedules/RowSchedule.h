@@ -75,6 +75,10 @@ inline constexpr EnumKnob<RowCache> kColumnCache{"column_cache"};
 /// each with its share of the rows, combining their partial results through
 /// distributed shared memory.
 inline constexpr IntKnob kAxisSplit{"axis_split"};
+/// Along rows (softmax and the norms, sm_90): workgroups of a cluster
+/// sharing each row, each with a contiguous slice of it, combining their
+/// partial statistics through distributed shared memory.
+inline constexpr IntKnob kRowSplit{"row_split"};
 
 /// A row op's schedule. Knobs an op does not have take the value that
 /// means their absence (reduce: no cache, no bulk store; one row step).
@@ -90,6 +94,7 @@ struct RowSchedule {
   int64_t rowSteps;
   RowCache columnCache;
   int64_t axisSplit;
+  int64_t rowSplit;
 
   /// Consecutive threads per row.
   int64_t threadsPerRow() const { return threads / rowsPerBlock; }
@@ -105,7 +110,8 @@ struct RowSchedule {
             s.getOr(kMoments, RowMoments::Separate),
             s.getOr(kRowSteps, 1),
             s.getOr(kColumnCache, RowCache::None),
-            s.getOr(kAxisSplit, 1)};
+            s.getOr(kAxisSplit, 1),
+            s.getOr(kRowSplit, 1)};
   }
 };
 
