@@ -498,7 +498,13 @@ def row_split_cases():
     cases = []
     for (r, c), dt in spread(SPLIT_SHAPES):
         x, w = t((r, c), dt), t((c,), dt)
-        cases.append((f"split_softmax_{dt}_{r}x{c}", [x], f"hkg.softmax %arg0 axis(1) {{sched}}: {x} -> {x}", x))
+        # softmax of a row of 2^18 and more: every probability is below f16's
+        # smallest normal (6.1e-5) and rounds to a multiple of 6e-8, 1-6%
+        # off the float64 reference whatever the kernel (measured on an H100:
+        # 1.6e-3 and 5.6e-3 norm-wise, bound 1e-3). log_softmax has no such
+        # values; bf16 has the range.
+        if not (dt == "f16" and c >= 1 << 18):
+            cases.append((f"split_softmax_{dt}_{r}x{c}", [x], f"hkg.softmax %arg0 axis(1) {{sched}}: {x} -> {x}", x))
         cases.append((f"split_log_softmax_{dt}_{r}x{c}", [x], f"hkg.softmax log %arg0 axis(1) {{sched}}: {x} -> {x}", x))
         cases.append((f"split_layernorm_{dt}_{r}x{c}", [x, w, w],
                       f"hkg.layernorm %arg0 weight(%arg1 : {w}) bias(%arg2 : {w}) eps(1.0e-05) {{sched}}: {x} -> {x}", x))
