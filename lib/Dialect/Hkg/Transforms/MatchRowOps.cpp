@@ -312,21 +312,9 @@ struct MatchRMSNorm final : OpRewritePattern<ElementwiseOp> {
   LogicalResult matchAndRewrite(ElementwiseOp ew,
                                 PatternRewriter &rewriter) const override {
     Inputs in(ew);
-    // The factors of the product the body yields.
-    SmallVector<Value> factors;
-    SmallVector<Value> work = {yielded(ew.getBody())};
-    while (!work.empty()) {
-      Value v = stripCasts(work.pop_back_val());
-      if (auto mul = v.getDefiningOp<arith::MulFOp>()) {
-        work.push_back(mul.getLhs());
-        work.push_back(mul.getRhs());
-        continue;
-      }
-      factors.push_back(v);
-    }
     int64_t xi = -1, wi = -1;
     math::RsqrtOp rsqrt;
-    for (Value f : factors) {
+    for (Value f : getFactors(yielded(ew.getBody()))) {
       if (auto r = f.getDefiningOp<math::RsqrtOp>()) {
         if (rsqrt)
           return failure();
@@ -346,39 +334,11 @@ struct MatchRMSNorm final : OpRewritePattern<ElementwiseOp> {
     if (!rsqrt || xi < 0)
       return failure();
     // rsqrt(s / N + eps) (or s * (1 / N)).
-    auto add = defOf<arith::AddFOp>(rsqrt.getOperand());
-    if (!add)
+    auto meanEps = matchAddEps(rsqrt.getOperand());
+    auto mean = meanEps ? matchDivByConstant(meanEps->first) : std::nullopt;
+    if (!mean)
       return failure();
-    Value mean = add.getLhs();
-    std::optional<double> eps = constantOf(add.getRhs());
-    if (!eps) {
-      mean = add.getRhs();
-      eps = constantOf(add.getLhs());
-    }
-    if (!eps || !(*eps > 0))
-      return failure();
-    Value sumValue;
-    double scale = 0;
-    if (auto div = defOf<arith::DivFOp>(mean)) {
-      std::optional<double> n = constantOf(div.getRhs());
-      if (!n)
-        return failure();
-      sumValue = div.getLhs();
-      scale = 1.0 / *n;
-    } else if (auto mul = defOf<arith::MulFOp>(mean)) {
-      std::optional<double> c = constantOf(mul.getRhs());
-      sumValue = mul.getLhs();
-      if (!c) {
-        c = constantOf(mul.getLhs());
-        sumValue = mul.getRhs();
-      }
-      if (!c)
-        return failure();
-      scale = *c;
-    } else {
-      return failure();
-    }
-    int64_t si = in.indexOf(sumValue);
+    int64_t si = in.indexOf(mean->first);
     if (si < 0)
       return failure();
     Value x = in.tensor(xi);
@@ -393,38 +353,16 @@ struct MatchRMSNorm final : OpRewritePattern<ElementwiseOp> {
     ArrayRef<int64_t> axes = sum.getAxes();
     if (!in.isReducedAlong(si, axes))
       return failure();
-    int64_t n = 1;
-    for (int64_t a : axes)
-      n *= xType.getDimSize(a);
-    if (!isCount(1.0 / scale, n))
+    if (!isCount(mean->second, countOver(x, axes)))
       return rewriter.notifyMatchFailure(ew, "the mean is not over the sum");
     // The sum's prologue: x * x, or x to the power 2.
     Region &pro = sum.getPrologue();
-    Value sq = stripCasts(yielded(pro));
-    bool square = false;
-    if (auto mul = sq.getDefiningOp<arith::MulFOp>())
-      square = isArg(pro, mul.getLhs(), 0) && isArg(pro, mul.getRhs(), 0);
-    else if (auto pw = sq.getDefiningOp<math::FPowIOp>()) {
-      APInt exponent;
-      square = isArg(pro, pw.getLhs(), 0) &&
-               matchPattern(pw.getRhs(), m_ConstantInt(&exponent)) &&
-               exponent == 2;
-    } else if (auto pw = sq.getDefiningOp<math::PowFOp>())
-      square = isArg(pro, pw.getLhs(), 0) && constantOf(pw.getRhs()) == 2.0;
-    if (!square)
+    if (!isSquareOf(yielded(pro), [&](Value v) { return isArg(pro, v, 0); }))
       return rewriter.notifyMatchFailure(ew, "the sum is not of x * x");
     // The weight: the normalized dims, in order.
     Value weight;
     if (wi >= 0) {
-      SmallVector<int64_t> want(axes);
-      SmallVector<int64_t> got;
-      for (AffineExpr e : in.maps[wi].getResults()) {
-        auto d = dyn_cast<AffineDimExpr>(e);
-        if (!d)
-          return failure();
-        got.push_back(d.getPosition());
-      }
-      if (got != want)
+      if (!followsExactly(in.maps[wi], axes))
         return rewriter.notifyMatchFailure(ew, "the weight does not follow "
                                                "the normalized dims");
       weight = in.tensor(wi);
@@ -434,7 +372,7 @@ struct MatchRMSNorm final : OpRewritePattern<ElementwiseOp> {
       axesAttr = rewriter.getDenseI64ArrayAttr(axes);
     auto norm =
         RMSNormOp::create(rewriter, ew.getLoc(), ew.getResult().getType(), x,
-                          weight, axesAttr, rewriter.getF32FloatAttr(*eps),
+                          weight, axesAttr, rewriter.getF32FloatAttr(meanEps->second),
                           /*schedule=*/nullptr);
     rewriter.replaceOp(ew, norm.getResult());
     return success();
