@@ -7,6 +7,7 @@
 #include "hkg/Runtime/RandomInputs.h"
 
 #include <cmath>
+#include <string>
 
 using namespace hkg::rt;
 using namespace hkg::rt::testing;
@@ -235,6 +236,37 @@ TEST(CheckTest, RandomInputsForRopeAreRealTables) {
     EXPECT_NEAR(c * c + s * s, 1.0, 1e-6);
   }
   EXPECT_EQ((*in)[1].get(0), 1.0); // Position 0: angle 0.
+}
+
+TEST(CheckTest, RandomInputsForFullWidthRopeRepeatEachPairsAngle) {
+  // Full-width tables hold pair k's angle at both of its features' entries:
+  // k and k + D/2 (neox, Hugging Face's cat(freqs, freqs)), 2k and 2k + 1
+  // (gptj); the half-width table of the same rope holds it at k.
+  auto source = [](const std::string &layout, int64_t width) {
+    std::string table = "tensor<4x" + std::to_string(width) + "xf32>";
+    std::string x = "tensor<1x4x1x8xf32>";
+    return "func.func @ref(%x: " + x + ", %c: " + table + ", %s: " + table +
+           ") -> " + x + " {\n  %y = hkg.rope %x, %c, %s " + layout +
+           " offset(0) : " + x + ", " + table + ", " + table + " -> " + x +
+           "\n  return %y : " + x + "\n}";
+  };
+  for (bool neox : {true, false}) {
+    std::string layout = neox ? "neox" : "gptj";
+    ParsedOp halfOp = parseOp(source(layout, 4));
+    ParsedOp fullOp = parseOp(source(layout, 8));
+    ASSERT_TRUE(halfOp.op && fullOp.op);
+    auto half = makeRandomInputs(halfOp.op, 1);
+    auto full = makeRandomInputs(fullOp.op, 1);
+    ASSERT_TRUE(half && full);
+    for (int64_t pos = 0; pos < 4; ++pos)
+      for (int64_t e = 0; e < 8; ++e) {
+        int64_t k = neox ? e % 4 : e / 2;
+        EXPECT_EQ((*full)[1].get(pos * 8 + e), (*half)[1].get(pos * 4 + k))
+            << layout << " cos at [" << pos << ", " << e << "]";
+        EXPECT_EQ((*full)[2].get(pos * 8 + e), (*half)[2].get(pos * 4 + k))
+            << layout << " sin at [" << pos << ", " << e << "]";
+      }
+  }
 }
 
 TEST(CheckTest, ErrorScaleWidensTheBoundPerElement) {

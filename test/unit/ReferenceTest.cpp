@@ -5,7 +5,9 @@
 #include "hkg/Runtime/Check.h"
 #include "hkg/Runtime/Models/Sampling.h"
 
+#include <array>
 #include <cmath>
+#include <string>
 
 using namespace hkg::rt;
 using namespace hkg::rt::testing;
@@ -466,6 +468,130 @@ TEST(ReferenceTest, RopeNeoxAndGptjWithOffset) {
   //   (1, 2) by 90 deg -> (-2, 1); (3, 4) by 180 deg -> (-3, -4).
   EXPECT_THAT(evaluate(parseOp(ropeModule(false)), {x, c, s}),
               ElementsAre(-2, 1, -3, -4));
+}
+
+/// A tensor of `shape` holding values from a fixed pseudo-random sequence in
+/// [-1, 1), distinct per `seed`.
+static HostTensor pseudoRandom(llvm::ArrayRef<int64_t> shape, unsigned seed) {
+  HostTensor t(DType::F32, shape);
+  uint32_t state = 2654435761u * (seed + 1);
+  for (int64_t i = 0, e = t.getNumElements(); i < e; ++i) {
+    state = state * 1664525u + 1013904223u;
+    // 24 bits: exactly representable in f32.
+    t.set(i, static_cast<double>(state >> 8) / (1 << 23) - 1.0);
+  }
+  return t;
+}
+
+/// hkg.rope of [2, 3, 2, 8] features with [5, width] tables and offset 1.
+static std::string ropeSource(const std::string &layout, int64_t width) {
+  std::string table = "tensor<5x" + std::to_string(width) + "xf32>";
+  std::string x = "tensor<2x3x2x8xf32>";
+  return "func.func @ref(%x: " + x + ", %c: " + table + ", %s: " + table +
+         ") -> " + x + " {\n  %y = hkg.rope %x, %c, %s " + layout +
+         " offset(1) : " + x + ", " + table + ", " + table + " -> " + x +
+         "\n  return %y : " + x + "\n}";
+}
+
+TEST(ReferenceTest, RopeFullWidthEachOutputUsesItsOwnEntry) {
+  // D = 4, one token, table row 1 (offset 1). neox pairs (x0, x2), (x1, x3):
+  // out0 = x0 c0 - x2 s0, out2 = x2 c2 + x0 s2 (and likewise 1 and 3);
+  // gptj pairs (x0, x1), (x2, x3): out0 = x0 c0 - x1 s0, out1 = x1 c1 +
+  // x0 s1, ...
+  auto source = [](const std::string &layout) {
+    return R"(
+    func.func @ref(%x: tensor<1x1x1x4xf32>, %c: tensor<2x4xf32>, %s: tensor<2x4xf32>) -> tensor<1x1x1x4xf32> {
+      %y = hkg.rope %x, %c, %s )" +
+           layout + R"( offset(1)
+          : tensor<1x1x1x4xf32>, tensor<2x4xf32>, tensor<2x4xf32> -> tensor<1x1x1x4xf32>
+      return %y : tensor<1x1x1x4xf32>
+    })";
+  };
+  HostTensor x = makeTensor(DType::F32, {1, 1, 1, 4}, {1, 2, 3, 4});
+  HostTensor c = makeTensor(DType::F32, {2, 4}, {9, 9, 9, 9, 1, 2, 3, 4});
+  HostTensor s = makeTensor(DType::F32, {2, 4}, {9, 9, 9, 9, 5, 6, 7, 8});
+  // neox: 1*1 - 3*5, 2*2 - 4*6, 3*3 + 1*7, 4*4 + 2*8.
+  EXPECT_THAT(evaluate(parseOp(source("neox")), {x, c, s}),
+              ElementsAre(-14, -20, 16, 32));
+  // gptj: 1*1 - 2*5, 2*2 + 1*6, 3*3 - 4*7, 4*4 + 3*8.
+  EXPECT_THAT(evaluate(parseOp(source("gptj")), {x, c, s}),
+              ElementsAre(-9, 10, -19, 40));
+}
+
+TEST(ReferenceTest, RopeFullWidthEqualsHalfWidthOnDuplicatedTables) {
+  // [P, D/2] tables widened to [P, D] with each pair's entry at both of its
+  // features' indices: cat(t, t) for neox (Hugging Face's layout), each
+  // entry twice in a row for gptj.
+  HostTensor x = pseudoRandom({2, 3, 2, 8}, 0);
+  HostTensor c = pseudoRandom({5, 4}, 1), s = pseudoRandom({5, 4}, 2);
+  for (bool neox : {true, false}) {
+    HostTensor cFull(DType::F32, {5, 8}), sFull(DType::F32, {5, 8});
+    for (int64_t p = 0; p < 5; ++p)
+      for (int64_t e = 0; e < 8; ++e) {
+        int64_t k = neox ? e % 4 : e / 2;
+        cFull.set(p * 8 + e, c.get(p * 4 + k));
+        sFull.set(p * 8 + e, s.get(p * 4 + k));
+      }
+    std::string layout = neox ? "neox" : "gptj";
+    std::vector<double> half =
+        evaluate(parseOp(ropeSource(layout, 4)), {x, c, s});
+    std::vector<double> full =
+        evaluate(parseOp(ropeSource(layout, 8)), {x, cFull, sFull});
+    ASSERT_EQ(half.size(), 2u * 3 * 2 * 8) << layout;
+    EXPECT_THAT(full, ElementsAreArray(half)) << layout;
+  }
+}
+
+TEST(ReferenceTest, AttentionBshdEqualsBhsdOnTransposedData) {
+  // GQA (4 query heads over 2), causal with Skv > Sq, D != Dv, two batches:
+  // the bshd reference on [B, S, H, D] data is the bhsd reference on the
+  // same data transposed, transposed back.
+  const int64_t b = 2, hq = 4, hkv = 2, sq = 3, skv = 5, d = 4, dv = 3;
+  auto tensorType = [](std::array<int64_t, 4> shape) {
+    return "tensor<" + std::to_string(shape[0]) + "x" +
+           std::to_string(shape[1]) + "x" + std::to_string(shape[2]) + "x" +
+           std::to_string(shape[3]) + "xf32>";
+  };
+  auto source = [&](bool bshd) {
+    auto shape = [&](int64_t h, int64_t len, int64_t dim) {
+      return tensorType(bshd ? std::array<int64_t, 4>{b, len, h, dim}
+                             : std::array<int64_t, 4>{b, h, len, dim});
+    };
+    std::string q = shape(hq, sq, d), k = shape(hkv, skv, d),
+                v = shape(hkv, skv, dv), o = shape(hq, sq, dv);
+    return "func.func @ref(%q: " + q + ", %k: " + k + ", %v: " + v + ") -> " +
+           o + " {\n  %o = hkg.attention %q, %k, %v causal" +
+           (bshd ? " layout(bshd)" : "") + " : " + q + ", " + k + ", " + v +
+           " -> " + o + "\n  return %o : " + o + "\n}";
+  };
+  // Swaps dims 1 and 2 of a rank-4 tensor.
+  auto transpose = [](const HostTensor &t) {
+    llvm::ArrayRef<int64_t> in = t.getShape();
+    HostTensor out(DType::F32, {in[0], in[2], in[1], in[3]});
+    for (int64_t i0 = 0; i0 < in[0]; ++i0)
+      for (int64_t i1 = 0; i1 < in[1]; ++i1)
+        for (int64_t i2 = 0; i2 < in[2]; ++i2)
+          for (int64_t i3 = 0; i3 < in[3]; ++i3)
+            out.set(((i0 * in[2] + i2) * in[1] + i1) * in[3] + i3,
+                    t.get(((i0 * in[1] + i1) * in[2] + i2) * in[3] + i3));
+    return out;
+  };
+  HostTensor q = pseudoRandom({b, hq, sq, d}, 3),
+             k = pseudoRandom({b, hkv, skv, d}, 4),
+             v = pseudoRandom({b, hkv, skv, dv}, 5);
+  std::vector<double> bhsd = evaluate(parseOp(source(false)), {q, k, v});
+  std::vector<double> bshd = evaluate(
+      parseOp(source(true)), {transpose(q), transpose(k), transpose(v)});
+  ASSERT_EQ(bhsd.size(), static_cast<size_t>(b * hq * sq * dv));
+  // The same sums in the same order: equal to the bit.
+  std::vector<double> want(bhsd.size());
+  for (int64_t bi = 0; bi < b; ++bi)
+    for (int64_t h = 0; h < hq; ++h)
+      for (int64_t i = 0; i < sq; ++i)
+        for (int64_t c = 0; c < dv; ++c)
+          want[((bi * sq + i) * hq + h) * dv + c] =
+              bhsd[((bi * hq + h) * sq + i) * dv + c];
+  EXPECT_THAT(bshd, ElementsAreArray(want));
 }
 
 TEST(ReferenceTest, AttentionCausalWithGroupedHeads) {

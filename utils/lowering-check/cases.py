@@ -140,16 +140,20 @@ func.func @f(%x: {t(shape, 'f32')}) -> {t(rshape, 'f32')} {{
   return %y : {t(rshape, 'f32')}
 }}""", {"op": "reduce", "kind": kind, "dims": dims, "args": [["f32", shape]], "out": ["f32", rshape or [1]]})
 
-for layout, dt, shape, tdt, s in [("neox", "bf16", [2, 100, 8, 128], "f32", ""), ("neox", "f16", [1, 33, 4, 64], "f16", "vector_width = 2, threads = 64, tokens_per_block = 4"),
-                                  ("gptj", "f32", [2, 7, 4, 64], "f32", "tokens_per_block = 4, threads = 64, vector_width = 4"), ("gptj", "bf16", [3, 50, 2, 32], "bf16", "")]:
+# rope: half-width tables ([P, D/2]), then full-width ones ([P, D], the
+# Llama shape and gptj).
+for layout, dt, shape, tdt, s, width in [("neox", "bf16", [2, 100, 8, 128], "f32", "", 1), ("neox", "f16", [1, 33, 4, 64], "f16", "vector_width = 2, threads = 64, tokens_per_block = 4", 1),
+                                         ("gptj", "f32", [2, 7, 4, 64], "f32", "tokens_per_block = 4, threads = 64, vector_width = 4", 1), ("gptj", "bf16", [3, 50, 2, 32], "bf16", "", 1),
+                                         ("neox", "bf16", [1, 64, 32, 128], "bf16", "", 2), ("gptj", "f32", [2, 7, 4, 64], "f32", "tokens_per_block = 4, threads = 64, vector_width = 4", 2)]:
     S, D = shape[1], shape[3]
     P = S + 5
-    X, Tb = t(shape, dt), t([P, D // 2], tdt)
+    TD = D // 2 * width
+    X, Tb = t(shape, dt), t([P, TD], tdt)
     add("rope_%s_%s_%d" % (layout, dt, len(cases)), f"""
 func.func @f(%x: {X}, %c: {Tb}, %s: {Tb}) -> {X} {{
   %y = hkg.rope %x, %c, %s {layout} offset(5){sched(s)} : {X}, {Tb}, {Tb} -> {X}
   return %y : {X}
-}}""", {"op": "rope", "layout": layout, "offset": 5, "args": [[dt, shape], [tdt, [P, D // 2]], [tdt, [P, D // 2]]], "out": [dt, shape]})
+}}""", {"op": "rope", "layout": layout, "offset": 5, "args": [[dt, shape], [tdt, [P, TD]], [tdt, [P, TD]]], "out": [dt, shape]})
 
 # top-p: (dtype, rows, vocab, p, temperature, schedule, seeded, same rows,
 # transform of the random logits x). The transforms reach the sampler's
@@ -403,13 +407,17 @@ add_matmul("f32", [], 64, 128, 512, s="split_k = 2")
 # Sq > Skv with causal); grouped-query heads; every tile shape family,
 # one and two stages, 16-row groups per wave 1 and 2; a scale attribute;
 # the PERF.md shape.
-def add_attention(dt, b, hq, hkv, sq, skv, d, dv=None, causal=True, s="", scale=None):
+def add_attention(dt, b, hq, hkv, sq, skv, d, dv=None, causal=True, s="", scale=None, bshd=False):
     dv = dv or d
-    Q, K, V, O = t([b, hq, sq, d], dt), t([b, hkv, skv, d], dt), t([b, hkv, skv, dv], dt), t([b, hq, sq, dv], dt)
-    attrs = (" causal" if causal else "") + (" scale(%s)" % scale if scale is not None else "")
-    name = "attention_%s_%dx%dx%dx%dx%dx%d%s_%d" % (dt, b, hq, hkv, sq, skv, d, "_causal" if causal else "", len(cases))
+    def shape(h, length, dim):
+        return [b, length, h, dim] if bshd else [b, h, length, dim]
+    qs, ks, vs, os_ = shape(hq, sq, d), shape(hkv, skv, d), shape(hkv, skv, dv), shape(hq, sq, dv)
+    Q, K, V, O = t(qs, dt), t(ks, dt), t(vs, dt), t(os_, dt)
+    attrs = (" causal" if causal else "") + (" scale(%s)" % scale if scale is not None else "") + (" layout(bshd)" if bshd else "")
+    name = "attention_%s_%dx%dx%dx%dx%dx%d%s%s_%d" % (dt, b, hq, hkv, sq, skv, d, "_causal" if causal else "", "_bshd" if bshd else "", len(cases))
     ref = {"op": "attention", "causal": causal, "scale": 1.0, "attn_scale": scale if scale is not None else 1.0 / d ** 0.5,
-           "args": [[dt, [b, hq, sq, d]], [dt, [b, hkv, skv, d]], [dt, [b, hkv, skv, dv]]], "out": [dt, [b, hq, sq, dv]]}
+           "layout": "bshd" if bshd else "bhsd",
+           "args": [[dt, qs], [dt, ks], [dt, vs]], "out": [dt, os_]}
     add(name, f"""
 func.func @f(%q: {Q}, %k: {K}, %v: {V}) -> {O} {{
   %y = hkg.attention %q, %k, %v{attrs}{sched(s)} : {Q}, {K}, {V} -> {O}
@@ -439,6 +447,11 @@ for s in ["tile_q = 128", "tile_q = 128, waves = 8", "tile_kv = 32", "tile_kv = 
     add_attention("bf16", 1, 4, 2, 512, 512, 128, s=att(s))
 add_attention("bf16", 1, 4, 4, 128, 384, 64, s=att("mma = none, tile_kv = 32"))
 add_attention("bf16", 4, 32, 32, 4096, 4096, 128)
+# layout(bshd): the mma kernel (GQA, causal, Sq < Skv), the FMA kernel with
+# partial tiles, and a decode step reading its operands from global memory.
+add_attention("bf16", 2, 8, 2, 256, 512, 128, bshd=True)
+add_attention("bf16", 1, 4, 2, 100, 200, 64, s=att("mma = none, tile_kv = 32"), bshd=True)
+add_attention("bf16", 1, 8, 2, 1, 515, 64, causal=False, s="mma = none, stages = 0, tile_kv = 64, tile_q = 16, waves = 1", bshd=True)
 
 if "--attention" in sys.argv:  # only the attention cases
     cases[:] = [c for c in cases if c["ref"]["op"] == "attention"]

@@ -74,13 +74,18 @@ def reference(ref, ins):
         pos = torch.arange(S, device=x.device) + ref["offset"]
         c = c[pos][None, :, None, :]
         s = s[pos][None, :, None, :]
+        # [P, D/2] tables: entry k serves both outputs of pair k; [P, D]
+        # tables: entry i serves output i.
+        full = c.shape[-1] == D
         if ref["layout"] == "neox":
             a, b = x[..., : D // 2], x[..., D // 2 :]
-            return torch.cat([a * c - b * s, b * c + a * s], -1)
+            ca, sa, cb, sb = (c[..., : D // 2], s[..., : D // 2], c[..., D // 2 :], s[..., D // 2 :]) if full else (c, s, c, s)
+            return torch.cat([a * ca - b * sa, b * cb + a * sb], -1)
         a, b = x[..., 0::2], x[..., 1::2]
+        ca, sa, cb, sb = (c[..., 0::2], s[..., 0::2], c[..., 1::2], s[..., 1::2]) if full else (c, s, c, s)
         out = torch.empty_like(x)
-        out[..., 0::2] = a * c - b * s
-        out[..., 1::2] = b * c + a * s
+        out[..., 0::2] = a * ca - b * sa
+        out[..., 1::2] = b * cb + a * sb
         return out
     if op == "matmul":
         a, b = matmul_operands(ref, xs)
@@ -93,8 +98,13 @@ def reference(ref, ins):
 def attention_reference(ref, xs):
     """softmax(q k^T * scale [+ causal mask: key j visible to query i iff
     j <= i + Skv - Sq]) v in float64, one (batch, head) at a time; rows that
-    see no key are 0 (as hkg's reference)."""
+    see no key are 0 (as hkg's reference). With layout bshd the operands and
+    the result are [B, S, H, D]."""
     q, k, v = xs
+    if ref.get("layout") == "bshd":
+        bhsd = dict(ref, layout="bhsd")
+        q, k, v = (x.transpose(1, 2) for x in (q, k, v))
+        return attention_reference(bhsd, [q, k, v]).transpose(1, 2).contiguous()
     B, H, Sq, D = q.shape
     Hkv, Skv = k.shape[1], k.shape[2]
     out = torch.zeros(B, H, Sq, v.shape[3], dtype=torch.float64, device=q.device)

@@ -33,6 +33,11 @@
 // reads its rows past Skv from row Skv - 1 and runs the masking copy of the
 // loop body, which gives those keys a score of -inf (P = 0).
 //
+// The operands and the result are [B, H, S, D] in global memory, or with
+// `layout(bshd)` [B, S, H, D]: only the index order of the global accesses
+// differs (globalIndices); a row of D elements is contiguous in both, so the
+// 16-byte copies, the LDS tiles and the grid are the same.
+//
 // Key/value blocks are copied with cp.async on NVIDIA (block kb + 1 in
 // flight while block kb is computed when stages = 2), with vector loads and
 // stores elsewhere. With `causal`, a workgroup walks only the blocks up to
@@ -76,15 +81,16 @@ public:
     useMma = !s.mma.isNone();
     waveSize = kc.waveSize();
     threads = waves * waveSize;
-    auto q = op.getQuery().getType();
-    batch = q.getDimSize(0);
-    hq = q.getDimSize(1);
-    sq = q.getDimSize(2);
-    d = q.getDimSize(3);
-    hkv = op.getKey().getType().getDimSize(1);
-    skv = op.getKey().getType().getDimSize(2);
-    dv = op.getValue().getType().getDimSize(3);
-    elemT = q.getElementType();
+    AttentionOp::Shape shape = op.getShape();
+    batch = shape.batch;
+    hq = shape.qHeads;
+    sq = shape.qLen;
+    d = shape.headDim;
+    hkv = shape.kvHeads;
+    skv = shape.kvLen;
+    dv = shape.valueDim;
+    seqMajor = op.getLayoutOrDefault() == AttentionLayout::Bshd;
+    elemT = op.getQuery().getType().getElementType();
     elemBytes = elemT.getIntOrFloatBitWidth() / 8;
     vw = 16 / elemBytes;
     pad = vw;
@@ -113,10 +119,19 @@ private:
     return vector::FromElementsOp::create(b, loc, t, elems);
   }
 
-  /// Copies rows [row0, row0 + rows) of the [B, H, S, cols] global `g`
-  /// (batch bIdx, head head) into `lds` at indices prefix ++ (r, c); rows
-  /// at or past `length` (S) read row length - 1 instead. cp.async appends
-  /// its tokens to `tokens`.
+  /// The indices of element (batch bIdx, head `h`, sequence row `row`,
+  /// column `col`) of a global operand or the result: {bIdx, h, row, col}
+  /// in the bhsd layout, {bIdx, row, h, col} in bshd.
+  SmallVector<Value, 4> globalIndices(Value h, Value row, Value col) {
+    if (seqMajor)
+      return {bIdx, row, h, col};
+    return {bIdx, h, row, col};
+  }
+
+  /// Copies rows [row0, row0 + rows) of the global `g` ([B, H, S, cols] or
+  /// [B, S, H, cols]; batch bIdx, head head) into `lds` at indices
+  /// prefix ++ (r, c); rows at or past `length` (S) read row length - 1
+  /// instead. cp.async appends its tokens to `tokens`.
   void copyTile(Value g, Value head, Value row0, int64_t rows, int64_t cols,
                 int64_t length, Value lds, ValueRange prefix,
                 SmallVectorImpl<Value> &tokens);
@@ -177,6 +192,8 @@ private:
 
   int64_t tq, tkv, waves, stages, waveSize, threads;
   bool useMma, causal, asyncCopy;
+  /// The bshd layout: the sequence dim before the heads in global memory.
+  bool seqMajor;
   /// stages = 0: operands read from global memory.
   bool fromGlobal;
   /// Whether the last query tile / key-value block is partial.
@@ -214,7 +231,7 @@ void AttentionKernelBuilder::copyTile(Value gm, Value h, Value row0,
                      if (length % rows != 0)
                        row = arith::MinUIOp::create(b, loc, row,
                                                     c(length - 1));
-                     SmallVector<Value> src = {bIdx, h, row, col};
+                     SmallVector<Value, 4> src = globalIndices(h, row, col);
                      if (asyncCopy) {
                        tokens.push_back(
                            asyncCopyChunk(b, loc, lds, dst, gm, src, vw));
@@ -295,7 +312,7 @@ Value AttentionKernelBuilder::loadQuery(Value row, Value k) {
     return memref::LoadOp::create(b, loc, qLds, ValueRange{row, k});
   Value global = clampRow(add(q0, row), sq, partialQ);
   return memref::LoadOp::create(b, loc, kc.args[0],
-                                ValueRange{bIdx, head, global, k});
+                                globalIndices(head, global, k));
 }
 
 Value AttentionKernelBuilder::loadKey(Value stage, Value kv0, Value key,
@@ -304,7 +321,7 @@ Value AttentionKernelBuilder::loadKey(Value stage, Value kv0, Value key,
     return memref::LoadOp::create(b, loc, kLds, ValueRange{stage, key, k});
   Value global = clampRow(add(kv0, key), skv, partialKv);
   return memref::LoadOp::create(b, loc, kc.args[1],
-                                ValueRange{bIdx, kvHead, global, k});
+                                globalIndices(kvHead, global, k));
 }
 
 Value AttentionKernelBuilder::loadValuePair(Value stage, Value kv0, Value key,
@@ -317,7 +334,7 @@ Value AttentionKernelBuilder::loadValuePair(Value stage, Value kv0, Value key,
                                   /*nontemporal=*/false, align);
   Value global = clampRow(add(kv0, key), skv, partialKv);
   return vector::LoadOp::create(b, loc, type, kc.args[2],
-                                ValueRange{bIdx, kvHead, global, col},
+                                globalIndices(kvHead, global, col),
                                 /*nontemporal=*/false, align);
 }
 
@@ -727,7 +744,7 @@ LogicalResult AttentionKernelBuilder::build() {
         Value pair = vec({extract(acc, 2 * r), extract(acc, 2 * r + 1)});
         pair = arith::MulFOp::create(b, loc, pair, invPair);
         vector::StoreOp::create(b, loc, fromF32(b, loc, pair, elemT), out,
-                                ValueRange{bIdx, head, row, colOf(jd, 0)},
+                                globalIndices(head, row, colOf(jd, 0)),
                                 /*nontemporal=*/false,
                                 llvm::MaybeAlign(2 * elemBytes));
       }

@@ -12,6 +12,11 @@
 // stride of `threads` over the workgroup's items. pos = s + offset.
 // out_a = a cos - b sin, out_b = b cos + a sin, computed in f32.
 //
+// Full-width tables ([P, D], one entry per feature) give each output the
+// entry at its own index: neox item (h, i) also loads cos/sin[pos, i + D/2
+// ..] for out_b; gptj item (h, j) loads cos/sin[pos, j..j+vw) and splits
+// them like the features (evens for out_a, odds for out_b).
+//
 //===----------------------------------------------------------------------===//
 
 #include "GPUBuildingBlocks.h"
@@ -37,10 +42,11 @@ LogicalResult mlir::hkg::lowerRope(RopeOp op, KernelContext &kc) {
   int64_t threads = sched.threads;
   int64_t tpb = sched.tokensPerBlock;
   bool neox = op.getLayout() == RopeLayout::Neox;
+  bool fullTables = op.hasFullWidthTables();
 
   Type inType = in.getElementType();
   Type tabType = op.getCos().getType().getElementType();
-  int64_t tabWidth = neox ? vw : vw / 2;
+  int64_t tabWidth = neox || fullTables ? vw : vw / 2;
   int64_t itemsPerHead = neox ? halfD / vw : d / vw;
   int64_t itemsPerToken = heads * itemsPerHead;
   int64_t itemsPerBlock = tpb * itemsPerToken;
@@ -92,22 +98,32 @@ LogicalResult mlir::hkg::lowerRope(RopeOp op, KernelContext &kc) {
       Value col = arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, h, constIndex(b, loc, d)), i);
       Value tabCol =
-          neox ? i
-               : arith::DivUIOp::create(b, loc, i, constIndex(b, loc, 2))
-                     .getResult();
-      Value c = toF32(b, loc,
-                      loadVector(b, loc, cosT, ValueRange{pos, tabCol},
-                                 tabWidth, tabAlign));
-      Value s = toF32(b, loc,
-                      loadVector(b, loc, sinT, ValueRange{pos, tabCol},
-                                 tabWidth, tabAlign));
+          neox || fullTables
+              ? i
+              : arith::DivUIOp::create(b, loc, i, constIndex(b, loc, 2))
+                    .getResult();
+      auto loadTable = [&](Value table, Value entry) {
+        return toF32(b, loc,
+                     loadVector(b, loc, table, ValueRange{pos, entry}, tabWidth,
+                                tabAlign));
+      };
+      // The entries of out_a (cA, sA) and of out_b (cB, sB): the same for
+      // half-width tables.
+      Value cA = loadTable(cosT, tabCol), sA = loadTable(sinT, tabCol);
+      Value cB = cA, sB = sA;
+      if (fullTables && neox) {
+        Value tabColB =
+            arith::AddIOp::create(b, loc, i, constIndex(b, loc, halfD));
+        cB = loadTable(cosT, tabColB);
+        sB = loadTable(sinT, tabColB);
+      }
       auto rotate = [&](Value a, Value bb) -> std::pair<Value, Value> {
         Value oa =
-            arith::SubFOp::create(b, loc, arith::MulFOp::create(b, loc, a, c),
-                                  arith::MulFOp::create(b, loc, bb, s));
+            arith::SubFOp::create(b, loc, arith::MulFOp::create(b, loc, a, cA),
+                                  arith::MulFOp::create(b, loc, bb, sA));
         Value ob =
-            arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, bb, c),
-                                  arith::MulFOp::create(b, loc, a, s));
+            arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, bb, cB),
+                                  arith::MulFOp::create(b, loc, a, sB));
         return {oa, ob};
       };
       if (neox) {
@@ -136,6 +152,13 @@ LogicalResult mlir::hkg::lowerRope(RopeOp op, KernelContext &kc) {
       }
       Value a = vector::ShuffleOp::create(b, loc, v, v, evens);
       Value bv = vector::ShuffleOp::create(b, loc, v, v, odds);
+      if (fullTables) {
+        // Entries 2k and 2k + 1 belong to pair k's two outputs.
+        cB = vector::ShuffleOp::create(b, loc, cA, cA, odds);
+        sB = vector::ShuffleOp::create(b, loc, sA, sA, odds);
+        cA = vector::ShuffleOp::create(b, loc, cA, cA, evens);
+        sA = vector::ShuffleOp::create(b, loc, sA, sA, evens);
+      }
       auto [oa, ob] = rotate(a, bv);
       Value y = vector::ShuffleOp::create(b, loc, oa, ob, inter);
       storeVector(b, loc, fromF32(b, loc, y, inType), out,

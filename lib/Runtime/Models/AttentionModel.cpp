@@ -1,16 +1,16 @@
 //===- AttentionModel.cpp - the runtime model of hkg.attention ------------===//
 //
 // The float64 reference (scale or 1/sqrt(D), causal with j <= i + (Skv -
-// Sq), GQA head h / (Hq / Hkv); a fully masked row is 0), computed on an
-// even spread of rows under ReferenceOptions::maxMultiplyAdds. It also
-// returns each element's error scale sum_j p_ij |v_jc|, which the tolerance
-// multiplies by 2 u_in, u_in the unit roundoff of the operands' type (2^-8
-// bf16, 2^-11 f16, 2^-24 f32): the kernel rounds the probabilities P to that
-// type for the P V product (as FlashAttention and PyTorch's SDPA do), which
-// moves an output by up to u_in sum_j p_ij |v_jc| -- an absolute error set by
-// V's scale, not by the output's own (late causal rows average thousands of
-// keys and are small). The floor of 16-bit attention uses the matrix-core
-// peak.
+// Sq), GQA head h / (Hq / Hkv); a fully masked row is 0; operands in the
+// op's bhsd or bshd layout), computed on an even spread of rows under
+// ReferenceOptions::maxMultiplyAdds. It also returns each element's error
+// scale sum_j p_ij |v_jc|, which the tolerance multiplies by 2 u_in, u_in
+// the unit roundoff of the operands' type (2^-8 bf16, 2^-11 f16, 2^-24 f32):
+// the kernel rounds the probabilities P to that type for the P V product (as
+// FlashAttention and PyTorch's SDPA do), which moves an output by up to
+// u_in sum_j p_ij |v_jc| -- an absolute error set by V's scale, not by the
+// output's own (late causal rows average thousands of keys and are small).
+// The floor of 16-bit attention uses the matrix-core peak.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,11 +30,14 @@ using llvm::Expected;
 static Expected<ReferenceResult>
 attentionReference(mlir::hkg::AttentionOp op, ArrayRef<HostTensor> inputs,
                    const ReferenceOptions &options) {
-  ArrayRef<int64_t> qs = inputs[0].getShape(), ks = inputs[1].getShape(),
-                    vs = inputs[2].getShape();
-  int64_t b = qs[0], hq = qs[1], sq = qs[2], d = qs[3];
-  int64_t hkv = ks[1], skv = ks[2], dv = vs[3];
+  mlir::hkg::AttentionOp::Shape shape = op.getShape();
+  int64_t b = shape.batch, hq = shape.qHeads, sq = shape.qLen,
+          d = shape.headDim;
+  int64_t hkv = shape.kvHeads, skv = shape.kvLen, dv = shape.valueDim;
   int64_t group = hq / hkv;
+  // bshd stores [B, S, H, D]: consecutive rows of one sequence are H rows
+  // apart, and the rows of one position's heads are adjacent.
+  bool seqMajor = op.getLayoutOrDefault() == mlir::hkg::AttentionLayout::Bshd;
   double scale = op.getEffectiveScale();
   bool causal = op.getCausal();
   std::vector<double> q = toDoubles(inputs[0]), k = toDoubles(inputs[1]),
@@ -50,19 +53,28 @@ attentionReference(mlir::hkg::AttentionOp op, ArrayRef<HostTensor> inputs,
   forEach(rows.size(), [&](int64_t r) {
     int64_t row = rows[r];
     std::vector<double> scores(skv), out(dv), errScale(dv);
-    int64_t i = row % sq, h = (row / sq) % hq, bi = row / (sq * hq);
+    // `row` counts the result's rows of Dv elements in memory order.
+    int64_t i = seqMajor ? (row / hq) % sq : row % sq;
+    int64_t h = seqMajor ? row % hq : (row / sq) % hq;
+    int64_t bi = row / (sq * hq);
     int64_t kh = h / group;
+    // Key/value row j of head kh is at (kvBase + j * kvStride) rows.
+    int64_t kvBase = seqMajor ? bi * skv * hkv + kh : (bi * hkv + kh) * skv;
+    int64_t kvStride = seqMajor ? hkv : 1;
     const double *qr = q.data() + row * d;
-    const double *kb = k.data() + (bi * hkv + kh) * skv * d;
-    const double *vb = v.data() + (bi * hkv + kh) * skv * dv;
+    auto kr = [&](int64_t j) { return k.data() + (kvBase + j * kvStride) * d; };
+    auto vr = [&](int64_t j) {
+      return v.data() + (kvBase + j * kvStride) * dv;
+    };
     int64_t last = causal ? std::min(skv - 1, i + (skv - sq)) : skv - 1;
     std::fill(out.begin(), out.end(), 0.0);
     if (last >= 0) {
       double mx = -INFINITY;
       for (int64_t j = 0; j <= last; ++j) {
+        const double *kj = kr(j);
         double dot = 0;
         for (int64_t c = 0; c < d; ++c)
-          dot += qr[c] * kb[j * d + c];
+          dot += qr[c] * kj[c];
         scores[j] = dot * scale;
         mx = std::max(mx, scores[j]);
       }
@@ -73,9 +85,10 @@ attentionReference(mlir::hkg::AttentionOp op, ArrayRef<HostTensor> inputs,
       }
       for (int64_t j = 0; j <= last; ++j) {
         double p = scores[j] / sum;
+        const double *vj = vr(j);
         for (int64_t c = 0; c < dv; ++c) {
-          out[c] += p * vb[j * dv + c];
-          errScale[c] += p * std::fabs(vb[j * dv + c]);
+          out[c] += p * vj[c];
+          errScale[c] += p * std::fabs(vj[c]);
         }
       }
     }

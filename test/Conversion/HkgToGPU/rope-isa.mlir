@@ -8,10 +8,19 @@
 // GFX942-SAME:   global_store_dwordx4
 // GFX942:      gpu.binary @hkg_rope_1
 // GFX942-SAME:   global_load_dwordx4
+// Full-width tables: 16-byte table rows as well (neox: two per table).
+// GFX942:      gpu.binary @hkg_rope_2
+// GFX942-SAME:   global_load_dwordx4
+// GFX942-SAME:   global_store_dwordx4
+// GFX942:      gpu.binary @hkg_rope_3
+// GFX942-SAME:   global_load_dwordx4
 
 // GFX1100:     gpu.binary @hkg_rope_0
 // GFX1100-SAME:  global_load_b128
 // GFX1100:     gpu.binary @hkg_rope_1
+// GFX1100:     gpu.binary @hkg_rope_2
+// GFX1100-SAME:  global_load_b128
+// GFX1100:     gpu.binary @hkg_rope_3
 
 func.func @neox(%x: tensor<8x512x32x128xbf16>, %c: tensor<4096x64xf32>, %s: tensor<4096x64xf32>) -> tensor<8x512x32x128xbf16> {
   %y = hkg.rope %x, %c, %s neox offset(0) : tensor<8x512x32x128xbf16>, tensor<4096x64xf32>, tensor<4096x64xf32> -> tensor<8x512x32x128xbf16>
@@ -19,5 +28,13 @@ func.func @neox(%x: tensor<8x512x32x128xbf16>, %c: tensor<4096x64xf32>, %s: tens
 }
 func.func @gptj(%x: tensor<2x64x8x64xf16>, %c: tensor<64x32xf16>, %s: tensor<64x32xf16>) -> tensor<2x64x8x64xf16> {
   %y = hkg.rope %x, %c, %s gptj offset(0) : tensor<2x64x8x64xf16>, tensor<64x32xf16>, tensor<64x32xf16> -> tensor<2x64x8x64xf16>
+  return %y : tensor<2x64x8x64xf16>
+}
+func.func @neox_full(%x: tensor<1x512x32x128xbf16>, %c: tensor<4096x128xbf16>, %s: tensor<4096x128xbf16>) -> tensor<1x512x32x128xbf16> {
+  %y = hkg.rope %x, %c, %s neox offset(0) : tensor<1x512x32x128xbf16>, tensor<4096x128xbf16>, tensor<4096x128xbf16> -> tensor<1x512x32x128xbf16>
+  return %y : tensor<1x512x32x128xbf16>
+}
+func.func @gptj_full(%x: tensor<2x64x8x64xf16>, %c: tensor<64x64xf16>, %s: tensor<64x64xf16>) -> tensor<2x64x8x64xf16> {
+  %y = hkg.rope %x, %c, %s gptj offset(0) : tensor<2x64x8x64xf16>, tensor<64x64xf16>, tensor<64x64xf16> -> tensor<2x64x8x64xf16>
   return %y : tensor<2x64x8x64xf16>
 }

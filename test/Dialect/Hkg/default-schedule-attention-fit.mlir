@@ -52,3 +52,16 @@ func.func @short(%q: tensor<1x2x96x64xbf16>, %kv: tensor<1x2x48x64xbf16>) -> ten
   %0 = hkg.attention %q, %kv, %kv : tensor<1x2x96x64xbf16>, tensor<1x2x48x64xbf16>, tensor<1x2x48x64xbf16> -> tensor<1x2x96x64xbf16>
   return %0 : tensor<1x2x96x64xbf16>
 }
+
+// layout(bshd): the lengths are read from dim 1, the heads from dim 2. A
+// decode step (Sq = 1 over 32 heads) takes one 16-row query tile, a 4096-key
+// cache 64-key blocks; D = 128 with a 16-row query tile fits double-buffered
+// (with P) in 76 KiB, single-buffered in 42 KiB.
+// CHECK-LABEL: func.func @bshd_decode
+// LDS64K: mma = none, stages = 1, tile_kv = 64, tile_q = 16, waves = 1
+// LDS160K: mma = none, stages = 2, tile_kv = 64, tile_q = 16, waves = 1
+// LDS227K: mma = mma_16x8x16, stages = 2, tile_kv = 64, tile_q = 16, waves = 1
+func.func @bshd_decode(%q: tensor<1x1x32x128xbf16>, %kv: tensor<1x4096x8x128xbf16>) -> tensor<1x1x32x128xbf16> {
+  %0 = hkg.attention %q, %kv, %kv layout(bshd) : tensor<1x1x32x128xbf16>, tensor<1x4096x8x128xbf16>, tensor<1x4096x8x128xbf16> -> tensor<1x1x32x128xbf16>
+  return %0 : tensor<1x1x32x128xbf16>
+}

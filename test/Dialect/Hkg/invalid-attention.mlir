@@ -111,3 +111,56 @@ func.func @dynamic_key(%q: tensor<1x4x64x16xf16>, %k: tensor<1x4x?x16xf16>, %v: 
   %0 = hkg.attention %q, %k, %v : tensor<1x4x64x16xf16>, tensor<1x4x?x16xf16>, tensor<1x4x64x16xf16> -> tensor<1x4x64x16xf16>
   return %0 : tensor<1x4x64x16xf16>
 }
+
+// -----
+
+// layout(bshd): the messages name its dim order, and the dims are read in it.
+func.func @bshd_query_rank(%q: tensor<64x4x16xf16>, %k: tensor<1x64x4x16xf16>, %v: tensor<1x64x4x16xf16>) -> tensor<1x64x4x16xf16> {
+  // expected-error @below {{expected 'query' of rank 4 [B, S, H, D], got rank 3}}
+  %0 = hkg.attention %q, %k, %v layout(bshd) : tensor<64x4x16xf16>, tensor<1x64x4x16xf16>, tensor<1x64x4x16xf16> -> tensor<1x64x4x16xf16>
+  return %0 : tensor<1x64x4x16xf16>
+}
+
+// -----
+
+// [B, S, H, D] value with the key's length but other heads.
+func.func @bshd_value_heads(%q: tensor<1x64x4x16xf16>, %k: tensor<1x32x4x16xf16>, %v: tensor<1x32x2x16xf16>) -> tensor<1x64x4x16xf16> {
+  // expected-error @below {{expected 'value' heads and length [4, 32] to match 'key', got [2, 32]}}
+  %0 = hkg.attention %q, %k, %v layout(bshd) : tensor<1x64x4x16xf16>, tensor<1x32x4x16xf16>, tensor<1x32x2x16xf16> -> tensor<1x64x4x16xf16>
+  return %0 : tensor<1x64x4x16xf16>
+}
+
+// -----
+
+// Read as bhsd these would be 64 query heads over 32 key/value heads; as
+// bshd they are 6 over 4.
+func.func @bshd_gqa_heads(%q: tensor<1x64x6x16xf16>, %k: tensor<1x32x4x16xf16>, %v: tensor<1x32x4x16xf16>) -> tensor<1x64x6x16xf16> {
+  // expected-error @below {{expected query heads (6) to be a multiple of key/value heads (4)}}
+  %0 = hkg.attention %q, %k, %v layout(bshd) : tensor<1x64x6x16xf16>, tensor<1x32x4x16xf16>, tensor<1x32x4x16xf16> -> tensor<1x64x6x16xf16>
+  return %0 : tensor<1x64x6x16xf16>
+}
+
+// -----
+
+func.func @bshd_causal_sq_above_skv(%q: tensor<1x128x4x16xf16>, %k: tensor<1x64x4x16xf16>, %v: tensor<1x64x4x16xf16>) -> tensor<1x128x4x16xf16> {
+  // expected-error @below {{expected Sq <= Skv with 'causal', got Sq = 128 and Skv = 64}}
+  %0 = hkg.attention %q, %k, %v causal layout(bshd) : tensor<1x128x4x16xf16>, tensor<1x64x4x16xf16>, tensor<1x64x4x16xf16> -> tensor<1x128x4x16xf16>
+  return %0 : tensor<1x128x4x16xf16>
+}
+
+// -----
+
+// A bhsd-shaped result for bshd operands.
+func.func @bshd_result_shape(%q: tensor<1x64x4x16xf16>, %k: tensor<1x64x4x16xf16>, %v: tensor<1x64x4x8xf16>) -> tensor<1x4x64x8xf16> {
+  // expected-error @below {{expected result shape [1, 64, 4, 8] [B, Sq, Hq, Dv], got [1, 4, 64, 8]}}
+  %0 = hkg.attention %q, %k, %v layout(bshd) : tensor<1x64x4x16xf16>, tensor<1x64x4x16xf16>, tensor<1x64x4x8xf16> -> tensor<1x4x64x8xf16>
+  return %0 : tensor<1x4x64x8xf16>
+}
+
+// -----
+
+func.func @unknown_layout(%q: tensor<1x4x64x16xf16>, %k: tensor<1x4x64x16xf16>, %v: tensor<1x4x64x16xf16>) -> tensor<1x4x64x16xf16> {
+  // expected-error @below {{expected string or keyword containing one of the following enum values for attribute 'layout' [bhsd, bshd]}}
+  %0 = hkg.attention %q, %k, %v layout(sbhd) : tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16> -> tensor<1x4x64x16xf16>
+  return %0 : tensor<1x4x64x16xf16>
+}

@@ -24,16 +24,34 @@ func.func @cos_sin_types(%x: tensor<1x16x4x64xf32>, %c: tensor<16x32xf32>, %s: t
 
 // -----
 
-func.func @table_width(%x: tensor<1x16x4x64xf32>, %c: tensor<16x64xf32>, %s: tensor<16x64xf32>) -> tensor<1x16x4x64xf32> {
-  // expected-error @below {{expected 'cos' and 'sin' of shape [P, 32] with P >= S + offset = 16, got [16, 64]}}
-  %0 = hkg.rope %x, %c, %s gptj offset(0) : tensor<1x16x4x64xf32>, tensor<16x64xf32>, tensor<16x64xf32> -> tensor<1x16x4x64xf32>
+// The tables hold D/2 (one entry per pair) or D (one per feature) columns,
+// nothing in between or beyond.
+func.func @table_width(%x: tensor<1x16x4x64xf32>, %c: tensor<16x48xf32>, %s: tensor<16x48xf32>) -> tensor<1x16x4x64xf32> {
+  // expected-error @below {{expected 'cos' and 'sin' of shape [P, 32] or [P, 64] with P >= S + offset = 16, got [16, 48]}}
+  %0 = hkg.rope %x, %c, %s gptj offset(0) : tensor<1x16x4x64xf32>, tensor<16x48xf32>, tensor<16x48xf32> -> tensor<1x16x4x64xf32>
+  return %0 : tensor<1x16x4x64xf32>
+}
+
+// -----
+
+func.func @table_width_double(%x: tensor<1x16x4x64xf32>, %c: tensor<16x128xf32>, %s: tensor<16x128xf32>) -> tensor<1x16x4x64xf32> {
+  // expected-error @below {{expected 'cos' and 'sin' of shape [P, 32] or [P, 64] with P >= S + offset = 16, got [16, 128]}}
+  %0 = hkg.rope %x, %c, %s neox offset(0) : tensor<1x16x4x64xf32>, tensor<16x128xf32>, tensor<16x128xf32> -> tensor<1x16x4x64xf32>
+  return %0 : tensor<1x16x4x64xf32>
+}
+
+// -----
+
+func.func @full_width_table_too_short(%x: tensor<1x16x4x64xf32>, %c: tensor<20x64xf32>, %s: tensor<20x64xf32>) -> tensor<1x16x4x64xf32> {
+  // expected-error @below {{expected 'cos' and 'sin' of shape [P, 32] or [P, 64] with P >= S + offset = 24, got [20, 64]}}
+  %0 = hkg.rope %x, %c, %s neox offset(8) : tensor<1x16x4x64xf32>, tensor<20x64xf32>, tensor<20x64xf32> -> tensor<1x16x4x64xf32>
   return %0 : tensor<1x16x4x64xf32>
 }
 
 // -----
 
 func.func @table_too_short(%x: tensor<1x16x4x64xf32>, %c: tensor<20x32xf32>, %s: tensor<20x32xf32>) -> tensor<1x16x4x64xf32> {
-  // expected-error @below {{expected 'cos' and 'sin' of shape [P, 32] with P >= S + offset = 24, got [20, 32]}}
+  // expected-error @below {{expected 'cos' and 'sin' of shape [P, 32] or [P, 64] with P >= S + offset = 24, got [20, 32]}}
   %0 = hkg.rope %x, %c, %s neox offset(8) : tensor<1x16x4x64xf32>, tensor<20x32xf32>, tensor<20x32xf32> -> tensor<1x16x4x64xf32>
   return %0 : tensor<1x16x4x64xf32>
 }
@@ -41,7 +59,7 @@ func.func @table_too_short(%x: tensor<1x16x4x64xf32>, %c: tensor<20x32xf32>, %s:
 // -----
 
 func.func @table_rank(%x: tensor<1x16x4x64xf32>, %c: tensor<512xf32>, %s: tensor<512xf32>) -> tensor<1x16x4x64xf32> {
-  // expected-error @below {{expected 'cos' and 'sin' of shape [P, 32] with P >= S + offset = 16, got [512]}}
+  // expected-error @below {{expected 'cos' and 'sin' of shape [P, 32] or [P, 64] with P >= S + offset = 16, got [512]}}
   %0 = hkg.rope %x, %c, %s neox offset(0) : tensor<1x16x4x64xf32>, tensor<512xf32>, tensor<512xf32> -> tensor<1x16x4x64xf32>
   return %0 : tensor<1x16x4x64xf32>
 }

@@ -33,3 +33,33 @@ func.func @attention_causal_scale_schedule(%q: tensor<1x2x64x16xf32>, %k: tensor
       : tensor<1x2x64x16xf32>, tensor<1x2x128x16xf32>, tensor<1x2x128x16xf32> -> tensor<1x2x64x16xf32>
   return %0 : tensor<1x2x64x16xf32>
 }
+
+// The bshd layout: [B, S, H, D] operands and result (GQA 32 over 8 heads,
+// a 2048-token prefill).
+// CHECK-LABEL: func.func @attention_bshd
+// CHECK-SAME: (%[[Q:.*]]: tensor<1x2048x32x128xbf16>, %[[K:.*]]: tensor<1x2048x8x128xbf16>, %[[V:.*]]: tensor<1x2048x8x128xbf16>)
+// CHECK: hkg.attention %[[Q]], %[[K]], %[[V]] causal layout(bshd) : tensor<1x2048x32x128xbf16>, tensor<1x2048x8x128xbf16>, tensor<1x2048x8x128xbf16> -> tensor<1x2048x32x128xbf16>
+// GENERIC-LABEL: sym_name = "attention_bshd"
+// GENERIC: "hkg.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{causal, layout = 1 : i32}>
+func.func @attention_bshd(%q: tensor<1x2048x32x128xbf16>, %k: tensor<1x2048x8x128xbf16>, %v: tensor<1x2048x8x128xbf16>) -> tensor<1x2048x32x128xbf16> {
+  %0 = hkg.attention %q, %k, %v causal layout(bshd)
+      : tensor<1x2048x32x128xbf16>, tensor<1x2048x8x128xbf16>, tensor<1x2048x8x128xbf16> -> tensor<1x2048x32x128xbf16>
+  return %0 : tensor<1x2048x32x128xbf16>
+}
+
+// bshd decode (Sq = 1) with a scale, a value head dim of its own and a
+// schedule; an explicit bhsd.
+// CHECK-LABEL: func.func @attention_layouts_scale_schedule
+// CHECK: hkg.attention %{{.*}}, %{{.*}}, %{{.*}} scale(1.250000e-01) layout(bshd) {schedule = #hkg.schedule<mma = none, tile_kv = 32, tile_q = 16, waves = 1>} : tensor<2x1x4x64xf16>, tensor<2x256x2x64xf16>, tensor<2x256x2x32xf16> -> tensor<2x1x4x32xf16>
+// CHECK: hkg.attention %{{.*}}, %{{.*}}, %{{.*}} causal layout(bhsd) : tensor<2x4x1x64xf16>, tensor<2x2x256x64xf16>, tensor<2x2x256x32xf16> -> tensor<2x4x1x32xf16>
+// GENERIC-LABEL: sym_name = "attention_layouts_scale_schedule"
+// GENERIC: <{layout = 1 : i32, scale = 1.250000e-01 : f32, schedule = #hkg.schedule<mma = none, tile_kv = 32, tile_q = 16, waves = 1>}>
+// GENERIC: <{causal, layout = 0 : i32}>
+func.func @attention_layouts_scale_schedule(%q: tensor<2x1x4x64xf16>, %k: tensor<2x256x2x64xf16>, %v: tensor<2x256x2x32xf16>,
+    %q2: tensor<2x4x1x64xf16>, %k2: tensor<2x2x256x64xf16>, %v2: tensor<2x2x256x32xf16>) -> (tensor<2x1x4x32xf16>, tensor<2x4x1x32xf16>) {
+  %0 = hkg.attention %q, %k, %v scale(0.125) layout(bshd) {schedule = #hkg.schedule<tile_q = 16, tile_kv = 32, waves = 1, mma = none>}
+      : tensor<2x1x4x64xf16>, tensor<2x256x2x64xf16>, tensor<2x256x2x32xf16> -> tensor<2x1x4x32xf16>
+  %1 = hkg.attention %q2, %k2, %v2 causal layout(bhsd)
+      : tensor<2x4x1x64xf16>, tensor<2x2x256x64xf16>, tensor<2x2x256x32xf16> -> tensor<2x4x1x32xf16>
+  return %0, %1 : tensor<2x1x4x32xf16>, tensor<2x4x1x32xf16>
+}

@@ -23,3 +23,17 @@ func.func @rope_gptj_offset(%x: tensor<1x16x4x64xf16>, %cos: tensor<64x32xf16>, 
       : tensor<1x16x4x64xf16>, tensor<64x32xf16>, tensor<64x32xf16> -> tensor<1x16x4x64xf16>
   return %0 : tensor<1x16x4x64xf16>
 }
+
+// Full-width tables ([P, D], Hugging Face's layout), for both layouts.
+// CHECK-LABEL: func.func @rope_full_width
+// CHECK: hkg.rope %{{.*}}, %{{.*}}, %{{.*}} neox offset(0) : tensor<1x2048x32x128xbf16>, tensor<2048x128xbf16>, tensor<2048x128xbf16> -> tensor<1x2048x32x128xbf16>
+// CHECK: hkg.rope %{{.*}}, %{{.*}}, %{{.*}} gptj offset(0) : tensor<1x2048x32x128xbf16>, tensor<2048x128xbf16>, tensor<2048x128xbf16> -> tensor<1x2048x32x128xbf16>
+// GENERIC-LABEL: sym_name = "rope_full_width"
+// GENERIC: "hkg.rope"(%{{.*}}, %{{.*}}, %{{.*}}) <{layout = 0 : i32, offset = 0 : i64}> : (tensor<1x2048x32x128xbf16>, tensor<2048x128xbf16>, tensor<2048x128xbf16>)
+func.func @rope_full_width(%x: tensor<1x2048x32x128xbf16>, %cos: tensor<2048x128xbf16>, %sin: tensor<2048x128xbf16>) -> (tensor<1x2048x32x128xbf16>, tensor<1x2048x32x128xbf16>) {
+  %0 = hkg.rope %x, %cos, %sin neox offset(0)
+      : tensor<1x2048x32x128xbf16>, tensor<2048x128xbf16>, tensor<2048x128xbf16> -> tensor<1x2048x32x128xbf16>
+  %1 = hkg.rope %x, %cos, %sin gptj offset(0)
+      : tensor<1x2048x32x128xbf16>, tensor<2048x128xbf16>, tensor<2048x128xbf16> -> tensor<1x2048x32x128xbf16>
+  return %0, %1 : tensor<1x2048x32x128xbf16>, tensor<1x2048x32x128xbf16>
+}

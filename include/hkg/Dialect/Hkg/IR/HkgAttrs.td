@@ -34,6 +34,13 @@ def Hkg_RopeLayout : I32EnumAttr<"RopeLayout", "rotary embedding layout", [
   let cppNamespace = "::mlir::hkg";
 }
 
+def Hkg_AttentionLayout
+    : I32EnumAttr<"AttentionLayout", "memory layout of attention operands", [
+        I32EnumAttrCase<"Bhsd", 0, "bhsd">,
+        I32EnumAttrCase<"Bshd", 1, "bshd">]> {
+  let cppNamespace = "::mlir::hkg";
+}
+
 //===----------------------------------------------------------------------===//
 // #hkg.schedule
 //===----------------------------------------------------------------------===//

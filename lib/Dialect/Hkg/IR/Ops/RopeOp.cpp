@@ -1,4 +1,4 @@
-//===- RopeOp.cpp - hkg.rope verifier -------------------------------------===//
+//===- RopeOp.cpp - hkg.rope accessors and verifier -----------------------===//
 
 #include "../VerifyUtils.h"
 
@@ -13,6 +13,10 @@ using namespace mlir::hkg::detail;
 //===----------------------------------------------------------------------===//
 // RopeOp
 //===----------------------------------------------------------------------===//
+
+bool RopeOp::hasFullWidthTables() {
+  return getCos().getType().getDimSize(1) == getInput().getType().getDimSize(3);
+}
 
 LogicalResult RopeOp::verify() {
   if (failed(verifyKernelShapes(*this)))
@@ -29,12 +33,13 @@ LogicalResult RopeOp::verify() {
            << getCos().getType() << " and " << getSin().getType();
   auto tab = getCos().getType();
   int64_t need = s + getOffset();
-  if (tab.getRank() != 2 || tab.getDimSize(1) != d / 2 ||
+  if (tab.getRank() != 2 ||
+      (tab.getDimSize(1) != d / 2 && tab.getDimSize(1) != d) ||
       tab.getDimSize(0) < need) {
     InFlightDiagnostic diag = emitOpError("expected 'cos' and 'sin' of shape "
                                           "[P, ");
-    diag << d / 2 << "] with P >= S + offset = " << need << ", got "
-         << shapeStr(tab.getShape());
+    diag << d / 2 << "] or [P, " << d << "] with P >= S + offset = " << need
+         << ", got " << shapeStr(tab.getShape());
     return diag;
   }
   if (in != getResult().getType())

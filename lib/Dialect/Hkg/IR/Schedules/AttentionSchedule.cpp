@@ -79,8 +79,8 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   for (StringRef m : target.mmaIntrinsics)
     if (attentionSupportsMma(MmaInstruction::parse(m)))
       mmas.push_back(m);
-  int64_t d = getQuery().getType().getDimSize(3);
-  int64_t dv = getValue().getType().getDimSize(3);
+  Shape shape = getShape();
+  int64_t d = shape.headDim, dv = shape.valueDim;
   int64_t bytes = elementBytes(elem);
   StringRef mma =
       half && mmas.size() > 1 && mmaFitsHeadDims(d, dv) ? mmas[1] : "none";
@@ -90,8 +90,7 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   // buffering first, then shrink the key/value block, then the query tile;
   // where even 16 x 16 tiles do not fit (D = 1024 on 64 KiB chips), the FMA
   // kernel reads its operands from global memory (stages = 0).
-  int64_t sq = getQuery().getType().getDimSize(2);
-  int64_t skv = getKey().getType().getDimSize(2);
+  int64_t sq = shape.qLen, skv = shape.kvLen;
   int64_t tileQ = defaultTile(sq), tileKv = defaultTile(skv), stages = 2;
   auto ldsBytes = [&] {
     return attentionLdsBytes(tileQ, tileKv, stages,
@@ -145,8 +144,8 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
                        << " must be a multiple of 16 x '" << kWaves.name
                        << "' = " << 16 * waves
                        << " (each wave owns 16-row groups)";
-  int64_t d = getQuery().getType().getDimSize(3);
-  int64_t dv = getValue().getType().getDimSize(3);
+  Shape shape = getShape();
+  int64_t d = shape.headDim, dv = shape.valueDim;
   int64_t bytes = elementBytes(elem);
   if (dv % kValueHeadDimMultiple != 0)
     return emitError() << "the attention kernel needs a value head dim Dv "
@@ -180,11 +179,9 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
 
 CostFeatures AttentionOp::getCostFeatures() {
   CostFeatures c;
-  auto q = getQuery().getType();
-  int64_t b = q.getDimSize(0), h = q.getDimSize(1), sq = q.getDimSize(2),
-          d = q.getDimSize(3);
-  int64_t skv = getKey().getType().getDimSize(2);
-  int64_t dv = getValue().getType().getDimSize(3);
+  Shape shape = getShape();
+  int64_t b = shape.batch, h = shape.qHeads, sq = shape.qLen, skv = shape.kvLen,
+          d = shape.headDim, dv = shape.valueDim;
   double pairs = static_cast<double>(sq) * skv;
   // With `causal`, query i sees keys j <= i + (skv - sq).
   if (getCausal())
@@ -194,6 +191,6 @@ CostFeatures AttentionOp::getCostFeatures() {
   c.bytes = tensorBytes(*this, getQuery()) + tensorBytes(*this, getKey()) +
             tensorBytes(*this, getValue()) + tensorBytes(*this, getResult());
   c.shape = {b, h, sq, skv, d, dv};
-  c.elementType = q.getElementType();
+  c.elementType = getQuery().getType().getElementType();
   return c;
 }

@@ -168,9 +168,9 @@ CostFeatures RopeOp::getCostFeatures() {
   auto t = getInput().getType();
   int64_t numel = t.getNumElements();
   c.bytes = 2 * tensorBytes(*this, getInput());
-  // Each token reads one row of each table.
-  int64_t s = t.getDimSize(1), halfD = t.getDimSize(3) / 2;
-  c.bytes += 2.0 * s * halfD * elementBytes(getCos().getType());
+  // Each token reads one row of each table (D/2 or D entries).
+  int64_t s = t.getDimSize(1), tableWidth = getCos().getType().getDimSize(1);
+  c.bytes += 2.0 * s * tableWidth * elementBytes(getCos().getType());
   c.flops = 3.0 * numel;
   c.shape = llvm::to_vector(t.getShape());
   c.elementType = t.getElementType();

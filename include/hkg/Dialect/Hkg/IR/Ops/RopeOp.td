@@ -17,17 +17,30 @@ def Hkg_RopeOp : Hkg_KernelOp<"rope"> {
   let description = [{
     Rotates pairs of features of `input` (`[B, S, H, D]`, D even) by the
     angles whose cosines and sines are tabulated in `cos` and `sin`
-    (`[P, D/2]`, P >= S + offset): token `s` uses table row `s + offset`.
+    (`[P, D/2]` or `[P, D]`, P >= S + offset): token `s` uses table row
+    `s + offset`.
 
     - `neox`: pairs are `(x[i], x[i + D/2])` (GPT-NeoX, Llama);
     - `gptj`: pairs are `(x[2i], x[2i + 1])` (GPT-J).
 
-    `out_a = a * cos - b * sin`, `out_b = b * cos + a * sin`, in f32.
+    Half-width tables (`[P, D/2]`) hold one entry per pair: pair `k` uses
+    `cos[k]` and `sin[k]` for both its outputs,
+    `out_a = a * cos - b * sin`, `out_b = b * cos + a * sin`. Full-width
+    tables (`[P, D]`, as Hugging Face's Llama and its Torch-MLIR imports pass
+    them) hold one entry per feature, and each output uses the entry at its
+    own index: for `neox`, `out[i] = x[i] * cos[i] - x[i + D/2] * sin[i]` and
+    `out[i + D/2] = x[i + D/2] * cos[i + D/2] + x[i] * sin[i + D/2]`
+    (i < D/2); for `gptj`, pair `k`'s outputs `2k` and `2k + 1` use entries
+    `2k` and `2k + 1`. A full-width table whose two entries of every pair are
+    equal gives the half-width result. Computed in f32.
 
     ```mlir
     %y = hkg.rope %x, %cos, %sin neox offset(0)
         : tensor<8x4096x32x128xbf16>, tensor<4096x64xf32>, tensor<4096x64xf32>
         -> tensor<8x4096x32x128xbf16>
+    %z = hkg.rope %x, %cos2, %sin2 neox offset(0)
+        : tensor<8x4096x32x128xbf16>, tensor<4096x128xf32>,
+          tensor<4096x128xf32> -> tensor<8x4096x32x128xbf16>
     ```
   }];
   let arguments = (ins Hkg_FloatTensor:$input, Hkg_FloatTensor:$cos,
@@ -38,6 +51,11 @@ def Hkg_RopeOp : Hkg_KernelOp<"rope"> {
   let assemblyFormat = [{
     $input `,` $cos `,` $sin $layout `offset` `(` $offset `)` attr-dict `:`
     type($input) `,` type($cos) `,` type($sin) `->` type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// Whether `cos` and `sin` hold one entry per feature ([P, D]) rather
+    /// than one per rotated pair ([P, D/2]).
+    bool hasFullWidthTables();
   }];
 }
 
