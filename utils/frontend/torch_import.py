@@ -124,6 +124,24 @@ class DecoderLayer(nn.Module):
         return x + self.down_proj(F.silu(self.gate_proj(h)) * self.up_proj(h))
 
 
+class Attention(nn.Module):
+    """F.scaled_dot_product_attention on [B, H, S, D] q, k, v; an additive
+    mask when given one, else causal; grouped-query heads."""
+
+    def forward(self, q, k, v, mask=None):
+        if mask is not None:
+            return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, enable_gqa=True)
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+
+
+class Rope(nn.Module):
+    """Llama's rotation of token-major x [B, S, H, D], transposed first."""
+
+    def forward(self, x, cos, sin):
+        x = x.transpose(1, 2)
+        return x * cos + rotate_half(x) * sin
+
+
 class LogSoftmax(nn.Module):
     def forward(self, x):
         return F.log_softmax(x, dim=-1)
@@ -182,6 +200,18 @@ SPECS = [
          "RMSNorm eps 1e-5, SwiGLU intermediate 14336",
          lambda: (DecoderLayer(4096, 32, 8, 128, 14336, 1e-5, BF16),
                   [("x", _t(1, 2048, 4096)), ("cos", _t(2048, 128)), ("sin", _t(2048, 128))])),
+    Spec("attention_gqa",
+         "causal grouped-query SDPA, bf16: q[1x4x64x32], k, v[1x2x64x32]",
+         lambda: (Attention(), [("q", _t(1, 4, 64, 32)), ("k", _t(1, 2, 64, 32)),
+                                ("v", _t(1, 2, 64, 32))])),
+    Spec("attention_masked",
+         "SDPA with an additive mask, bf16: q, k, v[1x2x64x32], mask[64x64]",
+         lambda: (Attention(), [("q", _t(1, 2, 64, 32)), ("k", _t(1, 2, 64, 32)),
+                                ("v", _t(1, 2, 64, 32)), ("mask", _t(64, 64))])),
+    Spec("rope",
+         "Llama RoPE (rotate-half) after a [B, S, H, D] -> [B, H, S, D] transpose, bf16: "
+         "x[1x64x4x32], cos, sin[64x32]",
+         lambda: (Rope(), [("x", _t(1, 64, 4, 32)), ("cos", _t(64, 32)), ("sin", _t(64, 32))])),
     Spec("log_softmax",
          "log_softmax over the last dim, bf16: logits[8192x32000]",
          lambda: (LogSoftmax(), [("x", _t(8192, 32000))])),

@@ -85,13 +85,34 @@ def HkgRaiseLinalgPass : Pass<"hkg-raise-linalg"> {
     1. Named linalg ops (`linalg.matmul`, `linalg.batch_matmul`,
        `linalg.transpose`, `linalg.add`, ...) are generalized to
        `linalg.generic`; `linalg.fill` stays (it is how inits are written).
-    2. Elementwise producers are fused into their consumers (upstream
+    2. The compositions torch.export decomposes are rebuilt as the hkg op:
+       - `x * cos + rotate_half(x) * sin` (rotate_half: the two halves of
+         the last dim swapped, the first negated; cos/sin `[P, D]` tables
+         read at (token, feature)) becomes `hkg.rope` neox with full-width
+         tables, applied before a `[B, S, H, D]` to `[B, H, S, D]`
+         transpose when Llama rotates after it;
+       - scaled dot-product attention (two batch matmuls around a softmax,
+         scales on q and k, a causal mask built from iotas, the
+         fully-masked-row guard, grouped-query heads broadcast from the
+         key/value heads) becomes `hkg.attention` with that scale,
+         `causal` when masked, and `layout(bshd)` when q, k and v are the
+         transposes of token-major tensors (the output's transpose back
+         folds in). A composition that is attention but cannot be
+         expressed (an additive mask, a causal offset other than
+         Skv - Sq) keeps its steps, with a remark saying why;
+       - cross-entropy (mean over the targets not ignored: log_softmax, a
+         gather at the targets, a masked sum over a count) becomes two
+         `hkg.reduce`: `logsumexp, sum` per row (logsumexp minus the
+         target's logit, picked by `hkg.index`; a target out of range
+         that is not the ignore index gives NaN, not a silent 0), then
+         `sum, sum` for the masked mean (f32 count, up to 2^24 rows).
+    3. Elementwise producers are fused into their consumers (upstream
        linalg elementwise fusion): chains of maps become one body, a
        transpose becomes an indexing map, a map before a reduction becomes
        its prologue. A contraction takes only transposes and broadcasts
        this way, never arithmetic: what follows a matmul becomes its
        epilogue instead (`hkg-fuse`).
-    3. Each `linalg.generic` becomes one hkg op:
+    4. Each `linalg.generic` becomes one hkg op:
        - all loops parallel: `hkg.elementwise`, its inputs read through the
          generic's indexing maps, `linalg.index` as `hkg.index`;
        - a contraction (batch, M, N, K loops; a multiply-accumulate body):

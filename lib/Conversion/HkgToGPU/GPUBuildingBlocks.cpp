@@ -608,7 +608,7 @@ SmallVector<Value> mlir::hkg::clusterCombine(KernelContext &kc,
       Value x = v.getType() == word
                     ? v
                     : arith::BitcastOp::create(b, loc, word, v).getResult();
-      ValueRange idx{constIndex(b, loc, j), at};
+      Value idx[] = {constIndex(b, loc, j), at};
       if (vecType)
         vector::StoreOp::create(b, loc, x, buf, idx);
       else

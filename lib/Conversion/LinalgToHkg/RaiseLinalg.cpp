@@ -1,6 +1,7 @@
 //===- RaiseLinalg.cpp - hkg-raise-linalg: linalg on tensors to hkg ops ---===//
 //
-// The driver: generalize named linalg ops, fuse elementwise producers into
+// The driver: generalize named linalg ops, rebuild the ops torch decomposed
+// (RoPE, attention: Compositions.h), fuse elementwise producers into
 // their consumers (upstream linalg fusion, steered so that a contraction
 // takes only transposes and broadcasts), then raise each linalg.generic to
 // one hkg op (Raise.h). A generic no raiser takes stays, with a remark that
@@ -8,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Compositions.h"
 #include "Raise.h"
 
 #include "hkg/Conversion/Passes.h"
@@ -154,6 +156,19 @@ static void widenInConsumers(RewriterBase &rewriter, Value wide, Value narrow) {
   rewriter.eraseOp(wide.getDefiningOp());
 }
 
+/// Erases the ops nothing reads any more among those the raise leaves
+/// behind: generics a recognized composition replaced, their views, inits
+/// and constants.
+static void eraseDeadOps(RewriterBase &rewriter, Operation *root) {
+  root->walk<WalkOrder::PostOrder, ReverseIterator>([&](Operation *op) {
+    if (isa<linalg::GenericOp, linalg::FillOp, tensor::EmptyOp,
+            tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+            tensor::ExtractSliceOp, tensor::ConcatOp, arith::ConstantOp>(op) &&
+        isOpTriviallyDead(op))
+      rewriter.eraseOp(op);
+  });
+}
+
 namespace mlir::hkg {
 namespace {
 struct HkgRaiseLinalgPass final
@@ -178,7 +193,14 @@ struct HkgRaiseLinalgPass final
             << op->getName() << "' cannot be generalized; it stays as it is";
     }
 
-    // 2. Elementwise producers into their consumers. Only the generics are
+    // 2. The compositions torch decomposed (RoPE, attention, cross-entropy)
+    // back to the
+    // hkg op, before fusion merges their steps.
+    if (recognizeRope(rewriter, root) + recognizeAttention(rewriter, root) +
+        recognizeCrossEntropy(rewriter, root))
+      eraseDeadOps(rewriter, root);
+
+    // 3. Elementwise producers into their consumers. Only the generics are
     // rewritten, without folding: the greedy driver would otherwise hoist
     // the constants of hkg bodies (not isolated from above) out of them.
     SmallVector<Operation *> generics;
@@ -198,7 +220,7 @@ struct HkgRaiseLinalgPass final
       return signalPassFailure();
     }
 
-    // 3. Each generic to one hkg op, in program order.
+    // 4. Each generic to one hkg op, in program order.
     SmallVector<linalg::GenericOp> remaining;
     root->walk([&](linalg::GenericOp g) { remaining.push_back(g); });
     for (linalg::GenericOp generic : remaining) {
@@ -221,13 +243,8 @@ struct HkgRaiseLinalgPass final
           << result.why;
     }
 
-    // 4. The inits and constants nothing reads any more.
-    root->walk<WalkOrder::PostOrder, ReverseIterator>([&](Operation *op) {
-      if (isa<linalg::FillOp, tensor::EmptyOp, tensor::CollapseShapeOp,
-              arith::ConstantOp>(op) &&
-          isOpTriviallyDead(op))
-        rewriter.eraseOp(op);
-    });
+    // 5. The inits and constants nothing reads any more.
+    eraseDeadOps(rewriter, root);
   }
 };
 } // namespace
