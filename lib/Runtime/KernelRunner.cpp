@@ -26,8 +26,9 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(message);
 }
 
-/// Checks that the manifest's args agree with the source op's operands and
-/// results: the inputs in operand order, then the outputs in result order.
+/// Checks that the manifest's args agree with the source op's operands (or
+/// the tensors they are slice views of) and results: the inputs in operand
+/// order, then the outputs in result order.
 static llvm::Error validateArgs(const KernelSpec &spec, mlir::Operation *op) {
   unsigned numInputs = 0;
   for (const ArgSpec &a : spec.args)
@@ -40,9 +41,9 @@ static llvm::Error validateArgs(const KernelSpec &spec, mlir::Operation *op) {
         numInputs, spec.args.size() - numInputs, op->getName(),
         op->getNumOperands(), op->getNumResults()));
   for (auto [i, a] : llvm::enumerate(spec.args)) {
-    mlir::Value v =
-        i < numInputs ? op->getOperand(i) : op->getResult(i - numInputs);
-    auto type = llvm::cast<mlir::ShapedType>(v.getType());
+    auto type = i < numInputs ? getKernelInputType(op, i)
+                              : llvm::cast<mlir::ShapedType>(
+                                    op->getResult(i - numInputs).getType());
     std::optional<DType> dt = getDTypeFor(type.getElementType());
     if (a.isOutput != (i >= numInputs) || !dt || *dt != a.dtype ||
         llvm::ArrayRef<int64_t>(a.shape) != type.getShape())
@@ -357,9 +358,14 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
     return makeEmptyLaunchRecord();
   if (llvm::Error e = validateArgs(spec, op))
     return std::move(e);
+  // The kernel's inputs, and the op's operands they hold (the same, but
+  // for slice views).
   auto inputs = makeRandomInputs(model, op, options.seed);
   if (!inputs)
     return inputs.takeError();
+  auto operands = evaluateOperands(op, *inputs);
+  if (!operands)
+    return operands.takeError();
   llvm::SmallVector<HostTensor> outputs;
   for (const ArgSpec &a : spec.args) {
     if (!a.isOutput)
@@ -372,7 +378,7 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
   if (!model.check || model.checkUsesReference) {
     ReferenceOptions refOptions;
     refOptions.maxMultiplyAdds = options.maxReferenceMultiplyAdds;
-    auto ref = evaluateReference(model, op, *inputs, refOptions);
+    auto ref = evaluateReference(model, op, *operands, refOptions);
     if (!ref)
       return ref.takeError();
     reference = std::move(*ref);
@@ -392,14 +398,16 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
   if (llvm::Error e = launchForCheck(device, *kernel, spec, *inputs, outputs,
                                      buffers, options))
     return std::move(e);
+  // What the kernel reads: its operands (a slice view's, not the whole
+  // buffer).
   double bytes = 0;
-  for (const HostTensor &t : *inputs)
+  for (const HostTensor &t : *operands)
     bytes += t.getNumBytes();
   for (const HostTensor &t : outputs)
     bytes += t.getNumBytes();
 
   llvm::Expected<CheckResult> check = checkKernelOutputs(
-      model, op, *inputs, outputs, reference ? &*reference : nullptr);
+      model, op, *operands, outputs, reference ? &*reference : nullptr);
   if (!check)
     return check.takeError();
   json::Object outcome;

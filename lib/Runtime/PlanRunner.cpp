@@ -138,7 +138,8 @@ hkg::rt::runPlan(const Bundle &bundle, const PlanSpec &plan, Device &device,
   }
 
   // Seeded inputs: each in the range of the first step that reads it (its
-  // op's random inputs for that operand), else uniform [-1, 1).
+  // op's random inputs for that operand, or for the operand that is a slice
+  // view of it), else uniform [-1, 1).
   std::vector<HostTensor> inputs;
   for (auto [argNo, v] : llvm::enumerate(plan.inputs)) {
     std::optional<HostTensor> made;
@@ -185,8 +186,13 @@ hkg::rt::runPlan(const Bundle &bundle, const PlanSpec &plan, Device &device,
             plan.values[v].name));
       operands.push_back(reshaped(*host[storage], shapes[v]));
     }
+    // A kernel input that is the whole of a slice view's buffer: the op
+    // reads the view.
+    auto viewed = evaluateOperands(steps[i].op, operands);
+    if (!viewed)
+      return viewed.takeError();
     auto ref =
-        evaluateReference(*steps[i].model, steps[i].op, operands, refOptions);
+        evaluateReference(*steps[i].model, steps[i].op, *viewed, refOptions);
     if (!ref)
       return ref.takeError();
     unsigned result = 0;

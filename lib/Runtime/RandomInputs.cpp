@@ -7,6 +7,7 @@
 
 #include "hkg/Runtime/RandomInputs.h"
 #include "hkg/Runtime/KernelModel.h"
+#include "hkg/Runtime/Reference.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
@@ -81,9 +82,12 @@ hkg::rt::makeRandomInputs(const KernelModel &model, Operation *op,
     if (llvm::Error error = model.inputs(op, ranges))
       return std::move(error);
 
+  // One per kernel input: an operand, or the tensor it is a slice view of,
+  // drawn in the operand's range.
   llvm::SmallVector<HostTensor> inputs;
-  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
-    auto type = mlir::dyn_cast<mlir::RankedTensorType>(operand.getType());
+  for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+    auto type =
+        mlir::dyn_cast<mlir::RankedTensorType>(getKernelInputType(op, i));
     if (!type || !type.hasStaticShape())
       return llvm::createStringError(
           llvm::formatv("operand #{0} of '{1}' is not a static-shape tensor", i,

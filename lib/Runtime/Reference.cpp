@@ -2,7 +2,9 @@
 //
 // Parsing a manifest's `source` and the generic side of a reference: the
 // inputs and outputs are checked against the op's operands and results
-// around the op's own reference (its KernelModel, lib/Runtime/Models/).
+// around the op's own reference (its KernelModel, lib/Runtime/Models/). An
+// operand read through a slice view is evaluated from the kernel's input
+// (the view's root) by the view ops of the source.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,15 +13,19 @@
 
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/IR/SliceViews.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
+
+#include <cstring>
 
 using namespace hkg::rt;
 using llvm::ArrayRef;
@@ -34,6 +40,7 @@ using mlir::ShapedType;
 namespace arith = mlir::arith;
 namespace func = mlir::func;
 namespace math = mlir::math;
+namespace tensor = mlir::tensor;
 
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -41,7 +48,7 @@ static llvm::Error makeError(const llvm::Twine &message) {
 
 void hkg::rt::registerReferenceDialects(DialectRegistry &registry) {
   registry.insert<mlir::hkg::HkgDialect, func::FuncDialect, arith::ArithDialect,
-                  math::MathDialect>();
+                  math::MathDialect, tensor::TensorDialect>();
 }
 
 Expected<OwningOpRef<ModuleOp>>
@@ -68,6 +75,94 @@ Expected<Operation *> hkg::rt::findKernelOp(ModuleOp module) {
         "expected exactly one hkg kernel op in the source module, found {0}",
         found.size()));
   return found.front();
+}
+
+ShapedType hkg::rt::getKernelInputType(Operation *op, unsigned i) {
+  mlir::Value operand = op->getOperand(i);
+  if (std::optional<mlir::hkg::SliceView> view =
+          mlir::hkg::getSliceView(operand))
+    return mlir::cast<ShapedType>(view->root.getType());
+  return mlir::cast<ShapedType>(operand.getType());
+}
+
+/// `source` (a dense row-major tensor) under a new shape: the same bytes.
+static HostTensor reshapedTensor(const HostTensor &source,
+                                 ArrayRef<int64_t> shape) {
+  HostTensor out(source.getDType(), shape);
+  std::memcpy(out.data(), source.data(), out.getNumBytes());
+  return out;
+}
+
+Expected<HostTensor> hkg::rt::evaluateViewOp(Operation *op,
+                                             const HostTensor &source) {
+  auto result = mlir::dyn_cast<mlir::RankedTensorType>(
+      op->getNumResults() == 1 ? op->getResult(0).getType() : mlir::Type());
+  auto input = mlir::dyn_cast<mlir::RankedTensorType>(
+      op->getNumOperands() > 0 ? op->getOperand(0).getType() : mlir::Type());
+  if (!mlir::hkg::isTensorViewOp(op) || !result || !input ||
+      !result.hasStaticShape())
+    return makeError(llvm::formatv(
+        "'{0}' is no view the reference evaluates (a static "
+        "tensor.extract_slice, tensor.expand_shape or tensor.collapse_shape)",
+        op->getName()));
+  if (input.getShape() != source.getShape())
+    return makeError(llvm::formatv("'{0}' reads a {1}, got {2}", op->getName(),
+                                   input, source.getTypeString()));
+  if (mlir::isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+    return reshapedTensor(source, result.getShape());
+  auto slice = mlir::cast<tensor::ExtractSliceOp>(op);
+  if (!slice.getOffsets().empty() || !slice.getSizes().empty() ||
+      !slice.getStrides().empty() ||
+      llvm::any_of(slice.getStaticStrides(), [](int64_t s) { return s != 1; }))
+    return makeError("'tensor.extract_slice' has dynamic offsets or sizes, "
+                     "or strides other than 1: the reference evaluates "
+                     "static slices only");
+  // Row-major over the slice's sizes (of the source's rank; a rank-reducing
+  // slice drops unit dims, which leaves the order as it is).
+  ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+  ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  SmallVector<int64_t> strides = source.getStrides();
+  HostTensor out(source.getDType(), result.getShape());
+  size_t bytes = getDTypeSize(source.getDType());
+  int64_t rank = sizes.size();
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t n = 0, e = out.getNumElements(); n < e; ++n) {
+    int64_t at = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      at += (offsets[d] + index[d]) * strides[d];
+    std::memcpy(out.data() + n * bytes, source.data() + at * bytes, bytes);
+    for (int64_t d = rank - 1; d >= 0 && ++index[d] == sizes[d]; --d)
+      index[d] = 0;
+  }
+  return out;
+}
+
+Expected<SmallVector<HostTensor>>
+hkg::rt::evaluateOperands(Operation *op, ArrayRef<HostTensor> inputs) {
+  if (inputs.size() != op->getNumOperands())
+    return makeError(llvm::formatv("'{0}' has {1} operand(s), got {2} "
+                                   "input tensor(s)",
+                                   op->getName(), op->getNumOperands(),
+                                   inputs.size()));
+  SmallVector<HostTensor> operands;
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    std::optional<mlir::hkg::SliceView> view = mlir::hkg::getSliceView(operand);
+    if (!view) {
+      operands.push_back(inputs[i]);
+      continue;
+    }
+    HostTensor t = inputs[i];
+    for (Operation *viewOp : view->ops) {
+      Expected<HostTensor> next = evaluateViewOp(viewOp, t);
+      if (!next)
+        return makeError(llvm::formatv("operand #{0} of '{1}': {2}", i,
+                                       op->getName(),
+                                       llvm::toString(next.takeError())));
+      t = std::move(*next);
+    }
+    operands.push_back(std::move(t));
+  }
+  return operands;
 }
 
 Expected<ReferenceResult>

@@ -694,3 +694,90 @@ TEST(ReferenceTest, RejectsMismatchedInputs) {
   ASSERT_FALSE(static_cast<bool>(r));
   EXPECT_NE(llvm::toString(r.takeError()).find("input #0"), std::string::npos);
 }
+
+/// The values of `t`, as doubles.
+static std::vector<double> valuesOf(const HostTensor &t) {
+  std::vector<double> v;
+  for (int64_t i = 0, e = t.getNumElements(); i < e; ++i)
+    v.push_back(t.get(i));
+  return v;
+}
+
+TEST(ReferenceTest, SliceViewOperands) {
+  // A kernel given the whole 3x8 buffer reads its columns 2..5 (through a
+  // reshape and a rank-reducing slice) as hkg-lower-to-gpu's sources say.
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<3x8xf32>, %y: tensor<3x4xf32>) -> tensor<3x4xf32> {
+      %e = tensor.expand_shape %x [[0, 1], [2]] output_shape [1, 3, 8] : tensor<3x8xf32> into tensor<1x3x8xf32>
+      %s = tensor.extract_slice %e[0, 0, 2] [1, 3, 4] [1, 1, 1] : tensor<1x3x8xf32> to tensor<3x4xf32>
+      %z = hkg.elementwise %s, %y : tensor<3x4xf32>, tensor<3x4xf32> -> tensor<3x4xf32> {
+      ^bb0(%a: f32, %b: f32):
+        %d = arith.subf %a, %b : f32
+        hkg.yield %d : f32
+      }
+      return %z : tensor<3x4xf32>
+    })");
+  ASSERT_TRUE(p.op);
+  // The kernel's inputs: the buffer the slice views, then the plain operand.
+  EXPECT_EQ(getKernelInputType(p.op, 0).getShape(),
+            llvm::ArrayRef<int64_t>({3, 8}));
+  EXPECT_EQ(getKernelInputType(p.op, 1).getShape(),
+            llvm::ArrayRef<int64_t>({3, 4}));
+  HostTensor x(DType::F32, {3, 8});
+  for (int64_t i = 0; i < 24; ++i)
+    x.set(i, i);
+  HostTensor y =
+      makeTensor(DType::F32, {3, 4}, {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2});
+  auto operands = evaluateOperands(p.op, {x, y});
+  ASSERT_TRUE(static_cast<bool>(operands))
+      << llvm::toString(operands.takeError());
+  EXPECT_EQ((*operands)[0].getShape(), llvm::ArrayRef<int64_t>({3, 4}));
+  EXPECT_THAT(valuesOf((*operands)[0]),
+              ElementsAre(2, 3, 4, 5, 10, 11, 12, 13, 18, 19, 20, 21));
+  EXPECT_THAT(evaluate(p, *operands),
+              ElementsAre(2, 3, 4, 5, 9, 10, 11, 12, 16, 17, 18, 19));
+  // The buffer where the operand is expected is refused, naming the input.
+  auto wrong = evaluateReference(p.op, {x, y});
+  ASSERT_FALSE(static_cast<bool>(wrong));
+  EXPECT_NE(llvm::toString(wrong.takeError()).find("input #0"),
+            std::string::npos);
+}
+
+TEST(ReferenceTest, SliceViewOps) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<2x3x4xbf16>) -> tensor<2x2xbf16> {
+      %s = tensor.extract_slice %x[1, 1, 0] [1, 2, 4] [1, 1, 1] : tensor<2x3x4xbf16> to tensor<2x4xbf16>
+      %c = tensor.collapse_shape %s [[0, 1]] : tensor<2x4xbf16> into tensor<8xbf16>
+      %e = tensor.expand_shape %c [[0, 1]] output_shape [4, 2] : tensor<8xbf16> into tensor<4x2xbf16>
+      %t = tensor.extract_slice %e[2, 0] [2, 2] [1, 1] : tensor<4x2xbf16> to tensor<2x2xbf16>
+      %y = hkg.elementwise %t : tensor<2x2xbf16> -> tensor<2x2xbf16> {
+      ^bb0(%a: bf16):
+        hkg.yield %a : bf16
+      }
+      return %y : tensor<2x2xbf16>
+    })");
+  ASSERT_TRUE(p.op);
+  HostTensor x(DType::BF16, {2, 3, 4});
+  for (int64_t i = 0; i < 24; ++i)
+    x.set(i, i);
+  // Rows 1 and 2 of the second 3x4 block: 16..23; its last four elements.
+  auto operands = evaluateOperands(p.op, {x});
+  ASSERT_TRUE(static_cast<bool>(operands))
+      << llvm::toString(operands.takeError());
+  EXPECT_THAT(valuesOf((*operands)[0]), ElementsAre(20, 21, 22, 23));
+  EXPECT_THAT(evaluate(p, *operands), ElementsAre(20, 21, 22, 23));
+}
+
+TEST(ReferenceTest, SliceViewRefusesDynamicSlices) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%x: tensor<4x4xf32>, %i: index) -> tensor<2x4xf32> {
+      %s = tensor.extract_slice %x[%i, 0] [2, 4] [1, 1] : tensor<4x4xf32> to tensor<2x4xf32>
+      %y = hkg.softmax %s axis(1) : tensor<2x4xf32> -> tensor<2x4xf32>
+      return %y : tensor<2x4xf32>
+    })");
+  ASSERT_TRUE(p.op);
+  auto r = evaluateOperands(p.op, {HostTensor(DType::F32, {4, 4})});
+  ASSERT_FALSE(static_cast<bool>(r));
+  EXPECT_NE(llvm::toString(r.takeError()).find("static slices only"),
+            std::string::npos);
+}

@@ -50,7 +50,9 @@ struct KernelModel;
 
 /// One random tensor per operand of `op` (in operand order), in the ranges
 /// its KernelModel gives (default uniform [-1, 1)). An op without a model is
-/// an error naming it.
+/// an error naming it. For an operand read through a slice view the tensor
+/// is the kernel's input, the view's root (getKernelInputType; evaluate the
+/// operand with evaluateOperands), drawn in the operand's range.
 llvm::Expected<llvm::SmallVector<HostTensor>>
 makeRandomInputs(mlir::Operation *op, uint64_t seed);
 /// The same through `model` (which need not be registered).

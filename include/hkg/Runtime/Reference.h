@@ -31,7 +31,8 @@ class Operation;
 
 namespace hkg::rt {
 
-/// Registers the dialects a `source` module may use (hkg, func, arith, math).
+/// Registers the dialects a `source` module may use (hkg, func, arith, math,
+/// tensor).
 void registerReferenceDialects(mlir::DialectRegistry &registry);
 
 /// Parses a manifest `source` module.
@@ -40,6 +41,25 @@ parseSourceModule(llvm::StringRef source, mlir::MLIRContext &context);
 
 /// Returns the one hkg kernel op of `module` (error if none or several).
 llvm::Expected<mlir::Operation *> findKernelOp(mlir::ModuleOp module);
+
+/// The type of kernel input #i of `op`: operand #i's, or where the operand
+/// is a slice view (hkg/Dialect/Hkg/IR/SliceViews.h: tensor.extract_slice,
+/// expand_shape and collapse_shape ops from a function argument) its root's,
+/// the whole tensor the kernel is given (docs/ABI.md, "Slice views").
+mlir::ShapedType getKernelInputType(mlir::Operation *op, unsigned i);
+
+/// Evaluates a view op (tensor.extract_slice of static offsets, sizes and
+/// unit strides, possibly rank-reducing; tensor.expand_shape,
+/// tensor.collapse_shape) on `source`, the tensor it reads: a new tensor of
+/// the op's result shape.
+llvm::Expected<HostTensor> evaluateViewOp(mlir::Operation *op,
+                                          const HostTensor &source);
+
+/// The operands of `op` from its kernel inputs (one per operand, each of
+/// getKernelInputType): an input as it is, or viewed by the operand's view
+/// ops.
+llvm::Expected<llvm::SmallVector<HostTensor>>
+evaluateOperands(mlir::Operation *op, llvm::ArrayRef<HostTensor> inputs);
 
 struct KernelModel;
 

@@ -18,6 +18,11 @@
 //    dim, so a vector covers consecutive elements of one innermost row: the
 //    input is one vector load where it follows that dim contiguously, one
 //    scalar broadcast where it does not follow it, a gather otherwise.
+// An input that is a slice view (SliceViews.h: a strided memref in
+// kc.args) is read from the one-dimensional span of its buffer, at the
+// strides of its layout composed with its map, in the same three forms (the
+// schedule keeps vectors within one result row, since its rows need not
+// follow each other), claiming only the alignment its layout keeps.
 // i1 tensors are one byte per element (docs/ABI.md) and move one element per
 // access. Only the last workgroup can be partial: it checks each vector and
 // finishes the elements past the last full vector one at a time.
@@ -26,6 +31,7 @@
 
 #include "GPUBuildingBlocks.h"
 #include "MathRewrites.h"
+#include "SliceViews.h"
 
 #include "hkg/Dialect/Hkg/IR/BroadcastMaps.h"
 #include "hkg/Dialect/Hkg/IR/Schedules/ElementwiseSchedule.h"
@@ -48,7 +54,10 @@ struct ElementwiseEmitter {
   ElementwiseOp op;
   OpBuilder &b;
   Location loc;
-  SmallVector<Value> inputs = {}; // flat views
+  SmallVector<Value> inputs = {}; // flat views (spans of slice views)
+  /// Per input: the most its accesses may claim aligned, in bytes (16, or
+  /// what a slice view's layout keeps).
+  SmallVector<int64_t> alignCaps = {};
   SmallVector<OpFoldResult> inputSizes = {};
   SmallVector<bool> fullSize = {}; // the input has the result's shape
   SmallVector<BroadcastAccess> access = {};
@@ -73,8 +82,10 @@ struct ElementwiseEmitter {
   }
 
   /// A `width`-element vector of `m` from `offset` (one byte per i1
-  /// element, so i1 is read by scalar loads).
-  Value loadContiguous(Value m, Value offset, int64_t width, bool once) {
+  /// element, so i1 is read by scalar loads), aligned to at most `cap`
+  /// bytes.
+  Value loadContiguous(Value m, Value offset, int64_t width, bool once,
+                       int64_t cap = 16) {
     Type et = cast<MemRefType>(m.getType()).getElementType();
     if (isI1(m)) {
       SmallVector<Value> lanes;
@@ -87,8 +98,8 @@ struct ElementwiseEmitter {
       return vector::FromElementsOp::create(
           b, loc, VectorType::get({width}, et), lanes);
     }
-    return loadVector(b, loc, m, offset, width, vectorAlignment(et, width),
-                      once);
+    return loadVector(b, loc, m, offset, width,
+                      std::min(cap, vectorAlignment(et, width)), once);
   }
 
   SmallVector<Value> load(Value idx, int64_t width,
@@ -99,15 +110,16 @@ struct ElementwiseEmitter {
       // Experimental `hkg.streaming_access` / `hkg.load_eviction`: full-size
       // inputs (read once) nontemporal; broadcast ones (a bias, reused) not.
       bool once = streaming != StreamingAccess::None && fullSize[i];
+      int64_t cap = alignCaps[i];
       if (access[i] == BroadcastAccess::Flat) {
-        vs.push_back(loadContiguous(in, idx, width, once));
+        vs.push_back(loadContiguous(in, idx, width, once, cap));
         continue;
       }
       if (access[i] == BroadcastAccess::Trailing) {
         Value at = arith::RemUIOp::create(
             b, loc, idx,
             getValueOrCreateConstantIndexOp(b, loc, inputSizes[i]));
-        vs.push_back(loadContiguous(in, at, width, once));
+        vs.push_back(loadContiguous(in, at, width, once, cap));
         continue;
       }
       if (!index)
@@ -116,9 +128,9 @@ struct ElementwiseEmitter {
       int64_t inner = strides[i].empty() ? 0 : strides[i].back();
       auto vt = VectorType::get({width}, et);
       if (width == 1 || inner == 1) {
-        vs.push_back(loadContiguous(in, offset, width, once));
+        vs.push_back(loadContiguous(in, offset, width, once, cap));
       } else if (inner == 0) {
-        Value scalar = loadContiguous(in, offset, 1, once);
+        Value scalar = loadContiguous(in, offset, 1, once, cap);
         vs.push_back(vector::BroadcastOp::create(
             b, loc, vt, vector::ExtractOp::create(b, loc, scalar, 0)));
       } else {
@@ -127,7 +139,7 @@ struct ElementwiseEmitter {
           Value at = arith::AddIOp::create(b, loc, offset,
                                            constIndex(b, loc, l * inner));
           lanes.push_back(vector::ExtractOp::create(
-              b, loc, loadContiguous(in, at, 1, once), 0));
+              b, loc, loadContiguous(in, at, 1, once, cap), 0));
         }
         vs.push_back(vector::FromElementsOp::create(b, loc, vt, lanes));
       }
@@ -233,6 +245,30 @@ static LogicalResult emitKernel(ElementwiseOp op, KernelContext &kc) {
     auto type = cast<ShapedType>(in.getType());
     e.inputSizes.push_back(kc.extent(i, 0, type.getRank()));
     e.fullSize.push_back(type.getShape() == resultShape);
+    auto argType = cast<MemRefType>(kc.args[i].getType());
+    if (!argType.getLayout().isIdentity()) {
+      // A slice view (static): its layout's strides through the map.
+      SmallVector<int64_t> layoutStrides = argType.getStridesAndOffset().first;
+      SmallVector<int64_t> strides(rank, 0);
+      for (auto [k, expr] : llvm::enumerate(map.getResults()))
+        if (auto d = dyn_cast<AffineDimExpr>(expr))
+          strides[d.getPosition()] += layoutStrides[k];
+      for (auto [j, extent] : llvm::enumerate(resultShape))
+        if (extent == 1)
+          strides[j] = 0;
+      BroadcastAccess access = classifyBroadcastAccess(strides, result);
+      // Flat and trailing reads index the span at (a remainder of) the flat
+      // index: aligned as its start; strided ones also as its strides.
+      e.alignCaps.push_back(access == BroadcastAccess::Strided
+                                ? getSliceViewAlignment(argType)
+                                : getSliceViewAlignment(argType,
+                                                        /*strides=*/false));
+      e.inputs.push_back(spanView(b, loc, kc.args[i]));
+      e.access.push_back(access);
+      e.strides.push_back(std::move(strides));
+      continue;
+    }
+    e.alignCaps.push_back(16);
     e.inputs.push_back(flatView(b, loc, kc.args[i]));
     auto stridesWith = [&](int64_t base) {
       SmallVector<int64_t> strides =

@@ -157,11 +157,79 @@ Value mlir::hkg::blockIdX(OpBuilder &b, Location loc) {
   return gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
 }
 
+/// The groups of dims of `from` and of `to` (same element count) whose
+/// products are equal, in order (a reshape is a collapse of the first, then
+/// an expand to the second); none when the extents do not line up.
+static std::optional<std::pair<SmallVector<ReassociationIndices>,
+                               SmallVector<ReassociationIndices>>>
+getReshapeGroups(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  SmallVector<ReassociationIndices> src, dst;
+  int64_t i = 0, j = 0, n = from.size(), m = to.size();
+  while (i < n && j < m) {
+    ReassociationIndices gs = {i}, gd = {j};
+    int64_t ps = from[i++], pd = to[j++];
+    while (ps != pd) {
+      if (ps < pd) {
+        if (i == n)
+          return std::nullopt;
+        gs.push_back(i);
+        ps *= from[i++];
+      } else {
+        if (j == m)
+          return std::nullopt;
+        gd.push_back(j);
+        pd *= to[j++];
+      }
+    }
+    src.push_back(gs);
+    dst.push_back(gd);
+  }
+  // Trailing unit dims join the last group.
+  for (; i < n; ++i) {
+    if (from[i] != 1 || src.empty())
+      return std::nullopt;
+    src.back().push_back(i);
+  }
+  for (; j < m; ++j) {
+    if (to[j] != 1 || dst.empty())
+      return std::nullopt;
+    dst.back().push_back(j);
+  }
+  return std::make_pair(src, dst);
+}
+
+bool mlir::hkg::canReshapeView(MemRefType type, ArrayRef<int64_t> shape) {
+  if (type.getLayout().isIdentity() || type.getShape() == shape)
+    return true;
+  auto groups = getReshapeGroups(type.getShape(), shape);
+  if (!groups ||
+      !memref::CollapseShapeOp::isGuaranteedCollapsible(type, groups->first))
+    return false;
+  MemRefType collapsed =
+      memref::CollapseShapeOp::computeCollapsedType(type, groups->first);
+  return succeeded(memref::ExpandShapeOp::computeExpandedType(collapsed, shape,
+                                                              groups->second));
+}
+
 Value mlir::hkg::reshapeView(OpBuilder &b, Location loc, Value m,
                              ArrayRef<int64_t> shape) {
   auto type = cast<MemRefType>(m.getType());
   if (type.getShape() == shape)
     return m;
+  if (!type.getLayout().isIdentity()) {
+    // A strided view: collapse the groups, then expand them to `shape`.
+    assert(canReshapeView(type, shape) && "no view has that shape");
+    auto groups = *getReshapeGroups(type.getShape(), shape);
+    auto merges = [](ArrayRef<ReassociationIndices> g) {
+      return llvm::any_of(g, [](const auto &d) { return d.size() > 1; });
+    };
+    Value v = m;
+    if (merges(groups.first))
+      v = memref::CollapseShapeOp::create(b, loc, v, groups.first);
+    if (merges(groups.second))
+      v = memref::ExpandShapeOp::create(b, loc, shape, v, groups.second);
+    return v;
+  }
   SmallVector<int64_t> strides(shape.size(), 1);
   for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
     strides[i] = strides[i + 1] * shape[i + 1];
@@ -744,6 +812,22 @@ Value mlir::hkg::flatView(OpBuilder &b, Location loc, Value m) {
   for (int64_t d = 0; d < type.getRank(); ++d)
     all[0].push_back(d);
   return memref::CollapseShapeOp::create(b, loc, m, all);
+}
+
+Value mlir::hkg::spanView(OpBuilder &b, Location loc, Value m) {
+  auto type = cast<MemRefType>(m.getType());
+  if (type.getLayout().isIdentity())
+    return flatView(b, loc, m);
+  auto [strides, offset] = type.getStridesAndOffset();
+  int64_t span = 1;
+  for (auto [extent, stride] : llvm::zip(type.getShape(), strides))
+    span += (extent - 1) * stride;
+  auto result =
+      MemRefType::get({span}, type.getElementType(),
+                      StridedLayoutAttr::get(b.getContext(), offset, {1}),
+                      type.getMemorySpace());
+  return memref::ReinterpretCastOp::create(b, loc, result, m, offset, {span},
+                                           {1});
 }
 
 Value mlir::hkg::linearize(OpBuilder &b, Location loc, ArrayRef<Value> index,

@@ -113,8 +113,15 @@ Value threadIdX(OpBuilder &b, Location loc);
 Value blockIdX(OpBuilder &b, Location loc);
 
 /// Reinterprets the contiguous static memref `m` with a new static shape
-/// (same element count), e.g. [B, S, H, D] as [B*S, H*D].
+/// (same element count), e.g. [B, S, H, D] as [B*S, H*D]. A memref with a
+/// static strided layout (a slice view, SliceViews.h) is reshaped by
+/// memref.collapse_shape and memref.expand_shape instead, which
+/// canReshapeView must allow.
 Value reshapeView(OpBuilder &b, Location loc, Value m, ArrayRef<int64_t> shape);
+/// Whether reshapeView can give `type` the static `shape`: always for an
+/// identity layout; for a strided one, where each group of dims it merges
+/// follows each other in memory.
+bool canReshapeView(MemRefType type, ArrayRef<int64_t> shape);
 /// The same with dims that may be dynamic (index values): a contiguous
 /// row-major view of `m`, static or not.
 Value reshapeView(OpBuilder &b, Location loc, Value m,
@@ -122,6 +129,11 @@ Value reshapeView(OpBuilder &b, Location loc, Value m,
 
 /// The contiguous memref `m` as a one-dimensional view of all its elements.
 Value flatView(OpBuilder &b, Location loc, Value m);
+
+/// The static memref `m` of any strided layout as the one-dimensional view
+/// from its first element to its last (at its offset, stride 1): its element
+/// i is at sum_k stride_k * i_k there. For an identity layout, flatView.
+Value spanView(OpBuilder &b, Location loc, Value m);
 
 /// Alignment in bytes that a `width`-element access at an index that is a
 /// multiple of `width` has, given 16-byte aligned base pointers.

@@ -17,6 +17,14 @@ using KernelLoweringRegistry =
 /// Every family's lowering (KernelLowerings.def).
 const KernelLoweringRegistry &getKernelLowerings();
 
+/// Whether an op's lowering reads operand #i, a slice view, as the strided
+/// memref `view` in its `kc.args` (KernelLowerings.def).
+using SliceViewSupportRegistry =
+    ::hkg::OpRegistry<bool(Operation *, unsigned, MemRefType)>;
+
+/// Every family's slice-view support (KernelLowerings.def).
+const SliceViewSupportRegistry &getSliceViewSupport();
+
 } // namespace mlir::hkg
 
 #endif // HKG_LIB_CONVERSION_HKGTOGPU_KERNELLOWERINGS_H

@@ -5,21 +5,31 @@
 // written by the op family's lowering), and replaces the op by a
 // gpu.launch_func on bufferized operands.
 //
+// An operand that is a slice view (hkg/Dialect/Hkg/IR/SliceViews.h) is
+// passed as its root's whole buffer and re-viewed inside the kernel
+// (SliceViews.h here) where the family reads such views
+// (KernelLowerings.def); for the other families it is first copied by an
+// hkg.elementwise identity kernel of its own. The view ops are erased once
+// no op reads them.
+//
 //===----------------------------------------------------------------------===//
 
 #include "GPUBuildingBlocks.h"
 #include "KernelLowerings.h"
+#include "SliceViews.h"
 
 #include "hkg/Conversion/Passes.h"
 #include "hkg/Dialect/Hkg/IR/DynamicDims.h"
 #include "hkg/Dialect/Hkg/IR/HkgInterfaces.h"
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 #include "hkg/Dialect/Hkg/IR/Schedules/CommonKnobs.h"
+#include "hkg/Dialect/Hkg/IR/SliceViews.h"
 #include "hkg/Dialect/Hkg/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -60,19 +70,37 @@ static Value viewAs(OpBuilder &b, Location loc, Value buffer,
 }
 
 /// A module holding just `op` as `func.func @ref`, printed: the reference a
-/// runtime checks the kernel against.
-static std::string buildSourceModule(Operation *op) {
+/// runtime checks the kernel against. It takes what the kernel takes: an
+/// operand read through a slice view (`views`) is its root, viewed by a copy
+/// of the view ops.
+static std::string buildSourceModule(Operation *op,
+                                     ArrayRef<std::optional<SliceView>> views) {
   OpBuilder b(op->getContext());
   Location loc = op->getLoc();
   auto module = ModuleOp::create(b, loc);
   b.setInsertionPointToStart(module.getBody());
-  auto fnType = b.getFunctionType(op->getOperandTypes(), op->getResultTypes());
+  SmallVector<Type> argTypes;
+  for (auto [v, view] : llvm::zip(op->getOperands(), views))
+    argTypes.push_back(view ? view->root.getType() : v.getType());
+  auto fnType = b.getFunctionType(argTypes, op->getResultTypes());
   auto fn = func::FuncOp::create(b, loc, "ref", fnType);
   Block *entry = fn.addEntryBlock();
   b.setInsertionPointToStart(entry);
-  IRMapping map;
-  map.map(op->getOperands(), entry->getArguments());
-  Operation *clone = b.clone(*op, map);
+  SmallVector<Value> operands;
+  for (auto [i, view] : llvm::enumerate(views)) {
+    Value arg = entry->getArgument(i);
+    if (!view) {
+      operands.push_back(arg);
+      continue;
+    }
+    IRMapping map;
+    map.map(view->root, arg);
+    for (Operation *viewOp : view->ops)
+      b.clone(*viewOp, map);
+    operands.push_back(map.lookup(op->getOperand(i)));
+  }
+  Operation *clone = b.clone(*op);
+  clone->setOperands(operands);
   func::ReturnOp::create(b, loc, clone->getResults());
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -100,9 +128,122 @@ struct HkgLowerToGPUPass final
 private:
   LogicalResult lowerOp(HkgKernelOpInterface op, const TargetInfo &target,
                         llvm::StringMap<int64_t> &counters);
+  /// The slice view operand #i is read through, once the family reads it in
+  /// place (a view it does not read is copied first: copyOperand); none for
+  /// an operand that is no slice view.
+  FailureOr<std::optional<SliceView>>
+  prepareOperandView(HkgKernelOpInterface op, unsigned i,
+                     const TargetInfo &target,
+                     llvm::StringMap<int64_t> &counters);
+  /// Replaces operand #i of `op`, read through `view`, by a copy of one of
+  /// the view's slices (an hkg.elementwise identity kernel) under the view
+  /// ops after it.
+  LogicalResult copyOperand(HkgKernelOpInterface op, unsigned i,
+                            const SliceView &view, const TargetInfo &target,
+                            llvm::StringMap<int64_t> &counters);
+
+  /// View ops that kernels read in place, erased when no op reads them.
+  llvm::SetVector<Operation *> viewOps;
+  /// The copies of slices made so far (copyOperand), by the copied value.
+  DenseMap<Value, Value> copies;
 };
 } // namespace
 } // namespace mlir::hkg
+
+LogicalResult
+HkgLowerToGPUPass::copyOperand(HkgKernelOpInterface op, unsigned i,
+                               const SliceView &view, const TargetInfo &target,
+                               llvm::StringMap<int64_t> &counters) {
+  // Copy the last slice whose view ops make a memref of the root's buffer,
+  // else the first (a slice of reshapes of a dense buffer always does), and
+  // re-apply the view's ops after it to the copy: any readers of the same
+  // slice can share the copy.
+  ArrayRef<Operation *> ops = view.ops;
+  MemRefType rootType = bufferTypeOf(view.root.getType());
+  auto isSlice = [](Operation *o) { return isa<tensor::ExtractSliceOp>(o); };
+  size_t cut = llvm::find_if(ops, isSlice) - ops.begin();
+  for (size_t k = ops.size() - 1; k > cut; --k) {
+    if (isSlice(ops[k]) &&
+        succeeded(getSliceViewType(rootType, ops.take_front(k + 1)))) {
+      cut = k;
+      break;
+    }
+  }
+  Value source = ops[cut]->getResult(0);
+  ArrayRef<Operation *> rest = ops.drop_front(cut + 1);
+  OpBuilder b(op);
+  auto applyRest = [&](Value copied) {
+    IRMapping map;
+    map.map(source, copied);
+    for (Operation *viewOp : rest)
+      copied = b.clone(*viewOp, map)->getResult(0);
+    op->setOperand(i, copied);
+    viewOps.insert(view.ops.begin(), view.ops.end());
+  };
+  // An earlier copy of the same slice serves again.
+  if (Value copied = copies.lookup(source);
+      copied && copied.getParentBlock() == op->getBlock()) {
+    applyRest(copied);
+    return success();
+  }
+  Location loc = op->getLoc();
+  auto type = cast<RankedTensorType>(source.getType());
+  auto copy = ElementwiseOp::create(b, loc, type, ValueRange{source},
+                                    /*indexing_maps=*/nullptr,
+                                    /*schedule=*/nullptr);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body =
+        b.createBlock(&copy.getBody(), {}, {type.getElementType()}, {loc});
+    YieldOp::create(b, loc, body->getArgument(0));
+  }
+  auto copyOp = cast<HkgKernelOpInterface>(copy.getOperation());
+  copyOp.setScheduleAttrTo(copyOp.getDefaultSchedule(target));
+  // The copy's first reader, whose operand is the copied tensor once the
+  // copy is lowered.
+  Operation *reader = op;
+  unsigned readerOperand = i;
+  applyRest(copy.getResult());
+  if (!rest.empty()) {
+    reader = *copy->getUsers().begin();
+    readerOperand = 0;
+  }
+  if (failed(lowerOp(copyOp, target, counters)))
+    return failure();
+  copies[source] = reader->getOperand(readerOperand);
+  return success();
+}
+
+FailureOr<std::optional<SliceView>>
+HkgLowerToGPUPass::prepareOperandView(HkgKernelOpInterface op, unsigned i,
+                                      const TargetInfo &target,
+                                      llvm::StringMap<int64_t> &counters) {
+  // Each copy removes a slice from the view: this ends.
+  while (std::optional<SliceView> view = getSliceView(op->getOperand(i))) {
+    if (!isStaticSliceView(*view))
+      return op->emitOpError("operand #")
+             << i
+             << " is read through a slice with dynamic offsets, sizes or "
+                "shapes; kernels read only static slices (unit strides) in "
+                "place";
+    FailureOr<MemRefType> type =
+        getSliceViewType(bufferTypeOf(view->root.getType()), view->ops);
+    const SliceViewSupportRegistry::Hook *takes =
+        getSliceViewSupport().lookup(op);
+    if (succeeded(type) && takes && (*takes)(op, i, *type)) {
+      viewOps.insert(view->ops.begin(), view->ops.end());
+      return std::optional<SliceView>(std::move(*view));
+    }
+    // hkg.elementwise reads every view that makes a memref, the copies' too.
+    if (succeeded(type) && isa<ElementwiseOp>(op))
+      return op->emitOpError("operand #")
+             << i << " is a slice view of layout " << *type
+             << ", which hkg.elementwise does not read";
+    if (failed(copyOperand(op, i, *view, target, counters)))
+      return failure();
+  }
+  return std::optional<SliceView>();
+}
 
 LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
                                          const TargetInfo &target,
@@ -118,6 +259,16 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
                             [&] { return op->emitOpError(); })))
     return failure();
   ResolvedSchedule resolved = resolveSchedule(op, target);
+  // Operands read through slice views: their roots are the kernel's
+  // parameters.
+  SmallVector<std::optional<SliceView>> views;
+  for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+    FailureOr<std::optional<SliceView>> view =
+        prepareOperandView(op, i, target, counters);
+    if (failed(view))
+      return failure();
+    views.push_back(std::move(*view));
+  }
   OpBuilder b(ctx);
   // The kernel's name: hkg_<op>_<n>, n counting per op kind.
   StringRef opName = op->getName().stripDialect();
@@ -127,8 +278,8 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   // parameter (the result's dynamic dims, DynamicDims.h).
   SmallVector<Type> argTypes;
   SmallVector<Attribute> roles;
-  for (Type t : op->getOperandTypes()) {
-    argTypes.push_back(paramTypeOf(t));
+  for (auto [v, view] : llvm::zip(op->getOperands(), views)) {
+    argTypes.push_back(paramTypeOf(view ? view->root.getType() : v.getType()));
     roles.push_back(StringAttr::get(ctx, "input"));
   }
   for (Type t : op->getResultTypes()) {
@@ -189,6 +340,12 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   kc.argSizes = argSizes;
   for (unsigned i = 0; i < numBuffers; ++i) {
     Value arg = func.getArgument(i);
+    // A slice view of its root's buffer, strided (static: no size
+    // parameter).
+    if (i < views.size() && views[i]) {
+      kc.args.push_back(buildSliceView(b, loc, arg, views[i]->ops));
+      continue;
+    }
     if (argSizes.empty()) {
       kc.args.push_back(arg);
       continue;
@@ -268,7 +425,7 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
   func->setAttr(HkgDialect::ArgRolesAttrHelper::getNameStr(),
                 b.getArrayAttr(roles));
   func->setAttr(HkgDialect::SourceAttrHelper::getNameStr(),
-                b.getStringAttr(buildSourceModule(op)));
+                b.getStringAttr(buildSourceModule(op, views)));
 
   // The host side: bufferize operands, allocate the result, read the
   // sizes, launch.
@@ -279,8 +436,9 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
         tensor::DimOp::create(b, loc, op->getOperand(src.operand), src.dim));
   SmallVector<Value> operands;
   for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+    Value tensor = views[i] ? views[i]->root : v;
     Value buffer = bufferization::ToBufferOp::create(
-        b, loc, bufferTypeOf(v.getType()), v, b.getUnitAttr());
+        b, loc, bufferTypeOf(tensor.getType()), tensor, b.getUnitAttr());
     operands.push_back(viewAs(b, loc, buffer, cast<MemRefType>(argTypes[i])));
   }
   SmallVector<Value> results;
@@ -333,6 +491,8 @@ void HkgLowerToGPUPass::runOnOperation() {
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   UnitAttr::get(&getContext()));
   llvm::StringMap<int64_t> counters;
+  viewOps.clear();
+  copies.clear();
   bool failed = false;
   for (HkgKernelOpInterface op : ops) {
     FailureOr<const TargetInfo *> target = getTargetFor(op, chip);
@@ -340,6 +500,21 @@ void HkgLowerToGPUPass::runOnOperation() {
         ::mlir::failed(lowerOp(op, **target, counters)))
       failed = true;
   }
-  if (failed)
+  if (failed) {
     signalPassFailure();
+    return;
+  }
+  // The slice views the kernels now read in place (and the views that were
+  // copied) are left without readers: no host op stays for them.
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (Operation *viewOp : viewOps.takeVector()) {
+      if (viewOp->use_empty()) {
+        viewOp->erase();
+        erased = true;
+        continue;
+      }
+      viewOps.insert(viewOp);
+    }
+  }
 }

@@ -18,6 +18,9 @@
 //   noop       writes nothing (any op; the output stays poisoned)
 //   sized      a correct softmax whose row count is the kernel's one size
 //              parameter (the int64 after the two pointers; <rows> unused)
+//   slice:O:S  a correct softmax of a slice view: input row r is the <cols>
+//              floats at element O + r * S of the input buffer (the whole
+//              buffer the slice is taken from, docs/ABI.md "Slice views")
 //
 // With FAKE_CUDA_LAUNCH_LOG set to a file, every launch appends a line
 // `launch <entry> grid <x> <y> <z>` to it, followed by ` sizes <n>` for a
@@ -72,6 +75,13 @@ int run(const Kernel &k, void **params) {
   float *y = *reinterpret_cast<float **>(params[1]);
   if (k.behaviour == "sized") {
     softmaxRows(x, y, *reinterpret_cast<int64_t *>(params[2]), k.cols);
+    return 0;
+  }
+  long offset = 0, stride = 0;
+  if (std::sscanf(k.behaviour.c_str(), "slice:%ld:%ld", &offset, &stride) ==
+      2) {
+    for (long r = 0; r < k.rows; ++r)
+      softmaxRows(x + offset + r * stride, y + r * k.cols, 1, k.cols);
     return 0;
   }
   if (k.behaviour == "crash") {

@@ -1,6 +1,7 @@
 //===- RejectHostOps.cpp - no op silently left out of the kernels ---------===//
 
 #include "hkg/Dialect/Hkg/IR/HkgInterfaces.h"
+#include "hkg/Dialect/Hkg/IR/SliceViews.h"
 #include "hkg/Dialect/Hkg/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,6 +25,12 @@ bool mlir::hkg::isComputedByKernels(Operation *op) {
   // (the launch plan records them, docs/ABI.md).
   if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
     return true;
+  // So are static slices that only kernels read: each kernel takes the
+  // sliced buffer whole and views it in place (SliceViews.h).
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    std::string why;
+    return succeeded(checkSliceView(slice, why));
+  }
   // Scalar constants cost nothing and are no tensor to compute.
   if (auto c = dyn_cast<arith::ConstantOp>(op))
     return !isa<ShapedType>(c.getType());
@@ -56,12 +63,20 @@ struct HkgRejectHostOpsPass final
                                "hkg kernel computes it";
         continue;
       }
-      op->emitError("'")
-          << op->getName()
-          << "' is not an hkg kernel op: no kernel computes it, and it would "
-             "be missing from the compiled kernels; express it with hkg ops, "
-             "or allow host ops (hkg-compile --allow-host-ops) to leave it to "
-             "the caller";
+      InFlightDiagnostic diag = op->emitError("'");
+      diag << op->getName()
+           << "' is not an hkg kernel op: no kernel computes it, and it would "
+              "be missing from the compiled kernels; express it with hkg ops, "
+              "or allow host ops (hkg-compile --allow-host-ops) to leave it to "
+              "the caller";
+      // A slice that is no view says why.
+      if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+        std::string why;
+        (void)checkSliceView(slice, why);
+        diag << " (a slice is a view kernels read in place only when static "
+                "and read by kernels alone; this one is not: "
+             << why << ")";
+      }
     }
     if (!allowHostOps && !hostOps.empty())
       signalPassFailure();

@@ -24,7 +24,9 @@ FailureOr<const TargetInfo *> getTargetFor(Operation *op, StringRef chip);
 /// Whether `op`, at the top level of a function, is computed by hkg's
 /// kernels (an hkg kernel op) or needs no computing (func.return, a scalar
 /// arith.constant, a tensor.expand_shape / tensor.collapse_shape: a view of
-/// the same bytes). hkg-reject-host-ops refuses the others.
+/// the same bytes; a static tensor.extract_slice read by kernels only: a
+/// view kernels read in place, SliceViews.h). hkg-reject-host-ops refuses
+/// the others.
 bool isComputedByKernels(Operation *op);
 
 /// The ops at the top level of the module's functions that no kernel

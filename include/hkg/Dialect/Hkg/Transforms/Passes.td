@@ -70,8 +70,14 @@ def HkgRejectHostOpsPass : Pass<"hkg-reject-host-ops", "ModuleOp"> {
     lower it to hkg ops first. Allowed at the top level of a function are
     hkg kernel ops, `func.return`, scalar `arith.constant`s and the
     reshapes `tensor.expand_shape` / `tensor.collapse_shape` (views: the same
-    bytes under a new shape, which the launch plan records); the regions
-    of hkg ops are theirs to verify. With `allow-host-ops`, such ops are
+    bytes under a new shape, which the launch plan records), and
+    `tensor.extract_slice` where it is a slice view: static offsets and
+    sizes, unit strides, static shapes, a function argument's or a kernel's
+    result sliced, read by hkg kernel ops only (directly or through further
+    views). Each kernel reading it takes the sliced buffer whole and views it
+    in place (docs/ABI.md, "Slice views"). Any other slice (dynamic, or
+    returned, or read by a host op) is refused, the message saying which
+    condition fails. The regions of hkg ops are theirs to verify. With `allow-host-ops`, such ops are
     left to the caller, each reported as a remark (hkg-compile lists them in
     the manifest's `host_ops`). hkg-to-rocdl and hkg-to-nvvm run it first.
 
@@ -79,6 +85,10 @@ def HkgRejectHostOpsPass : Pass<"hkg-reject-host-ops", "ModuleOp"> {
     %s = hkg.softmax %x axis(1) : tensor<64x64xf32> -> tensor<64x64xf32>
     // error: 'arith.addf' is not an hkg kernel op: no kernel computes it ...
     %y = arith.addf %s, %s : tensor<64x64xf32>
+    // accepted: a view the softmax reads in place
+    %h = tensor.extract_slice %s[0, 32] [64, 32] [1, 1]
+        : tensor<64x64xf32> to tensor<64x32xf32>
+    %t = hkg.softmax %h axis(1) : tensor<64x32xf32> -> tensor<64x32xf32>
     ```
   }];
   let options = [

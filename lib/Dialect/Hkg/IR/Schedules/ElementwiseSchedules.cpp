@@ -12,6 +12,7 @@
 #include "hkg/Dialect/Hkg/IR/Schedules/ElementwiseSchedule.h"
 
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/IR/SliceViews.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -33,10 +34,14 @@ static int64_t widestElementBytes(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 /// Whether a vector must stay within one innermost row of the result: an
-/// input read through a strided map, or a body that reads `hkg.index`.
+/// input read through a strided map or as a slice view (its rows need not
+/// follow each other in memory: SliceViews.h), or a body that reads
+/// `hkg.index`.
 static bool needsRowVectors(ElementwiseOp op) {
   ArrayRef<int64_t> shape = op.getResult().getType().getShape();
   for (auto [in, map] : llvm::zip(op.getInputs(), op.getInputMaps())) {
+    if (getSliceView(in))
+      return true;
     auto strides = operandStridesPerResultDim(
         map, cast<ShapedType>(in.getType()).getShape());
     if (classifyBroadcastAccess(strides, shape) == BroadcastAccess::Strided)
@@ -98,7 +103,8 @@ LogicalResult ElementwiseOp::verifyScheduleConstraints(
                        << " must divide the result's last dim ("
                        << rowExtent(*this)
                        << "): an input follows the result through a strided "
-                          "map or the body reads hkg.index";
+                          "map or is a slice view, or the body reads "
+                          "hkg.index";
   return success();
 }
 
