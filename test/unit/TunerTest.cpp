@@ -392,12 +392,14 @@ TEST(SearchTest, MutationsRepairABrokenConstraintWithOneMoreChange) {
   }
 }
 
+// 1024 x 4096: fewer 128 x 256 tiles than sm_90's SMs, so the default
+// keeps 128 x 128 tiles of wgmma_64x128x16 (MatmulOp::getDefaultSchedule).
 static constexpr const char *kGemm = R"mlir(
-  func.func @gemm(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>)
-      -> tensor<4096x4096xbf16> {
-    %0 = hkg.matmul %a, %b : tensor<4096x4096xbf16>, tensor<4096x4096xbf16>
-        -> tensor<4096x4096xbf16>
-    return %0 : tensor<4096x4096xbf16>
+  func.func @gemm(%a: tensor<1024x4096xbf16>, %b: tensor<4096x4096xbf16>)
+      -> tensor<1024x4096xbf16> {
+    %0 = hkg.matmul %a, %b : tensor<1024x4096xbf16>, tensor<4096x4096xbf16>
+        -> tensor<1024x4096xbf16>
+    return %0 : tensor<1024x4096xbf16>
   }
 )mlir";
 

@@ -15,6 +15,7 @@
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 using namespace hkg::rt;
@@ -120,10 +121,26 @@ matmulReference(mlir::hkg::MatmulOp op, ArrayRef<HostTensor> inputs,
   return result;
 }
 
+/// A uniform(-1, 1) and B drawn like an initialized layer's weights
+/// (variance 1 / (3 K)): each output is O(1) whatever K is, so that a
+/// launch plan's later kernels (a softmax over attention scores, a norm)
+/// see the magnitudes a model gives them, not ones that grow with every
+/// matmul. The epilogue's inputs keep uniform(-1, 1).
+static llvm::Error matmulInputs(mlir::hkg::MatmulOp op,
+                                llvm::MutableArrayRef<InputRange> ranges) {
+  int64_t k = op.getK();
+  if (k > 0 && ranges.size() > 1) {
+    double r = 1.0 / std::sqrt(static_cast<double>(k));
+    ranges[1] = InputRange::uniform(-r, r);
+  }
+  return llvm::Error::success();
+}
+
 const KernelModel &hkg::rt::getMatmulModel() {
   static const KernelModel model = [] {
     KernelModel m;
     m.reference = referenceOf<mlir::hkg::MatmulOp>(matmulReference);
+    m.inputs = inputsOf<mlir::hkg::MatmulOp>(matmulInputs);
     m.usesMatrixCorePeak = true;
     return m;
   }();

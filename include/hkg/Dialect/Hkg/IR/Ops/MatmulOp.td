@@ -12,7 +12,8 @@
 // hkg.matmul
 //===----------------------------------------------------------------------===//
 
-def Hkg_MatmulOp : Hkg_KernelOp<"matmul", [], Hkg_DynamicDimMethods> {
+def Hkg_MatmulOp : Hkg_KernelOp<"matmul", [],
+    !listconcat(Hkg_DynamicDimMethods, ["getDefaultSchedule"])> {
   let summary = "batched matrix product with an optional fused epilogue";
   let description = [{
     `result[b..., m, n] = epilogue(sum_k lhs[b..., m, k] * rhs[b..., k, n], e...)`.
