@@ -124,7 +124,10 @@ def HkgRaiseLinalgPass : Pass<"hkg-raise-linalg"> {
          into an epilogue (`arith.maximumf` / `minimumf`, where a NaN
          wins, are the `maximum` / `minimum` kinds). hkg reductions
          accumulate in f32: an f64 accumulator (torch's LayerNorm variance)
-         is narrowed, and its f32 result widened where it is read.
+         is narrowed, and its f32 result widened where it is read; an i1
+         `and` / `or` (an all / any, SDPA's fully-masked-row guard) is the
+         `min` / `max` of the values as 0.0 / 1.0, compared with 0 where it
+         is read.
 
     A generic that fits none of these is left as it is and named in a
     remark (`hkg-reject-host-ops` then refuses it, or, with

@@ -135,10 +135,11 @@ static LogicalResult verifyRaised(RewriterBase &rewriter, RaiseResult &result) {
   return failure();
 }
 
-/// Replaces `wide` (an f64 reduction's result, read only as inputs of
-/// linalg.generic ops) by `narrow` (its f32 raise): each consumer reads
-/// `narrow` and widens the element at the top of its body. Then erases the
-/// op defining `wide`.
+/// Replaces `wide` (an f64 reduction's result, or an i1 all / any, read
+/// only as inputs of linalg.generic ops) by `narrow` (its f32 raise): each
+/// consumer reads `narrow` and converts the element at the top of its body
+/// (widened to f64; an all / any's 0.0 or 1.0 compared with 0). Then erases
+/// the op defining `wide`.
 static void widenInConsumers(RewriterBase &rewriter, Value wide, Value narrow) {
   Type narrowElem = cast<ShapedType>(narrow.getType()).getElementType();
   for (OpOperand &use : llvm::make_early_inc_range(wide.getUses())) {
@@ -150,8 +151,16 @@ static void widenInConsumers(RewriterBase &rewriter, Value wide, Value narrow) {
       arg.setType(narrowElem);
     });
     rewriter.setInsertionPointToStart(arg.getOwner());
-    auto ext = arith::ExtFOp::create(rewriter, arg.getLoc(), wideElem, arg);
-    rewriter.replaceAllUsesExcept(arg, ext.getResult(), ext);
+    Operation *converted;
+    if (wideElem.isInteger(1)) {
+      Value zero = arith::ConstantOp::create(
+          rewriter, arg.getLoc(), rewriter.getFloatAttr(narrowElem, 0.0));
+      converted = arith::CmpFOp::create(rewriter, arg.getLoc(),
+                                        arith::CmpFPredicate::UNE, arg, zero);
+    } else {
+      converted = arith::ExtFOp::create(rewriter, arg.getLoc(), wideElem, arg);
+    }
+    rewriter.replaceAllUsesExcept(arg, converted->getResult(0), converted);
   }
   rewriter.eraseOp(wide.getDefiningOp());
 }

@@ -6,6 +6,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::hkg;
 using namespace mlir::hkg::raise;
@@ -22,6 +24,8 @@ struct Combiner {
   Operation *op;
   Value value;
   ReduceKind kind;
+  /// An i1 and / or: reduced as min / max of 0.0 and 1.0.
+  bool boolean = false;
 };
 } // namespace
 
@@ -55,9 +59,14 @@ static FailureOr<Combiner> matchCombiner(linalg::GenericOp generic,
     c.kind = ReduceKind::Min;
   else if (isa<arith::MinimumFOp>(op))
     c.kind = ReduceKind::Minimum;
-  else {
+  else if (isa<arith::AndIOp, arith::OrIOp>(op) &&
+           op->getResult(0).getType().isInteger(1)) {
+    // all / any of i1 values: the min / max of them as 0.0 and 1.0.
+    c.kind = isa<arith::AndIOp>(op) ? ReduceKind::Min : ReduceKind::Max;
+    c.boolean = true;
+  } else {
     why = str("its combiner '" + op->getName().getStringRef() +
-              "' is not a float sum, product, max or min");
+              "' is not a float sum, product, max or min, nor an i1 and / or");
     return failure();
   }
   return c;
@@ -93,11 +102,22 @@ RaiseResult raise::raiseReduction(RewriterBase &rewriter,
   FailureOr<Combiner> comb = matchCombiner(generic, why);
   if (failed(comb))
     return RaiseResult::refused(why);
+  // all starts from true, any from false; another start decides alone.
+  if (comb->boolean) {
+    std::optional<TypedAttr> start =
+        getFillConstant(generic.getDpsInitOperand(0)->get());
+    auto value = start ? dyn_cast<IntegerAttr>(*start) : IntegerAttr();
+    bool identity = comb->kind == ReduceKind::Min;
+    if (!value || value.getValue().isOne() != identity)
+      return RaiseResult::refused(str(
+          "its init is not the constant " + Twine(identity ? "true" : "false") +
+          " an i1 " + Twine(identity ? "and" : "or") + " starts from"));
+  }
   Type f32 = rewriter.getF32Type();
   // hkg.reduce accumulates in f32: an f64 accumulator (torch's LayerNorm
   // variance) is narrowed, like the f32 statistics of torch's own kernels.
   Type valueType = comb->value.getType();
-  if (!isReduceInputType(valueType) && !valueType.isF64())
+  if (!comb->boolean && !isReduceInputType(valueType) && !valueType.isF64())
     return RaiseResult::refused("it reduces values of a type other than "
                                 "f64, f32, f16 or bf16");
   if (!capturesOnlyConstants(generic, why))
@@ -132,20 +152,22 @@ RaiseResult raise::raiseReduction(RewriterBase &rewriter,
   OpOperand *init = generic.getDpsInitOperand(0);
   auto resultType = cast<RankedTensorType>(init->get().getType());
   Type resultElem = resultType.getElementType();
-  if (!isReduceInputType(resultElem) && !resultElem.isF64())
+  if (comb->boolean != resultElem.isInteger(1) ||
+      (!comb->boolean && !isReduceInputType(resultElem) && !resultElem.isF64()))
     return RaiseResult::refused("hkg.reduce writes a float sum, product, max "
-                                "or min");
-  if (resultElem.isF64()) {
-    // Written as f32, read as f32 widened in each consumer's body (the
-    // driver rewires them): only linalg.generic inputs can be.
+                                "or min, or an i1 all / any");
+  if (resultElem.isF64() || comb->boolean) {
+    // Written as f32 (an all / any as 0.0 or 1.0), read as f32 converted in
+    // each consumer's body (the driver rewires them): only linalg.generic
+    // inputs can be.
     for (OpOperand &use : generic.getResult(0).getUses()) {
       auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
       if (!consumer || !consumer.isDpsInput(&use))
-        return RaiseResult::refused(
-            str("its f64 result is read by '" +
-                use.getOwner()->getName().getStringRef() +
-                "' (hkg.reduce writes f32; only a linalg.generic's input can "
-                "read it widened)"));
+        return RaiseResult::refused(str(
+            "its " + Twine(comb->boolean ? "i1" : "f64") +
+            " result is read by '" + use.getOwner()->getName().getStringRef() +
+            "' (hkg.reduce writes f32; only a linalg.generic's input can "
+            "read it converted)"));
     }
     resultType =
         RankedTensorType::get(resultType.getShape(), rewriter.getF32Type());
@@ -166,6 +188,9 @@ RaiseResult raise::raiseReduction(RewriterBase &rewriter,
         "size-1) reduced dims");
 
   std::optional<TypedAttr> fill = getFillConstant(init->get());
+  if (comb->boolean)
+    fill = rewriter.getF32FloatAttr(comb->kind == ReduceKind::Min ? INFINITY
+                                                                  : -INFINITY);
   auto fillValue = fill ? dyn_cast<FloatAttr>(*fill) : FloatAttr();
   if (!fillValue)
     return RaiseResult::refused("its init is not a constant (hkg.reduce "
@@ -227,6 +252,8 @@ RaiseResult raise::raiseReduction(RewriterBase &rewriter,
     Value v = map.lookupOrDefault(comb->value);
     if (v.getType().isF64())
       v = arith::TruncFOp::create(rewriter, loc, f32, v);
+    else if (v.getType().isInteger(1))
+      v = arith::UIToFPOp::create(rewriter, loc, f32, v);
     else if (v.getType() != f32)
       v = arith::ExtFOp::create(rewriter, loc, f32, v);
     YieldOp::create(rewriter, loc, v);

@@ -32,7 +32,7 @@ func.func @integer_sum(%x: tensor<8x16xi32>) -> tensor<8xi32> {
   %c0 = arith.constant 0 : i32
   %e = tensor.empty() : tensor<8xi32>
   %f = linalg.fill ins(%c0 : i32) outs(%e : tensor<8xi32>) -> tensor<8xi32>
-  // expected-remark @below {{this linalg.generic is not raised to an hkg op: its combiner 'arith.addi' is not a float sum, product, max or min}}
+  // expected-remark @below {{this linalg.generic is not raised to an hkg op: its combiner 'arith.addi' is not a float sum, product, max or min, nor an i1 and / or}}
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x16xi32>) outs(%f : tensor<8xi32>) {
   ^bb0(%in: i32, %acc: i32):
     %s = arith.addi %in, %acc : i32
@@ -82,4 +82,22 @@ func.func @exp_operand(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>, %c: tensor<
     linalg.yield %s : f32
   } -> tensor<64x16xf32>
   return %r : tensor<64x16xf32>
+}
+
+// -----
+
+// An i1 and from false is false whatever it reads: not an all.
+func.func @and_from_false(%x: tensor<8x64xf32>) -> tensor<8xi1> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %false = arith.constant false
+  %e = tensor.empty() : tensor<8xi1>
+  %f = linalg.fill ins(%false : i1) outs(%e : tensor<8xi1>) -> tensor<8xi1>
+  // expected-remark @below {{this linalg.generic is not raised to an hkg op: its init is not the constant true an i1 and starts from}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x64xf32>) outs(%f : tensor<8xi1>) {
+  ^bb0(%in: f32, %acc: i1):
+    %eq = arith.cmpf oeq, %in, %ninf : f32
+    %a = arith.andi %eq, %acc : i1
+    linalg.yield %a : i1
+  } -> tensor<8xi1>
+  return %r : tensor<8xi1>
 }

@@ -271,3 +271,51 @@ func.func @index_producer(%x: tensor<16x32xf32>, %y: tensor<16x32xf32>) -> tenso
   } -> tensor<16x32xf32>
   return %r : tensor<16x32xf32>
 }
+
+// -----
+
+// An all over the last dim of a comparison (torch's fully-masked-row guard)
+// is hkg.reduce min of the comparisons as 0.0 / 1.0; its consumer reads the
+// f32 result and compares it with 0. An any is the max.
+// CHECK-LABEL: func.func @all_and_any
+// CHECK: %[[ALL:.*]] = hkg.reduce min %arg0 axes = [1] : tensor<8x64xf32> -> tensor<8x1xf32> prologue {
+// CHECK:   %[[EQ:.*]] = arith.cmpf oeq
+// CHECK:   %[[F:.*]] = arith.uitofp %[[EQ]] : i1 to f32
+// CHECK:   hkg.yield %[[F]] : f32
+// CHECK-NOT: epilogue
+// CHECK: %[[ANY:.*]] = hkg.reduce max %arg0 axes = [1] : tensor<8x64xf32> -> tensor<8x1xf32> prologue {
+// CHECK:   arith.cmpf uno
+// CHECK:   arith.uitofp
+// CHECK: hkg.elementwise %[[ALL]], %[[ANY]], %arg0
+// CHECK:   arith.cmpf une, %{{.*}}, %{{.*}} : f32
+// CHECK:   arith.cmpf une, %{{.*}}, %{{.*}} : f32
+// CHECK:   arith.ori %{{.*}}, %{{.*}} : i1
+func.func @all_and_any(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %true = arith.constant true
+  %false = arith.constant false
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x1xi1>
+  %t = linalg.fill ins(%true : i1) outs(%e : tensor<8x1xi1>) -> tensor<8x1xi1>
+  %all = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x64xf32>) outs(%t : tensor<8x1xi1>) {
+  ^bb0(%in: f32, %acc: i1):
+    %eq = arith.cmpf oeq, %in, %ninf : f32
+    %a = arith.andi %eq, %acc : i1
+    linalg.yield %a : i1
+  } -> tensor<8x1xi1>
+  %f = linalg.fill ins(%false : i1) outs(%e : tensor<8x1xi1>) -> tensor<8x1xi1>
+  %any = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x64xf32>) outs(%f : tensor<8x1xi1>) {
+  ^bb0(%in: f32, %acc: i1):
+    %nan = arith.cmpf uno, %in, %in : f32
+    %o = arith.ori %nan, %acc : i1
+    linalg.yield %o : i1
+  } -> tensor<8x1xi1>
+  %e2 = tensor.empty() : tensor<8x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%all, %any, %x : tensor<8x1xi1>, tensor<8x1xi1>, tensor<8x64xf32>) outs(%e2 : tensor<8x64xf32>) {
+  ^bb0(%m: i1, %n: i1, %in: f32, %out: f32):
+    %c = arith.ori %m, %n : i1
+    %s = arith.select %c, %zero, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<8x64xf32>
+  return %r : tensor<8x64xf32>
+}
