@@ -82,15 +82,20 @@ MapStep matchMapOf(Value v, SmallVectorImpl<Value> &inputs) {
 std::optional<std::pair<Value, AffineMap>> matchDataMovement(Value v);
 
 /// The reduction over the last loop that `v` (one of its results) is, every
-/// other loop parallel, its input read at the identity, with combiner
-/// `combine` (an op name, e.g. "arith.addf") of the input and that result's
-/// accumulator filled with `init`: its input, else null.
+/// other loop parallel, its input read at the identity, `v` written at the
+/// other loops in order (kept as a size-1 last dim or dropped), with
+/// combiner `combine` (an op name, e.g. "arith.addf") of the input and that
+/// result's accumulator filled with `init`: its input, else null.
 Value matchLastDimReduction(Value v, StringRef combine, double init);
 
 /// The scalar `v` is (an arith.constant, perhaps through truncf / extf,
 /// each rounding applied; an integer's value, i1 as 0 or 1), if it is
 /// one.
 std::optional<double> getScalarConstant(Value v);
+
+/// Whether `m` reads a row's reduced value back at every element of the
+/// row: (d0, ..., dn-2, 0) over n loops.
+bool isRowBroadcast(AffineMap m);
 
 /// Verifies `op` without reporting: on failure `message` is its first
 /// diagnostic.

@@ -121,6 +121,13 @@ Value raise::matchLastDimReduction(Value v, StringRef combine, double init) {
       !g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity())
     return {};
   unsigned r = cast<OpResult>(v).getResultNumber();
+  AffineMap out = g.getMatchingIndexingMap(g.getDpsInitOperand(r));
+  unsigned n = g.getNumLoops();
+  SmallVector<AffineExpr> kept;
+  for (unsigned i = 0; i + 1 < n; ++i)
+    kept.push_back(getAffineDimExpr(i, g.getContext()));
+  if (!isRowBroadcast(out) && out != AffineMap::get(n, 0, kept, g.getContext()))
+    return {};
   Block &body = g.getRegion().front();
   Operation *op = body.getTerminator()->getOperand(r).getDefiningOp();
   if (!op || op->getName().getStringRef() != combine ||
@@ -134,4 +141,17 @@ Value raise::matchLastDimReduction(Value v, StringRef combine, double init) {
   if (!operandsMatch || !f || f.getValueAsDouble() != init)
     return {};
   return g.getDpsInputs()[0];
+}
+
+bool raise::isRowBroadcast(AffineMap m) {
+  unsigned n = m.getNumDims();
+  if (n == 0 || m.getNumResults() != n || m.getNumSymbols() != 0)
+    return false;
+  for (unsigned i = 0; i + 1 < n; ++i) {
+    auto dim = dyn_cast<AffineDimExpr>(m.getResult(i));
+    if (!dim || dim.getPosition() != i)
+      return false;
+  }
+  auto last = dyn_cast<AffineConstantExpr>(m.getResult(n - 1));
+  return last && last.getValue() == 0;
 }

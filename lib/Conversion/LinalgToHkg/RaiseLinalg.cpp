@@ -205,8 +205,12 @@ struct HkgRaiseLinalgPass final
     // 2. The compositions torch decomposed (RoPE, attention, cross-entropy)
     // back to the
     // hkg op, before fusion merges their steps.
-    if (recognizeRope(rewriter, root) + recognizeAttention(rewriter, root) +
-        recognizeCrossEntropy(rewriter, root))
+    // RoPE first: attention then sees its rotated q and k as the transposes
+    // of token-major tensors (layout(bshd)).
+    int rebuilt = recognizeRope(rewriter, root);
+    rebuilt += recognizeAttention(rewriter, root);
+    rebuilt += recognizeCrossEntropy(rewriter, root);
+    if (rebuilt)
       eraseDeadOps(rewriter, root);
 
     // 3. Elementwise producers into their consumers. Only the generics are

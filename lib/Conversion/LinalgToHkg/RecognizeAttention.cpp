@@ -175,7 +175,8 @@ static std::optional<unsigned> iotaLoop(Value v, AffineMap map) {
   auto expand = v.getDefiningOp<tensor::ExpandShapeOp>();
   Value iota = expand ? expand.getSrc() : v;
   auto g = iota.getDefiningOp<linalg::GenericOp>();
-  if (!g || g.getNumDpsInputs() != 0 || g.getNumLoops() != 1)
+  if (!g || g->getNumResults() != 1 || g.getNumDpsInputs() != 0 ||
+      g.getNumLoops() != 1)
     return std::nullopt;
   Block &body = g.getRegion().front();
   auto indexCast =
@@ -183,6 +184,11 @@ static std::optional<unsigned> iotaLoop(Value v, AffineMap map) {
   auto index = indexCast ? indexCast.getIn().getDefiningOp<linalg::IndexOp>()
                          : linalg::IndexOp();
   if (!index || index.getDim() != 0)
+    return std::nullopt;
+  // An index that wraps in a narrow integer is no iota.
+  auto width = cast<IntegerType>(indexCast.getType()).getWidth();
+  int64_t extent = cast<RankedTensorType>(iota.getType()).getDimSize(0);
+  if (width < 64 && (width <= 1 || extent > (int64_t(1) << (width - 1))))
     return std::nullopt;
   ArrayRef<int64_t> shape = cast<RankedTensorType>(v.getType()).getShape();
   std::optional<unsigned> along;
@@ -221,7 +227,8 @@ static std::optional<double> constantOperand(const MapStep &step, unsigned i) {
 /// iotas: the offset.
 static std::optional<int64_t> matchCausalMask(Value mask) {
   MapStep select = getMapStep(mask);
-  if (!select || !isa<arith::SelectOp>(select.op) || !select.input(0) ||
+  if (!select || select.generic.getNumLoops() != 2 ||
+      !isa<arith::SelectOp>(select.op) || !select.input(0) ||
       !select.map(0).isIdentity() || constantOperand(select, 1) != 0.0 ||
       constantOperand(select, 2) != -INFINITY)
     return std::nullopt;
@@ -237,12 +244,13 @@ static std::optional<int64_t> matchCausalMask(Value mask) {
   }
   MapStep cmp = getMapStep(pred);
   auto cmpi = cmp ? dyn_cast<arith::CmpIOp>(cmp.op) : arith::CmpIOp();
-  if (!cmpi || !cmp.input(0) || !cmp.map(0).isIdentity())
+  if (!cmpi || cmp.generic.getNumLoops() != 2 || !cmp.input(0) ||
+      !cmp.map(0).isIdentity())
     return std::nullopt;
   std::optional<double> c = constantOperand(cmp, 1);
   MapStep sub = getMapStep(cmp.input(0)->get());
-  if (!c || !sub || !isa<arith::SubIOp>(sub.op) || !sub.input(0) ||
-      !sub.input(1))
+  if (!c || !sub || sub.generic.getNumLoops() != 2 ||
+      !isa<arith::SubIOp>(sub.op) || !sub.input(0) || !sub.input(1))
     return std::nullopt;
   std::optional<unsigned> a = iotaLoop(sub.input(0)->get(), sub.map(0));
   std::optional<unsigned> b = iotaLoop(sub.input(1)->get(), sub.map(1));
@@ -270,7 +278,10 @@ static std::optional<int64_t> matchCausalMask(Value mask) {
 /// Whether `guard` is all(s == -inf) over the last dim of `s`, kept.
 static bool isFullyMaskedGuard(Value guard, Value s) {
   auto g = guard.getDefiningOp<linalg::GenericOp>();
-  if (!g || g.getNumDpsInputs() != 1 || !hasIterators(g, 3, 1))
+  if (!g || g->getNumResults() != 1 || g.getNumDpsInputs() != 1 ||
+      !hasIterators(g, 3, 1) ||
+      !g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity() ||
+      !isRowBroadcast(g.getMatchingIndexingMap(g.getDpsInitOperand(0))))
     return false;
   Block &body = g.getRegion().front();
   std::optional<TypedAttr> fill = getFillConstant(g.getDpsInits()[0]);
@@ -316,13 +327,13 @@ static bool matchSoftmax(Value p4, Value &scores, Value &mask) {
   MapStep guard = getMapStep(p4);
   if (guard && isa<arith::SelectOp>(guard.op) && guard.input(2) &&
       guard.map(2).isIdentity() && constantOperand(guard, 1) == 0.0 &&
-      guard.input(0))
+      guard.input(0) && isRowBroadcast(guard.map(0)))
     normalized = guard.input(2)->get();
   else
     guard = {};
   MapStep div = getMapStep(normalized);
   if (!div || !isa<arith::DivFOp>(div.op) || !div.input(0) || !div.input(1) ||
-      !div.map(0).isIdentity())
+      !div.map(0).isIdentity() || !isRowBroadcast(div.map(1)))
     return false;
   Value e = div.input(0)->get();
   if (matchLastDimReduction(div.input(1)->get(), "arith.addf", 0.0) != e)
@@ -332,7 +343,7 @@ static bool matchSoftmax(Value p4, Value &scores, Value &mask) {
     return false;
   MapStep sub = getMapStep(in[0]);
   if (!sub || !isa<arith::SubFOp>(sub.op) || !sub.input(0) || !sub.input(1) ||
-      !sub.map(0).isIdentity())
+      !sub.map(0).isIdentity() || !isRowBroadcast(sub.map(1)))
     return false;
   Value masked = sub.input(0)->get();
   Value max = expandedFrom(sub.input(1)->get(), {{0}, {1}, {2, 3}});
@@ -471,7 +482,7 @@ static LogicalResult buildAttention(RewriterBase &rewriter,
     SmallVector<Value> in;
     Operation *user = o4.hasOneUse() ? *o4.getUsers().begin() : nullptr;
     if (!user || user->getNumResults() != 1 ||
-        !matchMapOf<arith::TruncFOp>(user->getResult(0), in) ||
+        !matchMapOf<arith::TruncFOp>(user->getResult(0), in) || in[0] != o4 ||
         cast<RankedTensorType>(user->getResult(0).getType()).getElementType() !=
             elem) {
       refusal.why = "its f32 output is not rounded to the inputs' type";
@@ -515,7 +526,7 @@ static LogicalResult buildAttention(RewriterBase &rewriter,
     Operation *user = *o4.getUsers().begin();
     if (user->getNumResults() == 1)
       if (auto moved = matchDataMovement(user->getResult(0));
-          moved && moved->second == swap) {
+          moved && moved->first == o4 && moved->second == swap) {
         anchor = user;
         target = user->getResult(0);
       }
@@ -559,8 +570,6 @@ int raise::recognizeAttention(RewriterBase &rewriter, Operation *root) {
   });
   int count = 0;
   for (linalg::GenericOp pv : contractions) {
-    if (!pv->getBlock())
-      continue;
     Refusal refusal;
     FailureOr<Sdpa> sdpa = matchSdpa(pv, refusal);
     if (succeeded(sdpa) &&

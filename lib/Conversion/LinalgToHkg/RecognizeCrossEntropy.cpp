@@ -19,8 +19,9 @@
 //             assert would stop the program)
 //   loss   = sum(valid ? nll : 0) / sum(valid ? 1 : 0)  kinds sum, sum
 //
-// Both accumulate in f32 (torch sums the bf16 losses in bf16); the count
-// is exact in f32 up to 2^24 rows, the recognizer's limit.
+// Both accumulate in f32 (torch sums the bf16 losses in bf16 and divides
+// by the count rounded to bf16: 8191 becomes 8192); the count is exact in
+// f32 up to 2^24 rows, the recognizer's limit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <cmath>
 
@@ -71,7 +73,7 @@ static Value matchLogSoftmax(Value v) {
     v = in[0];
   MapStep sub = getMapStep(v);
   if (!sub || !isa<arith::SubFOp>(sub.op) || !sub.input(0) || !sub.input(1) ||
-      !sub.map(0).isIdentity())
+      !sub.map(0).isIdentity() || !isRowBroadcast(sub.map(1)))
     return {};
   Value shifted = sub.input(0)->get();
   if (!matchMapOf<math::LogOp>(sub.input(1)->get(), in) ||
@@ -80,7 +82,8 @@ static Value matchLogSoftmax(Value v) {
     return {};
   MapStep center = getMapStep(shifted);
   if (!center || !isa<arith::SubFOp>(center.op) || !center.input(0) ||
-      !center.input(1) || !center.map(0).isIdentity())
+      !center.input(1) || !center.map(0).isIdentity() ||
+      !isRowBroadcast(center.map(1)))
     return {};
   Value wide = center.input(0)->get();
   Value max = unitViewSource(center.input(1)->get());
@@ -96,7 +99,8 @@ static Value matchLogSoftmax(Value v) {
 /// asserts): src and index.
 static bool matchRowGather(Value v, Value &src, Value &index) {
   auto g = v.getDefiningOp<linalg::GenericOp>();
-  if (!g || g.getNumDpsInputs() != 1 || g.getNumReductionLoops() != 0 ||
+  if (!g || g->getNumResults() != 1 || g.getNumDpsInputs() != 1 ||
+      g.getNumReductionLoops() != 0 ||
       !llvm::all_of(g.getIndexingMapsArray(),
                     [](AffineMap m) { return m.isIdentity(); }))
     return false;
@@ -127,11 +131,11 @@ static std::optional<int64_t> matchNotIgnored(Value v, Value &targets) {
   if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::ne || !ne.input(0) ||
       !ne.map(0).isIdentity())
     return std::nullopt;
-  std::optional<double> k = getScalarConstant(cmp.getRhs());
-  if (!k)
+  APInt k;
+  if (!matchPattern(cmp.getRhs(), m_ConstantInt(&k)) || k.getBitWidth() > 64)
     return std::nullopt;
   targets = ne.input(0)->get();
-  return static_cast<int64_t>(*k);
+  return k.getSExtValue();
 }
 
 /// select(valid, a, zero) of inputs read at the identity (zero: a constant,
@@ -139,7 +143,8 @@ static std::optional<int64_t> matchNotIgnored(Value v, Value &targets) {
 static Value matchSelectOrZero(Value v, Value valid) {
   MapStep sel = getMapStep(v);
   if (!sel || !isa<arith::SelectOp>(sel.op) || !sel.input(0) ||
-      sel.input(0)->get() != valid || !sel.input(1) || !sel.map(1).isIdentity())
+      sel.input(0)->get() != valid || !sel.map(0).isIdentity() ||
+      !sel.input(1) || !sel.map(1).isIdentity())
     return {};
   std::optional<double> zero = getScalarConstant(sel.op->getOperand(2));
   if (!zero)
@@ -161,7 +166,8 @@ static Value matchSelectOrZero(Value v, Value valid) {
 /// The count of `valid` (a sum of extui(valid) into a zero i64): valid.
 static Value matchCount(Value v) {
   auto g = v.getDefiningOp<linalg::GenericOp>();
-  if (!g || g.getNumDpsInputs() != 1 || g.getNumParallelLoops() != 0)
+  if (!g || g->getNumResults() != 1 || g.getNumDpsInputs() != 1 ||
+      g.getNumParallelLoops() != 0)
     return {};
   Block &body = g.getRegion().front();
   auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddIOp>();
@@ -210,6 +216,19 @@ static std::optional<CrossEntropy> matchCrossEntropy(linalg::GenericOp div) {
     return std::nullopt;
   auto logitsType = cast<RankedTensorType>(logits.getType());
   auto targetsType = cast<RankedTensorType>(targets.getType());
+  // One gathered element per row: [N, 1] over [N, 1] indices, viewed as
+  // [N] on both sides (linalg.index 0 is then the row).
+  int64_t rows = logitsType.getRank() == 2 ? logitsType.getDimSize(0) : -1;
+  auto isColumn = [&](Value x) {
+    return cast<ShapedType>(x.getType()).getShape() ==
+           ArrayRef<int64_t>{rows, 1};
+  };
+  auto isRows = [&](Value x) {
+    return cast<ShapedType>(x.getType()).getShape() == ArrayRef<int64_t>{rows};
+  };
+  if (!isColumn(gathered) || !isColumn(index) || !isRows(in[0]) ||
+      !isRows(clamped))
+    return std::nullopt;
   if (logitsType.getRank() != 2 || !logitsType.hasStaticShape() ||
       targetsType.getShape() != logitsType.getShape().take_front() ||
       !targetsType.getElementType().isInteger(64))
@@ -348,14 +367,17 @@ int raise::recognizeCrossEntropy(RewriterBase &rewriter, Operation *root) {
     // The decomposition, now unread, goes; its gather too, whose bounds
     // asserts keep it alive (the NaN of a bad target replaces them).
     SmallVector<Operation *> dead = {div};
+    llvm::DenseSet<Operation *> erased;
     rewriter.replaceAllUsesWith(div.getResult(0), mean.getResult());
     while (!dead.empty()) {
       Operation *op = dead.pop_back_val();
-      if (!op->use_empty() || (op != ce->gather && !isOpTriviallyDead(op)))
+      if (erased.contains(op) || !op->use_empty() ||
+          (op != ce->gather && !isOpTriviallyDead(op)))
         continue;
       for (Value operand : op->getOperands())
         if (Operation *def = operand.getDefiningOp())
           dead.push_back(def);
+      erased.insert(op);
       rewriter.eraseOp(op);
     }
     ++count;

@@ -174,8 +174,10 @@ static Value buildRope(RewriterBase &rewriter, linalg::GenericOp add) {
 int raise::recognizeRope(RewriterBase &rewriter, Operation *root) {
   SmallVector<linalg::GenericOp> adds;
   root->walk([&](linalg::GenericOp g) {
-    if (getMapStep(g->getResult(0)) &&
-        isa<arith::AddFOp>(getMapStep(g->getResult(0)).op))
+    if (g->getNumResults() != 1)
+      return;
+    if (MapStep step = getMapStep(g->getResult(0));
+        step && isa<arith::AddFOp>(step.op))
       adds.push_back(g);
   });
   int count = 0;
