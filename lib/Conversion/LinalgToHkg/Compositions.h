@@ -54,6 +54,10 @@ struct MapStep {
   OpOperand *input(unsigned i) const;
   /// That input's indexing map.
   AffineMap map(unsigned i) const;
+  /// Payload operand `i` as a constant: a scalar (getScalarConstant), or
+  /// an input that is a splat constant tensor (a float, an integer; i1 as
+  /// 0 or 1).
+  std::optional<double> constant(unsigned i) const;
 };
 
 /// The step `v` is the result of, if it is one.

@@ -52,6 +52,23 @@ AffineMap MapStep::map(unsigned i) const {
   return in ? generic.getMatchingIndexingMap(in) : AffineMap();
 }
 
+std::optional<double> MapStep::constant(unsigned i) const {
+  if (std::optional<double> c = getScalarConstant(op->getOperand(i)))
+    return c;
+  OpOperand *in = input(i);
+  DenseElementsAttr dense;
+  if (!in || !matchPattern(in->get(), m_Constant(&dense)) || !dense.isSplat())
+    return std::nullopt;
+  Type elem = dense.getElementType();
+  if (isa<FloatType>(elem))
+    return dense.getSplatValue<APFloat>().convertToDouble();
+  if (elem.isInteger(1))
+    return dense.getSplatValue<bool>() ? 1.0 : 0.0;
+  if (isa<IntegerType>(elem))
+    return static_cast<double>(dense.getSplatValue<APInt>().getSExtValue());
+  return std::nullopt;
+}
+
 std::optional<std::pair<Value, AffineMap>> raise::matchDataMovement(Value v) {
   auto generic = v.getDefiningOp<linalg::GenericOp>();
   if (!generic || generic->getNumResults() != 1 ||

@@ -207,36 +207,20 @@ static std::optional<unsigned> iotaLoop(Value v, AffineMap map) {
   return dim.getPosition();
 }
 
-/// The constant operand `i` of `step`'s payload: a scalar, or a splat
-/// tensor input.
-static std::optional<double> constantOperand(const MapStep &step, unsigned i) {
-  if (std::optional<double> c = getScalarConstant(step.op->getOperand(i)))
-    return c;
-  OpOperand *in = step.input(i);
-  DenseElementsAttr dense;
-  if (!in || !matchPattern(in->get(), m_Constant(&dense)) || !dense.isSplat())
-    return std::nullopt;
-  if (isa<FloatType>(dense.getElementType()))
-    return dense.getSplatValue<APFloat>().convertToDouble();
-  if (dense.getElementType().isInteger(1))
-    return dense.getSplatValue<bool>() ? 1.0 : 0.0;
-  return std::nullopt;
-}
-
 /// A causal mask [Sq, Skv] = select(j <= i + offset, 0, -inf) built from
 /// iotas: the offset.
 static std::optional<int64_t> matchCausalMask(Value mask) {
   MapStep select = getMapStep(mask);
   if (!select || select.generic.getNumLoops() != 2 ||
       !isa<arith::SelectOp>(select.op) || !select.input(0) ||
-      !select.map(0).isIdentity() || constantOperand(select, 1) != 0.0 ||
-      constantOperand(select, 2) != -INFINITY)
+      !select.map(0).isIdentity() || select.constant(1) != 0.0 ||
+      select.constant(2) != -INFINITY)
     return std::nullopt;
   Value pred = select.input(0)->get();
   // An and with an all-true constant (torch's tril of ones) changes nothing.
   if (MapStep andi = getMapStep(pred); andi && isa<arith::AndIOp>(andi.op)) {
     for (unsigned i = 0; i < 2; ++i)
-      if (constantOperand(andi, 1 - i) == 1.0 && andi.input(i) &&
+      if (andi.constant(1 - i) == 1.0 && andi.input(i) &&
           andi.map(i).isIdentity()) {
         pred = andi.input(i)->get();
         break;
@@ -247,7 +231,7 @@ static std::optional<int64_t> matchCausalMask(Value mask) {
   if (!cmpi || cmp.generic.getNumLoops() != 2 || !cmp.input(0) ||
       !cmp.map(0).isIdentity())
     return std::nullopt;
-  std::optional<double> c = constantOperand(cmp, 1);
+  std::optional<double> c = cmp.constant(1);
   MapStep sub = getMapStep(cmp.input(0)->get());
   if (!c || !sub || sub.generic.getNumLoops() != 2 ||
       !isa<arith::SubIOp>(sub.op) || !sub.input(0) || !sub.input(1))
@@ -326,8 +310,8 @@ static bool matchSoftmax(Value p4, Value &scores, Value &mask) {
   Value normalized = p4;
   MapStep guard = getMapStep(p4);
   if (guard && isa<arith::SelectOp>(guard.op) && guard.input(2) &&
-      guard.map(2).isIdentity() && constantOperand(guard, 1) == 0.0 &&
-      guard.input(0) && isRowBroadcast(guard.map(0)))
+      guard.map(2).isIdentity() && guard.constant(1) == 0.0 && guard.input(0) &&
+      isRowBroadcast(guard.map(0)))
     normalized = guard.input(2)->get();
   else
     guard = {};

@@ -146,19 +146,7 @@ static Value matchSelectOrZero(Value v, Value valid) {
       sel.input(0)->get() != valid || !sel.map(0).isIdentity() ||
       !sel.input(1) || !sel.map(1).isIdentity())
     return {};
-  std::optional<double> zero = getScalarConstant(sel.op->getOperand(2));
-  if (!zero)
-    if (OpOperand *in = sel.input(2)) {
-      DenseElementsAttr dense;
-      if (matchPattern(in->get(), m_Constant(&dense)) && dense.isSplat()) {
-        if (isa<FloatType>(dense.getElementType()))
-          zero = dense.getSplatValue<APFloat>().convertToDouble();
-        else if (isa<IntegerType>(dense.getElementType()))
-          zero =
-              static_cast<double>(dense.getSplatValue<APInt>().getSExtValue());
-      }
-    }
-  if (zero != 0.0)
+  if (sel.constant(2) != 0.0)
     return {};
   return sel.input(1)->get();
 }
