@@ -110,6 +110,12 @@ hkg::rt::makeRandomInputs(const KernelModel &model, Operation *op,
       fillNormal(t, stream, range.a, range.b);
       break;
     case InputRange::Kind::Custom:
+      // A custom fill (RoPE's tables) is written for the operand's shape:
+      // the tensor a slice view reads through is drawn uniformly instead.
+      if (type != op->getOperand(i).getType()) {
+        fillUniform(t, stream, -1.0, 1.0);
+        break;
+      }
       range.fill(t);
       break;
     }

@@ -220,12 +220,11 @@ HkgLowerToGPUPass::prepareOperandView(HkgKernelOpInterface op, unsigned i,
                                       llvm::StringMap<int64_t> &counters) {
   // Each copy removes a slice from the view: this ends.
   while (std::optional<SliceView> view = getSliceView(op->getOperand(i))) {
+    // A slice with dynamic offsets, sizes or shapes is no view: it stays a
+    // host op (hkg-reject-host-ops refuses it unless host ops are allowed)
+    // and the kernel reads its result.
     if (!isStaticSliceView(*view))
-      return op->emitOpError("operand #")
-             << i
-             << " is read through a slice with dynamic offsets, sizes or "
-                "shapes; kernels read only static slices (unit strides) in "
-                "place";
+      return std::optional<SliceView>();
     FailureOr<MemRefType> type =
         getSliceViewType(bufferTypeOf(view->root.getType()), view->ops);
     const SliceViewSupportRegistry::Hook *takes =
@@ -394,9 +393,17 @@ LogicalResult HkgLowerToGPUPass::lowerOp(HkgKernelOpInterface op,
     // The grid's x is computed at launch; the manifest says how.
     func->setAttr(HkgDialect::GridXAttrHelper::getNameStr(),
                   b.getDenseI64ArrayAttr(*kc.gridX));
+    // A parameter a slice view reads through is its static root: no size
+    // parameter for any of its dims (the body indexes the view by the
+    // operand's sizes, kc.argSizes).
+    SmallVector<SmallVector<int64_t>> paramSizes(argSizes);
+    for (auto [i, view] : llvm::enumerate(views))
+      if (view)
+        paramSizes[i].assign(
+            cast<RankedTensorType>(view->root.getType()).getRank(), -1);
     func->setAttr(HkgDialect::ArgSizesAttrHelper::getNameStr(),
                   b.getArrayAttr(llvm::map_to_vector(
-                      argSizes, [&](ArrayRef<int64_t> dims) -> Attribute {
+                      paramSizes, [&](ArrayRef<int64_t> dims) -> Attribute {
                         return b.getDenseI64ArrayAttr(dims);
                       })));
   } else {

@@ -64,14 +64,3 @@ func.func @split_k_without_clusters(%a: tensor<16x4096xbf16>, %b: tensor<4096x40
   %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<split_k = 2, split_k_reduce = cluster>} : tensor<16x4096xbf16>, tensor<4096x4096xbf16> -> tensor<16x4096xbf16>
   return %c : tensor<16x4096xbf16>
 }
-
-// -----
-
-// Only static slices are views a kernel reads in place (hkg-reject-host-ops
-// says so first in the pipelines).
-func.func @dynamic_slice(%x: tensor<64x64xf32>, %i: index) -> tensor<8x64xf32> {
-  %h = tensor.extract_slice %x[%i, 0] [8, 64] [1, 1] : tensor<64x64xf32> to tensor<8x64xf32>
-  // expected-error @below {{'hkg.softmax' op operand #0 is read through a slice with dynamic offsets, sizes or shapes; kernels read only static slices (unit strides) in place}}
-  %s = hkg.softmax %h axis(1) {schedule = #hkg.schedule<online = 0, row_cache = registers, rows_per_block = 8, threads = 64, unroll = 1, vector_width = 4>} : tensor<8x64xf32> -> tensor<8x64xf32>
-  return %s : tensor<8x64xf32>
-}

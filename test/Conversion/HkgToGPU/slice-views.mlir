@@ -156,3 +156,23 @@ func.func @elementwise_misaligned(%x: tensor<64x67xf32>) -> tensor<64x64xf32> {
   return %t : tensor<64x64xf32>
 }
 }
+
+// -----
+
+// A slice at a dynamic offset is no view: it stays a host op, bufferized
+// there, and the kernel reads its result as a dense buffer of the slice's
+// shape (hkg-reject-host-ops refuses it first unless host ops are allowed).
+// CHECK-LABEL: func.func @dynamic_slice
+// CHECK:         %[[S:.*]] = tensor.extract_slice %arg0[%arg1, 0] [8, 64] [1, 1] : tensor<64x64xf32> to tensor<8x64xf32>
+// CHECK:         %[[B:.*]] = bufferization.to_buffer %[[S]] read_only : tensor<8x64xf32> to memref<8x64xf32>
+// CHECK:         gpu.launch_func @hkg_softmax_{{[0-9]+}}::@hkg_softmax_{{[0-9]+}} {{.*}} args(%[[B]] : memref<8x64xf32>,
+// CHECK:       gpu.func @hkg_softmax_{{[0-9]+}}(%{{.*}}: memref<8x64xf32>, %{{.*}}: memref<8x64xf32>) kernel
+// CHECK-NOT:     memref.subview
+// CHECK:         gpu.return
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+func.func @dynamic_slice(%x: tensor<64x64xf32>, %i: index) -> tensor<8x64xf32> {
+  %h = tensor.extract_slice %x[%i, 0] [8, 64] [1, 1] : tensor<64x64xf32> to tensor<8x64xf32>
+  %s = hkg.softmax %h axis(1) : tensor<8x64xf32> -> tensor<8x64xf32>
+  return %s : tensor<8x64xf32>
+}
+}
