@@ -7,6 +7,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/ADT/DenseSet.h"
 
 #define DEBUG_TYPE "hkg-reject-host-ops"
 
@@ -48,6 +50,20 @@ SmallVector<Operation *> mlir::hkg::getHostOps(ModuleOp module) {
   return hostOps;
 }
 
+/// Whether `op` only makes the inits of other host ops (a tensor.empty, or
+/// a destination-style op such as linalg.fill read only as their
+/// destinations): it is part of what they compute, and their errors name
+/// them.
+static bool onlyInitsHostOps(Operation *op,
+                             const llvm::DenseSet<Operation *> &hostOps) {
+  if (!isa<tensor::EmptyOp, DestinationStyleOpInterface>(op) || op->use_empty())
+    return false;
+  return llvm::all_of(op->getUses(), [&](OpOperand &use) {
+    auto user = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+    return user && hostOps.contains(user) && user.isDpsInit(&use);
+  });
+}
+
 namespace mlir::hkg {
 namespace {
 struct HkgRejectHostOpsPass final
@@ -56,6 +72,7 @@ struct HkgRejectHostOpsPass final
 
   void runOnOperation() override {
     SmallVector<Operation *> hostOps = getHostOps(getOperation());
+    llvm::DenseSet<Operation *> hostSet(hostOps.begin(), hostOps.end());
     for (Operation *op : hostOps) {
       if (allowHostOps) {
         op->emitRemark("'") << op->getName()
@@ -63,6 +80,8 @@ struct HkgRejectHostOpsPass final
                                "hkg kernel computes it";
         continue;
       }
+      if (onlyInitsHostOps(op, hostSet))
+        continue;
       InFlightDiagnostic diag = op->emitError("'");
       diag << op->getName()
            << "' is not an hkg kernel op: no kernel computes it, and it would "
