@@ -97,6 +97,10 @@ Value matchLastDimReduction(Value v, StringRef combine, double init);
 /// one.
 std::optional<double> getScalarConstant(Value v);
 
+/// Whether `g` reads and writes every operand at the identity: the same
+/// element of each.
+bool hasIdentityMaps(linalg::GenericOp g);
+
 /// Whether `m` reads a row's reduced value back at every element of the
 /// row: (d0, ..., dn-2, 0) over n loops.
 bool isRowBroadcast(AffineMap m);

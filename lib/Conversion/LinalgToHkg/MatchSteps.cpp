@@ -172,3 +172,8 @@ bool raise::isRowBroadcast(AffineMap m) {
   auto last = dyn_cast<AffineConstantExpr>(m.getResult(n - 1));
   return last && last.getValue() == 0;
 }
+
+bool raise::hasIdentityMaps(linalg::GenericOp g) {
+  return llvm::all_of(g.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isIdentity(); });
+}

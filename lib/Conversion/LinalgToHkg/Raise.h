@@ -49,6 +49,12 @@ RaiseResult raiseContraction(RewriterBase &rewriter, linalg::GenericOp generic);
 /// Reduction loops with a sum / prod / max / min combiner: hkg.reduce.
 RaiseResult raiseReduction(RewriterBase &rewriter, linalg::GenericOp generic);
 
+/// Whether the payload of `generic` (inputs a, b, init acc) is exactly
+/// `acc + a * b` (either order of either), each operand used as it is or
+/// widened by arith.extf, and nothing else: linalg's contraction check looks
+/// through any unary op (a negation, an exp), which hkg.matmul would drop.
+bool isMultiplyAccumulate(linalg::GenericOp generic);
+
 /// Whether every value the payload of `generic` reads from outside it is a
 /// constant (which cloneInto then copies into the new body); otherwise
 /// `why` names the first that is not.

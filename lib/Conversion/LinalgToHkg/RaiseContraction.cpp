@@ -25,11 +25,7 @@ static SmallVector<unsigned> loopsOf(AffineMap map) {
 
 static std::string str(Twine t) { return t.str(); }
 
-/// Whether the payload is exactly `acc + a * b` (either order of either),
-/// each operand used as it is or widened by arith.extf, and nothing else:
-/// linalg's contraction check looks through any unary op (a negation, an
-/// exp), which hkg.matmul would drop.
-static bool isMultiplyAccumulate(linalg::GenericOp generic) {
+bool raise::isMultiplyAccumulate(linalg::GenericOp generic) {
   Block &body = generic.getRegion().front();
   Value a = body.getArgument(0), b = body.getArgument(1);
   Value acc = body.getArgument(2);

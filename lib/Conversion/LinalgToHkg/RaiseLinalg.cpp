@@ -75,12 +75,7 @@ static bool isContractionLike(linalg::GenericOp generic) {
 /// Whether `generic` reads (through reshapes) the result of a reduction.
 static bool readsReduction(linalg::GenericOp generic) {
   return llvm::any_of(generic.getDpsInputs(), [](Value v) {
-    while (Operation *def = v.getDefiningOp()) {
-      if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
-        break;
-      v = def->getOperand(0);
-    }
-    auto g = v.getDefiningOp<linalg::GenericOp>();
+    auto g = skipReshapes(v).getDefiningOp<linalg::GenericOp>();
     return g && g.getNumReductionLoops() > 0;
   });
 }

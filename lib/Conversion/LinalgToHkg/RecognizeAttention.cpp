@@ -92,16 +92,7 @@ static bool matchBatchMatmul(linalg::GenericOp g, Value &lhs, Value &rhs) {
       AffineMap::inferFromExprList(
           ArrayRef<ArrayRef<AffineExpr>>{{b, m, k}, {b, k, n}, {b, m, n}}, ctx))
     return false;
-  Block &body = g.getRegion().front();
-  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value acc = body.getArgument(2);
-  Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
-  if (!isBinaryOf<arith::MulFOp>(product, body.getArgument(0),
-                                 body.getArgument(1)) ||
-      (add.getLhs() != acc && add.getRhs() != acc) ||
-      !isFilledWith(g.getDpsInits()[0], 0.0))
+  if (!isMultiplyAccumulate(g) || !isFilledWith(g.getDpsInits()[0], 0.0))
     return false;
   lhs = g.getDpsInputs()[0];
   rhs = g.getDpsInputs()[1];
@@ -278,8 +269,7 @@ static bool isFullyMaskedGuard(Value guard, Value s) {
   auto eq = g.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
   if (!eq || eq.getNumDpsInputs() != 1 || eq->getNumResults() != 1 ||
       eq.getNumReductionLoops() != 0 || eq.getDpsInputs()[0] != s ||
-      !llvm::all_of(eq.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isIdentity(); }))
+      !hasIdentityMaps(eq))
     return false;
   Block &eqBody = eq.getRegion().front();
   auto cmpf =

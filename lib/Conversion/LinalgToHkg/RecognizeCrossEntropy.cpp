@@ -100,9 +100,7 @@ static Value matchLogSoftmax(Value v) {
 static bool matchRowGather(Value v, Value &src, Value &index) {
   auto g = v.getDefiningOp<linalg::GenericOp>();
   if (!g || g->getNumResults() != 1 || g.getNumDpsInputs() != 1 ||
-      g.getNumReductionLoops() != 0 ||
-      !llvm::all_of(g.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isIdentity(); }))
+      g.getNumReductionLoops() != 0 || !hasIdentityMaps(g))
     return false;
   Block &body = g.getRegion().front();
   auto extract =
