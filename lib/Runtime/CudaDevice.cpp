@@ -223,7 +223,8 @@ public:
   llvm::Error launch(KernelHandle kernel, Dim3 grid, Dim3 block,
                      unsigned dynamicSharedBytes,
                      llvm::ArrayRef<DevicePtr> args,
-                     llvm::ArrayRef<int64_t> scalars) override {
+                     llvm::ArrayRef<int64_t> scalars,
+                     StreamHandle stream) override {
     // Above 48 KiB a kernel must opt in to its dynamic shared memory
     // (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES); once per kernel
     // and size, outside any timed launch after the first.
@@ -251,7 +252,7 @@ public:
       params.push_back(&v);
     return check(api.cuLaunchKernel(kernel, grid[0], grid[1], grid[2], block[0],
                                     block[1], block[2], dynamicSharedBytes,
-                                    nullptr, params.data(), nullptr),
+                                    stream, params.data(), nullptr),
                  "cuLaunchKernel");
   }
   llvm::Error synchronize() override {

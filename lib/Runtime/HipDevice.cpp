@@ -167,7 +167,8 @@ public:
   llvm::Error launch(KernelHandle kernel, Dim3 grid, Dim3 block,
                      unsigned dynamicSharedBytes,
                      llvm::ArrayRef<DevicePtr> args,
-                     llvm::ArrayRef<int64_t> scalars) override {
+                     llvm::ArrayRef<int64_t> scalars,
+                     StreamHandle stream) override {
     // kernelParams: a pointer to each parameter's value, the pointers then
     // the int64 sizes.
     std::vector<void *> values;
@@ -181,7 +182,7 @@ public:
       params.push_back(&v);
     return check(api.hipModuleLaunchKernel(kernel, grid[0], grid[1], grid[2],
                                            block[0], block[1], block[2],
-                                           dynamicSharedBytes, nullptr,
+                                           dynamicSharedBytes, stream,
                                            params.data(), nullptr),
                  "hipModuleLaunchKernel");
   }

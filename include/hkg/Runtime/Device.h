@@ -42,6 +42,8 @@ using DevicePtr = uint64_t;
 using ModuleHandle = void *;
 using KernelHandle = void *;
 using EventHandle = void *;
+/// A CUstream / hipStream_t; nullptr is the default (legacy) stream.
+using StreamHandle = void *;
 
 using Dim3 = std::array<unsigned, 3>;
 
@@ -83,14 +85,15 @@ public:
   virtual llvm::Error unloadModule(ModuleHandle module) = 0;
   virtual llvm::Expected<KernelHandle> getKernel(ModuleHandle module,
                                                  llvm::StringRef name) = 0;
-  /// Launches `kernel` on the default stream with the hkg kernel ABI's
-  /// parameters: one bare device pointer per manifest arg, then one signed
-  /// 64-bit integer per size parameter (`scalars`, the kernel's size values;
-  /// none for a static kernel).
+  /// Launches `kernel` on `stream` (default: the default stream) with the
+  /// hkg kernel ABI's parameters: one bare device pointer per manifest arg,
+  /// then one signed 64-bit integer per size parameter (`scalars`, the
+  /// kernel's size values; none for a static kernel).
   virtual llvm::Error launch(KernelHandle kernel, Dim3 grid, Dim3 block,
                              unsigned dynamicSharedBytes,
                              llvm::ArrayRef<DevicePtr> args,
-                             llvm::ArrayRef<int64_t> scalars = {}) = 0;
+                             llvm::ArrayRef<int64_t> scalars = {},
+                             StreamHandle stream = nullptr) = 0;
   virtual llvm::Error synchronize() = 0;
 
   virtual llvm::Expected<EventHandle> createEvent() = 0;

@@ -1,0 +1,108 @@
+/*===- hkg-c/Hkg.h - hkg's C API -----------------------------------*- C -*-===*\
+|*                                                                            *|
+|* The stable C interface of libhkg: compile hkg (or linalg) MLIR into a      *|
+|* kernel bundle in process, transform a module with a pass pipeline, and    *|
+|* launch a bundle's kernels on a caller's buffers and stream. The Python    *|
+|* package's pybind11 binding (python/hkg/_hkg.cpp) is written against this  *|
+|* header only, so it builds without LLVM's headers and links a libhkg built *|
+|* anywhere (docs/Python.md, "Installing on a machine without LLVM").         *|
+|*                                                                            *|
+|* Conventions: a function that can fail returns NULL on success or an      *|
+|* error message (malloc'ed, UTF-8, freed with hkgStringFree) holding the    *|
+|* MLIR diagnostics or the driver's error string. Strings passed in need not *|
+|* be NUL-terminated where a length is given. Handles are opaque.             *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef HKG_C_HKG_H
+#define HKG_C_HKG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define HKG_CAPI_EXPORTED __attribute__((visibility("default")))
+#else
+#define HKG_CAPI_EXPORTED
+#endif
+
+/// Bumped when a function's signature or meaning changes.
+#define HKG_CAPI_VERSION 1
+
+/// hkg's version ("0.1.0"), and the bundle format version ("0.1").
+HKG_CAPI_EXPORTED const char *hkgGetVersion(void);
+HKG_CAPI_EXPORTED const char *hkgGetBundleVersion(void);
+HKG_CAPI_EXPORTED int hkgGetCAPIVersion(void);
+
+/// Frees a string the API returned.
+HKG_CAPI_EXPORTED void hkgStringFree(char *string);
+
+/*===-- Compiler ----------------------------------------------------------===*/
+
+/// Compiles the module `source` (hkg ops, or linalg on tensors, which is
+/// raised first as hkg-compile does) into a bundle directory `outDir`
+/// (binaries + manifest.json, docs/ABI.md). `optionsJson` is a JSON object
+/// (NULL or "" for defaults) with hkg-compile's options:
+///   "chip" (required unless the module has hkg.target), "format"
+///   ("hsaco", "ptx", "cubin"), "opt_level", "toolkit", "default_schedules",
+///   "allow_host_ops", "index_bitwidth", "min_blocks_per_sm".
+/// Unknown keys are an error naming them.
+HKG_CAPI_EXPORTED char *hkgCompile(const char *source, size_t length,
+                                   const char *optionsJson,
+                                   const char *outDir);
+
+/// Parses and verifies `source`, runs the textual pass pipeline `pipeline`
+/// (as hkg-opt's --pass-pipeline, e.g. "builtin.module(hkg-from-linalg)";
+/// NULL or "" runs none) and returns the result's text in `*result`
+/// (malloc'ed; freed with hkgStringFree) on success. Every pass hkg-opt
+/// registers is available.
+HKG_CAPI_EXPORTED char *hkgTransform(const char *source, size_t length,
+                                     const char *pipeline, char **result);
+
+/*===-- Runtime -----------------------------------------------------------===*/
+
+typedef struct HkgDevice HkgDevice;
+
+/// Opens GPU `ordinal` through `kind` ("auto", "cuda", "hip"). CUDA shares
+/// the device's primary context, which PyTorch also uses, so device pointers
+/// from either are valid in the other.
+HKG_CAPI_EXPORTED char *hkgDeviceOpen(const char *kind, int ordinal,
+                                      HkgDevice **device);
+HKG_CAPI_EXPORTED void hkgDeviceClose(HkgDevice *device);
+/// "cuda" or "hip"; the product name; the architecture (sm_90, gfx942);
+/// the count of SMs / CUs.
+HKG_CAPI_EXPORTED const char *hkgDeviceGetKind(HkgDevice *device);
+HKG_CAPI_EXPORTED const char *hkgDeviceGetName(HkgDevice *device);
+HKG_CAPI_EXPORTED const char *hkgDeviceGetArch(HkgDevice *device);
+HKG_CAPI_EXPORTED unsigned hkgDeviceGetNumComputeUnits(HkgDevice *device);
+
+/// Loads a code object (hsaco; PTX or cubin) of `size` bytes.
+HKG_CAPI_EXPORTED char *hkgDeviceLoadModule(HkgDevice *device,
+                                            const void *image, size_t size,
+                                            void **module);
+HKG_CAPI_EXPORTED char *hkgDeviceUnloadModule(HkgDevice *device,
+                                              void *module);
+HKG_CAPI_EXPORTED char *hkgDeviceGetKernel(HkgDevice *device, void *module,
+                                           const char *entry, void **kernel);
+
+/// Launches `kernel` with the hkg kernel ABI (docs/ABI.md): `numArgs` device
+/// pointers, then `numScalars` int64 size values, on `stream` (a
+/// CUstream / hipStream_t; NULL: the default stream). Dynamic shared memory
+/// above 48 KiB is opted into on the first launch that needs it.
+HKG_CAPI_EXPORTED char *hkgDeviceLaunch(HkgDevice *device, void *kernel,
+                                        const uint32_t grid[3],
+                                        const uint32_t block[3],
+                                        uint32_t dynamicSharedBytes,
+                                        const uint64_t *args, size_t numArgs,
+                                        const int64_t *scalars,
+                                        size_t numScalars, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HKG_C_HKG_H */

@@ -1,0 +1,141 @@
+//===- _hkg.cpp - the Python binding of hkg's C API -----------------------===//
+//
+// The native module `hkg._hkg`: a pybind11 face of include/hkg-c/Hkg.h and
+// nothing else, so it builds with only that header, Python's and pybind11's
+// (torch ships pybind11's): on a machine without LLVM it is compiled there
+// against a prebuilt libhkg.so (docs/Python.md). The hkg package's Python
+// code builds everything else on it.
+//
+// Compiling releases the GIL (kernels of one program compile on several
+// threads); launching does not (it returns as soon as the launch is queued).
+//
+//===----------------------------------------------------------------------===//
+
+#include "hkg-c/Hkg.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+/// hkg._hkg.Error: any failure the C API reports.
+struct Error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Throws Error with the C API's message (and frees it) when there is one.
+void check(char *message) {
+  if (!message)
+    return;
+  std::string text(message);
+  hkgStringFree(message);
+  throw Error(text);
+}
+
+class Device {
+public:
+  Device(const std::string &kind, int ordinal) {
+    check(hkgDeviceOpen(kind.c_str(), ordinal, &device));
+  }
+  ~Device() { hkgDeviceClose(device); }
+  Device(const Device &) = delete;
+  Device &operator=(const Device &) = delete;
+
+  std::string kind() const { return hkgDeviceGetKind(device); }
+  std::string name() const { return hkgDeviceGetName(device); }
+  std::string arch() const { return hkgDeviceGetArch(device); }
+  unsigned computeUnits() const { return hkgDeviceGetNumComputeUnits(device); }
+
+  uintptr_t loadModule(py::bytes image) {
+    std::string data = image;
+    void *module = nullptr;
+    check(hkgDeviceLoadModule(device, data.data(), data.size(), &module));
+    return reinterpret_cast<uintptr_t>(module);
+  }
+  void unloadModule(uintptr_t module) {
+    check(hkgDeviceUnloadModule(device, reinterpret_cast<void *>(module)));
+  }
+  uintptr_t getKernel(uintptr_t module, const std::string &entry) {
+    void *kernel = nullptr;
+    check(hkgDeviceGetKernel(device, reinterpret_cast<void *>(module),
+                             entry.c_str(), &kernel));
+    return reinterpret_cast<uintptr_t>(kernel);
+  }
+  void launch(uintptr_t kernel, const std::array<uint32_t, 3> &grid,
+              const std::array<uint32_t, 3> &block, uint32_t dynamicShared,
+              const std::vector<uint64_t> &args,
+              const std::vector<int64_t> &scalars, uintptr_t stream) {
+    check(hkgDeviceLaunch(device, reinterpret_cast<void *>(kernel),
+                          grid.data(), block.data(), dynamicShared,
+                          args.data(), args.size(), scalars.data(),
+                          scalars.size(), reinterpret_cast<void *>(stream)));
+  }
+
+private:
+  HkgDevice *device = nullptr;
+};
+
+} // namespace
+
+PYBIND11_MODULE(_hkg, m) {
+  m.doc() = "hkg's C API (include/hkg-c/Hkg.h); use the hkg package instead";
+  py::register_exception<Error>(m, "Error", PyExc_RuntimeError);
+
+  m.def("version", [] { return std::string(hkgGetVersion()); });
+  m.def("bundle_version", [] { return std::string(hkgGetBundleVersion()); });
+  m.def("capi_version", [] { return hkgGetCAPIVersion(); });
+
+  m.def(
+      "compile",
+      [](const std::string &source, const std::string &options,
+         const std::string &outDir) {
+        char *error;
+        {
+          py::gil_scoped_release release;
+          error = hkgCompile(source.data(), source.size(), options.c_str(),
+                             outDir.c_str());
+        }
+        check(error);
+      },
+      py::arg("source"), py::arg("options"), py::arg("out_dir"),
+      "Compiles MLIR text into the bundle directory out_dir (options: JSON).");
+  m.def(
+      "transform",
+      [](const std::string &source, const std::string &pipeline) {
+        char *result = nullptr;
+        char *error;
+        {
+          py::gil_scoped_release release;
+          error = hkgTransform(source.data(), source.size(), pipeline.c_str(),
+                               &result);
+        }
+        check(error);
+        std::string text(result);
+        hkgStringFree(result);
+        return text;
+      },
+      py::arg("source"), py::arg("pipeline") = "",
+      "Parses, verifies and runs a pass pipeline; returns the module's text.");
+
+  py::class_<Device>(m, "Device")
+      .def(py::init<const std::string &, int>(), py::arg("kind") = "auto",
+           py::arg("ordinal") = 0)
+      .def_property_readonly("kind", &Device::kind)
+      .def_property_readonly("name", &Device::name)
+      .def_property_readonly("arch", &Device::arch)
+      .def_property_readonly("compute_units", &Device::computeUnits)
+      .def("load_module", &Device::loadModule)
+      .def("unload_module", &Device::unloadModule)
+      .def("get_kernel", &Device::getKernel)
+      .def("launch", &Device::launch, py::arg("kernel"), py::arg("grid"),
+           py::arg("block"), py::arg("dynamic_shared_bytes"), py::arg("args"),
+           py::arg("scalars"), py::arg("stream"));
+}

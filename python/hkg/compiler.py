@@ -1,0 +1,45 @@
+"""Compiling MLIR text into a `Program`, through the disk cache."""
+
+import os
+import shutil
+
+from . import _native, cache
+from .runtime import Program
+
+_programs = {}
+
+
+def default_format(chip):
+    """hsaco on AMD; on NVIDIA cubin when ptxas is at hand (no JIT at load),
+    else PTX (the driver compiles it when it is loaded)."""
+    if not chip.startswith("sm_"):
+        return "hsaco"
+    if os.environ.get("HKG_FORMAT"):
+        return os.environ["HKG_FORMAT"]
+    for d in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
+              "/usr/local/cuda"):
+        if d and os.access(os.path.join(d, "bin", "ptxas"), os.X_OK):
+            return "cubin"
+    return "cubin" if shutil.which("ptxas") else "ptx"
+
+
+def compile_mlir(source, target, *, function=None, format=None, options=None):
+    """Compiles a module of hkg ops (or linalg on tensors) for the chip
+    `target` and returns the `Program` of its function `function` (the only
+    one by default). Compiled bundles are cached on disk (hkg.cache) and in
+    memory. Raises CompileError with the compiler's diagnostics."""
+    opts = dict(options or {})
+    opts["chip"] = target
+    opts["format"] = format or opts.get("format") or default_format(target)
+    key = (source, tuple(sorted(opts.items())), function)
+    program = _programs.get(key)
+    if program is None:
+        bundle = cache.compile_cached(source, opts)
+        program = _programs[key] = Program(bundle, function)
+    return program
+
+
+def transform(source, pipeline=""):
+    """Runs a pass pipeline (hkg-opt's --pass-pipeline syntax) on MLIR text
+    and returns the result; with no pipeline, parses and verifies."""
+    return _native.transform(source, pipeline)

@@ -1,0 +1,273 @@
+"""Running a compiled bundle on PyTorch tensors.
+
+`Program` is one function of a bundle (its launch plan, docs/ABI.md "Launch
+plan") made callable: it checks the tensors it is given (a CUDA/HIP device,
+the plan's dtypes and shapes), allocates the outputs and one arena for the
+intermediates with torch's allocator, and launches every step on the
+tensors' device and torch's current stream through the C API's runtime,
+which shares the device's primary context with torch."""
+
+import json
+import math
+import os
+import threading
+
+from . import _native
+from .dtypes import to_torch
+from .errors import DeviceError, DTypeError, HkgError, ShapeError
+
+_devices = {}
+_devices_lock = threading.Lock()
+
+
+class _Device:
+    """The runtime's handle of one GPU and the code objects loaded on it."""
+
+    def __init__(self, kind, ordinal):
+        self.native = _native.open_device(kind, ordinal)
+        self.arch = self.native.arch
+        self.kernels = {}  # (binary path, entry) -> kernel handle
+        self.lock = threading.Lock()
+
+    def kernel(self, path, entry):
+        key = (path, entry)
+        handle = self.kernels.get(key)
+        if handle is None:
+            with self.lock:
+                handle = self.kernels.get(key)
+                if handle is None:
+                    with open(path, "rb") as f:
+                        module = self.native.load_module(f.read())
+                    handle = self.native.get_kernel(module, entry)
+                    self.kernels[key] = handle
+        return handle
+
+
+def _torch():
+    import torch
+    return torch
+
+
+def device_for(tensor_device):
+    """The runtime device of a torch device (a GPU: CUDA or ROCm)."""
+    torch = _torch()
+    if tensor_device.type != "cuda":
+        raise DeviceError(
+            f"hkg runs on GPU tensors; got a tensor on '{tensor_device}'. "
+            "Move it with .cuda() (CUDA and ROCm builds of torch both name "
+            "the GPU 'cuda')")
+    index = tensor_device.index
+    if index is None:
+        index = torch.cuda.current_device()
+    kind = "hip" if getattr(torch.version, "hip", None) else "cuda"
+    with _devices_lock:
+        dev = _devices.get((kind, index))
+        if dev is None:
+            dev = _devices[(kind, index)] = _Device(kind, index)
+    return dev, index
+
+
+def target_of(tensor_device):
+    """The hkg target chip of a torch GPU device: sm_90, gfx942, ..."""
+    torch = _torch()
+    if tensor_device.type != "cuda":
+        raise DeviceError(f"no hkg target for a tensor on '{tensor_device}'")
+    index = tensor_device.index
+    if index is None:
+        index = torch.cuda.current_device()
+    if getattr(torch.version, "hip", None):
+        arch = torch.cuda.get_device_properties(index).gcnArchName
+        return arch.split(":")[0]
+    major, minor = torch.cuda.get_device_capability(index)
+    return f"sm_{major}{minor}"
+
+
+def _stream(index):
+    torch = _torch()
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(index)
+    return torch.cuda.current_stream(index).cuda_stream
+
+
+def _resolve(shape, sizes):
+    return [sizes[d["size"]] if isinstance(d, dict) else d for d in shape]
+
+
+class _Step:
+    __slots__ = ("kernel", "args", "sizes", "grid", "grid_x", "block",
+                 "dynamic_lds", "binary", "entry", "name")
+
+
+class Program:
+    """One function of a compiled bundle, callable on torch tensors.
+
+    `program(*inputs)` returns the function's result (a tensor, or a tuple
+    for several). Inputs must be GPU tensors of the plan's dtypes and
+    shapes; non-contiguous ones are made contiguous first (a copy)."""
+
+    def __init__(self, bundle_dir, function=None):
+        self.bundle_dir = bundle_dir
+        with open(os.path.join(bundle_dir, "manifest.json")) as f:
+            manifest = json.load(f)
+        if manifest.get("hkg_version") != _native.bundle_version():
+            raise HkgError(
+                f"{bundle_dir}: bundle format {manifest.get('hkg_version')!r}, "
+                f"this hkg reads {_native.bundle_version()!r}")
+        self.target = manifest["target"]
+        self.manifest = manifest
+        kernels = {k["name"]: k for k in manifest["kernels"]}
+        plans = manifest.get("plans", [])
+        if function is None:
+            if len(plans) != 1:
+                raise HkgError(
+                    f"{bundle_dir}: {len(plans)} functions; name the one to run "
+                    f"({', '.join(p['function'] for p in plans)})")
+            plan = plans[0]
+        else:
+            matches = [p for p in plans if p["function"] == function]
+            if not matches:
+                raise HkgError(f"{bundle_dir}: no launch plan for '{function}'")
+            plan = matches[0]
+        if "no_plan" in plan:
+            raise HkgError(f"function '{plan['function']}' cannot run from "
+                           f"Python: {plan['no_plan']}")
+        self.function = plan["function"]
+        self.plan = plan
+        self.inputs = plan["inputs"]
+        self.outputs = plan["outputs"]
+        self.sizes = plan.get("sizes", [])
+        self.buffers = plan.get("buffers", [])
+        self.views = {v["name"]: v for v in plan.get("views", [])}
+        self.arena_bytes = plan.get("arena_bytes", 0)
+        self.steps = []
+        for s in plan["steps"]:
+            k = kernels[s["kernel"]]
+            st = _Step()
+            st.name = k["name"]
+            st.kernel = None
+            st.args = s["args"]
+            st.sizes = s.get("sizes", [])
+            st.grid = list(k["grid"])
+            gx = k.get("grid_x")
+            st.grid_x = (gx["mul"], gx["div"], gx["times"]) if gx else None
+            st.block = list(k["block"])
+            st.dynamic_lds = k.get("dynamic_lds_bytes", 0)
+            st.binary = os.path.join(bundle_dir, k["binary"])
+            st.entry = k["entry"]
+            self.steps.append(st)
+        self.kernel_names = [st.name for st in self.steps]
+        self._loaded_on = None
+
+    def __repr__(self):
+        return (f"<hkg.Program {self.function} for {self.target}: "
+                f"{len(self.steps)} kernel(s)>")
+
+    # -- checking the caller's tensors ------------------------------------
+    def _check_inputs(self, args):
+        torch = _torch()
+        if len(args) != len(self.inputs):
+            raise ShapeError(f"{self.function} takes {len(self.inputs)} "
+                             f"tensor(s), got {len(args)}")
+        sizes = [None] * len(self.sizes)
+        device = None
+        out = []
+        for i, (t, spec) in enumerate(zip(args, self.inputs)):
+            if not isinstance(t, torch.Tensor):
+                raise TypeError(f"{self.function}: input {i} is a "
+                                f"{type(t).__name__}, expected a torch.Tensor")
+            if t.device.type != "cuda":
+                raise DeviceError(
+                    f"{self.function}: input {i} is on '{t.device}'; hkg "
+                    "kernels run on GPU tensors (move it with .cuda())")
+            if device is None:
+                device = t.device
+            elif t.device != device:
+                raise DeviceError(f"{self.function}: inputs on {device} and "
+                                  f"{t.device}; all must be on one GPU")
+            want = to_torch(spec["dtype"])
+            if t.dtype != want:
+                raise DTypeError(f"{self.function}: input {i} is {t.dtype}, "
+                                 f"expected {want}")
+            shape = spec["shape"]
+            if len(shape) != t.dim():
+                raise ShapeError(f"{self.function}: input {i} has shape "
+                                 f"{list(t.shape)}, expected rank {len(shape)}")
+            for d, (want_d, got) in enumerate(zip(shape, t.shape)):
+                if isinstance(want_d, dict):
+                    j = want_d["size"]
+                    if sizes[j] is None:
+                        sizes[j] = got
+                    elif sizes[j] != got:
+                        raise ShapeError(
+                            f"{self.function}: input {i} dim {d} is {got}, "
+                            f"but another input gave that size {sizes[j]}")
+                elif want_d != got:
+                    raise ShapeError(
+                        f"{self.function}: input {i} has shape "
+                        f"{list(t.shape)}, expected "
+                        f"{[s if not isinstance(s, dict) else '?' for s in shape]}")
+            out.append(t if t.is_contiguous() else t.contiguous())
+        for j, s in enumerate(self.sizes):
+            if sizes[j] is None:
+                sizes[j] = args[s["arg"]].shape[s["dim"]]
+        return out, sizes, device
+
+    # -- running -----------------------------------------------------------
+    def _load(self, dev):
+        for st in self.steps:
+            st.kernel = dev.kernel(st.binary, st.entry)
+        self._loaded_on = dev
+
+    def __call__(self, *args):
+        torch = _torch()
+        inputs, sizes, device = self._check_inputs(args)
+        dev, index = device_for(device)
+        if dev.arch and self.target.startswith("sm_") and dev.arch != self.target:
+            raise DeviceError(f"{self.function} was compiled for {self.target}, "
+                              f"the tensors are on a {dev.arch} GPU")
+        if self._loaded_on is not dev:
+            self._load(dev)
+        tensors = {}
+        ptrs = {}
+        for i, t in enumerate(inputs):
+            name = self.inputs[i].get("name", f"arg{i}")
+            tensors[name] = t
+            ptrs[name] = t.data_ptr()
+        if self.arena_bytes:
+            arena = torch.empty(self.arena_bytes, dtype=torch.uint8,
+                                device=device)
+            base = arena.data_ptr()
+        for b in self.buffers:
+            shape = _resolve(b["shape"], sizes)
+            if b["kind"] == "output" or "offset" not in b:
+                t = torch.empty(shape, dtype=to_torch(b["dtype"]), device=device)
+                tensors[b["name"]] = t
+                ptrs[b["name"]] = t.data_ptr()
+            else:
+                ptrs[b["name"]] = base + b["offset"]
+        for name, v in self.views.items():
+            ptrs[name] = ptrs[v["of"]]
+        stream = _stream(index)
+        launch = dev.native.launch
+        for st in self.steps:
+            scalars = [sizes[i] for i in st.sizes]
+            grid = st.grid
+            if st.grid_x is not None:
+                n = math.prod(scalars) if scalars else 1
+                if n == 0:
+                    continue
+                mul, div, times = st.grid_x
+                grid = [-(-(n * mul) // div) * times, grid[1], grid[2]]
+            try:
+                launch(st.kernel, grid, st.block, st.dynamic_lds,
+                       [ptrs[a] for a in st.args], scalars, stream)
+            except _native.NativeError as e:
+                raise HkgError(f"launching {st.name}: {e}") from None
+        results = []
+        for o in self.outputs:
+            t = tensors[o["storage"]]
+            if o["value"] != o["storage"]:
+                t = t.view(_resolve(o["shape"], sizes))
+            results.append(t)
+        return results[0] if len(results) == 1 else tuple(results)
