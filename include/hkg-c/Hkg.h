@@ -63,6 +63,35 @@ HKG_CAPI_EXPORTED char *hkgCompile(const char *source, size_t length,
 HKG_CAPI_EXPORTED char *hkgTransform(const char *source, size_t length,
                                      const char *pipeline, char **result);
 
+/*===-- Reference ---------------------------------------------------------===*/
+
+/// A dense row-major host tensor: element type by its manifest name (f32,
+/// bf16, i64, i1 as one byte per element...), extents, and the bytes.
+typedef struct HkgTensorRef {
+  const char *dtype;
+  size_t rank;
+  const int64_t *shape;
+  const void *data;
+} HkgTensorRef;
+
+/// Receives result `index` of hkgReferenceEvaluate (f64 for a float
+/// result, the integer type for an integer one); `result` is valid during
+/// the call only.
+typedef void (*HkgTensorCallback)(void *userData, size_t index,
+                                  const HkgTensorRef *result);
+
+/// Evaluates the float64 host reference of the one hkg op in `source` (a
+/// kernel's manifest `source`: the view ops of sliced inputs, then the op)
+/// on `inputs`, one per kernel input (the whole buffer of a slice view), and
+/// hands each result to `callback`. The reference is what hkg-run checks
+/// kernels against (docs/Runtime.md); dynamic shapes are refused.
+HKG_CAPI_EXPORTED char *hkgReferenceEvaluate(const char *source,
+                                             size_t length,
+                                             const HkgTensorRef *inputs,
+                                             size_t numInputs,
+                                             HkgTensorCallback callback,
+                                             void *userData);
+
 /*===-- Runtime -----------------------------------------------------------===*/
 
 typedef struct HkgDevice HkgDevice;

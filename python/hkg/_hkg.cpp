@@ -125,6 +125,59 @@ PYBIND11_MODULE(_hkg, m) {
       py::arg("source"), py::arg("pipeline") = "",
       "Parses, verifies and runs a pass pipeline; returns the module's text.");
 
+  m.def(
+      "reference_evaluate",
+      [](const std::string &source, const py::list &inputs) {
+        // Each input: (dtype, shape, bytes); each result likewise.
+        std::vector<std::string> dtypes, datas;
+        std::vector<std::vector<int64_t>> shapes;
+        for (const py::handle &item : inputs) {
+          auto t = item.cast<py::tuple>();
+          dtypes.push_back(t[0].cast<std::string>());
+          shapes.push_back(t[1].cast<std::vector<int64_t>>());
+          datas.push_back(t[2].cast<std::string>());
+        }
+        std::vector<HkgTensorRef> refs;
+        for (size_t i = 0; i < dtypes.size(); ++i)
+          refs.push_back({dtypes[i].c_str(), shapes[i].size(),
+                          shapes[i].data(), datas[i].data()});
+        struct Result {
+          std::string dtype;
+          std::vector<int64_t> shape;
+          std::string data;
+        };
+        std::vector<Result> results;
+        auto collect = [](void *user, size_t, const HkgTensorRef *r) {
+          auto *out = static_cast<std::vector<Result> *>(user);
+          size_t n = 1;
+          for (size_t d = 0; d < r->rank; ++d)
+            n *= static_cast<size_t>(r->shape[d]);
+          std::string dtype(r->dtype);
+          size_t elem = dtype == "f64" || dtype == "i64"   ? 8
+                        : dtype == "i8" || dtype == "i1"   ? 1
+                        : dtype == "f32" || dtype == "i32" ? 4
+                                                           : 2;
+          out->push_back({dtype,
+                          std::vector<int64_t>(r->shape, r->shape + r->rank),
+                          std::string(static_cast<const char *>(r->data),
+                                      n * elem)});
+        };
+        char *error;
+        {
+          py::gil_scoped_release release;
+          error = hkgReferenceEvaluate(source.data(), source.size(),
+                                       refs.data(), refs.size(), collect,
+                                       &results);
+        }
+        check(error);
+        py::list out;
+        for (Result &r : results)
+          out.append(py::make_tuple(r.dtype, r.shape, py::bytes(r.data)));
+        return out;
+      },
+      py::arg("source"), py::arg("inputs"),
+      "The float64 reference of one kernel source on host tensors.");
+
   py::class_<Device>(m, "Device")
       .def(py::init<const std::string &, int>(), py::arg("kind") = "auto",
            py::arg("ordinal") = 0)

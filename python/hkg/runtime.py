@@ -213,6 +213,73 @@ class Program:
                 sizes[j] = args[s["arg"]].shape[s["dim"]]
         return out, sizes, device
 
+    # -- the host reference -------------------------------------------------
+    def reference(self, *args):
+        """What the program computes, on CPU tensors and without a GPU: each
+        step's float64 reference (the one hkg-run checks kernels against) in
+        plan order, fed the results of the steps before it. Float results
+        come back as float64 tensors, integer ones in their dtype."""
+        torch = _torch()
+        if len(args) != len(self.inputs):
+            raise ShapeError(f"{self.function} takes {len(self.inputs)} "
+                             f"tensor(s), got {len(args)}")
+        values = {}
+        sizes = []
+        for s in self.sizes:
+            sizes.append(args[s["arg"]].shape[s["dim"]])
+        for i, (t, spec) in enumerate(zip(args, self.inputs)):
+            want = to_torch(spec["dtype"])
+            if t.dtype != want:
+                raise DTypeError(f"{self.function}: input {i} is {t.dtype}, "
+                                 f"expected {want}")
+            values[spec.get("name", f"arg{i}")] = t.detach().cpu().contiguous()
+        kernels = {k["name"]: k for k in self.manifest["kernels"]}
+        for st in self.steps:
+            k = kernels[st.name]
+            n_in = sum(1 for a in k["args"] if a["role"] == "input")
+            ins = []
+            for name in st.args[:n_in]:
+                v = self._host_value(name, values, sizes)
+                ins.append((self._dtype_name(v), list(v.shape),
+                            v.numpy().tobytes() if v.dtype != torch.bfloat16
+                            else v.view(torch.int16).numpy().tobytes()))
+            try:
+                outs = _native._hkg.reference_evaluate(k["source"], ins)
+            except _native.NativeError as e:
+                raise HkgError(f"reference of {st.name}: {e}") from None
+            for name, (dtype, shape, data) in zip(st.args[n_in:], outs):
+                t = torch.frombuffer(bytearray(data), dtype=to_torch(dtype))
+                storage = self.views[name]["of"] if name in self.views else name
+                spec = next((b for b in self.buffers if b["name"] == storage), None)
+                values[storage] = t.reshape(_resolve(spec["shape"], sizes)
+                                            if spec else shape)
+        results = []
+        for o in self.outputs:
+            t = values[o["storage"]]
+            results.append(t.reshape(_resolve(o["shape"], sizes)))
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def _host_value(self, name, values, sizes):
+        """A plan value on the host, in the dtype the plan gives it: the
+        reference's f64 results are rounded to their buffer's dtype, as the
+        kernel would have stored them."""
+        torch = _torch()
+        if name in self.views:
+            v = self.views[name]
+            t = values[v["of"]]
+            want = to_torch(v["dtype"])
+            return t.to(want).reshape(_resolve(v["shape"], sizes))
+        t = values[name]
+        spec = next((b for b in self.buffers if b["name"] == name), None)
+        if spec is not None:
+            t = t.to(to_torch(spec["dtype"]))
+        return t.contiguous()
+
+    @staticmethod
+    def _dtype_name(t):
+        from .dtypes import from_torch
+        return from_torch(t.dtype)
+
     # -- running -----------------------------------------------------------
     def _load(self, dev):
         for st in self.steps:

@@ -1,0 +1,357 @@
+"""Tracing Python functions of scalars into the bodies of hkg ops.
+
+`trace_body(fn, arg_types, result_types)` calls `fn` with one `Scalar` per
+argument; the arithmetic it does on them (operators, and the functions of
+`hkg.math`) is recorded as arith/math ops and returned as the text of an
+`hkg.elementwise` or `hkg.reduce` body block. Floats narrower than f32
+(bf16, f16) are widened to f32 on entry and every float result is narrowed
+to its result type on `hkg.yield`, as torch computes them. Python numbers
+become constants of the other operand's type. Anything a body cannot
+compute (a Python branch on a traced value, an unknown function) is an
+error naming it, never a silently different body.
+
+    body = trace_body(lambda x, b: hkg.math.gelu(x + b), ["bf16", "f32"], ["bf16"])
+"""
+
+import math as _pymath
+
+from .errors import UnsupportedError
+
+_FLOATS = ("f64", "f32", "f16", "bf16")
+_INTS = ("i64", "i32", "i8", "i1")
+_WIDTH = {"f64": 64, "f32": 32, "f16": 16, "bf16": 16,
+          "i64": 64, "i32": 32, "i8": 8, "i1": 1}
+
+
+def _compute_type(t):
+    return "f32" if t in ("bf16", "f16") else t
+
+
+class _Body:
+    """The ops of one body block, in order."""
+
+    def __init__(self):
+        self.lines = []
+        self.count = 0
+        self.constants = {}
+
+    def fresh(self):
+        self.count += 1
+        return f"%v{self.count}"
+
+    def emit(self, text, type_):
+        name = self.fresh()
+        self.lines.append(f"  {name} = {text}")
+        return Scalar(self, name, type_)
+
+    def constant(self, value, type_):
+        key = (repr(value), type_)
+        if key in self.constants:
+            return self.constants[key]
+        if type_ in _FLOATS:
+            v = float(value)
+            if _pymath.isnan(v) or _pymath.isinf(v):
+                bits = {"f32": ("0x7FC00000", "0x7F800000", "0xFF800000"),
+                        "f64": ("0x7FF8000000000000", "0x7FF0000000000000",
+                                "0xFFF0000000000000")}[type_]
+                lit = bits[0] if _pymath.isnan(v) else (bits[1] if v > 0 else bits[2])
+            else:
+                lit = repr(v)
+                if "e" in lit and "." not in lit:
+                    lit = lit.replace("e", ".0e")
+        elif type_ == "i1":
+            lit = "true" if value else "false"
+        else:
+            lit = str(int(value))
+        s = self.emit(f"arith.constant {lit} : {type_}", type_)
+        self.constants[key] = s
+        return s
+
+
+class Scalar:
+    """A value inside a traced body. Supports + - * / % (floats), unary -,
+    abs(), ** (integer or float exponent), comparisons (giving i1 Scalars)
+    and the bit operators & | ^ << >> on integers. Use hkg.math for
+    functions and `where` for selection; `bool(scalar)` is an error: a body
+    cannot branch in Python."""
+
+    __array_priority__ = 1000  # numpy scalars defer to us
+
+    def __init__(self, body, name, type_):
+        self.body = body
+        self.name = name
+        self.type = type_
+
+    def __repr__(self):
+        return f"<hkg traced scalar {self.name}: {self.type}>"
+
+    def __bool__(self):
+        raise UnsupportedError(
+            "a traced hkg body cannot branch on a value (an `if`, `and`, "
+            "`or`, `min()`/`max()` builtins, or a chained comparison); use "
+            "hkg.math.where / maximum / minimum instead")
+
+    # -- coercions -------------------------------------------------------
+    def _lift(self, other):
+        if isinstance(other, Scalar):
+            if other.body is not self.body:
+                raise UnsupportedError("scalars of two different traces mixed")
+            return _promote(self, other)
+        if isinstance(other, bool):
+            return self, self.body.constant(int(other), self.type) \
+                if self.type != "i1" else self.body.constant(other, "i1")
+        if isinstance(other, (int, float)):
+            t = self.type
+            if isinstance(other, float) and t in _INTS:
+                return cast(self, "f32"), self.body.constant(other, "f32")
+            return self, self.body.constant(other, t)
+        raise UnsupportedError(f"cannot use a {type(other).__name__} in a "
+                               "traced hkg body")
+
+    def _bin(self, other, fop, iop, reverse=False):
+        a, b = self._lift(other)
+        if reverse:
+            a, b = b, a
+        t = a.type
+        op = fop if t in _FLOATS else iop
+        if op is None:
+            raise UnsupportedError(f"this operator is not defined on {t}")
+        return a.body.emit(f"{op} {a.name}, {b.name} : {t}", t)
+
+    def __add__(self, o): return self._bin(o, "arith.addf", "arith.addi")
+    def __radd__(self, o): return self._bin(o, "arith.addf", "arith.addi", True)
+    def __sub__(self, o): return self._bin(o, "arith.subf", "arith.subi")
+    def __rsub__(self, o): return self._bin(o, "arith.subf", "arith.subi", True)
+    def __mul__(self, o): return self._bin(o, "arith.mulf", "arith.muli")
+    def __rmul__(self, o): return self._bin(o, "arith.mulf", "arith.muli", True)
+
+    def __truediv__(self, o):
+        a, b = self._lift(o)
+        if a.type in _INTS:
+            a, b = cast(a, "f32"), cast(b, "f32")
+        return a._bin(b, "arith.divf", None)
+
+    def __rtruediv__(self, o):
+        a, b = self._lift(o)
+        if a.type in _INTS:
+            a, b = cast(a, "f32"), cast(b, "f32")
+        return b._bin(a, "arith.divf", None)
+
+    def __floordiv__(self, o): return self._bin(o, None, "arith.floordivsi")
+    def __mod__(self, o): return self._bin(o, "arith.remf", "arith.remsi")
+    def __and__(self, o): return self._bin(o, None, "arith.andi")
+    def __rand__(self, o): return self._bin(o, None, "arith.andi", True)
+    def __or__(self, o): return self._bin(o, None, "arith.ori")
+    def __ror__(self, o): return self._bin(o, None, "arith.ori", True)
+    def __xor__(self, o): return self._bin(o, None, "arith.xori")
+    def __lshift__(self, o): return self._bin(o, None, "arith.shli")
+    def __rshift__(self, o): return self._bin(o, None, "arith.shrsi")
+
+    def __neg__(self):
+        if self.type in _FLOATS:
+            return self.body.emit(f"arith.negf {self.name} : {self.type}", self.type)
+        return self.body.constant(0, self.type) - self
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        if self.type in _FLOATS:
+            return self.body.emit(f"math.absf {self.name} : {self.type}", self.type)
+        return self.body.emit(f"math.absi {self.name} : {self.type}", self.type)
+
+    def __pow__(self, o):
+        if isinstance(o, int) and not isinstance(o, bool) and 0 <= o <= 8:
+            if o == 0:
+                return self.body.constant(1, self.type)
+            r = self
+            for _ in range(o - 1):
+                r = r * self
+            return r
+        if isinstance(o, float) and o == 0.5:
+            return sqrt(self)
+        a, b = self._lift(o)
+        if a.type in _INTS:
+            a, b = cast(a, "f32"), cast(b, "f32")
+        return a.body.emit(f"math.powf {a.name}, {b.name} : {a.type}", a.type)
+
+    def _cmp(self, other, fpred, ipred):
+        a, b = self._lift(other)
+        if a.type in _FLOATS:
+            return a.body.emit(f"arith.cmpf {fpred}, {a.name}, {b.name} : {a.type}", "i1")
+        return a.body.emit(f"arith.cmpi {ipred}, {a.name}, {b.name} : {a.type}", "i1")
+
+    def __lt__(self, o): return self._cmp(o, "olt", "slt")
+    def __le__(self, o): return self._cmp(o, "ole", "sle")
+    def __gt__(self, o): return self._cmp(o, "ogt", "sgt")
+    def __ge__(self, o): return self._cmp(o, "oge", "sge")
+    def __eq__(self, o): return self._cmp(o, "oeq", "eq")
+    def __ne__(self, o): return self._cmp(o, "une", "ne")
+    __hash__ = None
+
+
+def _promote(a, b):
+    """Both operands in one type: floats win over ints, wider over narrower."""
+    if a.type == b.type:
+        return a, b
+    fa, fb = a.type in _FLOATS, b.type in _FLOATS
+    if fa and not fb:
+        return a, cast(b, a.type)
+    if fb and not fa:
+        return cast(a, b.type), b
+    if _WIDTH[a.type] >= _WIDTH[b.type]:
+        return a, cast(b, a.type)
+    return cast(a, b.type), b
+
+
+def cast(x, type_):
+    """x converted to `type_` (f32, bf16, i64, i1, ...), as torch's .to()
+    does: float to int truncates toward zero, int to float rounds; to i1 is
+    x != 0."""
+    if not isinstance(x, Scalar):
+        raise UnsupportedError("hkg.math.cast takes a traced scalar")
+    src = x.type
+    if src == type_:
+        return x
+    b = x.body
+    if type_ == "i1":
+        return x != 0
+    if src in _FLOATS and type_ in _FLOATS:
+        op = "arith.extf" if _WIDTH[type_] > _WIDTH[src] or (
+            src == "f16" and type_ == "bf16") else "arith.truncf"
+        if {src, type_} == {"f16", "bf16"}:
+            x = b.emit(f"arith.extf {x.name} : {src} to f32", "f32")
+            return b.emit(f"arith.truncf {x.name} : f32 to {type_}", type_)
+        return b.emit(f"{op} {x.name} : {src} to {type_}", type_)
+    if src in _INTS and type_ in _FLOATS:
+        op = "arith.uitofp" if src == "i1" else "arith.sitofp"
+        return b.emit(f"{op} {x.name} : {src} to {type_}", type_)
+    if src in _FLOATS and type_ in _INTS:
+        return b.emit(f"arith.fptosi {x.name} : {src} to {type_}", type_)
+    op = "arith.extui" if src == "i1" else (
+        "arith.extsi" if _WIDTH[type_] > _WIDTH[src] else "arith.trunci")
+    return b.emit(f"{op} {x.name} : {src} to {type_}", type_)
+
+
+def _unary(op):
+    def f(x):
+        if not isinstance(x, Scalar):
+            return getattr(_pymath, op.split(".")[1], None)(x)
+        if x.type in _INTS:
+            x = cast(x, "f32")
+        return x.body.emit(f"{op} {x.name} : {x.type}", x.type)
+    f.__name__ = op.split(".")[1]
+    return f
+
+
+exp = _unary("math.exp")
+log = _unary("math.log")
+tanh = _unary("math.tanh")
+sqrt = _unary("math.sqrt")
+rsqrt = _unary("math.rsqrt")
+erf = _unary("math.erf")
+sin = _unary("math.sin")
+cos = _unary("math.cos")
+floor = _unary("math.floor")
+ceil = _unary("math.ceil")
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + exp(-x))
+
+
+def silu(x):
+    return x * sigmoid(x)
+
+
+def gelu(x, approximate="none"):
+    """torch.nn.functional.gelu: exact (erf) or approximate='tanh'."""
+    if approximate == "tanh":
+        return 0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
+    return 0.5 * x * (1.0 + erf(x * 0.7071067811865476))
+
+
+def relu(x):
+    return maximum(x, 0.0 if x.type in _FLOATS else 0)
+
+
+def where(cond, a, b):
+    """a where cond (an i1 Scalar, e.g. a comparison) else b."""
+    if not isinstance(cond, Scalar):
+        raise UnsupportedError("hkg.math.where's condition must be traced")
+    if not isinstance(a, Scalar) and not isinstance(b, Scalar):
+        raise UnsupportedError("hkg.math.where needs a traced a or b")
+    if not isinstance(a, Scalar):
+        b, a = b._lift(a)
+    else:
+        a, b = a._lift(b)
+    if cond.type != "i1":
+        cond = cast(cond, "i1")
+    return a.body.emit(f"arith.select {cond.name}, {a.name}, {b.name} : {a.type}", a.type)
+
+
+def maximum(a, b):
+    """torch.maximum: NaN wins."""
+    if not isinstance(a, Scalar):
+        a, b = b, a
+    a, b = a._lift(b)
+    op = "arith.maximumf" if a.type in _FLOATS else "arith.maxsi"
+    return a.body.emit(f"{op} {a.name}, {b.name} : {a.type}", a.type)
+
+
+def minimum(a, b):
+    """torch.minimum: NaN wins."""
+    if not isinstance(a, Scalar):
+        a, b = b, a
+    a, b = a._lift(b)
+    op = "arith.minimumf" if a.type in _FLOATS else "arith.minsi"
+    return a.body.emit(f"{op} {a.name}, {b.name} : {a.type}", a.type)
+
+
+_current = []
+
+
+def index(dim):
+    """The result's index along `dim` (an i64 Scalar), inside a traced
+    hkg.elementwise body: masks, positions, packed-integer nibbles."""
+    if not _current:
+        raise UnsupportedError("hkg.math.index is only valid inside a traced body")
+    b = _current[-1]
+    i = b.emit(f"hkg.index {int(dim)}", "index")
+    return b.emit(f"arith.index_cast {i.name} : index to i64", "i64")
+
+
+def trace_body(fn, arg_types, result_types, arg_names=None):
+    """The body block's text for `fn` over arguments of `arg_types` yielding
+    `result_types` (one per result: fn returns a Scalar, a number, or a
+    tuple of them)."""
+    body = _Body()
+    names = arg_names or [f"%a{i}" for i in range(len(arg_types))]
+    header = "^bb0(" + ", ".join(f"{n}: {t}" for n, t in zip(names, arg_types)) + "):"
+    args = []
+    for n, t in zip(names, arg_types):
+        s = Scalar(body, n, t)
+        if _compute_type(t) != t:
+            s = cast(s, _compute_type(t))
+        args.append(s)
+    _current.append(body)
+    try:
+        out = fn(*args)
+    finally:
+        _current.pop()
+    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+    if len(outs) != len(result_types):
+        raise UnsupportedError(f"the traced function returned {len(outs)} "
+                               f"value(s), the op has {len(result_types)} result(s)")
+    final = []
+    for o, t in zip(outs, result_types):
+        if not isinstance(o, Scalar):
+            if isinstance(o, (int, float, bool)):
+                o = body.constant(o, t)
+            else:
+                raise UnsupportedError(
+                    f"the traced function returned a {type(o).__name__}")
+        final.append(cast(o, t))
+    yield_ = ("  hkg.yield " + ", ".join(f.name for f in final) + " : " +
+              ", ".join(result_types))
+    return "\n".join([header] + body.lines + [yield_])
