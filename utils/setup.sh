@@ -59,3 +59,11 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit >/dev/null
 fi
 ninja -C "$BUILD_DIR" ${HKG_BUILD_TARGETS:-all}
+
+# The hkg Python package (build/python_packages/hkg): the venv's python
+# imports it from the build tree (`.venv/bin/python -c "import hkg"`).
+VENV=${HKG_VENV:-.venv}
+if [ -x "$VENV/bin/python" ] && [ -d "$BUILD_DIR/python_packages/hkg" ]; then
+  site=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  realpath "$BUILD_DIR/python_packages" >"$site/hkg-build.pth"
+fi

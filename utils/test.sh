@@ -30,10 +30,13 @@ n=$(grep -Eo 'FAILED *\] *[0-9]+ test' "$unit_log" | grep -Eo '[0-9]+' | head -1
 # pytest (python package), when there are Python tests.
 if compgen -G "test/python/test_*.py" >/dev/null; then
   py_log=$(mktemp)
-  # A python3 with pytest: the one on PATH, else Debian's (python3-pytest).
-  py=python3
+  # The frontend venv's python (torch, pytest: the hkg package's tests need
+  # torch); without it (HKG_SKIP_VENV=1) a python3 with pytest, where the
+  # tests that need torch skip.
+  py=${HKG_VENV:-.venv}/bin/python
+  "$py" -c "import pytest, torch" 2>/dev/null || py=python3
   "$py" -c "import pytest" 2>/dev/null || py=/usr/bin/python3
-  PYTHONPATH="$BUILD_DIR/python:python" "$py" -m pytest -q -rs test/python 2>&1 | tee "$py_log"
+  PYTHONPATH="$BUILD_DIR/python_packages" "$py" -m pytest -q -rs test/python 2>&1 | tee "$py_log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
   n=$(grep -Eo '[0-9]+ passed' "$py_log" | tail -1 | grep -Eo '[0-9]+'); passed=$((passed + ${n:-0}))
   n=$(grep -Eo '[0-9]+ failed' "$py_log" | tail -1 | grep -Eo '[0-9]+'); failed=$((failed + ${n:-0}))

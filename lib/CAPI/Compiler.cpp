@@ -260,14 +260,19 @@ char *hkgTransform(const char *source, size_t length, const char *pipeline,
     if (!module)
       return 1;
     if (pipeline && *pipeline) {
-      PassManager pm(&context);
+      // The pipeline names its anchor: `builtin.module(...)`.
       std::string parseError;
       llvm::raw_string_ostream errorStream(parseError);
-      if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
-        error = "invalid pass pipeline '" + std::string(pipeline) +
-                "': " + parseError;
+      FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, errorStream);
+      if (failed(parsed) || parsed->getOpAnchorName() != "builtin.module") {
+        error = "invalid pass pipeline '" + std::string(pipeline) + "': " +
+                (failed(parsed) ? parseError
+                                : "expected it anchored on builtin.module, "
+                                  "e.g. builtin.module(hkg-from-linalg)");
         return 1;
       }
+      PassManager pm(&context);
+      static_cast<OpPassManager &>(pm) = std::move(*parsed);
       if (failed(pm.run(*module))) {
         error = diags.take();
         if (error.empty())

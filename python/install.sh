@@ -1,0 +1,30 @@
+#!/bin/sh
+# Installs the portable hkg Python package (utils/python/build-portable.sh)
+# for this machine's Python: builds the binding (hkg/_hkg.cpp, against the
+# C API header only) with the C++ compiler at hand, Python's headers and the
+# pybind11 headers of the pybind11 package or of torch, and copies the
+# package with libhkg.so into DEST.
+#
+#   ./install.sh [DEST]      DEST: a directory on sys.path; default: the
+#                            user site-packages of $PYTHON (default python3)
+#
+# Then: python3 -c "import hkg; print(hkg.__version__)"
+set -eu
+cd "$(dirname "$0")"
+PY=${PYTHON:-python3}
+DEST=${1:-$("$PY" -c 'import site; print(site.getusersitepackages())')}
+CXX=${CXX:-c++}
+inc=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+[ -f "$inc/Python.h" ] || { echo "install.sh: no Python.h under $inc (install Python's development headers)" >&2; exit 1; }
+pyb=$("$PY" -c 'import pybind11; print(pybind11.get_include())' 2>/dev/null ||
+      "$PY" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "include"))' 2>/dev/null || true)
+[ -n "$pyb" ] && [ -f "$pyb/pybind11/pybind11.h" ] || { echo "install.sh: no pybind11 headers (pip install pybind11, or install torch)" >&2; exit 1; }
+suffix=$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+mkdir -p "$DEST/hkg/bin"
+cp -r hkg/. "$DEST/hkg/"
+rm -f "$DEST/hkg/_hkg.cpp"
+cp lib/libhkg.so "$DEST/hkg/"
+cp bin/hkg-run "$DEST/hkg/bin/"
+"$CXX" -O2 -shared -fPIC -std=c++17 -fvisibility=hidden -Iinclude -I"$inc" -I"$pyb" \
+  hkg/_hkg.cpp -o "$DEST/hkg/_hkg$suffix" -L"$DEST/hkg" -lhkg -Wl,-rpath,'$ORIGIN'
+echo "hkg installed in $DEST/hkg"
