@@ -63,6 +63,38 @@ HKG_CAPI_EXPORTED char *hkgCompile(const char *source, size_t length,
 HKG_CAPI_EXPORTED char *hkgTransform(const char *source, size_t length,
                                      const char *pipeline, char **result);
 
+/*===-- Tuning ------------------------------------------------------------===*/
+
+/// Receives one event of hkgTune as a JSON object (valid during the call):
+///   {"event": "op", "index", "count", "op", "signature"}   an op's search starts
+///   {"event": "resume", "trials"}     trials reused from the database
+///   {"event": "trial", "number", "budget", "status", "us", "best_us",
+///    "eta_s", "schedule"}             a candidate was measured
+///   {"event": "search_done", "trials", "best_us", "stopped"}
+///   {"event": "confirm", "round", "rounds", "finalist", "status", "us"}
+typedef void (*HkgTuneEventCallback)(void *userData, const char *eventJson);
+
+/// Measures one candidate instead of the device: gets {"op", "signature",
+/// "target", "schedule"} and returns a malloc'ed JSON object (freed by
+/// hkg) {"status": "ok" | "wrong" | "compile_error" | "fault" |
+/// "timeout", "median_us", "spread", "max_rel_err", "message"}.
+typedef char *(*HkgMeasureCallback)(void *userData, const char *requestJson);
+
+/// Runs hkg-autotune on every hkg op of `source` that has no schedule:
+/// measured on the device (or through `measure` when not NULL), else
+/// replayed from the database, else picked by the policy, else the default
+/// (docs/Tuning.md). `optionsJson`: "chip", "budget", "db" (SQLite file,
+/// created when measuring), "seed", "model", "device" ("auto" or "none"),
+/// "confirm_finalists", "confirm_rounds", "worker" (the hkg-run the device
+/// measurer starts per candidate). `onEvent` may be NULL. On success
+/// `*result` is {"module": the module with every schedule set, "remarks":
+/// [what was done for each op]}.
+HKG_CAPI_EXPORTED char *hkgTune(const char *source, size_t length,
+                                const char *optionsJson,
+                                HkgMeasureCallback measure,
+                                HkgTuneEventCallback onEvent, void *userData,
+                                char **result);
+
 /*===-- Reference ---------------------------------------------------------===*/
 
 /// A dense row-major host tensor: element type by its manifest name (f32,

@@ -13,11 +13,12 @@ from .errors import (CompileError, DeviceError, DTypeError, HkgError,
 from .compiler import compile_mlir, transform
 from .runtime import Program
 from . import cache
+from .tuning import plot_tuning, tune, tune_mlir, tuning_history
 
 __version__ = _native.version()
 
 __all__ = [
     "__version__", "CompileError", "DeviceError", "DTypeError", "HkgError",
     "ShapeError", "UnsupportedError", "Program", "compile_mlir", "transform",
-    "cache",
+    "cache", "tune", "tune_mlir", "tuning_history", "plot_tuning",
 ]

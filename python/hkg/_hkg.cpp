@@ -17,6 +17,8 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <cstdlib>
+#include <cstring>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -177,6 +179,63 @@ PYBIND11_MODULE(_hkg, m) {
       },
       py::arg("source"), py::arg("inputs"),
       "The float64 reference of one kernel source on host tensors.");
+
+  m.def(
+      "tune",
+      [](const std::string &source, const std::string &options,
+         py::object measure, py::object onEvent) {
+        struct Hooks {
+          py::object measure, onEvent;
+          std::string pythonError;
+        } hooks{measure, onEvent, {}};
+        // The callbacks run on the compiler's thread: they take the GIL, and
+        // an exception becomes a failed measurement (measure) or is kept and
+        // raised after the search (onEvent).
+        auto measureFn = [](void *user, const char *request) -> char * {
+          auto *h = static_cast<Hooks *>(user);
+          py::gil_scoped_acquire gil;
+          std::string answer;
+          try {
+            answer = h->measure(std::string(request)).cast<std::string>();
+          } catch (py::error_already_set &e) {
+            answer = "{\"status\": \"fault\", \"message\": \"the measure "
+                     "callback raised\"}";
+            if (h->pythonError.empty())
+              h->pythonError = e.what();
+          }
+          char *copy = static_cast<char *>(std::malloc(answer.size() + 1));
+          std::memcpy(copy, answer.c_str(), answer.size() + 1);
+          return copy;
+        };
+        auto eventFn = [](void *user, const char *event) {
+          auto *h = static_cast<Hooks *>(user);
+          py::gil_scoped_acquire gil;
+          try {
+            h->onEvent(std::string(event));
+          } catch (py::error_already_set &e) {
+            if (h->pythonError.empty())
+              h->pythonError = e.what();
+          }
+        };
+        char *result = nullptr;
+        char *error;
+        {
+          py::gil_scoped_release release;
+          error = hkgTune(source.data(), source.size(), options.c_str(),
+                          measure.is_none() ? nullptr : +measureFn,
+                          onEvent.is_none() ? nullptr : +eventFn, &hooks,
+                          &result);
+        }
+        check(error);
+        std::string text(result);
+        hkgStringFree(result);
+        if (!hooks.pythonError.empty())
+          throw Error("a tuning callback raised: " + hooks.pythonError);
+        return text;
+      },
+      py::arg("source"), py::arg("options"), py::arg("measure") = py::none(),
+      py::arg("on_event") = py::none(),
+      "Runs hkg-autotune; returns {module, remarks} as JSON text.");
 
   py::class_<Device>(m, "Device")
       .def(py::init<const std::string &, int>(), py::arg("kind") = "auto",

@@ -23,11 +23,18 @@ def default_format(chip):
     return "cubin" if shutil.which("ptxas") else "ptx"
 
 
-def compile_mlir(source, target, *, function=None, format=None, options=None):
+def compile_mlir(source, target, *, function=None, format=None, options=None,
+                 tune=False):
     """Compiles a module of hkg ops (or linalg on tensors) for the chip
     `target` and returns the `Program` of its function `function` (the only
     one by default). Compiled bundles are cached on disk (hkg.cache) and in
-    memory. Raises CompileError with the compiler's diagnostics."""
+    memory. `tune`: False (default schedules), True or a dict of
+    hkg.tuning.tune_mlir's options (measure on the device first, with a
+    progress bar). Raises CompileError with the compiler's diagnostics."""
+    if tune:
+        from .tuning import tune_mlir
+        source = tune_mlir(source, target,
+                           **(tune if isinstance(tune, dict) else {}))["module"]
     opts = dict(options or {})
     opts["chip"] = target
     opts["format"] = format or opts.get("format") or default_format(target)

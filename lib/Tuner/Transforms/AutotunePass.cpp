@@ -30,8 +30,12 @@ namespace mlir::hkg {
 namespace {
 struct HkgAutotunePass final : impl::HkgAutotunePassBase<HkgAutotunePass> {
   using Base::Base;
+  HkgAutotunePass(const HkgAutotunePassOptions &options, AutotuneHooks hooks)
+      : Base(options), hooks(std::move(hooks)) {}
 
   void runOnOperation() override;
+
+  AutotuneHooks hooks;
 };
 } // namespace
 } // namespace mlir::hkg
@@ -40,8 +44,9 @@ namespace {
 /// Picks the schedules of one run of the pass.
 class SchedulePicker {
 public:
-  SchedulePicker(TuningDriver &driver, StringRef modelPath)
-      : driver(driver), modelPath(modelPath) {}
+  SchedulePicker(TuningDriver &driver, StringRef modelPath,
+                 TuningObserver *observer)
+      : driver(driver), modelPath(modelPath), observer(observer) {}
 
   LogicalResult tuneOnDevice(HkgKernelOpInterface op, const TargetInfo &target,
                              Measurer &measurer);
@@ -51,13 +56,14 @@ public:
 private:
   TuningDriver &driver;
   StringRef modelPath;
+  TuningObserver *observer;
 };
 } // namespace
 
 LogicalResult SchedulePicker::tuneOnDevice(HkgKernelOpInterface op,
                                            const TargetInfo &target,
                                            Measurer &measurer) {
-  llvm::Expected<TuningResult> tuned = driver.tune(op, target, measurer);
+  llvm::Expected<TuningResult> tuned = driver.tune(op, target, measurer, observer);
   if (!tuned) {
     op.emitError("hkg-autotune: ") << llvm::toString(tuned.takeError());
     return failure();
@@ -171,7 +177,7 @@ void HkgAutotunePass::runOnOperation() {
   options.confirmFinalists = confirmFinalists;
   options.confirmRounds = confirmRounds;
   TuningDriver driver(options, database.get(), loadedModel.get());
-  SchedulePicker picker(driver, model);
+  SchedulePicker picker(driver, model, hooks.observer);
 
   SmallVector<HkgKernelOpInterface> ops;
   root->walk([&](HkgKernelOpInterface op) {
@@ -182,7 +188,10 @@ void HkgAutotunePass::runOnOperation() {
   llvm::StringMap<std::unique_ptr<Measurer>> measurers;
   llvm::StringMap<std::string> noDeviceReasons;
   bool failed = false;
-  for (HkgKernelOpInterface op : ops) {
+  for (unsigned index = 0; index < ops.size(); ++index) {
+    HkgKernelOpInterface op = ops[index];
+    if (hooks.onOp)
+      hooks.onOp(op, index, ops.size());
     FailureOr<const TargetInfo *> target = getTargetFor(op, chip);
     if (::mlir::failed(target)) {
       failed = true;
@@ -193,12 +202,13 @@ void HkgAutotunePass::runOnOperation() {
     if (device == "none") {
       picked = picker.pickWithoutDevice(op, t, "device=none");
     } else {
-      if (!measurers.count(t.chip)) {
+      if (!hooks.measurer && !measurers.count(t.chip)) {
         std::string whyNot;
         measurers[t.chip] = createDeviceMeasurer(t, whyNot);
         noDeviceReasons[t.chip] = whyNot;
       }
-      if (Measurer *m = measurers[t.chip].get())
+      if (Measurer *m = hooks.measurer ? hooks.measurer
+                                       : measurers[t.chip].get())
         picked = picker.tuneOnDevice(op, t, *m);
       else
         picked = picker.pickWithoutDevice(op, t,
@@ -212,4 +222,10 @@ void HkgAutotunePass::runOnOperation() {
   }
   if (failed)
     signalPassFailure();
+}
+
+std::unique_ptr<Pass>
+mlir::hkg::createHkgAutotunePass(const HkgAutotunePassOptions &options,
+                                 AutotuneHooks hooks) {
+  return std::make_unique<HkgAutotunePass>(options, std::move(hooks));
 }

@@ -1,0 +1,147 @@
+"""Tuning from Python against a fake device: the search measures through a
+Python callback, the winner's schedule lands in the module, every
+measurement is stored and reused, and the progress bar draws the events."""
+
+import io
+import json
+import re
+
+import pytest
+
+import hkg
+
+SOFTMAX = """
+func.func @f(%x: tensor<512x4096xbf16>) -> tensor<512x4096xbf16> {
+  %0 = hkg.softmax %x axis(1) : tensor<512x4096xbf16> -> tensor<512x4096xbf16>
+  return %0 : tensor<512x4096xbf16>
+}
+"""
+
+
+class FakeDevice:
+    """Time = a fixed function of the knobs, fastest at threads = 128 and
+    vector_width = 8; one schedule is 'wrong' (a kernel that computes
+    garbage must never win)."""
+
+    def __init__(self):
+        self.calls = 0
+        self.requests = []
+
+    def time(self, knobs):
+        return (20.0 + abs(knobs.get("threads", 256) - 128) / 16.0
+                + abs(knobs.get("vector_width", 4) - 8) * 1.5
+                + knobs.get("unroll", 1) * 0.1)
+
+    def __call__(self, request):
+        self.calls += 1
+        self.requests.append(request)
+        knobs = request["schedule"]
+        if knobs.get("threads") == 64:
+            return {"status": "wrong", "max_rel_err": 0.5, "message": "planted"}
+        return {"status": "ok", "median_us": self.time(knobs), "spread": 0.01,
+                "max_rel_err": 1e-3}
+
+
+@pytest.fixture(autouse=True)
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("HKG_CACHE_DIR", str(tmp_path / "cache"))
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "tune.sqlite"
+
+
+def schedule_of(module):
+    m = re.search(r"schedule = #hkg.schedule<([^>]*)>", module)
+    assert m, module
+    knobs = {}
+    for kv in m.group(1).split(","):
+        k, v = (s.strip() for s in kv.split("="))
+        knobs[k] = int(v) if re.fullmatch(r"-?\d+", v) else v
+    return knobs
+
+
+def test_tuning_picks_the_fastest_measured_schedule(db):
+    fake = FakeDevice()
+    out = hkg.tune_mlir(SOFTMAX, "sm_90", budget=12, db=db, measure=fake,
+                        progress=False, confirm=False)
+    assert fake.calls == 12
+    assert all(r["op"] == "hkg.softmax" and r["target"] == "sm_90" for r in fake.requests)
+    won = schedule_of(out["module"])
+    ok = [(fake.time(r["schedule"]), r["schedule"]) for r in fake.requests
+          if r["schedule"].get("threads") != 64]
+    best_time, _ = min(ok, key=lambda t: t[0])
+    assert fake.time(won) == pytest.approx(best_time)
+    assert won.get("threads") != 64
+    assert any("measured 12 candidates on callback" in r for r in out["remarks"])
+
+
+def test_records_are_reused_by_the_next_tuning(db):
+    fake = FakeDevice()
+    first = hkg.tune_mlir(SOFTMAX, "sm_90", budget=8, db=db, measure=fake,
+                          progress=False, confirm=False)
+    again = FakeDevice()
+    second = hkg.tune_mlir(SOFTMAX, "sm_90", budget=8, db=db, measure=again,
+                           progress=False, confirm=False)
+    assert again.calls == 0
+    assert schedule_of(second["module"]) == schedule_of(first["module"])
+    history = hkg.tuning_history(db)
+    (series,) = history.values()
+    assert len(series) == 8
+    bests = [b for _, _, b in series if b is not None]
+    assert bests == sorted(bests, reverse=True)
+    assert bests[-1] == pytest.approx(min(FakeDevice().time(r["schedule"])
+                                          for r in fake.requests
+                                          if r["schedule"].get("threads") != 64))
+
+
+def test_progress_bar_draws_trials():
+    fake = FakeDevice()
+    stream = io.StringIO()
+    bar = hkg.tuning.ProgressBar(stream=stream, force=True)
+    hkg.tune_mlir(SOFTMAX, "sm_90", budget=5, db=False, measure=fake,
+                  progress=bar, confirm=False)
+    text = stream.getvalue()
+    assert "hkg tune [1/1] hkg.softmax" in text
+    assert "5/5" in text and "best" in text and "left" in text
+    trials = [e for e in bar.events if e["event"] == "trial"]
+    assert [e["number"] for e in trials] == [1, 2, 3, 4, 5]
+
+
+def test_progress_bar_is_silent_off_a_terminal():
+    stream = io.StringIO()  # not a tty
+    bar = hkg.tuning.ProgressBar(stream=stream)
+    hkg.tune_mlir(SOFTMAX, "sm_90", budget=3, db=False, measure=FakeDevice(),
+                  progress=bar, confirm=False)
+    assert stream.getvalue() == ""
+    assert len([e for e in bar.events if e["event"] == "trial"]) == 3
+
+
+def test_without_a_device_the_default_is_used_and_said(db):
+    out = hkg.tune_mlir(SOFTMAX, "sm_90", device="none", db=False, progress=False)
+    default = hkg.transform(SOFTMAX, "builtin.module(hkg-default-schedule{chip=sm_90})")
+    assert schedule_of(out["module"]) == schedule_of(default)
+    assert any("using the default schedule" in r for r in out["remarks"])
+
+
+def test_a_raising_measure_callback_is_an_error(db):
+    def broken(request):
+        raise RuntimeError("device on fire")
+    with pytest.raises(hkg.CompileError, match="device on fire"):
+        hkg.tune_mlir(SOFTMAX, "sm_90", budget=2, db=False, measure=broken,
+                      progress=False, confirm=False)
+
+
+def test_tuned_program_compiles(db):
+    p = hkg.tune(SOFTMAX, "sm_90", budget=4, db=db, measure=FakeDevice(),
+                 progress=False, confirm=False)
+    assert p.kernel_names == ["hkg_softmax_0"]
+    with open(p.bundle_dir + "/manifest.json") as f:
+        sched = json.load(f)["kernels"][0]["schedule"]
+    assert sched["threads"] != 64
+
+
+def test_bad_options_are_named():
+    with pytest.raises(hkg.CompileError, match="'budget' must be an integer"):
+        hkg.tune_mlir(SOFTMAX, "sm_90", budget=-1, measure=FakeDevice(), progress=False)
