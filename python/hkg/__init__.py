@@ -13,6 +13,8 @@ from .errors import (CompileError, DeviceError, DTypeError, HkgError,
 from .compiler import compile_mlir, transform
 from .runtime import Program
 from . import cache
+from . import math, ops
+from .ops import elementwise, reduce
 from .tuning import plot_tuning, tune, tune_mlir, tuning_history
 
 __version__ = _native.version()
@@ -20,5 +22,6 @@ __version__ = _native.version()
 __all__ = [
     "__version__", "CompileError", "DeviceError", "DTypeError", "HkgError",
     "ShapeError", "UnsupportedError", "Program", "compile_mlir", "transform",
-    "cache", "tune", "tune_mlir", "tuning_history", "plot_tuning",
+    "cache", "elementwise", "math", "ops", "reduce", "tune", "tune_mlir",
+    "tuning_history", "plot_tuning",
 ]
