@@ -53,7 +53,9 @@ class _Body:
             if _pymath.isnan(v) or _pymath.isinf(v):
                 bits = {"f32": ("0x7FC00000", "0x7F800000", "0xFF800000"),
                         "f64": ("0x7FF8000000000000", "0x7FF0000000000000",
-                                "0xFFF0000000000000")}[type_]
+                                "0xFFF0000000000000"),
+                        "f16": ("0x7E00", "0x7C00", "0xFC00"),
+                        "bf16": ("0x7FC0", "0x7F80", "0xFF80")}[type_]
                 lit = bits[0] if _pymath.isnan(v) else (bits[1] if v > 0 else bits[2])
             else:
                 lit = repr(v)
@@ -69,11 +71,12 @@ class _Body:
 
 
 class Scalar:
-    """A value inside a traced body. Supports + - * / % (floats), unary -,
-    abs(), ** (integer or float exponent), comparisons (giving i1 Scalars)
-    and the bit operators & | ^ << >> on integers. Use hkg.math for
-    functions and `where` for selection; `bool(scalar)` is an error: a body
-    cannot branch in Python."""
+    """A value inside a traced body. Supports + - * /, // and % (rounding
+    down and the divisor's sign, as Python and torch.floor_divide /
+    torch.remainder), unary -, abs(), ** (integer or float exponent),
+    comparisons (giving i1 Scalars) and the bit operators & | ^ << >> on
+    integers. Use hkg.math for functions and `where` for selection;
+    `bool(scalar)` is an error: a body cannot branch in Python."""
 
     __array_priority__ = 1000  # numpy scalars defer to us
 
@@ -137,13 +140,16 @@ class Scalar:
             a, b = cast(a, "f32"), cast(b, "f32")
         return b._bin(a, "arith.divf", None)
 
-    def __floordiv__(self, o): return self._bin(o, None, "arith.floordivsi")
-    def __mod__(self, o): return self._bin(o, "arith.remf", "arith.remsi")
+    def __floordiv__(self, o): return _floordiv(*self._lift(o))
+    def __rfloordiv__(self, o): return _floordiv(*reversed(self._lift(o)))
+    def __mod__(self, o): return _remainder(*self._lift(o))
+    def __rmod__(self, o): return _remainder(*reversed(self._lift(o)))
     def __and__(self, o): return self._bin(o, None, "arith.andi")
     def __rand__(self, o): return self._bin(o, None, "arith.andi", True)
     def __or__(self, o): return self._bin(o, None, "arith.ori")
     def __ror__(self, o): return self._bin(o, None, "arith.ori", True)
     def __xor__(self, o): return self._bin(o, None, "arith.xori")
+    def __rxor__(self, o): return self._bin(o, None, "arith.xori", True)
     def __lshift__(self, o): return self._bin(o, None, "arith.shli")
     def __rshift__(self, o): return self._bin(o, None, "arith.shrsi")
 
@@ -158,7 +164,7 @@ class Scalar:
     def __abs__(self):
         if self.type in _FLOATS:
             return self.body.emit(f"math.absf {self.name} : {self.type}", self.type)
-        return self.body.emit(f"math.absi {self.name} : {self.type}", self.type)
+        return where(self < 0, -self, self)
 
     def __pow__(self, o):
         if isinstance(o, int) and not isinstance(o, bool) and 0 <= o <= 8:
@@ -175,6 +181,12 @@ class Scalar:
             a, b = cast(a, "f32"), cast(b, "f32")
         return a.body.emit(f"math.powf {a.name}, {b.name} : {a.type}", a.type)
 
+    def __rpow__(self, o):
+        a, b = self._lift(o)  # a is self, b the number in self's type
+        if b.type in _INTS:
+            a, b = cast(a, "f32"), cast(b, "f32")
+        return a.body.emit(f"math.powf {b.name}, {a.name} : {a.type}", a.type)
+
     def _cmp(self, other, fpred, ipred):
         a, b = self._lift(other)
         if a.type in _FLOATS:
@@ -188,6 +200,28 @@ class Scalar:
     def __eq__(self, o): return self._cmp(o, "oeq", "eq")
     def __ne__(self, o): return self._cmp(o, "une", "ne")
     __hash__ = None
+
+
+def _floordiv(a, b):
+    """torch.floor_divide (Python's //): the quotient rounded down."""
+    if a.type in _FLOATS:
+        return floor(a._bin(b, "arith.divf", None))
+    if a.type == "i1":
+        raise UnsupportedError("// is not defined on i1")
+    q = a._bin(b, None, "arith.divsi")  # rounded toward zero
+    r = a - q * b
+    # One less where the division was inexact and the signs differ.
+    fix = (r != 0) & ((r < 0) != (b < 0))
+    return where(fix, q - 1, q)
+
+
+def _remainder(a, b):
+    """torch.remainder (Python's %): the sign of the divisor."""
+    if a.type == "i1":
+        raise UnsupportedError("% is not defined on i1")
+    r = a._bin(b, "arith.remf", "arith.remsi")  # the sign of the dividend
+    fix = (r != 0) & ((r < 0) != (b < 0))
+    return where(fix, r + b, r)
 
 
 def _promote(a, b):
@@ -233,14 +267,20 @@ def cast(x, type_):
     return b.emit(f"{op} {x.name} : {src} to {type_}", type_)
 
 
+_PY_UNARY = {"rsqrt": lambda v: 1.0 / _pymath.sqrt(v)}
+
+
 def _unary(op):
+    name = op.split(".")[1]
+    py = _PY_UNARY.get(name) or getattr(_pymath, name)
+
     def f(x):
         if not isinstance(x, Scalar):
-            return getattr(_pymath, op.split(".")[1], None)(x)
+            return py(x)
         if x.type in _INTS:
             x = cast(x, "f32")
         return x.body.emit(f"{op} {x.name} : {x.type}", x.type)
-    f.__name__ = op.split(".")[1]
+    f.__name__ = name
     return f
 
 
@@ -280,7 +320,13 @@ def where(cond, a, b):
     if not isinstance(cond, Scalar):
         raise UnsupportedError("hkg.math.where's condition must be traced")
     if not isinstance(a, Scalar) and not isinstance(b, Scalar):
-        raise UnsupportedError("hkg.math.where needs a traced a or b")
+        # torch.where(cond, 1.0, 0.0) is float32, (cond, 1, 0) int64.
+        if not all(isinstance(v, (bool, int, float)) for v in (a, b)):
+            raise UnsupportedError("hkg.math.where takes traced scalars or "
+                                   "numbers")
+        t = ("f32" if isinstance(a, float) or isinstance(b, float) else
+             "i1" if isinstance(a, bool) and isinstance(b, bool) else "i64")
+        a = cond.body.constant(a, t)
     if not isinstance(a, Scalar):
         b, a = b._lift(a)
     else:
