@@ -25,3 +25,19 @@ __all__ = [
     "cache", "elementwise", "math", "ops", "reduce", "tune", "tune_mlir",
     "tuning_history", "plot_tuning",
 ]
+
+# The torch.compile backend, hkg.compile and hkg.explain need torch; where
+# it is importable, `import hkg` registers backend="hkg" with torch._dynamo.
+try:
+    import torch as _torch  # noqa: F401
+except ImportError:
+    _torch = None
+if _torch is not None:
+    from .backend import backend, compile, explain
+    from .backend import register as _register_backend
+    try:
+        _register_backend()
+    except Exception as _e:  # noqa: BLE001 (hkg still works without it)
+        import warnings
+        warnings.warn(f"hkg: torch.compile backend 'hkg' not registered: {_e}")
+    __all__ += ["backend", "compile", "explain"]
