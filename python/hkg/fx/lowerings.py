@@ -258,6 +258,18 @@ for _op, _c in _POINTWISE_CHECKS.items():
     LOWERINGS[_op]._check = _both
 
 
+def _expand(fb, node, a):
+    """torch's expand: the input broadcast to the result's shape, as an
+    elementwise copy that a pointwise reader takes into its own body (no
+    kernel then)."""
+    shape, dtype = out_type(node)
+    return fb.elementwise([a["input"]], lambda x: x, shape, dtype)
+
+
+LOWERINGS[aten.expand.default] = Lowering("compute", "hkg.elementwise (broadcast)",
+                                          _expand, None, ELEMENTWISE_TYPES)
+
+
 # ===----------------------------------------------------------------------===#
 # Reductions, softmax, layernorm.
 # ===----------------------------------------------------------------------===#
