@@ -405,3 +405,25 @@ def test_expand_is_read_in_place():
     report = last_report()
     assert report.kernels == ["hkg_elementwise_0"]
     assert "affine_map<(d0, d1) -> (d0, 0)>" in report.partitions[0].mlir
+
+
+def test_aten_sdpa_variant_maps_to_attention():
+    def f(q, k, v):
+        return torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(
+            q, k, v, 0.0, True, scale=0.3)[0]
+    q, k, v = torch.randn(1, 4, 16, 32), torch.randn(1, 2, 16, 32), torch.randn(1, 2, 16, 32)
+    got, want = reference_run(f, (q, k, v))
+    assert_close(got, want)
+    assert "causal scale(0.3) :" in last_report().partitions[0].mlir
+
+
+def test_layer_norm_statistics_used_stay_in_eager():
+    def f(x):
+        y, mean, rstd = torch.native_layer_norm(x, [32], None, None, 1e-5)
+        return y * 2, mean
+    x = torch.randn(4, 32)
+    got, want = reference_run(f, (x,))
+    for g, w in zip(got, want):
+        assert_close(g, w)
+    node = last_report().node("native_layer_norm")
+    assert node.where == "eager" and node.reason.startswith("result 1 is used")

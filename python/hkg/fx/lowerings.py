@@ -445,7 +445,8 @@ def _register_attention():
     ops = [torch.ops.hkg.attention.default, aten.scaled_dot_product_attention.default]
     for name in ("_scaled_dot_product_flash_attention",
                  "_scaled_dot_product_efficient_attention",
-                 "_scaled_dot_product_flash_attention_for_cpu"):
+                 "_scaled_dot_product_flash_attention_for_cpu",
+                 "_scaled_dot_product_cudnn_attention"):
         if hasattr(aten, name):
             ops.append(getattr(aten, name).default)
     for op in ops:
