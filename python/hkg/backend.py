@@ -117,6 +117,10 @@ class _Partition(torch.nn.Module):
         if self.mode == "reference":
             res = self.program.reference(*args)
         else:
+            # torch lets a 0-dim CPU tensor (a constant) meet GPU tensors.
+            dev = next((a.device for a in args if a.device.type == "cuda"), None)
+            if dev is not None:
+                args = [a if a.device == dev else a.to(dev) for a in args]
             res = self.program(*args)
         if not isinstance(res, tuple):
             res = (res,)
@@ -157,7 +161,9 @@ class Compiler:
             why = ("dynamic shapes: hkg's backend compiles static shapes "
                    "(torch.compile(..., dynamic=False))")
         if why is None and not (opts.reference or opts.explain):
-            cpu = [t for t in tensors if t.device.type != "cuda"]
+            # 0-dim CPU tensors may meet GPU tensors (torch allows it).
+            cpu = [t for t in tensors if t.device.type != "cuda"
+                   and (t.dim() > 0 or not any(u.device.type == "cuda" for u in tensors))]
             if cpu:
                 if opts.strict:
                     raise DeviceError(
@@ -189,7 +195,8 @@ class Compiler:
             try:
                 return self.compile_aten(fw_gm, target, report)
             except Exception as e:  # noqa: BLE001 (torch.compile must still run)
-                report.reason = f"hkg backend error ({type(e).__name__}): {e}"
+                first = (str(e).strip().splitlines() or [""])[0]
+                report.reason = f"hkg backend error ({type(e).__name__}): {first}"
                 report.nodes.clear()
                 report.partitions.clear()
                 _eager_rows(fw_gm, report, report.reason)
@@ -227,7 +234,8 @@ class Compiler:
             report.nodes.append(r)
 
         strict_missing = [(n, why) for n, why in unsupported.items()
-                          if not is_view(n) or lowering_of(n) is None]
+                          if n.target is not operator.getitem
+                          and (not is_view(n) or lowering_of(n) is None)]
         if opts.strict and strict_missing:
             raise UnsupportedError(
                 "hkg.compile: these nodes have no hkg lowering (pass fallback=True "

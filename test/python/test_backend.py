@@ -427,3 +427,13 @@ def test_layer_norm_statistics_used_stay_in_eager():
         assert_close(g, w)
     node = last_report().node("native_layer_norm")
     assert node.where == "eager" and node.reason.startswith("result 1 is used")
+
+
+@gpu
+def test_gpu_cpu_scalar_meets_gpu_tensors():
+    x, s = torch.randn(16, 32, device="cuda"), torch.tensor(0.5)
+    c = torch.compile(Chain(), backend="hkg")
+    with torch.no_grad():
+        got, want = c(x, s), Chain()(x, s)
+    assert last_report().kernels == ["hkg_elementwise_0"]
+    assert_close(got.float(), want.float(), tol=0)
