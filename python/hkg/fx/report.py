@@ -91,18 +91,20 @@ class GraphReport:
         if self.reason:
             lines.append(f"  all in eager: {self.reason}")
         rows = [("node", "aten op", "where", "hkg op", "why")]
+        fused = {}
         for n in self.nodes:
-            name = n.name
-            if n.fused:
-                name += f" ({len(n.fused)} nodes: {', '.join(n.fused)})"
             where = f"hkg p{n.partition}" if n.where == "hkg" else "eager"
-            rows.append((name, n.op, where, n.hkg_op, n.reason))
+            rows.append((n.name, n.op, where, n.hkg_op, n.reason))
+            if n.fused:
+                fused[len(rows) - 1] = "replaces " + ", ".join(n.fused)
         widths = [min(max(len(r[i]) for r in rows), cap)
-                  for i, cap in enumerate((48, 44, 8, 28, 0))]
-        for r in rows:
+                  for i, cap in enumerate((32, 44, 8, 28, 0))]
+        for k, r in enumerate(rows):
             cells = [r[i].ljust(widths[i]) if len(r[i]) <= widths[i] else r[i]
                      for i in range(4)]
             lines.append(("  " + "  ".join(cells) + "  " + r[4]).rstrip())
+            if k in fused:
+                lines.append("  " + " " * (widths[0] + 2) + fused[k])
         for p in self.partitions:
             if p.compiled:
                 lines.append(f"  partition {p.index}: {len(p.nodes)} nodes -> "
