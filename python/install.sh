@@ -1,9 +1,9 @@
 #!/bin/sh
-# Installs the portable hkg Python package (utils/python/build-portable.sh)
+# Installs the portable hkg Python package (utils/device/build-portable.sh --python)
 # for this machine's Python: builds the binding (hkg/_hkg.cpp, against the
 # C API header only) with the C++ compiler at hand, Python's headers and the
-# pybind11 headers of the pybind11 package or of torch, and copies the
-# package with libhkg.so into DEST.
+# pybind11 headers of torch (else of the pybind11 package), and copies the
+# package with libhkg.so and the libraries it needs into DEST.
 #
 #   ./install.sh [DEST]      DEST: a directory on sys.path; default: the
 #                            user site-packages of $PYTHON (default python3)
@@ -16,14 +16,18 @@ DEST=${1:-$("$PY" -c 'import site; print(site.getusersitepackages())')}
 CXX=${CXX:-c++}
 inc=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 [ -f "$inc/Python.h" ] || { echo "install.sh: no Python.h under $inc (install Python's development headers)" >&2; exit 1; }
-pyb=$("$PY" -c 'import pybind11; print(pybind11.get_include())' 2>/dev/null ||
-      "$PY" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "include"))' 2>/dev/null || true)
+# torch's own pybind11 first: modules of one process share pybind11's
+# internals, and a binding built with another pybind11 that is imported
+# before torch breaks torch's import (seen: a segfault).
+pyb=${PYBIND11_INCLUDE:-$("$PY" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "include"))' 2>/dev/null ||
+      "$PY" -c 'import pybind11; print(pybind11.get_include())' 2>/dev/null || true)}
+[ -n "$pyb" ] && [ -f "$pyb/pybind11/pybind11.h" ] || pyb=/usr/include
 [ -n "$pyb" ] && [ -f "$pyb/pybind11/pybind11.h" ] || { echo "install.sh: no pybind11 headers (pip install pybind11, or install torch)" >&2; exit 1; }
 suffix=$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 mkdir -p "$DEST/hkg/bin"
 cp -r hkg/. "$DEST/hkg/"
 rm -f "$DEST/hkg/_hkg.cpp"
-cp lib/libhkg.so "$DEST/hkg/"
+cp lib/* "$DEST/hkg/"
 cp bin/hkg-run "$DEST/hkg/bin/"
 "$CXX" -O2 -shared -fPIC -std=c++17 -fvisibility=hidden -Iinclude -I"$inc" -I"$pyb" \
   hkg/_hkg.cpp -o "$DEST/hkg/_hkg$suffix" -L"$DEST/hkg" -lhkg -Wl,-rpath,'$ORIGIN'

@@ -169,7 +169,6 @@ class Program:
         if len(args) != len(self.inputs):
             raise ShapeError(f"{self.function} takes {len(self.inputs)} "
                              f"tensor(s), got {len(args)}")
-        sizes = [None] * len(self.sizes)
         device = None
         out = []
         for i, (t, spec) in enumerate(zip(args, self.inputs)):
@@ -189,29 +188,8 @@ class Program:
             if t.dtype != want:
                 raise DTypeError(f"{self.function}: input {i} is {t.dtype}, "
                                  f"expected {want}")
-            shape = spec["shape"]
-            if len(shape) != t.dim():
-                raise ShapeError(f"{self.function}: input {i} has shape "
-                                 f"{list(t.shape)}, expected rank {len(shape)}")
-            for d, (want_d, got) in enumerate(zip(shape, t.shape)):
-                if isinstance(want_d, dict):
-                    j = want_d["size"]
-                    if sizes[j] is None:
-                        sizes[j] = got
-                    elif sizes[j] != got:
-                        raise ShapeError(
-                            f"{self.function}: input {i} dim {d} is {got}, "
-                            f"but another input gave that size {sizes[j]}")
-                elif want_d != got:
-                    raise ShapeError(
-                        f"{self.function}: input {i} has shape "
-                        f"{list(t.shape)}, expected "
-                        f"{[s if not isinstance(s, dict) else '?' for s in shape]}")
             out.append(t if t.is_contiguous() else t.contiguous())
-        for j, s in enumerate(self.sizes):
-            if sizes[j] is None:
-                sizes[j] = args[s["arg"]].shape[s["dim"]]
-        return out, sizes, device
+        return out, self._bind_sizes(args), device
 
     # -- the host reference -------------------------------------------------
     def reference(self, *args):
@@ -224,10 +202,11 @@ class Program:
             raise ShapeError(f"{self.function} takes {len(self.inputs)} "
                              f"tensor(s), got {len(args)}")
         values = {}
-        sizes = []
-        for s in self.sizes:
-            sizes.append(args[s["arg"]].shape[s["dim"]])
+        sizes = self._bind_sizes(args)
         for i, (t, spec) in enumerate(zip(args, self.inputs)):
+            if not isinstance(t, torch.Tensor):
+                raise TypeError(f"{self.function}: input {i} is a "
+                                f"{type(t).__name__}, expected a torch.Tensor")
             want = to_torch(spec["dtype"])
             if t.dtype != want:
                 raise DTypeError(f"{self.function}: input {i} is {t.dtype}, "
@@ -255,9 +234,39 @@ class Program:
                                             if spec else shape)
         results = []
         for o in self.outputs:
-            t = values[o["storage"]]
-            results.append(t.reshape(_resolve(o["shape"], sizes)))
+            t = values[o["storage"]].reshape(_resolve(o["shape"], sizes))
+            want = to_torch(o["dtype"])
+            if not want.is_floating_point:
+                # The references give some integer results (indices) as
+                # f64 values; they are exact integers.
+                t = t.to(want)
+            results.append(t)
         return results[0] if len(results) == 1 else tuple(results)
+
+    def _bind_sizes(self, args):
+        """The plan's size values from `args`, checking every input's rank
+        and static extents, and that inputs agree on each size."""
+        sizes = [None] * len(self.sizes)
+        for i, (t, spec) in enumerate(zip(args, self.inputs)):
+            shape = spec["shape"]
+            got = list(getattr(t, "shape", ()))
+            if len(got) != len(shape):
+                raise ShapeError(f"{self.function}: input {i} has shape "
+                                 f"{got}, expected rank {len(shape)}")
+            for d, (want_d, g) in enumerate(zip(shape, got)):
+                if isinstance(want_d, dict):
+                    j = want_d["size"]
+                    if sizes[j] is None:
+                        sizes[j] = g
+                    elif sizes[j] != g:
+                        raise ShapeError(
+                            f"{self.function}: input {i} dim {d} is {g}, "
+                            f"but another input gave that size {sizes[j]}")
+                elif want_d != g:
+                    raise ShapeError(
+                        f"{self.function}: input {i} has shape {got}, "
+                        f"expected {[s if not isinstance(s, dict) else '?' for s in shape]}")
+        return sizes
 
     def _host_value(self, name, values, sizes):
         """A plan value on the host, in the dtype the plan gives it: the

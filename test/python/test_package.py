@@ -156,3 +156,19 @@ def test_reference_of_a_whole_plan_matches_eager():
     torch.testing.assert_close(got, want, rtol=1e-6, atol=1e-9)
     # A wrong program is caught: the reference is not the identity.
     assert not torch.allclose(got, torch.softmax(xd.view(64, 8, 32), -1).repeat(1, 1, 2))
+
+
+def test_reference_checks_shapes_and_gives_integers_as_integers():
+    p = hkg.compile_mlir(BLOCK, "sm_90")
+    x, w, m = torch.randn(64, 256), torch.rand(256), torch.randn(256, 512)
+    with pytest.raises(hkg.ShapeError, match=r"input 2 has shape \[512, 256\]"):
+        p.reference(x, w, m.t())
+    argmax = hkg.compile_mlir("""
+func.func @f(%x: tensor<8x300xf32>) -> tensor<8xi64> {
+  %0 = hkg.reduce argmax %x axes = [1] : tensor<8x300xf32> -> tensor<8xi64>
+  return %0 : tensor<8xi64>
+}""", "sm_90")
+    x = torch.randn(8, 300)
+    got = argmax.reference(x)
+    assert got.dtype == torch.int64
+    assert torch.equal(got, x.argmax(-1))
