@@ -7,6 +7,15 @@
 
 docs/Python.md is the guide."""
 
+# torch, where installed, is imported before the native library: on the GPU
+# machine (Ubuntu, Python 3.12, torch 2.11) loading libhkg.so first made
+# torch's import crash in a std::call_once (a null init routine called from
+# libc, under torch::get_symint_class), while the other order works.
+try:
+    import torch as _torch
+except ImportError:
+    _torch = None
+
 from . import _native
 from .errors import (CompileError, DeviceError, DTypeError, HkgError,
                      ShapeError, UnsupportedError)
@@ -28,10 +37,6 @@ __all__ = [
 
 # The torch.compile backend, hkg.compile and hkg.explain need torch; where
 # it is importable, `import hkg` registers backend="hkg" with torch._dynamo.
-try:
-    import torch as _torch  # noqa: F401
-except ImportError:
-    _torch = None
 if _torch is not None:
     from .backend import backend, compile, explain
     from .backend import register as _register_backend
