@@ -24,6 +24,15 @@ OUT/NAME.json.
     python3 utils/bench/torch_programs.py BUNDLES [--programs mlp,...] \
         [--out DIR] [--name torch_programs] [--no-inductor]
 
+With `--backend=hkg` (BUNDLES unused: pass -) hkg is the Python package's
+`torch.compile(module, backend="hkg")` instead of a bundle (the aten graph
+mapped to hkg ops in Python, docs/Python.md), on the same inputs, and the
+row also says: the first call's wall time (dynamo, AOT tracing, hkg's
+mapping and compiling, or the disk cache's bundles), the part of it inside
+the backend, the disk cache's misses (compilations), and the share of the
+call's GPU time in hkg kernels (torch.profiler: kernels named hkg_*). Run it
+twice on one HKG_CACHE_DIR for a cold and a warm start.
+
 The machine needs torch (and Triton for Inductor and bench.bench); no
 torch-mlir: the modules are only built here, not imported.
 """
@@ -172,6 +181,67 @@ def run_program(spec, bundle, args, log):
     return row
 
 
+def run_hkg_backend(spec, args, log):
+    import hkg
+    module, inputs = make_program(spec, args.seed)
+    ref = reference(module, inputs)
+    with torch.no_grad():
+        eager_out = module(*inputs)
+    backend_s = []
+
+    def timed_backend(gm, example_inputs):
+        start = time.perf_counter()
+        compiled_fn = hkg.backend(gm, example_inputs)
+        backend_s.append(time.perf_counter() - start)
+        return compiled_fn
+
+    misses = hkg.cache.stats()["misses"]
+    compiled = torch.compile(module, backend=timed_backend, dynamic=False)
+    with torch.no_grad():
+        start = time.perf_counter()
+        out = compiled(*inputs)
+        torch.cuda.synchronize()
+        first_call_s = time.perf_counter() - start
+        out = compiled(*inputs)
+        torch.cuda.synchronize()
+    report = hkg.backend.last_report()
+    err_hkg, err_eager = rel_err(out, ref), rel_err(eager_out, ref)
+    tol = max(2 * err_eager, TOL.get(out.dtype, 1e-2))
+    row = {"program": spec.name, "backend": "hkg", "err_hkg": err_hkg,
+           "err_eager": err_eager, "ok": math.isfinite(err_hkg) and err_hkg <= tol,
+           "first_call_s": first_call_s, "backend_s": sum(backend_s),
+           "compilations": hkg.cache.stats()["misses"] - misses,
+           "stats": report.stats if report is not None else None}
+    with torch.no_grad():
+        # GPU time by kernel name over one call.
+        from torch.profiler import ProfilerActivity, profile
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            compiled(*inputs)
+            torch.cuda.synchronize()
+        total = hkg_time = 0.0
+        kernels = 0
+        for e in prof.key_averages():
+            t = getattr(e, "device_time_total", None) or getattr(e, "cuda_time_total", 0)
+            if t <= 0 or e.key.startswith("cudaMemcpy") or e.key.startswith("Memcpy"):
+                continue
+            total += t
+            if e.key.startswith("hkg_"):
+                hkg_time += t
+                kernels += e.count
+        row["kernels"] = kernels
+        row["hkg_kernel_share"] = hkg_time / total if total else float("nan")
+        row["eager_us"] = bench(lambda: module(*inputs)) * 1e6
+        row["hkg_us"] = bench(lambda: compiled(*inputs)) * 1e6
+        row["kernels_us"] = hkg_time  # one call's hkg kernels, by the profiler
+        if not args.no_inductor:
+            ind = torch.compile(module, mode="max-autotune-no-cudagraphs")
+            ind(*inputs)
+            row["err_inductor"] = rel_err(ind(*inputs), ref)
+            row["inductor_us"] = bench(lambda: ind(*inputs)) * 1e6
+    log(json.dumps(row))
+    return row
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("bundles")
@@ -180,6 +250,7 @@ def main():
     ap.add_argument("--name", default="torch_programs")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-inductor", action="store_true")
+    ap.add_argument("--backend", choices=["bundle", "hkg"], default="bundle")
     args = ap.parse_args()
     specs = {s.name: s for s in torch_import.SPECS}
     rows, failures = [], 0
@@ -187,6 +258,19 @@ def main():
     log(f"{torch.cuda.get_device_name()} torch {torch.__version__}")
     for name in args.programs.split(","):
         bundle = os.path.join(args.bundles, name)
+        if args.backend == "hkg":
+            start = time.time()
+            try:
+                row = run_hkg_backend(specs[name], args, log)
+            except Exception as e:  # one program's failure is reported, the rest run
+                log(f"{name}: FAILED: {type(e).__name__}: {e}")
+                rows.append({"program": name, "ok": False, "error": str(e)})
+                failures += 1
+                continue
+            failures += 0 if row["ok"] else 1
+            rows.append(row)
+            log(f"{name}: {time.time() - start:.1f} s")
+            continue
         if not os.path.exists(os.path.join(bundle, "manifest.json")):
             log(f"{name}: no bundle at {bundle}, skipped")
             continue
@@ -201,7 +285,8 @@ def main():
         failures += 0 if row["ok"] else 1
         rows.append(row)
         log(f"{name}: {time.time() - start:.1f} s")
-    lines = [f"{torch.cuda.get_device_name()}, torch {torch.__version__}, seed {args.seed}", "",
+    lines = [f"{torch.cuda.get_device_name()}, torch {torch.__version__}, seed {args.seed}, "
+             f"hkg: {'torch.compile(backend=hkg)' if args.backend == 'hkg' else 'bundle plans'}", "",
              "| program | kernels | hkg us | sum of kernels us | plan / sum | eager us | Inductor us "
              "| hkg / eager | hkg / Inductor | err hkg | err eager | err Inductor | ok |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -220,6 +305,13 @@ def main():
             f"{r['eager_us'] / r['hkg_us']:.2f}x | ")
         lines[-1] += (f"| {r['err_hkg']:.2e} | {r['err_eager']:.2e} "
                       f"| {r.get('err_inductor', float('nan')):.2e} | {'yes' if r['ok'] else 'NO'} |")
+    if args.backend == "hkg":
+        lines += ["", "| program | first call s | in the backend s | compilations | hkg kernel share of GPU time |",
+                  "|---|---|---|---|---|"]
+        for r in rows:
+            if "first_call_s" in r:
+                lines.append(f"| {r['program']} | {r['first_call_s']:.2f} | {r['backend_s']:.2f} "
+                             f"| {r['compilations']} | {r['hkg_kernel_share']:.3f} |")
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, args.name + ".md"), "w") as f:
         f.write("\n".join(lines) + "\n")
