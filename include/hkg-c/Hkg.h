@@ -1,4 +1,5 @@
-/*===- hkg-c/Hkg.h - hkg's C API -----------------------------------*- C -*-===*\
+/*===- hkg-c/Hkg.h - hkg's C API -----------------------------------*- C
+-*-===*\
 |*                                                                            *|
 |* The stable C interface of libhkg: compile hkg (or linalg) MLIR into a      *|
 |* kernel bundle in process, transform a module with a pass pipeline, and    *|
@@ -52,8 +53,7 @@ HKG_CAPI_EXPORTED void hkgStringFree(char *string);
 ///   "allow_host_ops", "index_bitwidth", "min_blocks_per_sm".
 /// Unknown keys are an error naming them.
 HKG_CAPI_EXPORTED char *hkgCompile(const char *source, size_t length,
-                                   const char *optionsJson,
-                                   const char *outDir);
+                                   const char *optionsJson, const char *outDir);
 
 /// Parses and verifies `source`, runs the textual pass pipeline `pipeline`
 /// (as hkg-opt's --pass-pipeline, e.g. "builtin.module(hkg-from-linalg)";
@@ -66,7 +66,8 @@ HKG_CAPI_EXPORTED char *hkgTransform(const char *source, size_t length,
 /*===-- Tuning ------------------------------------------------------------===*/
 
 /// Receives one event of hkgTune as a JSON object (valid during the call):
-///   {"event": "op", "index", "count", "op", "signature"}   an op's search starts
+///   {"event": "op", "index", "count", "op", "signature"}   an op's search
+///   starts
 ///   {"event": "resume", "trials"}     trials reused from the database
 ///   {"event": "trial", "number", "budget", "status", "us", "best_us",
 ///    "eta_s", "schedule"}             a candidate was measured
@@ -117,8 +118,7 @@ typedef void (*HkgTensorCallback)(void *userData, size_t index,
 /// on `inputs`, one per kernel input (the whole buffer of a slice view), and
 /// hands each result to `callback`. The reference is what hkg-run checks
 /// kernels against (docs/Runtime.md); dynamic shapes are refused.
-HKG_CAPI_EXPORTED char *hkgReferenceEvaluate(const char *source,
-                                             size_t length,
+HKG_CAPI_EXPORTED char *hkgReferenceEvaluate(const char *source, size_t length,
                                              const HkgTensorRef *inputs,
                                              size_t numInputs,
                                              HkgTensorCallback callback,
@@ -145,8 +145,7 @@ HKG_CAPI_EXPORTED unsigned hkgDeviceGetNumComputeUnits(HkgDevice *device);
 HKG_CAPI_EXPORTED char *hkgDeviceLoadModule(HkgDevice *device,
                                             const void *image, size_t size,
                                             void **module);
-HKG_CAPI_EXPORTED char *hkgDeviceUnloadModule(HkgDevice *device,
-                                              void *module);
+HKG_CAPI_EXPORTED char *hkgDeviceUnloadModule(HkgDevice *device, void *module);
 HKG_CAPI_EXPORTED char *hkgDeviceGetKernel(HkgDevice *device, void *module,
                                            const char *entry, void **kernel);
 
@@ -154,13 +153,11 @@ HKG_CAPI_EXPORTED char *hkgDeviceGetKernel(HkgDevice *device, void *module,
 /// pointers, then `numScalars` int64 size values, on `stream` (a
 /// CUstream / hipStream_t; NULL: the default stream). Dynamic shared memory
 /// above 48 KiB is opted into on the first launch that needs it.
-HKG_CAPI_EXPORTED char *hkgDeviceLaunch(HkgDevice *device, void *kernel,
-                                        const uint32_t grid[3],
-                                        const uint32_t block[3],
-                                        uint32_t dynamicSharedBytes,
-                                        const uint64_t *args, size_t numArgs,
-                                        const int64_t *scalars,
-                                        size_t numScalars, void *stream);
+HKG_CAPI_EXPORTED char *
+hkgDeviceLaunch(HkgDevice *device, void *kernel, const uint32_t grid[3],
+                const uint32_t block[3], uint32_t dynamicSharedBytes,
+                const uint64_t *args, size_t numArgs, const int64_t *scalars,
+                size_t numScalars, void *stream);
 
 #ifdef __cplusplus
 }

@@ -83,8 +83,8 @@ private:
       os << "\n";
     Location loc = diag.getLocation();
     if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-      os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
-         << ":" << fileLoc.getColumn() << ": ";
+      os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+         << fileLoc.getColumn() << ": ";
     else if (!isa<UnknownLoc>(loc))
       os << loc << ": ";
     switch (diag.getSeverity()) {
@@ -115,7 +115,8 @@ private:
 OwningOpRef<ModuleOp> parseModule(llvm::StringRef source, MLIRContext &context,
                                   DiagnosticCollector &diags,
                                   std::string &error) {
-  if (llvm::Error e = ::hkg::checkInputNesting(source, ::hkg::InputSyntax::MLIR)) {
+  if (llvm::Error e =
+          ::hkg::checkInputNesting(source, ::hkg::InputSyntax::MLIR)) {
     error = llvm::toString(std::move(e));
     return nullptr;
   }
@@ -148,8 +149,8 @@ llvm::Error readOptions(const char *json, mlir::hkg::BundleOptions &options) {
     llvm::StringRef key = member.first;
     const llvm::json::Value &v = member.second;
     auto wrongType = [&](llvm::StringRef expected) {
-      return llvm::createStringError("options: '" + key.str() +
-                                     "' must be " + expected.str());
+      return llvm::createStringError("options: '" + key.str() + "' must be " +
+                                     expected.str());
     };
     auto readString = [&](std::string &out) -> llvm::Error {
       std::optional<llvm::StringRef> s = v.getAsString();
@@ -221,7 +222,8 @@ char *hkgCompile(const char *source, size_t length, const char *optionsJson,
     if (!module)
       return 1;
     if (options.chip.empty()) {
-      auto target = (*module)->getAttrOfType<mlir::hkg::TargetAttr>("hkg.target");
+      auto target =
+          (*module)->getAttrOfType<mlir::hkg::TargetAttr>("hkg.target");
       if (!target) {
         error = "no target: pass the option 'chip' or set an 'hkg.target = "
                 "#hkg.target<chip = ...>' attribute on the module";
@@ -229,14 +231,16 @@ char *hkgCompile(const char *source, size_t length, const char *optionsJson,
       }
       options.chip = target.getChip().str();
     }
-    FailureOr<mlir::hkg::Bundle> bundle = mlir::hkg::compileBundle(*module, options);
+    FailureOr<mlir::hkg::Bundle> bundle =
+        mlir::hkg::compileBundle(*module, options);
     if (failed(bundle)) {
       error = diags.take();
       if (error.empty())
         error = "compilation failed";
       return 1;
     }
-    if (llvm::Error e = mlir::hkg::writeBundle(*bundle, outDir, /*emitIsa=*/false)) {
+    if (llvm::Error e =
+            mlir::hkg::writeBundle(*bundle, outDir, /*emitIsa=*/false)) {
       error = llvm::toString(std::move(e));
       return 1;
     }
@@ -263,7 +267,8 @@ char *hkgTransform(const char *source, size_t length, const char *pipeline,
       // The pipeline names its anchor: `builtin.module(...)`.
       std::string parseError;
       llvm::raw_string_ostream errorStream(parseError);
-      FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, errorStream);
+      FailureOr<OpPassManager> parsed =
+          parsePassPipeline(pipeline, errorStream);
       if (failed(parsed) || parsed->getOpAnchorName() != "builtin.module") {
         error = "invalid pass pipeline '" + std::string(pipeline) + "': " +
                 (failed(parsed) ? parseError

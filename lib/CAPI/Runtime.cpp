@@ -80,8 +80,7 @@ char *hkgDeviceGetKernel(HkgDevice *device, void *module, const char *entry,
 char *hkgDeviceLaunch(HkgDevice *device, void *kernel, const uint32_t grid[3],
                       const uint32_t block[3], uint32_t dynamicSharedBytes,
                       const uint64_t *args, size_t numArgs,
-                      const int64_t *scalars, size_t numScalars,
-                      void *stream) {
+                      const int64_t *scalars, size_t numScalars, void *stream) {
   return toCString(device->device->launch(
       kernel, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]},
       dynamicSharedBytes, llvm::ArrayRef<uint64_t>(args, numArgs),

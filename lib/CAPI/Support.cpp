@@ -23,8 +23,6 @@ char *hkg::capi::toCString(llvm::Error error) {
 }
 
 const char *hkgGetVersion(void) { return HKG_VERSION_STRING; }
-const char *hkgGetBundleVersion(void) {
-  return hkg::rt::kBundleVersion.data();
-}
+const char *hkgGetBundleVersion(void) { return hkg::rt::kBundleVersion.data(); }
 int hkgGetCAPIVersion(void) { return HKG_CAPI_VERSION; }
 void hkgStringFree(char *string) { std::free(string); }

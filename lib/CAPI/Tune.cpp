@@ -60,37 +60,40 @@ public:
   EventObserver(HkgTuneEventCallback onEvent, void *user)
       : onEvent(onEvent), user(user) {}
   void onResume(size_t numTrials) override {
-    send(onEvent, user, llvm::json::Object{{"event", "resume"}, {"trials", int64_t(numTrials)}});
+    send(onEvent, user,
+         llvm::json::Object{{"event", "resume"},
+                            {"trials", int64_t(numTrials)}});
   }
   void onTrial(const TrialProgress &p) override {
     send(onEvent, user,
-         llvm::json::Object{{"event", "trial"},
-          {"number", int64_t(p.number)},
-          {"budget", int64_t(p.budget)},
-          {"status", stringifyMeasureStatus(p.measurement.status)},
-          {"us", number(p.measurement.medianUs)},
-          {"best_us", number(p.bestUs)},
-          {"eta_s", number(p.etaSeconds)},
-          {"schedule", knobsToJson(p.schedule)}});
+         llvm::json::Object{
+             {"event", "trial"},
+             {"number", int64_t(p.number)},
+             {"budget", int64_t(p.budget)},
+             {"status", stringifyMeasureStatus(p.measurement.status)},
+             {"us", number(p.measurement.medianUs)},
+             {"best_us", number(p.bestUs)},
+             {"eta_s", number(p.etaSeconds)},
+             {"schedule", knobsToJson(p.schedule)}});
   }
   void onSearchDone(const TuningResult &r) override {
     double best = r.best ? r.trials[*r.best].measurement.medianUs
                          : std::numeric_limits<double>::quiet_NaN();
     send(onEvent, user,
          llvm::json::Object{{"event", "search_done"},
-          {"trials", int64_t(r.trials.size())},
-          {"best_us", number(best)},
-          {"stopped", r.stopped}});
+                            {"trials", int64_t(r.trials.size())},
+                            {"best_us", number(best)},
+                            {"stopped", r.stopped}});
   }
   void onConfirm(unsigned round, unsigned rounds, size_t finalist,
                  const Measurement &m) override {
     send(onEvent, user,
          llvm::json::Object{{"event", "confirm"},
-          {"round", int64_t(round)},
-          {"rounds", int64_t(rounds)},
-          {"finalist", int64_t(finalist)},
-          {"status", stringifyMeasureStatus(m.status)},
-          {"us", number(m.medianUs)}});
+                            {"round", int64_t(round)},
+                            {"rounds", int64_t(rounds)},
+                            {"finalist", int64_t(finalist)},
+                            {"status", stringifyMeasureStatus(m.status)},
+                            {"us", number(m.medianUs)}});
   }
 
 private:
@@ -197,8 +200,8 @@ llvm::Error readTuneOptions(const char *json,
         options.device = s->str();
       else
         worker = s->str();
-    } else if (key == "budget" || key == "seed" ||
-               key == "confirm_finalists" || key == "confirm_rounds") {
+    } else if (key == "budget" || key == "seed" || key == "confirm_finalists" ||
+               key == "confirm_rounds") {
       if (!i || *i < 0 || *i > 1000000)
         return bad("an integer in [0, 1000000]");
       if (key == "budget")
@@ -248,8 +251,8 @@ char *hkgTune(const char *source, size_t length, const char *optionsJson,
       }
       return success();
     });
-    if (llvm::Error e = ::hkg::checkInputNesting(llvm::StringRef(source, length),
-                                                 ::hkg::InputSyntax::MLIR)) {
+    if (llvm::Error e = ::hkg::checkInputNesting(
+            llvm::StringRef(source, length), ::hkg::InputSyntax::MLIR)) {
       error = llvm::toString(std::move(e));
       return 1;
     }
@@ -284,10 +287,10 @@ char *hkgTune(const char *source, size_t length, const char *optionsJson,
                      unsigned count) {
       send(onEvent, userData,
            llvm::json::Object{{"event", "op"},
-            {"index", int64_t(index)},
-            {"count", int64_t(count)},
-            {"op", op->getName().getStringRef().str()},
-            {"signature", getOpSignature(op)}});
+                              {"index", int64_t(index)},
+                              {"count", int64_t(count)},
+                              {"op", op->getName().getStringRef().str()},
+                              {"signature", getOpSignature(op)}});
     };
     PassManager pm(&context);
     pm.addPass(mlir::hkg::createHkgAutotunePass(options, std::move(hooks)));

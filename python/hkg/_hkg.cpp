@@ -17,9 +17,9 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -75,10 +75,10 @@ public:
               const std::array<uint32_t, 3> &block, uint32_t dynamicShared,
               const std::vector<uint64_t> &args,
               const std::vector<int64_t> &scalars, uintptr_t stream) {
-    check(hkgDeviceLaunch(device, reinterpret_cast<void *>(kernel),
-                          grid.data(), block.data(), dynamicShared,
-                          args.data(), args.size(), scalars.data(),
-                          scalars.size(), reinterpret_cast<void *>(stream)));
+    check(hkgDeviceLaunch(device, reinterpret_cast<void *>(kernel), grid.data(),
+                          block.data(), dynamicShared, args.data(), args.size(),
+                          scalars.data(), scalars.size(),
+                          reinterpret_cast<void *>(stream)));
   }
 
 private:
@@ -141,8 +141,8 @@ PYBIND11_MODULE(_hkg, m) {
         }
         std::vector<HkgTensorRef> refs;
         for (size_t i = 0; i < dtypes.size(); ++i)
-          refs.push_back({dtypes[i].c_str(), shapes[i].size(),
-                          shapes[i].data(), datas[i].data()});
+          refs.push_back({dtypes[i].c_str(), shapes[i].size(), shapes[i].data(),
+                          datas[i].data()});
         struct Result {
           std::string dtype;
           std::vector<int64_t> shape;
@@ -159,17 +159,16 @@ PYBIND11_MODULE(_hkg, m) {
                         : dtype == "i8" || dtype == "i1"   ? 1
                         : dtype == "f32" || dtype == "i32" ? 4
                                                            : 2;
-          out->push_back({dtype,
-                          std::vector<int64_t>(r->shape, r->shape + r->rank),
-                          std::string(static_cast<const char *>(r->data),
-                                      n * elem)});
+          out->push_back(
+              {dtype, std::vector<int64_t>(r->shape, r->shape + r->rank),
+               std::string(static_cast<const char *>(r->data), n * elem)});
         };
         char *error;
         {
           py::gil_scoped_release release;
-          error = hkgReferenceEvaluate(source.data(), source.size(),
-                                       refs.data(), refs.size(), collect,
-                                       &results);
+          error =
+              hkgReferenceEvaluate(source.data(), source.size(), refs.data(),
+                                   refs.size(), collect, &results);
         }
         check(error);
         py::list out;
@@ -221,10 +220,10 @@ PYBIND11_MODULE(_hkg, m) {
         char *error;
         {
           py::gil_scoped_release release;
-          error = hkgTune(source.data(), source.size(), options.c_str(),
-                          measure.is_none() ? nullptr : +measureFn,
-                          onEvent.is_none() ? nullptr : +eventFn, &hooks,
-                          &result);
+          error =
+              hkgTune(source.data(), source.size(), options.c_str(),
+                      measure.is_none() ? nullptr : +measureFn,
+                      onEvent.is_none() ? nullptr : +eventFn, &hooks, &result);
         }
         check(error);
         std::string text(result);

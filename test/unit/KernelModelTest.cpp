@@ -372,8 +372,7 @@ public:
   }
   llvm::Error launch(KernelHandle, Dim3 grid, Dim3, unsigned,
                      llvm::ArrayRef<DevicePtr> args,
-                     llvm::ArrayRef<int64_t> scalars,
-                     StreamHandle) override {
+                     llvm::ArrayRef<int64_t> scalars, StreamHandle) override {
     ++launches;
     lastGrid = grid;
     llvm::SmallVector<uint8_t *> ptrs;

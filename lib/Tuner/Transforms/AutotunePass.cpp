@@ -63,7 +63,8 @@ private:
 LogicalResult SchedulePicker::tuneOnDevice(HkgKernelOpInterface op,
                                            const TargetInfo &target,
                                            Measurer &measurer) {
-  llvm::Expected<TuningResult> tuned = driver.tune(op, target, measurer, observer);
+  llvm::Expected<TuningResult> tuned =
+      driver.tune(op, target, measurer, observer);
   if (!tuned) {
     op.emitError("hkg-autotune: ") << llvm::toString(tuned.takeError());
     return failure();
@@ -207,8 +208,8 @@ void HkgAutotunePass::runOnOperation() {
         measurers[t.chip] = createDeviceMeasurer(t, whyNot);
         noDeviceReasons[t.chip] = whyNot;
       }
-      if (Measurer *m = hooks.measurer ? hooks.measurer
-                                       : measurers[t.chip].get())
+      if (Measurer *m =
+              hooks.measurer ? hooks.measurer : measurers[t.chip].get())
         picked = picker.tuneOnDevice(op, t, *m);
       else
         picked = picker.pickWithoutDevice(op, t,
