@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -81,8 +82,105 @@ public:
                           reinterpret_cast<void *>(stream)));
   }
 
+  HkgDevice *get() const { return device; }
+
 private:
   HkgDevice *device = nullptr;
+};
+
+/// A launch plan's steps prepared once (kernels, launch dims, which slot of
+/// a pointer table each argument is, which size each scalar is), launched
+/// by one call per run: a Python program's host time per kernel is then a
+/// C++ loop iteration, not a Python one.
+class LaunchSequence {
+public:
+  struct Step {
+    void *kernel;
+    std::array<uint32_t, 3> grid, block;
+    uint32_t dynamicShared;
+    std::vector<size_t> argSlots;
+    std::vector<size_t> sizeSlots;
+    /// With size parameters: grid x = ceil(N * mul / div) * times, N the
+    /// product of the step's sizes (no launch when N is 0).
+    bool sizedGrid;
+    int64_t mul, div, times;
+    std::string name;
+  };
+
+  explicit LaunchSequence(std::shared_ptr<Device> device)
+      : device(std::move(device)) {}
+
+  void add(uintptr_t kernel, const std::array<uint32_t, 3> &grid,
+           const std::array<uint32_t, 3> &block, uint32_t dynamicShared,
+           std::vector<size_t> argSlots, std::vector<size_t> sizeSlots,
+           py::object gridX, const std::string &name) {
+    Step step{reinterpret_cast<void *>(kernel),
+              grid,
+              block,
+              dynamicShared,
+              std::move(argSlots),
+              std::move(sizeSlots),
+              !gridX.is_none(),
+              1,
+              1,
+              1,
+              name};
+    if (step.sizedGrid) {
+      auto rule = gridX.cast<std::array<int64_t, 3>>();
+      step.mul = rule[0];
+      step.div = rule[1];
+      step.times = rule[2];
+      if (step.mul <= 0 || step.div <= 0 || step.times <= 0)
+        throw Error("grid_x of " + name +
+                    ": expected positive mul, div, times");
+    }
+    steps.push_back(std::move(step));
+  }
+
+  void run(const std::vector<uint64_t> &table,
+           const std::vector<int64_t> &sizes, uintptr_t stream) {
+    std::vector<uint64_t> args;
+    std::vector<int64_t> scalars;
+    for (const Step &step : steps) {
+      args.clear();
+      scalars.clear();
+      for (size_t slot : step.argSlots) {
+        if (slot >= table.size())
+          throw Error(step.name + ": pointer slot out of range");
+        args.push_back(table[slot]);
+      }
+      for (size_t slot : step.sizeSlots) {
+        if (slot >= sizes.size())
+          throw Error(step.name + ": size slot out of range");
+        scalars.push_back(sizes[slot]);
+      }
+      std::array<uint32_t, 3> grid = step.grid;
+      if (step.sizedGrid) {
+        __int128 n = 1;
+        for (int64_t v : scalars)
+          n *= v;
+        if (n == 0)
+          continue;
+        __int128 x = (n * step.mul + step.div - 1) / step.div * step.times;
+        if (x > 2147483647)
+          throw Error(step.name + ": grid x exceeds 2^31 - 1 at these sizes");
+        grid[0] = static_cast<uint32_t>(x);
+      }
+      char *error = hkgDeviceLaunch(
+          device->get(), step.kernel, grid.data(), step.block.data(),
+          step.dynamicShared, args.data(), args.size(), scalars.data(),
+          scalars.size(), reinterpret_cast<void *>(stream));
+      if (error) {
+        std::string text = "launching " + step.name + ": " + error;
+        hkgStringFree(error);
+        throw Error(text);
+      }
+    }
+  }
+
+private:
+  std::shared_ptr<Device> device;
+  std::vector<Step> steps;
 };
 
 } // namespace
@@ -236,7 +334,7 @@ PYBIND11_MODULE(_hkg, m) {
       py::arg("on_event") = py::none(),
       "Runs hkg-autotune; returns {module, remarks} as JSON text.");
 
-  py::class_<Device>(m, "Device")
+  py::class_<Device, std::shared_ptr<Device>>(m, "Device")
       .def(py::init<const std::string &, int>(), py::arg("kind") = "auto",
            py::arg("ordinal") = 0)
       .def_property_readonly("kind", &Device::kind)
@@ -249,4 +347,15 @@ PYBIND11_MODULE(_hkg, m) {
       .def("launch", &Device::launch, py::arg("kernel"), py::arg("grid"),
            py::arg("block"), py::arg("dynamic_shared_bytes"), py::arg("args"),
            py::arg("scalars"), py::arg("stream"));
+
+  py::class_<LaunchSequence>(m, "LaunchSequence")
+      .def(py::init<std::shared_ptr<Device>>(), py::arg("device"))
+      .def("add", &LaunchSequence::add, py::arg("kernel"), py::arg("grid"),
+           py::arg("block"), py::arg("dynamic_shared_bytes"),
+           py::arg("arg_slots"), py::arg("size_slots"), py::arg("grid_x"),
+           py::arg("name"))
+      .def("run", &LaunchSequence::run, py::arg("pointers"), py::arg("sizes"),
+           py::arg("stream"),
+           "Launches every step in order on `stream`: step arguments are "
+           "pointers[slot], size scalars sizes[slot].");
 }
