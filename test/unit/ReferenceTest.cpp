@@ -203,6 +203,34 @@ TEST(ReferenceTest, ElementwiseIndexAndPackedInts) {
   EXPECT_THAT(evaluate(p, {packed}), ElementsAre(7, 0, 0, 7, 10, 0));
 }
 
+TEST(ReferenceTest, ElementwiseRankZero) {
+  // A rank-0 result is one element; a rank-0 input broadcasts into any
+  // result.
+  ParsedOp scalar = parseOp(R"(
+    func.func @ref(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+      %z = hkg.elementwise %x, %y : tensor<f32>, tensor<f32> -> tensor<f32> {
+      ^bb0(%a: f32, %b: f32):
+        %s = arith.addf %a, %b : f32
+        hkg.yield %s : f32
+      }
+      return %z : tensor<f32>
+    })");
+  HostTensor x = makeTensor(DType::F32, {}, {1.5});
+  HostTensor y = makeTensor(DType::F32, {}, {-4});
+  EXPECT_THAT(evaluate(scalar, {x, y}), ElementsAre(-2.5));
+  ParsedOp broadcast = parseOp(R"(
+    func.func @ref(%x: tensor<f32>, %y: tensor<2x2xf32>) -> tensor<2x2xf32> {
+      %z = hkg.elementwise %x, %y : tensor<f32>, tensor<2x2xf32> -> tensor<2x2xf32> {
+      ^bb0(%a: f32, %b: f32):
+        %s = arith.mulf %a, %b : f32
+        hkg.yield %s : f32
+      }
+      return %z : tensor<2x2xf32>
+    })");
+  HostTensor m = makeTensor(DType::F32, {2, 2}, {1, 2, 3, 4});
+  EXPECT_THAT(evaluate(broadcast, {x, m}), ElementsAre(1.5, 3, 4.5, 6));
+}
+
 TEST(ReferenceTest, Reduce) {
   ParsedOp sum = parseOp(R"(
     func.func @ref(%x: tensor<2x2x2xf32>) -> tensor<2xf32> {
@@ -217,6 +245,23 @@ TEST(ReferenceTest, Reduce) {
       return %s : tensor<2x2xf32>
     })");
   EXPECT_THAT(evaluate(max, {x}), ElementsAre(2, 4, -1, 8));
+}
+
+TEST(ReferenceTest, ReduceEveryDimToRankZero) {
+  ParsedOp sum = parseOp(R"(
+    func.func @ref(%x: tensor<2x3xf32>) -> tensor<f32> {
+      %s = hkg.reduce sum %x axes = [0, 1] : tensor<2x3xf32> -> tensor<f32>
+      return %s : tensor<f32>
+    })");
+  HostTensor x = makeTensor(DType::F32, {2, 3}, {1, 2, 3, 4, 5, -6});
+  EXPECT_THAT(evaluate(sum, {x}), ElementsAre(9));
+  ParsedOp argmax = parseOp(R"(
+    func.func @ref(%x: tensor<6xf32>) -> tensor<i64> {
+      %s = hkg.reduce argmax %x axes = [0] : tensor<6xf32> -> tensor<i64>
+      return %s : tensor<i64>
+    })");
+  HostTensor v = makeTensor(DType::F32, {6}, {1, 2, 3, 4, 5, -6});
+  EXPECT_THAT(evaluate(argmax, {v}), ElementsAre(4));
 }
 
 TEST(ReferenceTest, ReduceMiddleAndLeadingAxes) {

@@ -107,3 +107,32 @@ func.func @silu_tail(%x: tensor<5001xf32>) -> tensor<5001xf32> {
   return %y : tensor<5001xf32>
 }
 }
+
+// -----
+
+// A rank-0 result is one element: its buffers are viewed as memref<1xf32>,
+// one workgroup runs, and only its first thread passes the bounds check.
+
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+// CHECK-LABEL: func.func @rank_zero
+// CHECK:         gpu.launch_func @hkg_elementwise_0::@hkg_elementwise_0 blocks in (%c1, %{{.*}}, %{{.*}}) threads in (%c64, %{{.*}}, %{{.*}}) args(%{{.*}} : memref<f32>, %{{.*}} : memref<f32>, %{{.*}} : memref<f32>)
+// CHECK:       gpu.func @hkg_elementwise_0(%[[X:.*]]: memref<f32>, %[[Y:.*]]: memref<f32>, %[[Z:.*]]: memref<f32>) kernel
+// CHECK-SAME:      known_grid_size = array<i32: 1, 1, 1>
+// CHECK-DAG:       %[[XV:.*]] = memref.reinterpret_cast %[[X]] to offset: [0], sizes: [1], strides: [1] : memref<f32> to memref<1xf32>
+// CHECK-DAG:       %[[ZV:.*]] = memref.reinterpret_cast %[[Z]] to offset: [0], sizes: [1], strides: [1] : memref<f32> to memref<1xf32>
+// CHECK:           %[[FITS:.*]] = arith.cmpi ule, %{{.*}}, %c1 : index
+// CHECK:           scf.if %[[FITS]] {
+// CHECK:             vector.load %[[XV]][%{{.*}}] {alignment = 4 : i64} : memref<1xf32>, vector<1xf32>
+// CHECK:             arith.addf
+// CHECK:             vector.store %{{.*}}, %[[ZV]][%{{.*}}] {alignment = 4 : i64} : memref<1xf32>, vector<1xf32>
+// CHECK:           gpu.return
+func.func @rank_zero(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %z = hkg.elementwise %x, %y {schedule = #hkg.schedule<threads = 64, unroll = 1, vector_width = 1>}
+      : tensor<f32>, tensor<f32> -> tensor<f32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    hkg.yield %s : f32
+  }
+  return %z : tensor<f32>
+}
+}

@@ -297,3 +297,15 @@ func.func @index_outside_elementwise() -> index {
   %i = hkg.index 0
   return %i : index
 }
+
+// -----
+
+func.func @index_of_rank_zero_result(%x: tensor<f32>) -> tensor<f32> {
+  %0 = hkg.elementwise %x : tensor<f32> -> tensor<f32> {
+  ^bb0(%a: f32):
+    // expected-error @below {{'hkg.index' op expected 'dim' in [0, 0) for a result of rank 0, got 0}}
+    %i = hkg.index 0
+    hkg.yield %a : f32
+  }
+  return %0 : tensor<f32>
+}

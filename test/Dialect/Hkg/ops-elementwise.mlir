@@ -157,3 +157,23 @@ func.func @ints_and_index(%p: tensor<16x32xi8>, %m: tensor<16x32xi1>) -> tensor<
   }
   return %0 : tensor<16x32xf64>
 }
+
+// A rank-0 result is one element; a rank-0 input broadcasts into any result.
+// CHECK-LABEL: func.func @rank_zero
+// CHECK: hkg.elementwise %{{.*}}, %{{.*}} : tensor<f32>, tensor<f32> -> tensor<f32> {
+// CHECK: hkg.elementwise %{{.*}}, %{{.*}} : tensor<f32>, tensor<4x8xf32> -> tensor<4x8xf32> {
+// GENERIC-LABEL: sym_name = "rank_zero"
+// GENERIC: (tensor<f32>, tensor<f32>) -> tensor<f32>
+func.func @rank_zero(%x: tensor<f32>, %y: tensor<f32>, %m: tensor<4x8xf32>) -> (tensor<f32>, tensor<4x8xf32>) {
+  %0 = hkg.elementwise %x, %y : tensor<f32>, tensor<f32> -> tensor<f32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    hkg.yield %s : f32
+  }
+  %1 = hkg.elementwise %0, %m : tensor<f32>, tensor<4x8xf32> -> tensor<4x8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    hkg.yield %p : f32
+  }
+  return %0, %1 : tensor<f32>, tensor<4x8xf32>
+}

@@ -34,9 +34,10 @@ static SmallVector<int64_t> followedDims(AffineMap map) {
 
 SmallVector<int64_t> ElementwiseOp::getDynamicResultDims() {
   // The innermost dim of a result of rank >= 2 stays static: vectors that
-  // must stay within one row need its extent (ElementwiseSchedules.cpp).
+  // must stay within one row need its extent (ElementwiseSchedules.cpp). A
+  // rank-0 result has no dims at all.
   int64_t rank = getResult().getType().getRank();
-  return llvm::to_vector(llvm::seq<int64_t>(0, rank == 1 ? 1 : rank - 1));
+  return llvm::to_vector(llvm::seq<int64_t>(0, rank <= 1 ? rank : rank - 1));
 }
 
 SmallVector<int64_t> ElementwiseOp::getResultDimsOfOperand(unsigned operand) {
