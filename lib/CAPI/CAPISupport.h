@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 
 namespace hkg::capi {
 
@@ -13,6 +14,10 @@ char *toCString(llvm::StringRef text);
 
 /// nullptr for success, else the error's message as toCString gives it.
 char *toCString(llvm::Error error);
+
+/// The object an options argument holds: empty for NULL or "", an error
+/// ("options: ...") for text that is not a JSON object.
+llvm::Expected<llvm::json::Object> parseOptions(const char *json);
 
 } // namespace hkg::capi
 

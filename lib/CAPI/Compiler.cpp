@@ -11,25 +11,16 @@
 
 #include "CAPISupport.h"
 
-#include "hkg/Conversion/Passes.h"
-#include "hkg/Dialect/Hkg/IR/HkgDialect.h"
-#include "hkg/Dialect/Hkg/Transforms/Passes.h"
-#include "hkg/Pipelines/Pipelines.h"
+#include "hkg/InitAll.h"
 #include "hkg/Support/InputLimits.h"
 #include "hkg/Target/Bundle.h"
-#include "hkg/Target/Passes.h"
 #include "hkg/Tuner/DeviceMeasurer.h"
-#include "hkg/Tuner/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
@@ -45,22 +36,14 @@ namespace {
 void registerPassesOnce() {
   static std::once_flag once;
   std::call_once(once, [] {
-    registerAllPasses();
-    mlir::hkg::registerHkgPasses();
-    mlir::hkg::registerHkgConversionPasses();
-    mlir::hkg::registerHkgTargetPasses();
-    mlir::hkg::registerHkgPipelines();
-    mlir::hkg::registerHkgTunerPasses();
+    mlir::hkg::registerAllHkgPasses();
     mlir::hkg::tuner::registerDeviceMeasurer();
   });
 }
 
 DialectRegistry makeRegistry() {
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  registry.insert<mlir::hkg::HkgDialect>();
+  mlir::hkg::registerAllHkgDialects(registry);
   return registry;
 }
 
@@ -136,15 +119,9 @@ OwningOpRef<ModuleOp> parseModule(llvm::StringRef source, MLIRContext &context,
 /// Reads hkgCompile's options; an unknown key or a value of the wrong type
 /// is an error naming it.
 llvm::Error readOptions(const char *json, mlir::hkg::BundleOptions &options) {
-  if (!json || !*json)
-    return llvm::Error::success();
-  llvm::Expected<llvm::json::Value> value = ::hkg::parseJSON(json);
-  if (!value)
-    return llvm::createStringError("options: " +
-                                   llvm::toString(value.takeError()));
-  const llvm::json::Object *object = value->getAsObject();
+  llvm::Expected<llvm::json::Object> object = ::hkg::capi::parseOptions(json);
   if (!object)
-    return llvm::createStringError("options: expected a JSON object");
+    return object.takeError();
   for (const auto &member : *object) {
     llvm::StringRef key = member.first;
     const llvm::json::Value &v = member.second;

@@ -5,6 +5,7 @@
 #include "CAPISupport.h"
 
 #include "hkg/Runtime/Bundle.h"
+#include "hkg/Support/InputLimits.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +21,19 @@ char *hkg::capi::toCString(llvm::Error error) {
   if (!error)
     return nullptr;
   return toCString(llvm::toString(std::move(error)));
+}
+
+llvm::Expected<llvm::json::Object> hkg::capi::parseOptions(const char *json) {
+  if (!json || !*json)
+    return llvm::json::Object();
+  llvm::Expected<llvm::json::Value> value = ::hkg::parseJSON(json);
+  if (!value)
+    return llvm::createStringError("options: " +
+                                   llvm::toString(value.takeError()));
+  llvm::json::Object *object = value->getAsObject();
+  if (!object)
+    return llvm::createStringError("options: expected a JSON object");
+  return std::move(*object);
 }
 
 const char *hkgGetVersion(void) { return HKG_VERSION_STRING; }

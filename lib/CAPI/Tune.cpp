@@ -168,15 +168,9 @@ private:
 llvm::Error readTuneOptions(const char *json,
                             mlir::hkg::HkgAutotunePassOptions &options,
                             std::string &worker) {
-  if (!json || !*json)
-    return llvm::Error::success();
-  llvm::Expected<llvm::json::Value> value = ::hkg::parseJSON(json);
-  if (!value)
-    return llvm::createStringError("options: " +
-                                   llvm::toString(value.takeError()));
-  const llvm::json::Object *object = value->getAsObject();
+  llvm::Expected<llvm::json::Object> object = ::hkg::capi::parseOptions(json);
   if (!object)
-    return llvm::createStringError("options: expected a JSON object");
+    return object.takeError();
   for (const auto &member : *object) {
     llvm::StringRef key = member.first;
     const llvm::json::Value &v = member.second;

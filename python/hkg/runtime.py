@@ -94,6 +94,17 @@ def _resolve(shape, sizes):
     return [sizes[d["size"]] if isinstance(d, dict) else d for d in shape]
 
 
+def _check_dtype(function, i, t, spec):
+    """Input i is a tensor of the plan's dtype (TypeError, DTypeError)."""
+    torch = _torch()
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{function}: input {i} is a {type(t).__name__}, "
+                        "expected a torch.Tensor")
+    want = to_torch(spec["dtype"])
+    if t.dtype != want:
+        raise DTypeError(f"{function}: input {i} is {t.dtype}, expected {want}")
+
+
 class _Step:
     __slots__ = ("kernel", "args", "sizes", "grid", "grid_x", "block",
                  "dynamic_lds", "binary", "entry", "name")
@@ -175,8 +186,7 @@ class Program:
         out = []
         for i, (t, spec) in enumerate(zip(args, self.inputs)):
             if not isinstance(t, torch.Tensor):
-                raise TypeError(f"{self.function}: input {i} is a "
-                                f"{type(t).__name__}, expected a torch.Tensor")
+                _check_dtype(self.function, i, t, spec)
             if t.device.type != "cuda":
                 raise DeviceError(
                     f"{self.function}: input {i} is on '{t.device}'; hkg "
@@ -186,10 +196,7 @@ class Program:
             elif t.device != device:
                 raise DeviceError(f"{self.function}: inputs on {device} and "
                                   f"{t.device}; all must be on one GPU")
-            want = to_torch(spec["dtype"])
-            if t.dtype != want:
-                raise DTypeError(f"{self.function}: input {i} is {t.dtype}, "
-                                 f"expected {want}")
+            _check_dtype(self.function, i, t, spec)
             out.append(t if t.is_contiguous() else t.contiguous())
         return out, self._bind_sizes(args), device
 
@@ -206,13 +213,7 @@ class Program:
         values = {}
         sizes = self._bind_sizes(args)
         for i, (t, spec) in enumerate(zip(args, self.inputs)):
-            if not isinstance(t, torch.Tensor):
-                raise TypeError(f"{self.function}: input {i} is a "
-                                f"{type(t).__name__}, expected a torch.Tensor")
-            want = to_torch(spec["dtype"])
-            if t.dtype != want:
-                raise DTypeError(f"{self.function}: input {i} is {t.dtype}, "
-                                 f"expected {want}")
+            _check_dtype(self.function, i, t, spec)
             values[spec.get("name", f"arg{i}")] = t.detach().cpu().contiguous()
         kernels = {k["name"]: k for k in self.manifest["kernels"]}
         for st in self.steps:

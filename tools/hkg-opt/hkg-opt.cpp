@@ -7,20 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "hkg/Conversion/Passes.h"
-#include "hkg/Dialect/Hkg/IR/HkgDialect.h"
-#include "hkg/Dialect/Hkg/Transforms/Passes.h"
-#include "hkg/Pipelines/Pipelines.h"
+#include "hkg/InitAll.h"
 #include "hkg/Support/InputLimits.h"
-#include "hkg/Target/Passes.h"
 #include "hkg/Tuner/DeviceMeasurer.h"
-#include "hkg/Tuner/Passes.h"
 
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
@@ -82,16 +72,8 @@ static int optMain(int argc, char **argv, mlir::DialectRegistry &registry) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  mlir::registerAllToLLVMIRTranslations(registry);
-  registry.insert<mlir::hkg::HkgDialect>();
-  mlir::registerAllPasses();
-  mlir::hkg::registerHkgPasses();
-  mlir::hkg::registerHkgConversionPasses();
-  mlir::hkg::registerHkgTargetPasses();
-  mlir::hkg::registerHkgPipelines();
-  mlir::hkg::registerHkgTunerPasses();
+  mlir::hkg::registerAllHkgDialects(registry);
+  mlir::hkg::registerAllHkgPasses();
   // hkg-autotune measures on the device at hand through this factory.
   mlir::hkg::tuner::registerDeviceMeasurer();
   // Deeply nested IR recurses deeply (parser, verifier, passes): the work

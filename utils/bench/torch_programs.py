@@ -258,25 +258,13 @@ def main():
     log(f"{torch.cuda.get_device_name()} torch {torch.__version__}")
     for name in args.programs.split(","):
         bundle = os.path.join(args.bundles, name)
-        if args.backend == "hkg":
-            start = time.time()
-            try:
-                row = run_hkg_backend(specs[name], args, log)
-            except Exception as e:  # one program's failure is reported, the rest run
-                log(f"{name}: FAILED: {type(e).__name__}: {e}")
-                rows.append({"program": name, "ok": False, "error": str(e)})
-                failures += 1
-                continue
-            failures += 0 if row["ok"] else 1
-            rows.append(row)
-            log(f"{name}: {time.time() - start:.1f} s")
-            continue
-        if not os.path.exists(os.path.join(bundle, "manifest.json")):
+        if args.backend == "bundle" and not os.path.exists(os.path.join(bundle, "manifest.json")):
             log(f"{name}: no bundle at {bundle}, skipped")
             continue
         start = time.time()
         try:
-            row = run_program(specs[name], bundle, args, log)
+            row = (run_hkg_backend(specs[name], args, log) if args.backend == "hkg"
+                   else run_program(specs[name], bundle, args, log))
         except Exception as e:  # one program's failure is reported, the rest run
             log(f"{name}: FAILED: {type(e).__name__}: {e}")
             rows.append({"program": name, "ok": False, "error": str(e)})
