@@ -200,6 +200,49 @@ class Program:
             out.append(t if t.is_contiguous() else t.contiguous())
         return out, self._bind_sizes(args), device
 
+    def bind(self, *args):
+        """The program bound to these inputs and to outputs allocated once:
+        `bound.launch()` launches every step through the native launch
+        sequence with nothing checked or allocated (the inputs must stay
+        alive and unchanged in shape), `bound.outputs` the results it
+        writes. For replays in a loop, and for timing the launch path
+        alone."""
+        torch = _torch()
+        self(*args)  # checks, loads, and picks the device
+        inputs, sizes, device = self._check_inputs(args)
+        dev, index = device_for(device)
+        keep = list(inputs)
+        table = [t.data_ptr() for t in inputs]
+        tensors = {}
+        if self.arena_bytes:
+            arena = torch.empty(self.arena_bytes, dtype=torch.uint8, device=device)
+            keep.append(arena)
+        for name, offset, shape, dtype in self._buffer_plan:
+            if offset is None:
+                t = torch.empty(_resolve(shape, sizes), dtype=dtype, device=device)
+                tensors[name] = t
+                keep.append(t)
+                table.append(t.data_ptr())
+            else:
+                table.append(arena.data_ptr() + offset)
+        for i, spec in enumerate(self.inputs):
+            tensors[spec.get("name", f"arg{i}")] = inputs[i]
+        outputs = []
+        for o in self.outputs:
+            t = tensors[o["storage"]]
+            if o["value"] != o["storage"]:
+                t = t.view(_resolve(o["shape"], sizes))
+            outputs.append(t)
+        seq = self._sequence
+
+        class Bound:
+            def launch(self_):
+                seq.run(table, sizes, _stream(index))
+        bound = Bound()
+        bound.outputs = outputs[0] if len(outputs) == 1 else tuple(outputs)
+        bound._keep = keep
+        return bound
+
     # -- the host reference -------------------------------------------------
     def reference(self, *args):
         """What the program computes, on CPU tensors and without a GPU: each

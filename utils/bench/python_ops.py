@@ -12,7 +12,10 @@ the call; median of --reps), so the Python figure includes everything a
 Python call does on the stream (the launch itself, no extra kernels); then
 the same bundle (the Program hkg.ops launched, `program.bundle_dir`) run
 by `hkg-run --reps` (C++: check against the float64 reference, same
-timing). Also reported: back-to-back calls (no flush, one pair of events
+timing; another process, its own inputs), and interleaved in one loop with
+bare launches of the same program (`Program.bind`: the binding's launch
+sequence, no Python per kernel) on the same data, so that clock changes
+between the two measurements cannot pass for launch cost. Also reported: back-to-back calls (no flush, one pair of events
 around --reps calls: what a loop of calls costs per call, launch overhead
 included) and the host time per call (the Python side alone). Writes
 OUT/python_ops.json and prints a table. Run with utils/device/python.sh,
@@ -46,14 +49,15 @@ def bf16(*shape, scale=1.0):
 def case_softmax():
     x = bf16(8192, 8192)
     return (lambda: hkg.ops.softmax(x, -1)), hkg.ops.softmax.program(x, -1), \
-        lambda y: rel_err(y, torch.softmax(x.double(), -1))
+        lambda y: rel_err(y, torch.softmax(x.double(), -1)), (x,)
 
 
 def case_layernorm():
     x, w, b = bf16(8192, 8192), bf16(8192), bf16(8192)
     f = lambda: hkg.ops.layernorm(x, w, b, 1e-5)  # noqa: E731
     return f, hkg.ops.layernorm.program(x, w, b, 1e-5), \
-        lambda y: rel_err(y, F.layer_norm(x.double(), (8192,), w.double(), b.double(), 1e-5))
+        lambda y: rel_err(y, F.layer_norm(x.double(), (8192,), w.double(), b.double(), 1e-5)), \
+        (x, w, b)
 
 
 def case_rmsnorm():
@@ -61,7 +65,8 @@ def case_rmsnorm():
     f = lambda: hkg.ops.rmsnorm(x, w, 1e-6)  # noqa: E731
     xd = x.double()
     return f, hkg.ops.rmsnorm.program(x, w, 1e-6), \
-        lambda y: rel_err(y, xd * torch.rsqrt(xd.pow(2).mean(-1, keepdim=True) + 1e-6) * w.double())
+        lambda y: rel_err(y, xd * torch.rsqrt(xd.pow(2).mean(-1, keepdim=True) + 1e-6) * w.double()), \
+        (x, w)
 
 
 GELU = hkg.elementwise(lambda a: hm.gelu(a, "tanh"))
@@ -72,19 +77,19 @@ SWIGLU = hkg.elementwise(lambda g, u: hm.silu(g) * u)
 def case_gelu():
     x = bf16(8192, 8192)
     return (lambda: GELU(x)), GELU.program(x), \
-        lambda y: rel_err(y, F.gelu(x.double(), approximate="tanh"))
+        lambda y: rel_err(y, F.gelu(x.double(), approximate="tanh")), (x,)
 
 
 def case_bias_gelu():
     x, b = bf16(8192, 8192), bf16(8192)
     return (lambda: BIAS_GELU(x, b)), BIAS_GELU.program(x, b), \
-        lambda y: rel_err(y, F.gelu(x.double() + b.double(), approximate="tanh"))
+        lambda y: rel_err(y, F.gelu(x.double() + b.double(), approximate="tanh")), (x, b)
 
 
 def case_swiglu():
     g, u = bf16(8192, 8192), bf16(8192, 8192)
     return (lambda: SWIGLU(g, u)), SWIGLU.program(g, u), \
-        lambda y: rel_err(y, F.silu(g.double()) * u.double())
+        lambda y: rel_err(y, F.silu(g.double()) * u.double()), (g, u)
 
 
 def case_rope():
@@ -100,7 +105,7 @@ def case_rope():
         a, b = xd[..., : D // 2], xd[..., D // 2:]
         c, s = cos.double()[None, :, None, :], sin.double()[None, :, None, :]
         return rel_err(y, torch.cat([a * c - b * s, b * c + a * s], -1))
-    return f, hkg.ops.rope.program(x, cos, sin), check
+    return f, hkg.ops.rope.program(x, cos, sin), check, (x, cos, sin)
 
 
 def case_top_p():
@@ -118,7 +123,7 @@ def case_top_p():
         rank = (order == ids.long()[:, None]).float().argmax(-1)
         inside = before.gather(1, rank[:, None]).squeeze(1) < 0.9
         return 1.0 - inside.double().mean().item()
-    return f, hkg.ops.top_p_sample.program(logits, 0.9, uniform=u), check
+    return f, hkg.ops.top_p_sample.program(logits, 0.9, uniform=u), check, (logits, u)
 
 
 def uniform(*shape, r=1.0):
@@ -133,7 +138,7 @@ def gemm(m, n, k):
     def case():
         a, b = uniform(m, k), uniform(k, n, r=k ** -0.5)
         return (lambda: hkg.ops.matmul(a, b)), hkg.ops.matmul.program(a, b), \
-            lambda y: rel_err(y, a.double() @ b.double())
+            lambda y: rel_err(y, a.double() @ b.double()), (a, b)
     return case
 
 
@@ -146,7 +151,7 @@ def case_attention():
         ref = F.scaled_dot_product_attention(q[:1].double(), k[:1].double(),
                                              v[:1].double(), is_causal=True)
         return rel_err(y[:1], ref)
-    return f, hkg.ops.attention.program(q, k, v, causal=True), check
+    return f, hkg.ops.attention.program(q, k, v, causal=True), check, (q, k, v)
 
 
 CASES = {
@@ -173,6 +178,31 @@ def time_flushed(fn, reps, flush):
         ends[i].record()
     torch.cuda.synchronize()
     return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends)) * 1e3
+
+
+def time_interleaved(fn, bound, reps, flush):
+    """hkg.ops calls and bare launches of the same bound program (the C++
+    runtime's launch through the binding's launch sequence, no Python per
+    kernel) alternated in one loop, each timed as time_flushed does: the
+    same clocks and data for both, so their ratio is the Python path's
+    cost alone."""
+    for _ in range(10):
+        fn()
+        bound.launch()
+    ev = [[torch.cuda.Event(enable_timing=True) for _ in range(4)] for _ in range(reps)]
+    for i in range(reps):
+        flush.fill_(i & 0xFF)
+        ev[i][0].record()
+        fn()
+        ev[i][1].record()
+        flush.fill_((i + 1) & 0xFF)
+        ev[i][2].record()
+        bound.launch()
+        ev[i][3].record()
+    torch.cuda.synchronize()
+    ops = statistics.median(e[0].elapsed_time(e[1]) for e in ev) * 1e3
+    bare = statistics.median(e[2].elapsed_time(e[3]) for e in ev) * 1e3
+    return ops, bare
 
 
 def time_back_to_back(fn, reps):
@@ -239,7 +269,7 @@ def main():
     for name in args.ops.split(","):
         row = {"op": name}
         try:
-            fn, program, check = CASES[name]()
+            fn, program, check, program_inputs = CASES[name]()
             y = fn()
             torch.cuda.synchronize()
             row["err"] = check(y)
@@ -247,6 +277,9 @@ def main():
             row["python_us"] = time_flushed(fn, args.reps, flush)
             row["back_to_back_us"], row["host_us"] = time_back_to_back(fn, args.reps)
             row["kernels"] = len(program.kernel_names)
+            ops_us, bare_us = time_interleaved(fn, program.bind(*program_inputs),
+                                               args.reps, flush)
+            row["interleaved_ops_us"], row["interleaved_bare_us"] = ops_us, bare_us
             cpp, why = hkg_run(runner, program.bundle_dir, args.reps)
             if cpp is None:
                 row["cpp_error"] = why
@@ -262,15 +295,17 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "python_ops.json"), "w") as f:
         json.dump({"device": torch.cuda.get_device_name(), "rows": rows}, f, indent=1)
-    print("\n| op | check | hkg.ops (us) | hkg-run (us) | hkg.ops / hkg-run | back-to-back (us/call) | host (us/call) |")
-    print("|---|---|---|---|---|---|---|")
+    print("\n| op | check | hkg.ops (us) | hkg-run (us) | hkg.ops / hkg-run | interleaved: hkg.ops / bare launch (us) | back-to-back (us/call) | host (us/call) |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         if "error" in r:
-            print(f"| {r['op']} | error: {r['error'][:80]} | | | | | |")
+            print(f"| {r['op']} | error: {r['error'][:80]} | | | | | | |")
             continue
         print(f"| {r['op']} | {'ok' if r['ok'] else 'FAIL'} {r['err']:.1e} | "
               f"{r['python_us']:.1f} | {r.get('cpp_us', float('nan')):.1f} | "
-              f"{r.get('ratio', float('nan')):.3f} | {r['back_to_back_us']:.1f} | "
+              f"{r.get('ratio', float('nan')):.3f} | {r['interleaved_ops_us']:.1f} / "
+              f"{r['interleaved_bare_us']:.1f} = {r['interleaved_ops_us'] / r['interleaved_bare_us']:.3f} | "
+              f"{r['back_to_back_us']:.1f} | "
               f"{r['host_us']:.1f} |")
     return 0 if all(r.get("ok") and r.get("cpp_status") == "pass" for r in rows) else 1
 
