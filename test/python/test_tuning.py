@@ -145,3 +145,23 @@ def test_tuned_program_compiles(db):
 def test_bad_options_are_named():
     with pytest.raises(hkg.CompileError, match="'budget' must be an integer"):
         hkg.tune_mlir(SOFTMAX, "sm_90", budget=-1, measure=FakeDevice(), progress=False)
+
+
+def test_plot_tuning_draws_or_says_what_it_needs(db, tmp_path):
+    hkg.tune_mlir(SOFTMAX, "sm_90", budget=4, db=db, measure=FakeDevice(),
+                  progress=False, confirm=False)
+    out = tmp_path / "tuning.png"
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        with pytest.raises(hkg.HkgError, match="needs matplotlib.*tuning_history"):
+            hkg.plot_tuning(db, out)
+        return
+    history = hkg.plot_tuning(db, out)
+    assert out.stat().st_size > 0
+    assert len(next(iter(history.values()))) == 4
+
+
+def test_history_of_a_missing_database_is_an_error(tmp_path):
+    with pytest.raises(hkg.HkgError, match="no tuning database"):
+        hkg.tuning_history(tmp_path / "none.sqlite")
