@@ -236,6 +236,24 @@ PYBIND11_MODULE(_hkg, m) {
           dtypes.push_back(t[0].cast<std::string>());
           shapes.push_back(t[1].cast<std::vector<int64_t>>());
           datas.push_back(t[2].cast<std::string>());
+          // The C API reads shape x element size bytes: check them here.
+          const std::string &d = dtypes.back();
+          size_t elem = d == "f64" || d == "i64"   ? 8
+                        : d == "f32" || d == "i32" ? 4
+                        : d == "i8" || d == "i1"   ? 1
+                                                   : 2;
+          size_t n = 1;
+          for (int64_t e : shapes.back()) {
+            if (e < 0)
+              throw Error("input " + std::to_string(dtypes.size() - 1) +
+                          ": negative extent");
+            n *= static_cast<size_t>(e);
+          }
+          if (datas.back().size() != n * elem)
+            throw Error("input " + std::to_string(dtypes.size() - 1) + ": " +
+                        std::to_string(datas.back().size()) +
+                        " bytes of data for " + std::to_string(n) +
+                        " elements of " + d);
         }
         std::vector<HkgTensorRef> refs;
         for (size_t i = 0; i < dtypes.size(); ++i)
@@ -283,22 +301,31 @@ PYBIND11_MODULE(_hkg, m) {
          py::object measure, py::object onEvent) {
         struct Hooks {
           py::object measure, onEvent;
-          std::string pythonError;
-        } hooks{measure, onEvent, {}};
-        // The callbacks run on the compiler's thread: they take the GIL, and
-        // an exception becomes a failed measurement (measure) or is kept and
-        // raised after the search (onEvent).
+          /// The first exception a callback raised (kept to be raised
+          /// again, as it was, once hkgTune returns).
+          py::object type, value, trace;
+          bool failed = false;
+        } hooks{measure, onEvent};
+        // The callbacks run on the compiler's thread and take the GIL. After
+        // a callback raises (KeyboardInterrupt included), no Python runs
+        // again: every later measurement is a fault at once, events are
+        // dropped, and the exception is raised when the search has ended.
         auto measureFn = [](void *user, const char *request) -> char * {
           auto *h = static_cast<Hooks *>(user);
-          py::gil_scoped_acquire gil;
-          std::string answer;
-          try {
-            answer = h->measure(std::string(request)).cast<std::string>();
-          } catch (py::error_already_set &e) {
-            answer = "{\"status\": \"fault\", \"message\": \"the measure "
-                     "callback raised\"}";
-            if (h->pythonError.empty())
-              h->pythonError = e.what();
+          std::string answer = "{\"status\": \"fault\", \"message\": "
+                               "\"the measure callback raised\"}";
+          if (!h->failed) {
+            py::gil_scoped_acquire gil;
+            try {
+              answer = h->measure(std::string(request)).cast<std::string>();
+            } catch (py::error_already_set &e) {
+              if (!h->failed) {
+                h->failed = true;
+                h->type = e.type();
+                h->value = e.value();
+                h->trace = e.trace();
+              }
+            }
           }
           char *copy = static_cast<char *>(std::malloc(answer.size() + 1));
           std::memcpy(copy, answer.c_str(), answer.size() + 1);
@@ -306,12 +333,18 @@ PYBIND11_MODULE(_hkg, m) {
         };
         auto eventFn = [](void *user, const char *event) {
           auto *h = static_cast<Hooks *>(user);
+          if (h->failed)
+            return;
           py::gil_scoped_acquire gil;
           try {
             h->onEvent(std::string(event));
           } catch (py::error_already_set &e) {
-            if (h->pythonError.empty())
-              h->pythonError = e.what();
+            if (!h->failed) {
+              h->failed = true;
+              h->type = e.type();
+              h->value = e.value();
+              h->trace = e.trace();
+            }
           }
         };
         char *result = nullptr;
@@ -323,11 +356,18 @@ PYBIND11_MODULE(_hkg, m) {
                       measure.is_none() ? nullptr : +measureFn,
                       onEvent.is_none() ? nullptr : +eventFn, &hooks, &result);
         }
+        if (hooks.failed) {
+          if (error)
+            hkgStringFree(error);
+          if (result)
+            hkgStringFree(result);
+          PyErr_Restore(hooks.type.release().ptr(), hooks.value.release().ptr(),
+                        hooks.trace.release().ptr());
+          throw py::error_already_set();
+        }
         check(error);
         std::string text(result);
         hkgStringFree(result);
-        if (!hooks.pythonError.empty())
-          throw Error("a tuning callback raised: " + hooks.pythonError);
         return text;
       },
       py::arg("source"), py::arg("options"), py::arg("measure") = py::none(),

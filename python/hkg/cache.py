@@ -4,13 +4,15 @@ A compiled bundle lives under `$HKG_CACHE_DIR` (default
 `$XDG_CACHE_HOME/hkg`, else `~/.cache/hkg`) in `bundles/<key>/`, the key a
 SHA-256 of the program's MLIR text (which holds every op's signature and any
 schedule it carries), the compile options (target chip, format, ...), hkg's
-version, the bundle format's version and the identity of the loaded
-libhkg.so. A second process asking for the same program with the same
+version, the bundle format's version, the identity of the loaded
+libhkg.so and of the toolkit the compiler would find (ptxas, ld.lld). A second process asking for the same program with the same
 compiler finds the bundle and compiles nothing. Entries are written to a
 temporary directory and renamed into place, so concurrent processes never
 see half a bundle. `HKG_CACHE_DIR=off` disables the disk cache (every
 program compiles into a temporary directory)."""
 
+import atexit
+import functools
 import hashlib
 import json
 import os
@@ -36,6 +38,34 @@ def cache_dir():
     return os.path.join(base, "hkg")
 
 
+def _file_identity(path):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{os.path.realpath(path)}:{st.st_size}:{st.st_mtime_ns}"
+
+
+@functools.lru_cache(maxsize=1)
+def toolkit_identity():
+    """What decides which toolkit the compiler finds (docs/Pipeline.md,
+    lib/Target/Toolkit.cpp): the override variables, and the ptxas and
+    ld.lld a search would reach, by path, size and modification time. A
+    bundle compiled with another CUDA or ROCm is not reused."""
+    env = {k: os.environ.get(k) for k in (
+        "HKG_CUDA_PATH", "CUDA_PATH", "CUDA_HOME", "HKG_ROCM_PATH",
+        "ROCM_PATH", "PATH")}
+    tools = {}
+    for d in (env["HKG_CUDA_PATH"], env["CUDA_PATH"], env["CUDA_HOME"],
+              "/usr/local/cuda"):
+        if d:
+            tools[f"ptxas@{d}"] = _file_identity(os.path.join(d, "bin", "ptxas"))
+    for name in ("ptxas", "ld.lld", "ld.lld-22"):
+        found = shutil.which(name)
+        tools[name] = _file_identity(found) if found else None
+    return json.dumps({"env": env, "tools": tools}, sort_keys=True)
+
+
 def cache_key(source, options):
     material = json.dumps({
         "source": source,
@@ -43,6 +73,7 @@ def cache_key(source, options):
         "hkg": _native.version(),
         "bundle": _native.bundle_version(),
         "library": _native.library_identity(),
+        "toolkit": toolkit_identity(),
     }, sort_keys=True)
     return hashlib.sha256(material.encode()).hexdigest()
 
@@ -67,6 +98,7 @@ def compile_cached(source, options):
     if root is None:
         _count("misses")
         out = tempfile.mkdtemp(prefix="hkg-bundle-")
+        atexit.register(shutil.rmtree, out, ignore_errors=True)
         _native.compile_to(source, options_json, out)
         return out
     key = cache_key(source, options)
@@ -86,6 +118,11 @@ def compile_cached(source, options):
         with open(os.path.join(tmp, "options.json"), "w") as f:
             f.write(options_json + "\n")
         os.makedirs(os.path.dirname(final), exist_ok=True)
+        if os.path.isdir(final) and not os.path.exists(
+                os.path.join(final, "manifest.json")):
+            # Not written by hkg (entries appear whole, by rename): a
+            # damaged entry is replaced.
+            shutil.rmtree(final, ignore_errors=True)
         try:
             os.rename(tmp, final)
         except OSError:

@@ -32,13 +32,17 @@ Each op also has
 
 Python functions given as bodies (`elementwise`, `matmul(epilogue=)`,
 `reduce(prologue=, epilogue=)`) are traced by `hkg.trace` (see `hkg.math`)
-once per shapes and dtypes: they must compute the same thing every time
-they are called (not read state that changes between calls).
+once per shapes, dtypes and values they read: a function is keyed by its
+code and every number, string or function it reads (defaults, closure
+cells, the globals its code names, recursively), so a lambda in a loop
+over scales compiles once per scale; one that reads anything else (a
+list, a tensor, an object) is traced again at every call.
 """
 
 import functools
 import inspect
 import math as _pymath
+import types
 
 from . import trace as _trace
 from .compiler import compile_mlir
@@ -165,39 +169,88 @@ def _not_tensors(op, prepare, args, kwargs):
                                     f"torch.Tensor, got {type(t).__name__}")
 
 
-def _fn_key(fn):
-    """What identifies a traced function: its code and the values it
-    closes over (so a lambda written in a loop maps to one kernel), or the
-    object itself."""
-    code = getattr(fn, "__code__", None)
-    if code is None or getattr(fn, "__self__", None) is not None:
-        return fn
-    cells = fn.__closure__ or ()
+_PRIMITIVES = (bool, int, float, complex, str, type(None))
+
+
+def _value_key(v, depth):
+    """A hashable key of a value a traced function reads, or None when the
+    value could change behind the key (a list, a tensor, an object): then
+    the function is traced again at every call."""
+    if isinstance(v, _PRIMITIVES):
+        # By type and repr: 1, 1.0 and True differ, and so do 0.0 and -0.0.
+        return (type(v), repr(v))
+    if isinstance(v, tuple):
+        keys = tuple(_value_key(x, depth) for x in v)
+        return None if any(k is None for k in keys) else ("tuple", keys)
+    if isinstance(v, types.ModuleType):
+        return ("module", v.__name__)
+    if isinstance(v, types.BuiltinFunctionType):
+        return ("builtin", v)
+    if isinstance(v, types.FunctionType):
+        return _fn_key(v, depth + 1)
+    return None
+
+
+def _fn_key(fn, depth=0):
+    """What identifies a traced function: its code and every value it reads
+    that could differ between two functions of the same code (defaults,
+    closure cells, the globals its code names, and the same for functions
+    it calls, a few levels deep), so a lambda written in a loop maps to one
+    kernel per distinct value. None when one of them is not a plain
+    immutable value: such a function is traced at every call."""
+    if depth > 4 or not isinstance(fn, types.FunctionType):
+        return None
+    code = fn.__code__
+    parts = [code]
+    values = list(fn.__defaults__ or ())
+    values += [v for _, v in sorted((fn.__kwdefaults__ or {}).items())]
     try:
-        key = (code, fn.__defaults__, fn.__kwdefaults__ and
-               tuple(sorted(fn.__kwdefaults__.items())),
-               tuple(c.cell_contents for c in cells))
-        hash(key)
-    except (TypeError, ValueError):  # unhashable or empty cells
-        return fn
-    return key
+        values += [c.cell_contents for c in fn.__closure__ or ()]
+    except ValueError:  # an empty cell
+        return None
+    names = []
+    stack = [code]
+    while stack:  # the globals named by the code and its nested code
+        c = stack.pop()
+        names += c.co_names
+        stack += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    globs = fn.__globals__
+    for n in sorted(set(names)):
+        if n in globs:
+            values.append(globs[n])
+            parts.append(n)
+    for v in values:
+        k = _value_key(v, depth)
+        if k is None:
+            return None
+        parts.append(k)
+    return tuple(parts)
+
+
+class _Uncacheable(TypeError):
+    """A traced function whose trace may change between calls."""
 
 
 class _Traced:
     """A traced function in a spec: equal (and hashing equal) to another
-    of the same `_fn_key`, calling the function it was made with."""
+    of the same `_fn_key`, calling the function it was made with; a
+    function without a key (it reads mutable state) cannot be hashed, so
+    its op is traced and looked up by module text at every call."""
 
     __slots__ = ("fn", "key", "hash")
 
     def __init__(self, fn):
         self.fn = fn
         self.key = _fn_key(fn)
-        self.hash = hash(self.key)
+        self.hash = None if self.key is None else hash(self.key)
 
     def __eq__(self, other):
-        return isinstance(other, _Traced) and self.key == other.key
+        return (isinstance(other, _Traced) and self.key is not None
+                and self.key == other.key)
 
     def __hash__(self):
+        if self.hash is None:
+            raise _Uncacheable(f"{self!r} reads values that may change")
         return self.hash
 
     def __repr__(self):
@@ -294,6 +347,9 @@ def _op(prepare):
         key = (spec, *[t.device for t in tensors])
         try:
             entry = _programs.get(key)
+        except _Uncacheable:
+            # Traced again now; compile_mlir finds the program by its text.
+            return _compile(name, spec, tensors, names)
         except TypeError:
             _build(spec)  # an unhashable argument: the builder says which
             raise

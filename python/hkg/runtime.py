@@ -36,9 +36,12 @@ class _Device:
             with self.lock:
                 handle = self.kernels.get(key)
                 if handle is None:
-                    with open(path, "rb") as f:
-                        module = self.native.load_module(f.read())
-                    handle = self.native.get_kernel(module, entry)
+                    try:
+                        with open(path, "rb") as f:
+                            module = self.native.load_module(f.read())
+                        handle = self.native.get_kernel(module, entry)
+                    except _native.NativeError as e:
+                        raise HkgError(f"loading {path}: {e}") from None
                     self.kernels[key] = handle
         return handle
 
@@ -168,9 +171,17 @@ class Program:
             st.entry = k["entry"]
             self.steps.append(st)
         self.kernel_names = [st.name for st in self.steps]
-        self._loaded_on = None
-        self._loaded_index = None
-        self._sequence = None
+        self._states = {}
+        self._fast_devices = {}
+        self._static = not self.sizes
+        self._expect = [(to_torch(spec["dtype"]),
+                         tuple(spec["shape"]) if all(isinstance(d, int) for d in spec["shape"])
+                         else None) for spec in self.inputs]
+        # What a call allocates: per buffer, an arena offset or None.
+        self._buffer_plan = [
+            (b["name"], None if (b["kind"] == "output" or "offset" not in b)
+             else b["offset"], b["shape"], to_torch(b["dtype"]))
+            for b in self.buffers]
 
     def __repr__(self):
         return (f"<hkg.Program {self.function} for {self.target}: "
@@ -201,46 +212,41 @@ class Program:
         return out, self._bind_sizes(args), device
 
     def bind(self, *args):
-        """The program bound to these inputs and to outputs allocated once:
-        `bound.launch()` launches every step through the native launch
-        sequence with nothing checked or allocated (the inputs must stay
-        alive and unchanged in shape), `bound.outputs` the results it
-        writes. For replays in a loop, and for timing the launch path
-        alone."""
-        torch = _torch()
-        self(*args)  # checks, loads, and picks the device
-        inputs, sizes, device = self._check_inputs(args)
-        dev, index = device_for(device)
-        keep = list(inputs)
-        table = [t.data_ptr() for t in inputs]
-        tensors = {}
-        if self.arena_bytes:
-            arena = torch.empty(self.arena_bytes, dtype=torch.uint8, device=device)
-            keep.append(arena)
-        for name, offset, shape, dtype in self._buffer_plan:
-            if offset is None:
-                t = torch.empty(_resolve(shape, sizes), dtype=dtype, device=device)
-                tensors[name] = t
-                keep.append(t)
-                table.append(t.data_ptr())
-            else:
-                table.append(arena.data_ptr() + offset)
-        for i, spec in enumerate(self.inputs):
-            tensors[spec.get("name", f"arg{i}")] = inputs[i]
+        """The program bound to these inputs, to outputs allocated once and
+        to the stream current now: `bound.launch()` replays every step on
+        that stream through the native launch sequence with nothing checked
+        or allocated, `bound.outputs` are the results it writes. Inputs
+        must be contiguous (they are read in place: updating their values
+        between launches is seen) and stay alive. For replays in a loop,
+        and for timing the launch path alone."""
+        for i, t in enumerate(args):
+            if hasattr(t, "is_contiguous") and not t.is_contiguous():
+                raise ShapeError(f"{self.function}.bind: input {i} is not "
+                                 "contiguous (a bound program reads it in place)")
+        inputs, sizes, device, dev, index = self._prepare(args)
+        seq = self._load(dev)
+        table, tensors, arena = self._allocate(inputs, sizes, device)
+        stream = _stream(index)
         outputs = []
         for o in self.outputs:
             t = tensors[o["storage"]]
             if o["value"] != o["storage"]:
                 t = t.view(_resolve(o["shape"], sizes))
             outputs.append(t)
-        seq = self._sequence
 
         class Bound:
+            """A program bound to its buffers (Program.bind)."""
+
             def launch(self_):
-                seq.run(table, sizes, _stream(index))
+                try:
+                    seq.run(table, sizes, stream)
+                except _native.NativeError as e:
+                    raise HkgError(str(e)) from None
+
         bound = Bound()
         bound.outputs = outputs[0] if len(outputs) == 1 else tuple(outputs)
-        bound._keep = keep
+        bound.stream = stream
+        bound._keep = (list(inputs), tensors, arena)
         return bound
 
     # -- the host reference -------------------------------------------------
@@ -337,9 +343,14 @@ class Program:
 
     # -- running -----------------------------------------------------------
     def _load(self, dev):
-        """Loads the kernels on `dev` and prepares the steps as one native
-        launch sequence over a pointer table: the inputs in order, then the
-        plan's buffers in order (a view is its storage's slot)."""
+        """The program's state on `dev`, made on first use: its kernels
+        loaded and its steps prepared as one native launch sequence over a
+        pointer table (the inputs in order, then the plan's buffers in
+        order; a view is its storage's slot). Kept per device, so calls on
+        several GPUs (or threads on them) never share one."""
+        state = self._states.get(dev)
+        if state is not None:
+            return state
         slots = {}
         for i, spec in enumerate(self.inputs):
             slots[spec.get("name", f"arg{i}")] = i
@@ -349,80 +360,77 @@ class Program:
             slots[name] = slots[v["of"]]
         seq = _native._hkg.LaunchSequence(dev.native)
         for st in self.steps:
-            st.kernel = dev.kernel(st.binary, st.entry)
-            seq.add(st.kernel, st.grid if st.grid_x is None else [1, st.grid[1], st.grid[2]],
+            kernel = dev.kernel(st.binary, st.entry)
+            seq.add(kernel, st.grid if st.grid_x is None else [1, st.grid[1], st.grid[2]],
                     st.block, st.dynamic_lds, [slots[a] for a in st.args],
                     list(st.sizes), st.grid_x, st.name)
-        self._sequence = seq
-        # What a call allocates: per buffer, an arena offset or None.
-        self._buffer_plan = [
-            (b["name"], None if (b["kind"] == "output" or "offset" not in b)
-             else b["offset"], b["shape"], to_torch(b["dtype"]))
-            for b in self.buffers]
-        self._static = not self.sizes
-        self._expect = [(to_torch(spec["dtype"]),
-                         tuple(spec["shape"]) if all(isinstance(d, int) for d in spec["shape"])
-                         else None) for spec in self.inputs]
-        self._loaded_on = dev
+        state = self._states.setdefault(dev, seq)
+        return state
 
     def _fast_inputs(self, args):
         """The common case checked cheaply: every input a contiguous GPU
-        tensor of the plan's dtype and static shape on the loaded device.
-        None when anything differs (the full check then says what)."""
+        tensor of the plan's dtype and static shape, all on one device.
+        That device's index, or None when anything differs (the full check
+        then says what)."""
         if len(args) != len(self._expect):
             return None
-        dev_index = None
+        index = None
         for t, (dtype, shape) in zip(args, self._expect):
             try:
                 if (t.dtype is not dtype or shape is None or t.shape != shape
                         or not t.is_cuda or not t.is_contiguous()):
                     return None
+                d = t.device.index
             except AttributeError:
                 return None
-            if dev_index is None:
-                dev_index = t.device.index
-            elif t.device.index != dev_index:
+            if index is None:
+                index = d
+            elif d != index:
                 return None
-        return dev_index
+        return index
 
-    def __call__(self, *args):
-        torch = _torch()
-        index = None
-        if self._loaded_on is not None and self._static:
-            index = self._fast_inputs(args)
-            if index != self._loaded_index:
-                index = None
+    def _prepare(self, args):
+        """(inputs, sizes, device, runtime device, index) for a call."""
+        index = self._fast_inputs(args) if self._static else None
         if index is not None:
-            inputs, sizes = args, []
-            dev = self._loaded_on
-            device = args[0].device if args else torch.device("cuda", index)
-        else:
-            inputs, sizes, device = self._check_inputs(args)
-            dev, index = device_for(device)
-            if dev.arch and self.target.startswith("sm_") and dev.arch != self.target:
-                raise DeviceError(f"{self.function} was compiled for {self.target}, "
-                                  f"the tensors are on a {dev.arch} GPU")
-            if self._loaded_on is not dev:
-                self._load(dev)
-            self._loaded_index = index
+            dev = self._fast_devices.get(index)
+            if dev is not None:
+                return args, [], args[0].device, dev, index
+        inputs, sizes, device = self._check_inputs(args)
+        dev, index = device_for(device)
+        if dev.arch and self.target.startswith("sm_") and dev.arch != self.target:
+            raise DeviceError(f"{self.function} was compiled for {self.target}, "
+                              f"the tensors are on a {dev.arch} GPU")
+        self._fast_devices[index] = dev
+        return inputs, sizes, device, dev, index
+
+    def _allocate(self, inputs, sizes, device):
+        """The pointer table, the tensors by plan name, and what keeps the
+        arena alive."""
+        torch = _torch()
         table = [t.data_ptr() for t in inputs]
         tensors = {}
-        base = 0
+        arena = None
         if self.arena_bytes:
             arena = torch.empty(self.arena_bytes, dtype=torch.uint8,
                                 device=device)
-            base = arena.data_ptr()
         for name, offset, shape, dtype in self._buffer_plan:
             if offset is None:
                 t = torch.empty(_resolve(shape, sizes), dtype=dtype, device=device)
                 tensors[name] = t
                 table.append(t.data_ptr())
             else:
-                table.append(base + offset)
+                table.append(arena.data_ptr() + offset)
         for i, spec in enumerate(self.inputs):
             tensors[spec.get("name", f"arg{i}")] = inputs[i]
+        return table, tensors, arena
+
+    def __call__(self, *args):
+        inputs, sizes, device, dev, index = self._prepare(args)
+        seq = self._load(dev)
+        table, tensors, _arena = self._allocate(inputs, sizes, device)
         try:
-            self._sequence.run(table, sizes, _stream(index))
+            seq.run(table, sizes, _stream(index))
         except _native.NativeError as e:
             raise HkgError(str(e)) from None
         results = []

@@ -106,11 +106,16 @@ def tune_mlir(source, target, *, budget=32, db=None, seed=0, device="auto",
     "events"}). `measure(request: dict) -> dict` stands in for the device
     (status, median_us, ...; see hkgTune in include/hkg-c/Hkg.h). `progress`:
     None (a bar on a terminal), True, False, or a callable of each event.
-    `db`: the SQLite file (None: the default one, False: none)."""
+    `db`: the SQLite file (None: the default one, or none with `measure`;
+    False: none). An exception raised by `measure` or `progress`
+    (KeyboardInterrupt included) stops all further calls into Python and is
+    raised as it was once the search returns."""
     options = {"chip": target, "budget": int(budget), "seed": int(seed),
                "device": device}
     if db is None:
-        db = default_database()
+        # A stand-in device's timings never go to the default database,
+        # where a later tuning on the real device would replay them.
+        db = False if measure is not None else default_database()
     # Measuring creates the database; without a device only an existing one
     # can be replayed. db=False: none.
     if db and (device != "none" or os.path.exists(db)):

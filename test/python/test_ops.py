@@ -584,3 +584,28 @@ def test_ops_namespace():
         if name != "elementwise":
             assert callable(f.module) and callable(f.program), name
     assert hkg.elementwise is ops.elementwise and hkg.reduce is ops.reduce
+
+
+def test_traced_functions_are_keyed_by_every_value_they_read():
+    from hkg.ops import _Traced, _Uncacheable
+    # A function reading a global, as a lambda in a module-level loop does.
+    g = {"s": 2.0}
+    exec("def f(t):\n    return t * s\n", g)
+    a = _Traced(g["f"])
+    g["s"] = 3.0
+    b = _Traced(g["f"])
+    assert a != b and hash(a) != hash(b)
+    g["s"] = 2.0
+    assert _Traced(g["f"]) == a
+    g["s"] = -0.0
+    c = _Traced(g["f"])
+    g["s"] = 0.0
+    assert _Traced(g["f"]) != c       # 0.0 and -0.0 give different kernels
+    g["s"] = [2.0]                    # a mutable value: traced every call
+    with pytest.raises(_Uncacheable):
+        hash(_Traced(g["f"]))
+    x = torch.ones(4)
+    g["s"] = 2.0
+    two = hkg.elementwise(g["f"]).module(x)
+    g["s"] = 3.0
+    assert hkg.elementwise(g["f"]).module(x) != two

@@ -172,3 +172,35 @@ func.func @f(%x: tensor<8x300xf32>) -> tensor<8xi64> {
     got = argmax.reference(x)
     assert got.dtype == torch.int64
     assert torch.equal(got, x.argmax(-1))
+
+
+def test_reference_refuses_data_of_the_wrong_length():
+    from hkg import _native
+    src = """func.func @ref(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %0 = hkg.softmax %x axis(1) : tensor<1024x1024xf32> -> tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
+}"""
+    with pytest.raises(_native.NativeError, match="16 bytes of data for 1048576 elements"):
+        _native._hkg.reference_evaluate(src, [("f32", [1024, 1024], b"\0" * 16)])
+
+
+def test_a_damaged_cache_entry_is_replaced(cache_dir):
+    hkg.compiler._programs.clear()  # programs compiled under other caches
+    p = hkg.compile_mlir(SOFTMAX, "gfx942")
+    assert p.bundle_dir.startswith(str(cache_dir))
+    bundle = p.bundle_dir
+    os.remove(os.path.join(bundle, "manifest.json"))
+    hkg.compiler._programs.clear()
+    again = hkg.compile_mlir(SOFTMAX, "gfx942")
+    assert again.bundle_dir == bundle
+    assert os.path.exists(os.path.join(bundle, "manifest.json"))
+
+
+def test_cache_key_follows_the_toolkit(monkeypatch):
+    k = hkg.cache.cache_key(SOFTMAX, {"chip": "sm_90"})
+    hkg.cache.toolkit_identity.cache_clear()
+    monkeypatch.setenv("HKG_CUDA_PATH", "/opt/other-cuda")
+    try:
+        assert hkg.cache.cache_key(SOFTMAX, {"chip": "sm_90"}) != k
+    finally:
+        hkg.cache.toolkit_identity.cache_clear()

@@ -3,6 +3,7 @@ Python callback, the winner's schedule lands in the module, every
 measurement is stored and reused, and the progress bar draws the events."""
 
 import io
+import os
 import json
 import re
 
@@ -125,12 +126,23 @@ def test_without_a_device_the_default_is_used_and_said(db):
     assert any("using the default schedule" in r for r in out["remarks"])
 
 
-def test_a_raising_measure_callback_is_an_error(db):
+def test_a_raising_measure_callback_stops_the_search_and_is_raised(db):
+    calls = []
+
     def broken(request):
-        raise RuntimeError("device on fire")
-    with pytest.raises(hkg.CompileError, match="device on fire"):
-        hkg.tune_mlir(SOFTMAX, "sm_90", budget=2, db=False, measure=broken,
+        calls.append(request)
+        raise KeyboardInterrupt("stop")
+    with pytest.raises(KeyboardInterrupt, match="stop"):
+        hkg.tune_mlir(SOFTMAX, "sm_90", budget=20, db=db, measure=broken,
                       progress=False, confirm=False)
+    assert len(calls) == 1
+
+
+def test_a_stand_in_device_never_fills_the_default_database(tmp_path):
+    hkg.tune_mlir(SOFTMAX, "sm_90", budget=3, measure=FakeDevice(),
+                  progress=False, confirm=False)
+    default = hkg.tuning.default_database()
+    assert not os.path.exists(default) or not hkg.tuning_history(default)
 
 
 def test_tuned_program_compiles(db):
