@@ -437,3 +437,64 @@ def test_gpu_cpu_scalar_meets_gpu_tensors():
         got, want = c(x, s), Chain()(x, s)
     assert last_report().kernels == ["hkg_elementwise_0"]
     assert_close(got.float(), want.float(), tol=0)
+
+
+# -- silent wrong answers the review found ------------------------------------
+
+def test_bool_add_is_or_as_torch():
+    # torch's bool + bool is or: True + True is True, not xor's False.
+    f = lambda x: ((x > 0) + (x > 1)).float() * 2  # noqa: E731
+    x = torch.tensor([-1.0, 0.5, 3.0])
+    got, want = reference_run(f, (x,))
+    assert torch.equal(got, want) and want.tolist() == [0.0, 2.0, 2.0]
+    assert last_report().stats["nodes_in_eager"] == 0
+    f = lambda x: (x > 0) * 3 + x  # noqa: E731
+    got, want = reference_run(f, (x,))
+    assert torch.equal(got, want)
+
+
+def test_bf16_comparison_with_a_number_rounds_it():
+    # torch rounds 0.1 to bf16 before comparing a bf16 tensor with it.
+    x = torch.tensor([0.1, 0.3, 1 / 3, 0.099], dtype=torch.bfloat16)
+    wants = []
+    for f in (lambda x: (x * 1 == 0.1).float(), lambda x: (x * 1 > 0.1).float(),
+              lambda x: (x.float() == 0.1).float()):
+        torch._dynamo.reset()
+        got, want = reference_run(f, (x,))
+        assert torch.equal(got, want), (got, want)
+        assert last_report().stats["nodes_in_eager"] == 0
+        wants.append(want.tolist())
+    # x.float() is compared in f32.
+    assert wants == [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0]]
+    # A 0-dim f32 tensor meeting a bf16 one is rounded to bf16 as well (the
+    # comparison's type is torch's result type, bf16).
+    for f in (lambda x, s: (x * 1 == s).float(), lambda x, s: (x * 1 >= s).float()):
+        torch._dynamo.reset()
+        got, want = reference_run(f, (x, torch.tensor(0.1)))
+        assert torch.equal(got, want), (got, want)
+        assert last_report().stats["nodes_in_eager"] == 0
+    assert want.tolist() == [1.0, 1.0, 1.0, 0.0]
+
+
+def test_clamp_min_above_max_gives_max():
+    # torch.clamp is min(max(x, min), max): where min > max, max.
+    x = torch.tensor([-1.0, 0.5, 3.0, float("nan")])
+    for lo, hi in ((2.0, 1.0), (-0.5, 1.0), (None, 0.0), (0.0, None)):
+        torch._dynamo.reset()
+        got, want = reference_run(lambda x: torch.clamp(x * 1, min=lo, max=hi), (x,))
+        assert torch.equal(got.isnan(), want.isnan())
+        assert torch.equal(got[~want.isnan()], want[~want.isnan()]), (lo, hi)
+        assert last_report().node("clamp").where == "hkg"
+
+
+def test_addmm_with_beta_zero_ignores_the_input():
+    # beta = 0: torch does not read the input, so its NaN does not spread.
+    x, w = torch.randn(4, 8), torch.randn(8, 3)
+    nan = torch.full((3,), float("nan"))
+    for beta, alpha, b in ((0.0, 1.0, nan), (0, 2.0, nan), (0.5, 2.0, torch.randn(3))):
+        torch._dynamo.reset()
+        f = lambda x, w, b: torch.addmm(b, x, w, beta=beta, alpha=alpha)  # noqa: E731
+        got, want = reference_run(f, (x, w, b))
+        assert not want.isnan().any()
+        assert_close(got, want)
+        assert last_report().node("addmm").where == "hkg"

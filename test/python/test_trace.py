@@ -187,3 +187,101 @@ def test_reduce_prologue_uses_the_input_index():
     got = program.reference(x)
     want = (x.double() * torch.arange(5).double()[None, :, None]).sum(1)
     assert torch.allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
+# -- bools, numbers meeting bf16 / f16, float //, integer ** --------------------
+
+@needs_torch
+def test_bool_arithmetic_as_torch():
+    # torch's bool tensors: + is or, * is and, false < true; a Python int
+    # promotes to int64, a float to float32.
+    a = torch.tensor([True, True, False, False])
+    b = torch.tensor([True, False, True, False])
+    for fn in (lambda p, q: p + q, lambda p, q: p * q, lambda p, q: p < q,
+               lambda p, q: p <= q, lambda p, q: p > q, lambda p, q: p >= q,
+               lambda p, q: p == q, lambda p, q: p != q, lambda p, q: p ^ q):
+        assert torch.equal(run(fn, a, b, out_dtype=torch.bool).bool(), fn(a, b))
+    for fn, ref in ((lambda p, q: m.maximum(p, q), torch.maximum),
+                    (lambda p, q: m.minimum(p, q), torch.minimum)):
+        assert torch.equal(run(fn, a, b, out_dtype=torch.bool).bool(), ref(a, b))
+    assert torch.equal(run(lambda p: ~p, a, out_dtype=torch.bool).bool(), ~a)
+    x = torch.tensor([-1.0, 0.5, 3.0, 0.0])
+    assert torch.equal(run(lambda v: (v > 0) + (v > 1), x), ((x > 0) + (x > 1)).double())
+    assert torch.equal(run(lambda v: (v > 0) * 3, x, out_dtype=torch.int64),
+                       (x > 0) * 3)
+    assert torch.equal(run(lambda v: (v > 0) + 0.5, x), ((x > 0) + 0.5).double())
+    assert torch.equal(run(lambda v: (v > 0) < 2, x, out_dtype=torch.bool).bool(),
+                       (x > 0) < 2)
+    assert torch.equal(run(lambda v: (v > 0) == True, x,  # noqa: E712
+                           out_dtype=torch.bool).bool(), (x > 0) == True)  # noqa: E712
+    assert torch.equal(run(lambda v: m.where(v > 0, True, False), x,
+                           out_dtype=torch.bool).bool(), x > 0)
+    body = trace_body(lambda p, q: (m.maximum(p, q), m.minimum(p, q), p < q),
+                      ["i1", "i1"], ["i1", "i1", "i1"])
+    assert "arith.maxui" in body and "arith.minui" in body and "cmpi ult" in body
+    body = trace_body(lambda p: m.where(p, True, False), ["i1"], ["i1"])
+    assert "arith.constant true\n" in body and "arith.constant false\n" in body
+    for fn in (lambda p, q: p - q, lambda p, q: -p, lambda p, q: abs(p)):
+        with pytest.raises(hkg.UnsupportedError, match="not defined on i1"):
+            trace_body(fn, ["i1", "i1"], ["i1"])
+
+
+@needs_torch
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_comparison_with_a_number_rounds_it_to_the_tensor_type(dtype):
+    # torch compares x with the number rounded to x's dtype: x == 0.1 holds
+    # for x = bf16(0.1), which is not f32(0.1).
+    dtype = getattr(torch, dtype)
+    x = torch.tensor([0.1, 0.3, 1 / 3, 256.0, 2048.0, -0.1, 0.0999]).to(dtype)
+    for c in (0.1, 1 / 3, 257, 2049.0, -0.1):
+        for fn in (lambda v: v == c, lambda v: v > c, lambda v: v <= c,
+                   lambda v: v != c, lambda v: c < v, lambda v: v * 1 == c):
+            got = run(fn, x, out_dtype=torch.bool).bool()
+            assert torch.equal(got, fn(x)), (c, got, fn(x))
+    # Converted to f32 first, the comparison is in f32, as x.float() == 0.1.
+    got = run(lambda v: m.cast(v, "f32") == 0.1, x, out_dtype=torch.bool).bool()
+    assert torch.equal(got, x.float() == 0.1)
+    # Arithmetic keeps the number in f32, as torch's CUDA kernels do (and
+    # CPU's for *): x * 0.1 is not x * bf16(0.1).
+    assert torch.equal(run(lambda v: v * 0.1, x).to(dtype), x * 0.1)
+
+
+@needs_torch
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_float_floor_division_as_torch(dtype):
+    # torch.floor_divide's correction: 1.0 // 0.1 is 9 (floor(1.0 / 0.1) is
+    # 10), 7.0 // 0.1 is 69; signed zeros and division by zero as torch.
+    dtype = getattr(torch, dtype)
+    a = torch.tensor([1.0, 7.0, -1.0, 0.3, -0.0, 0.0, 5.0, -5.0, 0.0, 2.5, -2.5, 0.25],
+                     dtype=dtype)
+    b = torch.tensor([0.1, 0.1, 0.1, 0.1, 3.0, -3.0, 0.0, 0.0, 0.0, -0.5, 0.7, -4.0],
+                     dtype=dtype)
+    want = torch.floor_divide(a, b)
+    got = run(lambda p, q: p // q, a, b).to(dtype)
+    assert torch.equal(got.isnan(), want.isnan())
+    ok = ~want.isnan()
+    assert torch.equal(got[ok], want[ok])
+    assert torch.equal(torch.signbit(got[ok]), torch.signbit(want[ok]))
+    got = run(lambda p: p // 0.1, a[:2]).to(dtype)
+    assert got.tolist() == [9.0, 69.0] == torch.floor_divide(a[:2], 0.1).tolist()
+
+
+@needs_torch
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_integer_power_is_exact(dtype):
+    # Square and multiply on the integers, not f32 powf (7 ** 9 > 2 ** 24).
+    dtype = getattr(torch, dtype)
+    x = torch.tensor([7, 3, -5, 2, 0, 1, -1, 6], dtype=dtype)
+    for n in (0, 1, 2, 9, 11):
+        assert torch.equal(run(lambda v: v ** n, x, out_dtype=dtype).to(dtype), x ** n)
+    body = trace_body(lambda v: v ** 9, ["i64"], ["i64"])
+    assert "math.powf" not in body and body.count("arith.muli") == 4
+    with pytest.raises(hkg.UnsupportedError, match="negative integer powers"):
+        trace_body(lambda v: v ** -2, ["i64"], ["i64"])
+    # A traced exponent: torch's rule for negative ones (1, -1 or 0).
+    e = torch.tensor([9, 13, 11, 20, 3, -3, -3, -2], dtype=dtype)
+    got = run(lambda p, q: p ** q, x, e, out_dtype=dtype).to(dtype)
+    assert torch.equal(got, x ** e)
+    assert torch.equal(run(lambda q: 2 ** q, e[e >= 0], out_dtype=dtype).to(dtype),
+                       2 ** e[e >= 0])
+    assert "math.powf" not in trace_body(lambda p, q: p ** q, ["i32", "i32"], ["i32"])

@@ -16,7 +16,7 @@ import math
 
 from ..dtypes import tensor_type
 from ..errors import UnsupportedError
-from ..trace import Scalar, cast, trace_body
+from ..trace import Scalar, cast, trace_body, widen
 
 
 class _Recipe:
@@ -293,9 +293,9 @@ class FuncBuilder:
                     continue
                 r = rec.fn(*[scalars[i] for i in idx])
                 if isinstance(r, Scalar):
-                    r = cast(r, rec.dtype)
-                    if rec.dtype in ("bf16", "f16"):
-                        r = cast(r, "f32")
+                    # Rounded to the producer's type and computed on in f32,
+                    # remembered as of that type (trace.widen).
+                    r = widen(cast(r, rec.dtype))
                 args.append(r)
             return fn(*args)
 

@@ -115,20 +115,31 @@ def out_type(node):
 # Pointwise ops: one hkg.elementwise each (hkg-fuse joins them).
 # ===----------------------------------------------------------------------===#
 
-def _pointwise(names, f, types=ELEMENTWISE_TYPES):
+def _pointwise(names, f, types=ELEMENTWISE_TYPES, common=False):
     """An elementwise lowering: `f(a, *operands)` with the operands named
     `names` as traced scalars (tensors) or Python numbers; `a` holds the
-    other arguments."""
+    other arguments. `common`: the tensor operands are first converted to
+    torch's result type of the operands, as torch's comparisons compute (a
+    bf16 tensor compared with an f32 0-dim one compares in bf16)."""
 
     def emit(fb, node, a):
         operands = [a[n] for n in names]
         tensors = [v for v in operands if isinstance(v, Val)]
         if not tensors:
             raise UnsupportedError(f"{node.target}: no tensor operand")
+        to = None
+        if common:
+            raw = arguments(node)
+            to = from_torch(torch.result_type(*[
+                meta(raw[n]) if isinstance(raw[n], torch.fx.Node) else raw[n]
+                for n in names]))
 
         def body(*scalars):
             it = iter(scalars)
             xs = [next(it) if isinstance(v, Val) else v for v in operands]
+            if to is not None:
+                xs = [hm.widen(hm.cast(x, to)) if isinstance(x, hm.Scalar) and
+                      x.storage != to else x for x in xs]
             return f(a, *xs)
 
         shape, dtype = out_type(node)
@@ -176,11 +187,12 @@ def _pow_check(node, a):
 
 
 def _clamp(a, x):
+    """torch.clamp: min(max(x, min), max), so max wins where min > max."""
     lo, hi = a.get("min"), a.get("max")
-    if hi is not None:
-        x = hm.minimum(x, hi)
     if lo is not None:
         x = hm.maximum(x, lo)
+    if hi is not None:
+        x = hm.minimum(x, hi)
     return x
 
 
@@ -244,9 +256,12 @@ _POINTWISE_CHECKS = {
     aten._to_copy.default: _cast_check,
 }
 
+_COMPARISONS = {aten.eq.Tensor, aten.ne.Tensor, aten.lt.Tensor, aten.le.Tensor,
+                aten.gt.Tensor, aten.ge.Tensor}
+
 LOWERINGS = {}
 for _op, (_names, _f) in _POINTWISE.items():
-    LOWERINGS[_op] = _pointwise(_names, _f)
+    LOWERINGS[_op] = _pointwise(_names, _f, common=_op in _COMPARISONS)
 LOWERINGS[aten.gelu.default] = _pointwise(("input",), _gelu)
 LOWERINGS[aten.pow.Tensor_Scalar] = _pointwise(("input",), lambda a, x: x ** a["exponent"])
 LOWERINGS[aten.clamp.default] = _pointwise(("input",), _clamp)
@@ -389,8 +404,13 @@ def _addmm_check(node, a):
 
 
 def _addmm(fb, node, a):
+    """beta * input + alpha * (mat1 @ mat2); with beta 0 torch ignores the
+    input (its NaN and inf too), so it is not read."""
     _, dtype = out_type(node)
     beta, alpha = a.get("beta", 1), a.get("alpha", 1)
+    if beta == 0:
+        return fb.matmul(a["mat1"], a["mat2"], dtype,
+                         epilogue=None if alpha == 1 else lambda acc: _scaled(acc, alpha))
     return fb.matmul(a["mat1"], a["mat2"], dtype,
                      epilogue=lambda acc, b: _scaled(acc, alpha) + _scaled(b, beta),
                      epilogue_inputs=[a["input"]])
