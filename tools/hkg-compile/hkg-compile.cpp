@@ -1,30 +1,40 @@
 //===- hkg-compile.cpp - compile hkg kernels into a kernel bundle ---------===//
 //
 //   hkg-compile in.mlir --chip=gfx942 -o bundle_dir [--report] [--emit-isa]
+//   hkg-compile in.mlir --chip=sm_90 -o bundle_dir --emit=iree
 //
 // Parses a module of hkg ops (or of gpu.module kernels as hkg-lower-to-gpu
 // writes them), compiles every kernel for the chip and writes the bundle:
-// one binary per kernel and manifest.json (docs/ABI.md).
+// one binary per kernel and manifest.json (docs/ABI.md). With --emit=iree
+// it also writes the module as an IREE input program in which each hkg op
+// is a custom dispatch of its kernel and IREE computes the other ops
+// (docs/IREE.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "hkg/Dialect/Hkg/IR/HkgAttrs.h"
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
+#include "hkg/Dialect/Hkg/Transforms/Passes.h"
+#include "hkg/Pipelines/Pipelines.h"
 #include "hkg/Support/InputLimits.h"
 #include "hkg/Target/Bundle.h"
+#include "hkg/Target/IreeProgram.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -83,6 +93,13 @@ static llvm::cl::opt<bool> emitIsa(
     "emit-isa",
     llvm::cl::desc("Write the AMD assembly (.s) or PTX (.ptx) next to each "
                    "binary"));
+static llvm::cl::opt<std::string> emit(
+    "emit",
+    llvm::cl::desc("What to write: 'bundle' (default), or 'iree': the bundle "
+                   "and iree_input.mlir in it, the module as an IREE program "
+                   "in which each hkg op is a custom dispatch of its kernel "
+                   "and IREE computes the other ops (docs/IREE.md)"),
+    llvm::cl::init("bundle"));
 static llvm::cl::opt<unsigned> timeout(
     "timeout",
     llvm::cl::desc("Wall-clock limit in seconds: past it hkg-compile stops "
@@ -154,12 +171,58 @@ static int compileMain() {
   options.allowHostOps = allowHostOps;
   options.indexBitwidth = indexBitwidth;
   options.minBlocksPerSM = minBlocksPerSM;
-  FailureOr<mlir::hkg::Bundle> bundle = mlir::hkg::compileBundle(*module, options);
+  if (emit != "bundle" && emit != "iree") {
+    llvm::errs() << "hkg-compile: error: --emit=" << emit
+                 << " is not 'bundle' or 'iree'\n";
+    return 1;
+  }
+  bool iree = emit == "iree";
+  if (iree && format == "cubin") {
+    llvm::errs() << "hkg-compile: error: --emit=iree takes PTX (IREE's CUDA "
+                    "target embeds it), not --format=cubin\n";
+    return 1;
+  }
+  // For IREE: hkg's ops raised from linalg, then each in a function of its
+  // own (its launch plan becomes the dispatches); the bundle is compiled
+  // from a copy, the ops hkg leaves being IREE's. Their remarks ("left to
+  // the caller") are dropped: leaving them is the point.
+  OwningOpRef<ModuleOp> compiled;
+  std::optional<ScopedDiagnosticHandler> quietRemarks;
+  if (iree) {
+    PassManager pm(&context);
+    mlir::hkg::buildHkgFromLinalgPipeline(pm);
+    pm.addPass(mlir::hkg::createHkgOutlineKernelOpsPass());
+    if (failed(pm.run(*module)))
+      return 1;
+    compiled = module->clone();
+    options.allowHostOps = true;
+    quietRemarks.emplace(&context, [](Diagnostic &d) {
+      return success(d.getSeverity() == DiagnosticSeverity::Remark);
+    });
+  }
+  FailureOr<mlir::hkg::Bundle> bundle =
+      mlir::hkg::compileBundle(iree ? *compiled : *module, options);
   if (failed(bundle))
     return 1;
   if (llvm::Error err = mlir::hkg::writeBundle(*bundle, outputDir, emitIsa)) {
     llvm::errs() << llvm::toString(std::move(err)) << "\n";
     return 1;
+  }
+  if (iree) {
+    llvm::SmallString<256> path(outputDir);
+    llvm::sys::path::append(path, mlir::hkg::kIreeProgramFileName);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    if (failed(mlir::hkg::writeIreeProgram(*module, *bundle, os)))
+      return 1;
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(path, &error);
+    if (!out) {
+      llvm::errs() << "hkg-compile: " << error << "\n";
+      return 1;
+    }
+    out->os() << text;
+    out->keep();
   }
   if (report)
     mlir::hkg::printReport(*bundle, llvm::outs());

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::hkg;
@@ -38,6 +39,7 @@ static constexpr llvm::StringLiteral kDeclaredAttributes[] = {
     HkgDialect::RowF32CacheAttrHelper::getNameStr(),
     HkgDialect::RowBf16CacheAttrHelper::getNameStr(),
     HkgDialect::SizeHintAttrHelper::getNameStr(),
+    HkgDialect::OutlinedAttrHelper::getNameStr(),
     HkgDialect::OpAttrHelper::getNameStr(),
     HkgDialect::ScheduleAttrHelper::getNameStr(),
     HkgDialect::ArgRolesAttrHelper::getNameStr(),
@@ -62,6 +64,8 @@ public:
       return expect(isa<TargetAttr>(value), "an #hkg.target<chip = ...> attribute");
     if (name == D::NoAliasAttrHelper::getNameStr())
       return failure(failed(expectUnit()) || failed(onKernelOps()));
+    if (name == D::OutlinedAttrHelper::getNameStr())
+      return failure(failed(expectUnit()) || failed(onFunctions()));
     if (name == D::StreamingAccessAttrHelper::getNameStr())
       return failure(failed(expectUnit()) ||
                      failed(onOpsWith<KernelTrait::HkgCacheHints>(
@@ -148,6 +152,13 @@ private:
       return success();
     return op->emitOpError() << "expected '" << name
                              << "' on an hkg kernel op only";
+  }
+
+  LogicalResult onFunctions() {
+    if (isa<FunctionOpInterface>(op))
+      return success();
+    return op->emitOpError() << "expected '" << name
+                             << "' on a function only";
   }
 
   template <template <typename> class Trait>

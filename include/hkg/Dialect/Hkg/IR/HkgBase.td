@@ -69,6 +69,10 @@ def Hkg_Dialect : Dialect {
     // every size). The tuner sets it to the bucket it tunes
     // (docs/Tuning.md); without it, kDefaultSizeHint (DynamicDims.h).
     "::mlir::IntegerAttr":$size_hint,
+    // On a func.func: hkg-outline-kernel-ops made it to hold one kernel op
+    // (and the view ops of its operands); hkg-compile --emit=iree replaces
+    // its body by the custom dispatches of its launch plan.
+    "::mlir::UnitAttr":$outlined,
     // Kernel metadata that hkg-lower-to-gpu writes on each gpu.func: the op
     // it came from, its resolved schedule, the role of each argument, the
     // op as a module (the runtime's reference), the dynamic LDS bytes, and

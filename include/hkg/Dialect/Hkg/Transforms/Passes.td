@@ -203,4 +203,49 @@ def HkgFusePass : Pass<"hkg-fuse"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def HkgOutlineKernelOpsPass : Pass<"hkg-outline-kernel-ops", "ModuleOp"> {
+  let summary = "Move each hkg kernel op into a private function of its own "
+                "and call it";
+  let description = [{
+    For a host that runs each hkg kernel op as one call of its own (IREE, as
+    a custom dispatch: docs/IREE.md) while it computes the other ops itself:
+    every hkg kernel op at the top level of a function, in order, moves into
+    a new private function `@<function>_hkg_<n>` (marked `hkg.outlined`) that
+    returns its results, and the op is replaced by a `func.call`. The
+    outlined function takes the op's operands, except that an operand
+    defined by static view ops (`tensor.extract_slice`,
+    `tensor.expand_shape`, `tensor.collapse_shape`) is taken at the chain's
+    root and the chain is copied into the function: the kernel then reads
+    the root's buffer in place (docs/ABI.md, "Slice views") and the host
+    passes the root, with no copy. View ops left without users are erased.
+    Each outlined function holds hkg ops only, so hkg-compile writes a launch
+    plan for it; the calling function keeps the ops hkg does not compute.
+    A value defined above the op that its regions read (other than a
+    constant, which is copied) is an error.
+
+    Before:
+    ```mlir
+    func.func @f(%x: tensor<64x1024xf32>) -> tensor<64x1024xi32> {
+      %s = hkg.softmax %x axis(1) : tensor<64x1024xf32> -> tensor<64x1024xf32>
+      %i = arith.fptosi %s : tensor<64x1024xf32> to tensor<64x1024xi32>
+      return %i : tensor<64x1024xi32>
+    }
+    ```
+    After:
+    ```mlir
+    func.func @f(%x: tensor<64x1024xf32>) -> tensor<64x1024xi32> {
+      %s = call @f_hkg_0(%x) : (tensor<64x1024xf32>) -> tensor<64x1024xf32>
+      %i = arith.fptosi %s : tensor<64x1024xf32> to tensor<64x1024xi32>
+      return %i : tensor<64x1024xi32>
+    }
+    func.func private @f_hkg_0(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32>
+        attributes {hkg.outlined} {
+      %s = hkg.softmax %x axis(1) : tensor<64x1024xf32> -> tensor<64x1024xf32>
+      return %s : tensor<64x1024xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // HKG_TRANSFORMS_PASSES_TD
