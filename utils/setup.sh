@@ -45,8 +45,8 @@ if [ "${HKG_SKIP_APT:-0}" != 1 ] && [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# torch-mlir + torch (~4.7 GB with the CUDA libraries torch links; about a
-# minute to download and install).
+# torch-mlir + torch, pytest, IREE's compiler and runtime (~5.1 GB with the
+# CUDA libraries torch links; about a minute to download and install).
 if [ "${HKG_SKIP_VENV:-0}" != 1 ]; then
   utils/frontend/setup_venv.sh
 fi
