@@ -31,4 +31,13 @@ cp lib/* "$DEST/hkg/"
 cp bin/hkg-run "$DEST/hkg/bin/"
 "$CXX" -O2 -shared -fPIC -std=c++17 -fvisibility=hidden -Iinclude -I"$inc" -I"$pyb" \
   hkg/_hkg.cpp -o "$DEST/hkg/_hkg$suffix" -L"$DEST/hkg" -lhkg -Wl,-rpath,'$ORIGIN'
-echo "hkg installed in $DEST/hkg"
+# The distribution's metadata: the version, and the entry point through which
+# torch finds backend="hkg" (python/CMakeLists.txt writes the same).
+version=$(cd "$DEST/hkg" && "$PY" -c 'import importlib.util, glob
+spec = importlib.util.spec_from_file_location("_hkg", glob.glob("_hkg*.so")[0])
+m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); print(m.version())')
+rm -rf "$DEST"/hkg-*.dist-info
+mkdir -p "$DEST/hkg-$version.dist-info"
+printf 'Metadata-Version: 2.1\nName: hkg\nVersion: %s\n' "$version" >"$DEST/hkg-$version.dist-info/METADATA"
+printf '[torch_dynamo_backends]\nhkg = hkg.backend:backend\n' >"$DEST/hkg-$version.dist-info/entry_points.txt"
+echo "hkg $version installed in $DEST/hkg"

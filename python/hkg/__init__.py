@@ -35,14 +35,22 @@ __all__ = [
     "tuning_history", "plot_tuning",
 ]
 
-# The torch.compile backend, hkg.compile and hkg.explain need torch; where
-# it is importable, `import hkg` registers backend="hkg" with torch._dynamo.
+# The torch.compile backend, hkg.compile and hkg.explain need torch. torch
+# finds backend="hkg" through the distribution's entry point when it is
+# first asked for; only without one (the package used from a bare source
+# tree) is it registered here, which imports torch._dynamo (~0.8 s).
 if _torch is not None:
     from .backend import backend, compile, explain
-    from .backend import register as _register_backend
-    try:
-        _register_backend()
-    except Exception as _e:  # noqa: BLE001 (hkg still works without it)
-        import warnings
-        warnings.warn(f"hkg: torch.compile backend 'hkg' not registered: {_e}")
     __all__ += ["backend", "compile", "explain"]
+
+    def _has_entry_point():
+        from importlib.metadata import entry_points
+        return "hkg" in entry_points(group="torch_dynamo_backends").names
+
+    if not _has_entry_point():
+        from .backend import register as _register_backend
+        try:
+            _register_backend()
+        except Exception as _e:  # noqa: BLE001 (hkg still works without it)
+            import warnings
+            warnings.warn(f"hkg: torch.compile backend 'hkg' not registered: {_e}")

@@ -204,3 +204,26 @@ def test_cache_key_follows_the_toolkit(monkeypatch):
         assert hkg.cache.cache_key(SOFTMAX, {"chip": "sm_90"}) != k
     finally:
         hkg.cache.toolkit_identity.cache_clear()
+
+
+def test_torch_finds_the_backend_by_its_entry_point():
+    # A fresh process: torch.compile(backend="hkg") without importing hkg
+    # first, and `import hkg` alone does not import torch._dynamo.
+    script = (
+        "import sys, torch\n"
+        "m = torch.nn.Linear(8, 8)\n"
+        "f = torch.compile(m, backend='hkg', options={'reference': True, 'target': 'sm_90'})\n"
+        "with torch.no_grad():\n"
+        "    x = torch.randn(4, 8)\n"
+        "    assert (f(x) - m(x)).abs().max().item() < 1e-5\n"
+        "import hkg\n"
+        "assert hkg.backend.last_report().stats['kernels'] == 1\n"
+        "print('ok')\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stderr[-2000:]
+    r = subprocess.run([sys.executable, "-c",
+                        "import sys, hkg; print('torch._dynamo' in sys.modules)"],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.stdout.strip().endswith("False"), r.stdout + r.stderr[-2000:]
