@@ -78,10 +78,13 @@ def _decompositions():
 
 
 class Options:
-    def __init__(self, target=None, reference=None, strict=False, explain=False):
+    def __init__(self, target=None, reference=None, strict=False, explain=False,
+                 tune=False):
         if reference is None:
             reference = os.environ.get("HKG_BACKEND_REFERENCE", "") not in ("", "0")
         self.target = target
+        # compile_mlir's `tune`: False, True, or tune_mlir's options.
+        self.tune = tune
         self.reference = bool(reference)
         self.strict = strict
         self.explain = explain
@@ -89,7 +92,7 @@ class Options:
     @classmethod
     def parse(cls, options):
         options = dict(options or {})
-        known = {"target", "reference"}
+        known = {"target", "reference", "tune"}
         unknown = set(options) - known
         if unknown:
             raise UnsupportedError(
@@ -254,7 +257,8 @@ class Compiler:
             sub = getattr(gm, sub_name)
             try:
                 fb = FuncBuilder(f"hkg_g{report.index}_p{i}")
-                program, outputs, tuple_result = _build(fb, sub, lowering_of, target)
+                program, outputs, tuple_result = _build(fb, sub, lowering_of, target,
+                                                        opts.tune and not opts.reference)
                 pr.mlir = program.mlir
             except Exception as e:  # noqa: BLE001 (a partition never breaks the model)
                 if opts.strict:
@@ -351,7 +355,7 @@ def _partition(gm):
     return keep, unsupported
 
 
-def _build(fb, sub, lowering_of, target):
+def _build(fb, sub, lowering_of, target, tune=False):
     """Writes partition `sub` (a GraphModule) as one func.func of hkg ops,
     compiles it; returns (Program, [(dtype, perm)], tuple_result)."""
     from .fx.lowerings import meta
@@ -381,7 +385,8 @@ def _build(fb, sub, lowering_of, target):
                       None if perm == tuple(range(len(perm))) else list(perm)))
     text = fb.text(returned)
     try:
-        program = compile_mlir(text, target)
+        program = (compile_mlir(text, target, tune=tune) if tune
+                   else compile_mlir(text, target))
     except CompileError as e:
         e.hkg_mlir = text
         raise
@@ -423,16 +428,29 @@ class CompiledFunction:
             return self._compiled(*args, **kwargs)
 
 
-def compile(fn, example_inputs, target=None, fallback=False, reference=None):
-    """Compiles `fn` (a function or nn.Module) for inference on tensors like
+def compile(fn, example_inputs, target=None, fallback=False, reference=None,
+            tune=False):
+    """Compiles `fn` (a function or nn.Module, or MLIR text: then this is
+    compile_mlir for the inputs' GPU) for inference on tensors like
     `example_inputs`, every aten node in hkg kernels; tracing runs `fn` once
-    on them. Raises DeviceError for CPU inputs (unless `reference`, the
+    on them. `tune` (True, or hkg.tune_mlir's options) tunes every kernel on
+    the device first (docs/Python.md, "Tuning"). Raises DeviceError for CPU inputs (unless `reference`, the
     backend's testing aid) and UnsupportedError naming the nodes hkg cannot
     lower; with `fallback=True` those run in eager instead (as with
     torch.compile(backend="hkg")). A partition that does not compile raises
     CompileError."""
-    import torch._dynamo
-    opts = Options(target=target, reference=reference, strict=not fallback)
+    if isinstance(fn, str):
+        from .runtime import target_of
+        if target is None:
+            devices = [t.device for t in example_inputs if isinstance(t, torch.Tensor)]
+            if not devices or devices[0].type != "cuda":
+                raise DeviceError("hkg.compile: MLIR text needs a target, or GPU "
+                                  "example inputs to take it from")
+            target = target_of(devices[0])
+        return compile_mlir(fn, target, tune=tune)
+    import torch._dynamo as _dynamo  # noqa: F401 (binds no local `torch`)
+    opts = Options(target=target, reference=reference, strict=not fallback,
+                   tune=tune)
     report = Explanation(target)
     if not opts.reference:
         for t in example_inputs:
