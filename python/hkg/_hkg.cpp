@@ -305,6 +305,15 @@ PYBIND11_MODULE(_hkg, m) {
           /// again, as it was, once hkgTune returns).
           py::object type, value, trace;
           bool failed = false;
+
+          void keep(py::error_already_set &e) {
+            if (failed)
+              return;
+            failed = true;
+            type = e.type();
+            value = e.value();
+            trace = e.trace();
+          }
         } hooks{measure, onEvent};
         // The callbacks run on the compiler's thread and take the GIL. After
         // a callback raises (KeyboardInterrupt included), no Python runs
@@ -319,12 +328,7 @@ PYBIND11_MODULE(_hkg, m) {
             try {
               answer = h->measure(std::string(request)).cast<std::string>();
             } catch (py::error_already_set &e) {
-              if (!h->failed) {
-                h->failed = true;
-                h->type = e.type();
-                h->value = e.value();
-                h->trace = e.trace();
-              }
+              h->keep(e);
             }
           }
           char *copy = static_cast<char *>(std::malloc(answer.size() + 1));
@@ -339,12 +343,7 @@ PYBIND11_MODULE(_hkg, m) {
           try {
             h->onEvent(std::string(event));
           } catch (py::error_already_set &e) {
-            if (!h->failed) {
-              h->failed = true;
-              h->type = e.type();
-              h->value = e.value();
-              h->trace = e.trace();
-            }
+            h->keep(e);
           }
         };
         char *result = nullptr;
