@@ -144,3 +144,126 @@ def test_run_vmfb_compares_modules_on_cpu(tmp_path):
     proc = subprocess.run([venv_python, script, "--function=f", "--reps=2",
                            vmfbs[0], vmfbs[2]], capture_output=True, text=True)
     assert proc.returncode == 1 and "MISMATCH" in proc.stdout, proc.stdout + proc.stderr
+
+
+# utils/iree/build_vmfbs.sh and bench_iree.py (the comparison the GPU machine
+# runs, docs/IREE.md "Running on the GPU machine") on the CPU: the small MLP
+# built for llvm-cpu and run with IREE's local-task driver next to eager and
+# Inductor, plus a planted wrong build (GELU's erf replaced by tanh: the same
+# signature, an error of ~3% of the output's largest magnitude) that the
+# check must catch.
+def _venv_has_iree_runtime():
+    return subprocess.run([os.path.join(VENV, "bin", "python"), "-c", "import iree.runtime"],
+                          capture_output=True).returncode == 0
+
+
+def test_bench_iree_cpu_catches_a_wrong_build(tmp_path):
+    import json
+    if not _venv_has_iree_runtime():
+        pytest.skip("no iree.runtime in the frontend venv (iree-base-runtime, ml_dtypes)")
+    venv_python = os.path.join(VENV, "bin", "python")
+    build = tmp_path / "build"
+    env = dict(os.environ, TARGET="cpu", PROGRAMS="mlp", VENV=VENV)
+    proc = subprocess.run(["bash", os.path.join(ROOT, "utils", "iree", "build_vmfbs.sh"),
+                           str(build)], env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    config = json.loads((build / "config.json").read_text())
+    assert config["device"] == "local-task" and config["size"] == "small"
+    mlp = build / "mlp"
+    assert (mlp / "iree.vmfb").exists() and not (mlp / "hkg.vmfb").exists()
+    assert len(list((mlp / "dispatch" / "iree").glob("*.vmfb"))) == 2
+    text = (mlp / "mlp.mlir").read_text()
+    assert "math.erf" in text
+    (tmp_path / "wrong.mlir").write_text(text.replace("math.erf", "math.tanh"))
+    run([IREE_COMPILE, str(tmp_path / "wrong.mlir"), *config["iree_flags"],
+         "-o", str(mlp / "wrong.vmfb")])
+    # A build that fails when run: reported by its run on zeros in a process
+    # of its own (iree-run-module), never called in the driver's process.
+    (tmp_path / "fails.mlir").write_text(
+        "func.func @mlp(%x: tensor<64x256xbf16>) -> tensor<64x256xbf16> {\n"
+        "  %c = arith.constant 13 : i32\n"
+        "  util.status.check_ok %c, \"planted failure\"\n"
+        "  return %x : tensor<64x256xbf16>\n}\n")
+    run([IREE_COMPILE, str(tmp_path / "fails.mlir"), *config["iree_flags"],
+         "-o", str(mlp / "fails.vmfb")])
+
+    script = os.path.join(ROOT, "utils", "iree", "bench_iree.py")
+    out = tmp_path / "out"
+    proc = subprocess.run([venv_python, script, str(build), "--out", str(out), "--reps", "3",
+                           "--inductor", "default"], capture_output=True, text=True, timeout=600)
+    log = proc.stdout + proc.stderr
+    assert proc.returncode == 1, log
+    result = json.loads((out / "iree.json").read_text())["programs"]["mlp"]
+    builds = result["builds"]
+    assert builds["iree"]["check"]["ok"], log
+    assert not builds["wrong"]["check"]["ok"], log
+    assert builds["wrong"]["check"]["err"] > builds["wrong"]["check"]["tol"]
+    assert builds["inductor"]["check"]["ok"], log
+    assert "iree-run-module" in builds["fails"]["error"], builds["fails"]
+    assert "planted failure" in builds["fails"]["error"], builds["fails"]
+    assert "time" not in builds["fails"]
+    for b in ("iree", "wrong", "eager", "inductor"):
+        assert builds[b]["time"]["median_ms"] > 0
+    assert result["control"]["caught"], log
+    # The dispatch-level table: both ops placed, IREE's dispatches timed alone.
+    table = result["dispatch_table"]
+    assert [r["op"] for r in table] == ["fc1 + GELU", "fc2 + bias"], table
+    assert all(r["iree_alone_us"] > 0 for r in table), table
+    md = (out / "iree.md").read_text()
+    assert "| mlp | wrong |" in md and "| NO |" in md and "caught" in md, md
+
+    # Without the planted builds the run passes.
+    (mlp / "wrong.vmfb").unlink()
+    (mlp / "fails.vmfb").unlink()
+    proc = subprocess.run([venv_python, script, str(build), "--out", str(out), "--reps", "2",
+                           "--inductor", "none", "--no-dispatch"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert subprocess.run([venv_python, script, str(build), "--show-ops"],
+                          capture_output=True).returncode == 0
+
+
+def test_bench_iree_dispatch_table_from_device_activity():
+    # The CUDA-only part of bench_iree.py (the GPU is not here): CUPTI's
+    # device activity per call -> per-kernel means -> the dispatch-level
+    # table, on the full decoder layer's dispatch names (build_vmfbs.sh).
+    if not _venv_has_iree_runtime():
+        pytest.skip("no iree.runtime in the frontend venv (iree-base-runtime, ml_dtypes)")
+    pytest.importorskip("torch")
+    pytest.importorskip("iree.runtime")
+    import sys
+    sys.path.insert(0, os.path.join(ROOT, "utils", "iree"))
+    import bench_iree as bi
+    d = "decoder_layer_dispatch_"
+    iree_seq = [d + "0_reduction_2048x4096_f32", d + "1_matmul_2048x6144x4096_bf16xbf16xf32",
+                d + "2_slow_memcpy", d + "3_slow_memcpy", d + "4_slow_memcpy",
+                d + "5_elementwise_broadcast_8x4x2048x128_bf16xf32",
+                d + "6_elementwise_broadcast_8x4x2048x128_bf16xbf16xbf16xf32",
+                d + "7_batch_matmul_32x2048x2048x128_f32", d + "8_reduction_65536x2048_f32xi1",
+                d + "9_softmax_32x2048x2048xf32_generic", d + "10_batch_matmul_32x2048x128x2048_f32",
+                d + "11_matmul_2048x4096x4096_bf16xbf16xf32", d + "0_reduction_2048x4096_f32",
+                d + "13_matmul_2048x14336x4096_bf16xbf16xf32",
+                d + "14_matmul_2048x14336x4096_bf16xbf16xf32",
+                d + "15_matmul_2048x4096x14336_bf16xbf16xf32"]
+    hkg_seq = ["hkg_rmsnorm_0", "hkg_matmul_0", "hkg_rope_0", "hkg_rope_1", "hkg_attention_0",
+               "hkg_matmul_1", "hkg_rmsnorm_1", "hkg_matmul_2", "hkg_matmul_3", "hkg_matmul_4"]
+    # Two calls' activity: every kernel 10 us (d0 twice a call), and a copy.
+    events = [(n, 10.0) for n in iree_seq] * 2 + [("Memcpy DtoD (Device -> Device)", 3.0)] * 2
+    table, us = bi.per_call(events, 2)
+    assert us == 10.0 * len(iree_seq) + 3.0
+    assert table[iree_seq[0]] == {"launches": 2, "us": 10.0}
+    hkg_table, _ = bi.per_call([(n, 5.0) for n in hkg_seq], 1)
+    rows = bi.dispatch_table("decoder_layer", {"hkg": hkg_seq, "iree": iree_seq},
+                             {"hkg": hkg_table, "iree": table}, {})
+    by_op = {r["op"]: r for r in rows}
+    assert "unplaced" not in by_op and len(rows) == 7, rows
+    att = by_op["RoPE of q, k + causal GQA attention"]
+    assert att["hkg"] == ["hkg_rope_0", "hkg_rope_1", "hkg_attention_0"]
+    assert len(att["iree"]) == 9 and att["iree_inprog_us"] == 90.0 and att["hkg_inprog_us"] == 15.0
+    assert by_op["post-attention RMSNorm"]["iree"] == [iree_seq[0]]
+    assert by_op["gate, up projections + SwiGLU"]["iree"] == iree_seq[13:15]
+    assert sum(r["iree_inprog_us"] for r in rows) == 10.0 * len(iree_seq)
+    # An extra dispatch is reported, not hidden.
+    rows = bi.dispatch_table("decoder_layer", {"hkg": hkg_seq + ["hkg_softmax_0"],
+                                               "iree": iree_seq}, {}, {})
+    assert rows[-1]["op"] == "unplaced" and rows[-1]["hkg"] == ["hkg_softmax_0"]
