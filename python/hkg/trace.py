@@ -484,24 +484,24 @@ def where(cond, a, b):
                            a.type), _join(a, b))
 
 
-def maximum(a, b):
-    """torch.maximum: NaN wins."""
+def _extremum(a, b, kind):
+    """torch.maximum / torch.minimum (`kind` max or min): NaN wins."""
     if not isinstance(a, Scalar):
         a, b = b, a
     a, b = a._lift(b)
-    op = "arith.maximumf" if a.type in _FLOATS else "arith.maxui" if a.type == "i1" \
-        else "arith.maxsi"
+    op = (f"arith.{kind}imumf" if a.type in _FLOATS
+          else f"arith.{kind}ui" if a.type == "i1" else f"arith.{kind}si")
     return _as(a.body.emit(f"{op} {a.name}, {b.name} : {a.type}", a.type), _join(a, b))
+
+
+def maximum(a, b):
+    """torch.maximum: NaN wins."""
+    return _extremum(a, b, "max")
 
 
 def minimum(a, b):
     """torch.minimum: NaN wins."""
-    if not isinstance(a, Scalar):
-        a, b = b, a
-    a, b = a._lift(b)
-    op = "arith.minimumf" if a.type in _FLOATS else "arith.minui" if a.type == "i1" \
-        else "arith.minsi"
-    return _as(a.body.emit(f"{op} {a.name}, {b.name} : {a.type}", a.type), _join(a, b))
+    return _extremum(a, b, "min")
 
 
 _current = []
