@@ -63,6 +63,13 @@ HKG_CAPI_EXPORTED char *hkgCompile(const char *source, size_t length,
 HKG_CAPI_EXPORTED char *hkgTransform(const char *source, size_t length,
                                      const char *pipeline, char **result);
 
+/// The toolkit hkgCompile uses for `chip` (with `override`, the "toolkit"
+/// option, when not NULL or ""), as hkg finds it: on success `*json` is
+/// {"kind": "cuda", "dir", "libdevice", "ptxas"} ("ptxas" empty when not
+/// found) or {"kind": "rocm", "dir", "bitcode_dir", "ld_lld"}.
+HKG_CAPI_EXPORTED char *hkgFindToolkit(const char *chip, const char *override,
+                                       char **json);
+
 /*===-- Tuning ------------------------------------------------------------===*/
 
 /// Receives one event of hkgTune as a JSON object (valid during the call):

@@ -11,9 +11,11 @@
 
 #include "CAPISupport.h"
 
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 #include "hkg/InitAll.h"
 #include "hkg/Support/InputLimits.h"
 #include "hkg/Target/Bundle.h"
+#include "hkg/Target/Toolkit.h"
 #include "hkg/Tuner/DeviceMeasurer.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -271,5 +273,39 @@ char *hkgTransform(const char *source, size_t length, const char *pipeline,
   if (!error.empty())
     return ::hkg::capi::toCString(error);
   *result = ::hkg::capi::toCString(output);
+  return nullptr;
+}
+
+char *hkgFindToolkit(const char *chip, const char *override, char **json) {
+  *json = nullptr;
+  const mlir::hkg::TargetInfo *target =
+      mlir::hkg::lookupTarget(chip ? chip : "");
+  if (!target)
+    return ::hkg::capi::toCString("unknown chip '" +
+                                  std::string(chip ? chip : "") + "'");
+  llvm::StringRef dir = override ? override : "";
+  llvm::json::Object out;
+  if (target->isAMD()) {
+    llvm::Expected<mlir::hkg::ROCmToolkit> found =
+        mlir::hkg::getROCmToolkit(dir);
+    if (!found)
+      return ::hkg::capi::toCString(found.takeError());
+    out = llvm::json::Object{{"kind", "rocm"},
+                             {"dir", found->dir},
+                             {"bitcode_dir", found->bitcodeDir},
+                             {"ld_lld", found->ldLld}};
+  } else {
+    llvm::Expected<mlir::hkg::CUDAToolkit> found =
+        mlir::hkg::getCUDAToolkit(dir);
+    if (!found)
+      return ::hkg::capi::toCString(found.takeError());
+    out = llvm::json::Object{{"kind", "cuda"},
+                             {"dir", found->dir},
+                             {"libdevice", found->libdevice},
+                             {"ptxas", found->ptxas}};
+  }
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::json::Value(std::move(out));
+  *json = ::hkg::capi::toCString(text);
   return nullptr;
 }

@@ -208,6 +208,17 @@ PYBIND11_MODULE(_hkg, m) {
       py::arg("source"), py::arg("options"), py::arg("out_dir"),
       "Compiles MLIR text into the bundle directory out_dir (options: JSON).");
   m.def(
+      "find_toolkit",
+      [](const std::string &chip, const std::string &override) {
+        char *json = nullptr;
+        check(hkgFindToolkit(chip.c_str(), override.c_str(), &json));
+        std::string text(json);
+        hkgStringFree(json);
+        return text;
+      },
+      py::arg("chip"), py::arg("override") = "",
+      "The toolkit hkgCompile uses for chip, as JSON.");
+  m.def(
       "transform",
       [](const std::string &source, const std::string &pipeline) {
         char *result = nullptr;

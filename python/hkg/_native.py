@@ -63,3 +63,15 @@ def open_device(kind, ordinal):
         return _hkg.Device(kind, ordinal)
     except NativeError as e:
         raise HkgError(str(e)) from None
+
+
+@functools.lru_cache(maxsize=None)
+def find_toolkit(chip, override=""):
+    """The toolkit the compiler uses for `chip` (lib/Target/Toolkit.cpp's
+    search, through hkgFindToolkit): a dict of its paths, or None when
+    there is none (then compiling what needs it is an error naming it)."""
+    import json
+    try:
+        return json.loads(_hkg.find_toolkit(chip, override))
+    except NativeError:
+        return None

@@ -5,14 +5,14 @@ A compiled bundle lives under `$HKG_CACHE_DIR` (default
 SHA-256 of the program's MLIR text (which holds every op's signature and any
 schedule it carries), the compile options (target chip, format, ...), hkg's
 version, the bundle format's version, the identity of the loaded
-libhkg.so and of the toolkit the compiler would find (ptxas, ld.lld). A second process asking for the same program with the same
+libhkg.so and of the toolkit the compiler finds for the target (ptxas,
+libdevice; ld.lld, the device bitcode). A second process asking for the same program with the same
 compiler finds the bundle and compiles nothing. Entries are written to a
 temporary directory and renamed into place, so concurrent processes never
 see half a bundle. `HKG_CACHE_DIR=off` disables the disk cache (every
 program compiles into a temporary directory)."""
 
 import atexit
-import functools
 import hashlib
 import json
 import os
@@ -46,24 +46,16 @@ def _file_identity(path):
     return f"{os.path.realpath(path)}:{st.st_size}:{st.st_mtime_ns}"
 
 
-@functools.lru_cache(maxsize=1)
-def toolkit_identity():
-    """What decides which toolkit the compiler finds (docs/Pipeline.md,
-    lib/Target/Toolkit.cpp): the override variables, and the ptxas and
-    ld.lld a search would reach, by path, size and modification time. A
-    bundle compiled with another CUDA or ROCm is not reused."""
-    env = {k: os.environ.get(k) for k in (
-        "HKG_CUDA_PATH", "CUDA_PATH", "CUDA_HOME", "HKG_ROCM_PATH",
-        "ROCM_PATH", "PATH")}
-    tools = {}
-    for d in (env["HKG_CUDA_PATH"], env["CUDA_PATH"], env["CUDA_HOME"],
-              "/usr/local/cuda"):
-        if d:
-            tools[f"ptxas@{d}"] = _file_identity(os.path.join(d, "bin", "ptxas"))
-    for name in ("ptxas", "ld.lld", "ld.lld-22"):
-        found = shutil.which(name)
-        tools[name] = _file_identity(found) if found else None
-    return json.dumps({"env": env, "tools": tools}, sort_keys=True)
+def toolkit_identity(chip, override=""):
+    """The toolkit the compiler uses for `chip` (as it finds it:
+    hkgFindToolkit), each of its files by path, size and modification time:
+    a bundle compiled with another CUDA or ROCm is not reused."""
+    toolkit = _native.find_toolkit(chip, override)
+    if toolkit is None:
+        return "none"
+    files = {k: _file_identity(v) for k, v in sorted(toolkit.items())
+             if k != "kind" and v}
+    return json.dumps({"kind": toolkit["kind"], "files": files}, sort_keys=True)
 
 
 def cache_key(source, options):
@@ -73,7 +65,8 @@ def cache_key(source, options):
         "hkg": _native.version(),
         "bundle": _native.bundle_version(),
         "library": _native.library_identity(),
-        "toolkit": toolkit_identity(),
+        "toolkit": toolkit_identity(options.get("chip", ""),
+                                    options.get("toolkit", "")),
     }, sort_keys=True)
     return hashlib.sha256(material.encode()).hexdigest()
 

@@ -1,7 +1,6 @@
 """Compiling MLIR text into a `Program`, through the disk cache."""
 
 import os
-import shutil
 
 from . import _native, cache
 from .runtime import Program
@@ -10,17 +9,15 @@ _programs = {}
 
 
 def default_format(chip):
-    """hsaco on AMD; on NVIDIA cubin when ptxas is at hand (no JIT at load),
-    else PTX (the driver compiles it when it is loaded)."""
+    """hsaco on AMD; on NVIDIA cubin when the compiler finds ptxas (no JIT
+    at load), else PTX (the driver compiles it when it is loaded);
+    `HKG_FORMAT` overrides."""
     if not chip.startswith("sm_"):
         return "hsaco"
     if os.environ.get("HKG_FORMAT"):
         return os.environ["HKG_FORMAT"]
-    for d in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
-              "/usr/local/cuda"):
-        if d and os.access(os.path.join(d, "bin", "ptxas"), os.X_OK):
-            return "cubin"
-    return "cubin" if shutil.which("ptxas") else "ptx"
+    toolkit = _native.find_toolkit(chip)
+    return "cubin" if toolkit and toolkit.get("ptxas") else "ptx"
 
 
 def compile_mlir(source, target, *, function=None, format=None, options=None,

@@ -198,32 +198,15 @@ def test_a_damaged_cache_entry_is_replaced(cache_dir):
 
 def test_cache_key_follows_the_toolkit(monkeypatch):
     k = hkg.cache.cache_key(SOFTMAX, {"chip": "sm_90"})
-    hkg.cache.toolkit_identity.cache_clear()
-    monkeypatch.setenv("HKG_CUDA_PATH", "/opt/other-cuda")
-    try:
-        assert hkg.cache.cache_key(SOFTMAX, {"chip": "sm_90"}) != k
-    finally:
-        hkg.cache.toolkit_identity.cache_clear()
+    real = hkg._native.find_toolkit
+    monkeypatch.setattr(hkg._native, "find_toolkit",
+                        lambda chip, override="": {"kind": "cuda", "ptxas": "/opt/other/ptxas"})
+    assert hkg.cache.cache_key(SOFTMAX, {"chip": "sm_90"}) != k
+    monkeypatch.setattr(hkg._native, "find_toolkit", real)
+    assert hkg.cache.cache_key(SOFTMAX, {"chip": "sm_90"}) == k
 
 
-def test_torch_finds_the_backend_by_its_entry_point():
-    # A fresh process: torch.compile(backend="hkg") without importing hkg
-    # first, and `import hkg` alone does not import torch._dynamo.
-    script = (
-        "import sys, torch\n"
-        "m = torch.nn.Linear(8, 8)\n"
-        "f = torch.compile(m, backend='hkg', options={'reference': True, 'target': 'sm_90'})\n"
-        "with torch.no_grad():\n"
-        "    x = torch.randn(4, 8)\n"
-        "    assert (f(x) - m(x)).abs().max().item() < 1e-5\n"
-        "import hkg\n"
-        "assert hkg.backend.last_report().stats['kernels'] == 1\n"
-        "print('ok')\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True,
-                       text=True, env=env, timeout=300)
-    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stderr[-2000:]
-    r = subprocess.run([sys.executable, "-c",
-                        "import sys, hkg; print('torch._dynamo' in sys.modules)"],
-                       capture_output=True, text=True, env=env, timeout=300)
-    assert r.stdout.strip().endswith("False"), r.stdout + r.stderr[-2000:]
+def test_find_toolkit_is_the_compilers():
+    amd = hkg._native.find_toolkit("gfx942")
+    assert amd["kind"] == "rocm" and os.path.exists(amd["ld_lld"])
+    assert hkg._native.find_toolkit("sm_99x") is None

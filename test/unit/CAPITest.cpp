@@ -174,6 +174,19 @@ func.func @f(%x: tensor<512x4096xbf16>) -> tensor<512x4096xbf16> {
   EXPECT_NE(text.find("#hkg.schedule<"), std::string::npos) << text;
 }
 
+TEST(CAPITest, FindToolkitIsTheCompilers) {
+  char *json = nullptr;
+  EXPECT_EQ(take(hkgFindToolkit("gfx942", "", &json)), "");
+  ASSERT_NE(json, nullptr);
+  EXPECT_NE(std::string(json).find("\"kind\":\"rocm\""), std::string::npos)
+      << json;
+  hkgStringFree(json);
+  json = nullptr;
+  EXPECT_NE(take(hkgFindToolkit("sm_12", "", &json)).find("unknown chip"),
+            std::string::npos);
+  EXPECT_EQ(json, nullptr);
+}
+
 TEST(CAPITest, DeviceOpenFailsCleanlyWithoutAGPU) {
   HkgDevice *device = nullptr;
   std::string error = take(hkgDeviceOpen("quantum", 0, &device));
