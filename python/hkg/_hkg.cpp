@@ -43,6 +43,17 @@ void check(char *message) {
   throw Error(text);
 }
 
+/// Bytes per element of a manifest dtype (i1 is one byte; docs/ABI.md).
+size_t elementSize(const std::string &dtype) {
+  if (dtype == "f64" || dtype == "i64")
+    return 8;
+  if (dtype == "f32" || dtype == "i32")
+    return 4;
+  if (dtype == "i8" || dtype == "i1")
+    return 1;
+  return 2;
+}
+
 class Device {
 public:
   Device(const std::string &kind, int ordinal) {
@@ -249,10 +260,7 @@ PYBIND11_MODULE(_hkg, m) {
           datas.push_back(t[2].cast<std::string>());
           // The C API reads shape x element size bytes: check them here.
           const std::string &d = dtypes.back();
-          size_t elem = d == "f64" || d == "i64"   ? 8
-                        : d == "f32" || d == "i32" ? 4
-                        : d == "i8" || d == "i1"   ? 1
-                                                   : 2;
+          size_t elem = elementSize(d);
           size_t n = 1;
           for (int64_t e : shapes.back()) {
             if (e < 0)
@@ -282,10 +290,7 @@ PYBIND11_MODULE(_hkg, m) {
           for (size_t d = 0; d < r->rank; ++d)
             n *= static_cast<size_t>(r->shape[d]);
           std::string dtype(r->dtype);
-          size_t elem = dtype == "f64" || dtype == "i64"   ? 8
-                        : dtype == "i8" || dtype == "i1"   ? 1
-                        : dtype == "f32" || dtype == "i32" ? 4
-                                                           : 2;
+          size_t elem = elementSize(dtype);
           out->push_back(
               {dtype, std::vector<int64_t>(r->shape, r->shape + r->rank),
                std::string(static_cast<const char *>(r->data), n * elem)});
