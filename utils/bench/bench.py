@@ -296,6 +296,13 @@ def make_case(case):
             inputs=lambda: [_bf(8192, 4096), _bf(12288, 4096) * 0.02, _bf(12288)],
             eager=F.linear, ref=lambda x, w, b: F.linear(x.double(), w.double(), b.double()),
             flops=2 * 8192 * 12288 * 4096, inductor=False, shape="8192x12288x4096 bf16 + bias"))[op]
+    elif op == "linear":
+        # A linear layer's GEMM, x @ W^T with W as [N, K] (the decoder layer's
+        # and the MLP's shapes: utils/bench/schedule_variants.py's inputs).
+        m, n, k = (int(x) for x in tag.split("x"))
+        spec = dict(inputs=lambda: [_bf(m, k), _bf(n, k) * 0.02], eager=F.linear,
+                    ref=lambda x, w: F.linear(x.double(), w.double()),
+                    flops=2 * m * n * k, inductor=False, shape=f"{m}x{n}x{k} bf16 (W as [N,K])")
     elif op == "gemv":
         spec = gemv_case(tag)
     else:
@@ -760,7 +767,7 @@ def main():
                     help="for kernels with dynamic sizes whose inputs come from the manifest (the statistical "
                     "test): every size parameter takes this value (elsewhere the case's inputs give them)")
     args = ap.parse_args()
-    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj", "gemv"]
+    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj", "gemv", "linear"]
     asked = [x for x in args.ops.split(",") if x]
     if "attention" in asked:
         ap.error("attention is not benched here: run utils/bench/attention_bench.py --bundles "

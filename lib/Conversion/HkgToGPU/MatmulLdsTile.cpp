@@ -33,6 +33,7 @@ KernelState::KernelState(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
   splitK = s.splitK;
   splitKWorkspace = s.splitKWorkspace;
   wgmmaPending = s.wgmmaPending;
+  persistent = s.persistent;
   mma = s.mma;
   mmaM = mma.m;
   mmaN = mma.n;

@@ -257,6 +257,96 @@ SmallVector<Value> TilePipeline::buildAsyncKLoop(ValueRange accIn, int64_t numK,
   return acc;
 }
 
+void TilePipeline::buildPersistentLoop(ValueRange accIn, int64_t numK,
+                                       int64_t tilesM, int64_t tilesN,
+                                       int64_t workgroups) {
+  // Workgroup pid computes tiles pid, pid + workgroups, ... (batches
+  // included): a loop over its tiles around the K steps of each, which
+  // feed one cp.async pipeline over the flat steps tile x numK + kt
+  // (buildAsyncKLoop's, `ahead` steps ahead). The refills of a tile's last
+  // `ahead` steps copy the next tile's first ones, which arrive while this
+  // tile's epilogue stores. The K steps run as two loops so that the tile
+  // each refill reads is loop-invariant (its copy addresses are hoisted as
+  // in a one-tile kernel): steps [0, numK - ahead) refill from this tile,
+  // the last `ahead` from the next (on the last tile, a repeat of its last
+  // step into a stage no later step reads, so that every step commits one
+  // non-empty group). The schedule verifier asks numK > ahead.
+  int64_t ahead = stages - 1 - wgmmaPending;
+  assert(numK > ahead && "persistent kernel with fewer K steps than stages");
+  Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  int64_t perBatch = tilesM * tilesN;
+  Value myTiles =
+      div(add(arith::SubIOp::create(b, loc, c(numTiles), pid), workgroups - 1),
+          workgroups);
+  struct Coords {
+    Value batch, m0, n0;
+  };
+  // The coordinates of this workgroup's tile `j`.
+  auto coordsOf = [&](Value j) -> Coords {
+    Value tile = add(pid, mul(j, workgroups));
+    Value bi = batch == 1 ? c(0) : div(tile, perBatch);
+    placeTile(batch == 1 ? tile : rem(tile, perBatch), tilesM, tilesN, {});
+    return {bi, m0, n0};
+  };
+  auto use = [&](const Coords &co) {
+    batchIdx = co.batch;
+    m0 = co.m0;
+    n0 = co.n0;
+  };
+  Value zero = c(0), one = c(1);
+  use(coordsOf(zero));
+  Value token;
+  for (int64_t s = 0; s < ahead; ++s)
+    token = commitAsyncCopies(b, loc, issueAsyncCopy(c(s), c(s)));
+  auto tiles = scf::ForOp::create(b, loc, zero, myTiles, one);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(tiles.getBody());
+    Value j = tiles.getInductionVar();
+    Value base = mul(j, numK);
+    Coords cur = coordsOf(j);
+    Value nextJ = add(j, 1);
+    Value hasNext = lt(nextJ, myTiles);
+    Coords next = coordsOf(nextJ);
+    next = {select(hasNext, next.batch, cur.batch),
+            select(hasNext, next.m0, cur.m0), select(hasNext, next.n0, cur.n0)};
+    // One K step: wait for its tile, refill `ahead` steps on from `from`'s
+    // K step `refillK`, compute.
+    auto kSteps = [&](int64_t lo, int64_t hi, const Coords &from,
+                      function_ref<Value(Value)> refillK, ValueRange acc) {
+      auto loop = scf::ForOp::create(b, loc, c(lo), c(hi), one, acc);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kt = loop.getInductionVar();
+      Value f = add(base, kt);
+      nvgpu::DeviceAsyncWaitOp::create(b, loc, token,
+                                       b.getI32IntegerAttr(ahead - 1));
+      core->beforeStageBarrier();
+      gpu::BarrierOp::create(b, loc);
+      use(from);
+      commitAsyncCopies(
+          b, loc, issueAsyncCopy(refillK(kt), rem(add(f, ahead), stages)));
+      scf::YieldOp::create(
+          b, loc, core->computeStage(rem(f, stages), loop.getRegionIterArgs()));
+      return loop;
+    };
+    scf::ForOp early = kSteps(
+        0, numK - ahead, cur, [&](Value kt) { return add(kt, ahead); }, accIn);
+    scf::ForOp late = kSteps(
+        numK - ahead, numK, next,
+        [&](Value kt) {
+          return select(hasNext, add(kt, ahead - numK), c(numK - 1));
+        },
+        early.getResults());
+    kLoop = early;
+    SmallVector<Value> acc =
+        core->finishKLoop(SmallVector<Value>(late.getResults()));
+    use(cur);
+    storeResults(acc);
+  }
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(0));
+}
+
 SmallVector<Value> TilePipeline::buildPrefetchKLoop(ValueRange accIn,
                                                     int64_t numK, Value zero,
                                                     Value one) {
@@ -320,6 +410,12 @@ Value TilePipeline::mapTile(int64_t tilesM, int64_t tilesN, Value dynTilesM) {
   // (The workspace that numTiles sizes needs a static M.)
   numTiles = batch * tilesM * tilesN;
   tileIndex = dynTilesM ? pid : add(mul(batchIdx, tilesM * tilesN), pid);
+  placeTile(pid, tilesM, tilesN, dynTilesM);
+  return rank;
+}
+
+void TilePipeline::placeTile(Value pid, int64_t tilesM, int64_t tilesN,
+                             Value dynTilesM) {
   // Tiles are visited in groups of group_m rows of tiles so that
   // concurrently running workgroups share A and B in L2.
   int64_t group = dynTilesM ? groupM : std::min<int64_t>(groupM, tilesM);
@@ -339,7 +435,18 @@ Value TilePipeline::mapTile(int64_t tilesM, int64_t tilesN, Value dynTilesM) {
   }
   m0 = mul(tileRow, tm);
   n0 = mul(tileCol, tn);
-  return rank;
+}
+
+int64_t TilePipeline::persistentWorkgroups(int64_t tiles) const {
+  // Residency by LDS and threads (registers are the schedule verifier's:
+  // the wgmma budget keeps them within one workgroup's share); the chip's
+  // SM count is the target table's.
+  int64_t lds = stages * (tm + tn) * (tk + pad) * elemBytes;
+  int64_t byLds = std::max<int64_t>(1, target.ldsBytesPerWorkgroup / lds);
+  int64_t byThreads =
+      std::max<int64_t>(1, int64_t(target.maxWavesPerCU) * waveSize / threads);
+  int64_t resident = std::min(byLds, byThreads);
+  return std::min<int64_t>(tiles, resident * target.computeUnits);
 }
 
 FailureOr<MatmulLaunch> TilePipeline::build() {
@@ -371,6 +478,22 @@ FailureOr<MatmulLaunch> TilePipeline::build() {
   lane = rem(tid, waveSize);
   core->placeWave(wave);
   int64_t tilesM = llvm::divideCeil(m, tm), tilesN = llvm::divideCeil(n, tn);
+  if (persistent) {
+    // The schedule verifier admits it only with cp.async, split_k = 1 and
+    // a static M.
+    assert(async && splitK == 1 && !dynM && "unsupported persistent kernel");
+    numTiles = batch * tilesM * tilesN;
+    int64_t workgroups = persistentWorkgroups(numTiles);
+    buildPersistentLoop(core->initAccumulators(), llvm::divideCeil(k, tk),
+                        tilesM, tilesN, workgroups);
+    if (failed(unrollKLoop(kLoop)))
+      return failure();
+    MatmulLaunch launch;
+    launch.grid = {workgroups, 1, 1};
+    launch.cluster = {1, 1, 1};
+    launch.block = {threads, 1, 1};
+    return launch;
+  }
   Value dynTilesM;
   if (dynM)
     dynTilesM = arith::CeilDivUIOp::create(b, loc, dynM, c(tm));

@@ -88,6 +88,8 @@ struct KernelState : IndexArith {
   bool splitKWorkspace;
   /// wgmma groups left in flight across K steps (0 or 1).
   int64_t wgmmaPending;
+  /// Persistent workgroups walk the output tiles in turn (cp.async only).
+  bool persistent;
   bool swizzle;
   MmaInstruction mma;
   int64_t mmaM, mmaN, mmaK;
@@ -175,6 +177,12 @@ private:
   /// the cluster with split_k > 1, null otherwise.
   /// `dynTilesM`: with a dynamic M, the tile rows (index).
   Value mapTile(int64_t tilesM, int64_t tilesN, Value dynTilesM = {});
+  /// Sets m0 and n0 from the tile index `pid` within one batch: tiles
+  /// visited in groups of group_m rows of tiles.
+  void placeTile(Value pid, int64_t tilesM, int64_t tilesN, Value dynTilesM);
+  /// persistent = 1: the workgroups the chip keeps resident, up to the
+  /// output tiles.
+  int64_t persistentWorkgroups(int64_t tiles) const;
 
   /// Calls `fn(valid, globalRow, globalCol, ldsRow, ldsCol)` for each
   /// vector_width chunk this thread copies of the tile at (row0, col0) of
@@ -207,6 +215,12 @@ private:
   /// register prefetch; returns the accumulators.
   SmallVector<Value> buildAsyncKLoop(ValueRange acc, int64_t numK, Value zero,
                                      Value one);
+  /// persistent = 1: one cp.async pipeline over this workgroup's tiles
+  /// (tile pid, pid + `workgroups`, ...) and their K steps, the epilogue
+  /// stored after each tile's last step; the tiles' coordinates come from
+  /// `tilesM` x `tilesN` per batch.
+  void buildPersistentLoop(ValueRange acc, int64_t numK, int64_t tilesM,
+                           int64_t tilesN, int64_t workgroups);
   SmallVector<Value> buildPrefetchKLoop(ValueRange acc, int64_t numK,
                                         Value zero, Value one);
   /// Unrolls the K loop by the `unroll` knob (the stage indices of

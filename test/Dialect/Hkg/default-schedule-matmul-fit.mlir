@@ -21,11 +21,11 @@
 // sm_90 keeps the tile within 48 KiB of static shared memory over 4 stages.
 // gfx1250 matmuls use FMAs (the kernel builder has no 16x16x32 WMMA).
 // CHECK-LABEL: func.func @decode
-// GFX942: mma = mfma_16x16x16, split_k = 4, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
-// GFX1100: mma = wmma_16x16x16, split_k = 4, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
-// GFX1250: mma = none, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 32, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
-// SM90: mma = mma_16x8x16, split_k = 4, split_k_reduce = workspace, stages = 4, tile_k = 128, tile_m = 16, tile_n = 32, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
-// GFX950: mma = mfma_16x16x32, split_k = 4, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
+// GFX942: mma = mfma_16x16x16, persistent = 0, split_k = 4, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
+// GFX1100: mma = wmma_16x16x16, persistent = 0, split_k = 4, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
+// GFX1250: mma = none, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 32, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
+// SM90: mma = mma_16x8x16, persistent = 0, split_k = 4, split_k_reduce = workspace, stages = 4, tile_k = 128, tile_m = 16, tile_n = 32, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
+// GFX950: mma = mfma_16x16x32, persistent = 0, split_k = 4, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
 func.func @decode(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<16x4096xbf16> {
   %0 = hkg.matmul %a, %b : tensor<16x4096xbf16>, tensor<4096x4096xbf16> -> tensor<16x4096xbf16>
   return %0 : tensor<16x4096xbf16>
@@ -43,11 +43,11 @@ func.func @k_not_multiple_of_8(%a: tensor<16x4092xbf16>, %b: tensor<4092x4096xbf
 // K = 16: no K step deeper than K, and the instruction must fit one step:
 // gfx950's mfma_16x16x32 gives way to mfma_16x16x16.
 // CHECK-LABEL: func.func @short_k
-// GFX942: mma = mfma_16x16x16, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 2
-// GFX1100: mma = wmma_16x16x16, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 4
-// GFX1250: mma = none, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 16, tile_m = 64, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 2
-// SM90: mma = mma_16x8x16, split_k = 1, split_k_reduce = cluster, stages = 3, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 2
-// GFX950: mma = mfma_16x16x16, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 2
+// GFX942: mma = mfma_16x16x16, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 2
+// GFX1100: mma = wmma_16x16x16, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 4
+// GFX1250: mma = none, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 16, tile_m = 64, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 2
+// SM90: mma = mma_16x8x16, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 3, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 2
+// GFX950: mma = mfma_16x16x16, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 2
 func.func @short_k(%a: tensor<128x16xf16>, %b: tensor<16x128xf16>) -> tensor<128x128xf16> {
   %0 = hkg.matmul %a, %b : tensor<128x16xf16>, tensor<16x128xf16> -> tensor<128x128xf16>
   return %0 : tensor<128x128xf16>
@@ -55,7 +55,7 @@ func.func @short_k(%a: tensor<128x16xf16>, %b: tensor<16x128xf16>) -> tensor<128
 
 // K = 32 keeps gfx950's double-rate mfma_16x16x32.
 // CHECK-LABEL: func.func @k32
-// GFX950: mma = mfma_16x16x32, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 32, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 2
+// GFX950: mma = mfma_16x16x32, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 32, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 2
 func.func @k32(%a: tensor<128x32xbf16>, %b: tensor<32x128xbf16>) -> tensor<128x128xbf16> {
   %0 = hkg.matmul %a, %b : tensor<128x32xbf16>, tensor<32x128xbf16> -> tensor<128x128xbf16>
   return %0 : tensor<128x128xbf16>

@@ -377,6 +377,17 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
             "(wgmma.wait_group N): 1 overlaps a step's MMAs with the next "
             "step's wait, barrier and copies (mma = wgmma_*, stages >= 3; "
             "0 elsewhere)");
+  // Persistent workgroups need the cp.async pipeline (NVIDIA), whose next
+  // tile's copies are issued during this tile's last K steps.
+  StringRef persistentHelp =
+      "persistent workgroups (as many as the chip keeps resident) walk the "
+      "output tiles in turn, the K pipeline running on from one tile into "
+      "the next so that a tile's first copies overlap the last one's "
+      "epilogue (NVIDIA, split_k = 1, static M)";
+  if (target.isNVIDIA())
+    space.add(kPersistent, false, persistentHelp);
+  else
+    space.addFixed(kPersistent, false, persistentHelp);
   space.add(kSplitK, splits, splitK,
             "workgroups sharing an output tile, each over 1/split_k of K, "
             "their f32 partial sums added as split_k_reduce says");
@@ -520,6 +531,29 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                           "(expected at most "
                        << widestDividing(*this, vw) << ")";
   int64_t splitK = s.splitK;
+  if (s.persistent) {
+    auto refuse = [&](StringRef why) {
+      return emitError() << "schedule knob '" << kPersistent.name << "' = 1 "
+                         << why;
+    };
+    if (!target.isNVIDIA() || vw * bytes < 4)
+      return refuse("needs the cp.async pipeline (NVIDIA, vector_width x "
+                    "element bytes >= 4); expected persistent = 0");
+    if (splitK > 1)
+      return refuse("needs split_k = 1 (one workgroup per output tile), got "
+                    "split_k = ")
+             << splitK;
+    if (isDynamicM())
+      return refuse("needs a static M (the workgroups are as many as the "
+                    "chip keeps resident, up to the tiles); M is dynamic");
+    // The pipeline runs `stages` - 1 - wgmma_pending steps ahead, from one
+    // tile's K steps into the next one's.
+    int64_t steps = llvm::divideCeil(getK(), tileK);
+    if (s.stages < 2 || steps < s.stages)
+      return refuse("needs stages >= 2 and at least `stages` K steps "
+                    "(ceil(K / tile_k) = ")
+             << steps << ", stages = " << s.stages << ")";
+  }
   // A K step deeper than K only wastes LDS, except the shallowest one: with
   // K < 16 (down to K = 1) one zero-filled step of 16 is the whole loop
   // (the copies mask the columns past K, MatmulTilePipeline.cpp).

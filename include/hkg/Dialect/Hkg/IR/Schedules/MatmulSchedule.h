@@ -88,6 +88,9 @@ inline constexpr KeywordKnob kSplitKReduce{"split_k_reduce"};
 /// Warpgroup-MMA groups left in flight across K steps: a count (the
 /// operand of wgmma.wait_group), 0 or 1 today.
 inline constexpr IntKnob kWgmmaPending{"wgmma_pending"};
+/// Persistent workgroups: as many as the chip keeps resident walk the output
+/// tiles in turn, one K pipeline running from each tile into the next.
+inline constexpr BoolKnob kPersistent{"persistent"};
 
 /// hkg.matmul: a tile_m x tile_n block of the result per workgroup, K in
 /// tile_k steps staged in LDS, waves_m x waves_n waves issuing `mma`.
@@ -105,6 +108,7 @@ struct MatmulSchedule {
   /// split_k_reduce = workspace (otherwise cluster).
   bool splitKWorkspace;
   int64_t wgmmaPending;
+  bool persistent;
 
   /// Partials a workgroup of the workspace reduction sums at once: the last
   /// of each group of this many to arrive adds the group's partials, in
@@ -122,14 +126,14 @@ struct MatmulSchedule {
   }
 
   static MatmulSchedule decode(const ResolvedSchedule &s) {
-    return {s.get(kTileM),       s.get(kTileN),
-            s.get(kTileK),       s.get(kWavesM),
-            s.get(kWavesN),      MmaInstruction::parse(s.get(kMma)),
-            s.get(kStages),      s.get(kVectorWidth),
-            s.get(kLdsPad),      s.get(kLdsSwizzle),
-            s.get(kUnroll),      s.get(kGroupM),
-            s.get(kSplitK),      s.get(kSplitKReduce) == "workspace",
-            s.get(kWgmmaPending)};
+    return {s.get(kTileM),        s.get(kTileN),
+            s.get(kTileK),        s.get(kWavesM),
+            s.get(kWavesN),       MmaInstruction::parse(s.get(kMma)),
+            s.get(kStages),       s.get(kVectorWidth),
+            s.get(kLdsPad),       s.get(kLdsSwizzle),
+            s.get(kUnroll),       s.get(kGroupM),
+            s.get(kSplitK),       s.get(kSplitKReduce) == "workspace",
+            s.get(kWgmmaPending), s.get(kPersistent)};
   }
 };
 
