@@ -59,7 +59,41 @@ struct OnePlusTanhToSigmoid final : OpRewritePattern<arith::AddFOp> {
     return success();
   }
 };
+/// arith.divf without `afn`: f32 gains the flag; bf16 / f16 is computed as
+/// an f32 `afn` division of the widened operands, then narrowed.
+struct QuotientRoundedToHalf final : OpRewritePattern<arith::DivFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::DivFOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<FloatType>(op.getType());
+    if (!type || !(type.isF32() || type.getWidth() == 16))
+      return rewriter.notifyMatchFailure(op, "not an f32 or 16-bit scalar");
+    arith::FastMathFlags flags = op.getFastmath();
+    if (bitEnumContainsAll(flags, arith::FastMathFlags::afn))
+      return rewriter.notifyMatchFailure(op, "already afn");
+    auto afn = arith::FastMathFlagsAttr::get(rewriter.getContext(),
+                                             flags | arith::FastMathFlags::afn);
+    if (type.isF32()) {
+      rewriter.modifyOpInPlace(op, [&] { op.setFastmathAttr(afn); });
+      return success();
+    }
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value lhs = arith::ExtFOp::create(rewriter, loc, f32, op.getLhs());
+    Value rhs = arith::ExtFOp::create(rewriter, loc, f32, op.getRhs());
+    Value q = arith::DivFOp::create(rewriter, loc, lhs, rhs, afn);
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, q);
+    return success();
+  }
+};
 } // namespace
+
+void mlir::hkg::applyHalfResultDivisionRewrites(Operation *root) {
+  RewritePatternSet patterns(root->getContext());
+  patterns.add<QuotientRoundedToHalf>(root->getContext());
+  walkAndApplyPatterns(root, std::move(patterns));
+}
 
 void mlir::hkg::populateActivationRewritePatterns(
     RewritePatternSet &patterns) {

@@ -25,6 +25,19 @@ void populateActivationRewritePatterns(RewritePatternSet &patterns);
 /// element loaded: an elementwise kernel, a reduction's prologue).
 void applyActivationRewrites(Operation *root);
 
+/// Divisions whose quotient the kernel rounds to a 16-bit float: each
+/// `arith.divf` (f32, or bf16 / f16 computed in f32) becomes the f32
+/// division marked `afn` (sm_90: div.approx.f32, at most 2 ulp of f32, two
+/// instructions against div.rn's ten and a slow path; AMD: v_rcp_f32 and a
+/// multiply). The 2^-22 relative error it adds is far below the 2^-9
+/// (bf16) or 2^-12 (f16) of the result's own rounding: the rounded result
+/// differs only where the exact quotient lies within that error of a
+/// rounding boundary, by one unit of the 16-bit type. Divisors above 2^126
+/// give 0 (the exact quotient is below 2^-126 times the dividend). Only for
+/// kernels whose results are 16-bit floats (the caller's test): a matmul
+/// epilogue (SiLU's 1 / (1 + exp(-x)), GELU's x / sqrt(2)).
+void applyHalfResultDivisionRewrites(Operation *root);
+
 } // namespace mlir::hkg
 
 #endif // HKG_CONVERSION_HKGTOGPU_MATHREWRITES_H

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MatmulTilePipeline.h"
+#include "MathRewrites.h"
 #include "TileCopy.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -395,6 +396,17 @@ LogicalResult TilePipeline::unrollKLoop(scf::ForOp loop) {
 // The kernel
 //===----------------------------------------------------------------------===//
 
+void TilePipeline::rewriteEpilogueMath() {
+  // The epilogue runs once per result element while the matrix cores wait:
+  // its activation math in the cheaper forms of MathRewrites.h, and, for
+  // 16-bit results, its divisions approximate in f32.
+  if (!op.hasEpilogue())
+    return;
+  applyActivationRewrites(kernel);
+  if (resT.getIntOrFloatBitWidth() == 16)
+    applyHalfResultDivisionRewrites(kernel);
+}
+
 Value TilePipeline::mapTile(int64_t tilesM, int64_t tilesN, Value dynTilesM) {
   Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   batchIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
@@ -488,6 +500,7 @@ FailureOr<MatmulLaunch> TilePipeline::build() {
                         tilesM, tilesN, workgroups);
     if (failed(unrollKLoop(kLoop)))
       return failure();
+    rewriteEpilogueMath();
     MatmulLaunch launch;
     launch.grid = {workgroups, 1, 1};
     launch.cluster = {1, 1, 1};
@@ -519,6 +532,7 @@ FailureOr<MatmulLaunch> TilePipeline::build() {
   // unrolling may add.
   if (failed(unrollKLoop(kLoop)))
     return failure();
+  rewriteEpilogueMath();
 
   MatmulLaunch launch;
   launch.grid = {tilesM * tilesN * splitK, 1, batch};

@@ -251,6 +251,9 @@ private:
   reduceThroughWorkspaceAndStore(ArrayRef<Value> acc, Value rank,
                                  function_ref<void(ArrayRef<Value>)> store);
   Value applyEpilogue(Value acc, ArrayRef<Value> epilogueValues);
+  /// The epilogue's math in its cheaper forms (MathRewrites.h), once the
+  /// kernel is built.
+  void rewriteEpilogueMath();
 
   std::unique_ptr<MatrixCore> core;
   GlobalOperand gA, gB, gOut;

@@ -3,11 +3,13 @@
 // tiles) walk the output tiles pid, pid + grid, ...; one cp.async pipeline
 // runs over the flat steps (tile x K steps), so the copies of a tile's first
 // steps are issued by the previous tile's last ones, before its epilogue.
+// The K steps run as two loops so that each refill's tile is loop-invariant.
 // RUN: hkg-opt %s --split-input-file --hkg-lower-to-gpu=chip=sm_90 --canonicalize --cse | FileCheck %s
 
 // 2 batches x 16 x 16 tiles of 128 x 256, 192 KiB of LDS: one workgroup
-// per SM, 132 of them. The tile of a flat step is pid + (step / 2) x 132
-// (K = 128: two K steps a tile), its batch that / 256.
+// per SM, 132 of them. Workgroup pid's tile j is pid + j x 132, its batch
+// that / 256 (K = 512: 8 K steps a tile; 4 stages, one MMA group in flight:
+// the copies run 2 steps ahead).
 // CHECK-LABEL: func.func @wide
 // CHECK: gpu.launch_func @hkg_matmul_0::@hkg_matmul_0 blocks in (%c132, %c1, %c1) threads in (%c256, %c1, %c1)
 // CHECK: gpu.func @hkg_matmul_0
@@ -15,34 +17,48 @@
 // The workgroup's tiles: (512 + 131 - pid) / 132.
 // CHECK: %[[LEFT:.*]] = arith.subi %c643, %[[PID]]
 // CHECK: %[[MINE:.*]] = arith.divui %[[LEFT]], %c132
-// Prologue: 2 stages ahead (4 stages, one MMA group in flight).
+// Prologue: the first tile's steps 0 and 1.
 // CHECK-COUNT-12: nvgpu.device_async_copy
 // CHECK: nvgpu.device_async_create_group
 // CHECK-COUNT-12: nvgpu.device_async_copy
 // CHECK: %[[TOKEN:.*]] = nvgpu.device_async_create_group
-// CHECK: scf.for %[[T:.*]] = %c0 to %[[MINE]] step %c1 {
-// CHECK:   %[[BASE:.*]] = arith.muli %[[T]], %c2
-// CHECK:   scf.for %[[KT:.*]] = %c0 to %c2 step %c1 iter_args
+// CHECK: scf.for %[[J:.*]] = %c0 to %[[MINE]] step %c1 {
+// CHECK:   %[[BASE:.*]] = arith.muli %[[J]], %c8
+// Tile j's and tile j + 1's coordinates (tile j's again after the last).
+// CHECK:   %[[OFF:.*]] = arith.muli %[[J]], %c132
+// CHECK:   %[[TILE:.*]] = arith.addi %[[PID]], %[[OFF]]
+// CHECK:   %[[BATCH:.*]] = arith.divui %[[TILE]], %c256
+// CHECK:   %[[NEXTJ:.*]] = arith.addi %[[J]], %c1
+// CHECK:   %[[HASNEXT:.*]] = arith.cmpi ult, %[[NEXTJ]], %[[MINE]]
+// CHECK:   %[[NBATCH:.*]] = arith.select %[[HASNEXT]], %{{.*}}, %[[BATCH]]
+// Steps 0-5 refill steps 2-7 of the same tile (its coordinates invariant).
+// CHECK:   %[[EARLY:.*]] = scf.for %[[KT:.*]] = %c0 to %c6 step %c1 iter_args
 // CHECK:     %[[F:.*]] = arith.addi %[[BASE]], %[[KT]]
 // CHECK:     nvgpu.device_async_wait %[[TOKEN]] {numGroups = 1 : i32}
 // CHECK:     gpu.barrier
-// The refill: flat step f + 2 (clamped to the last), possibly the next tile.
+// CHECK:     arith.addi %[[KT]], %c2
 // CHECK:     %[[NEXT:.*]] = arith.addi %[[F]], %c2
-// CHECK:     %[[CLAMPED:.*]] = arith.minui %[[NEXT]]
-// CHECK:     %[[J:.*]] = arith.divui %[[CLAMPED]], %c2
-// CHECK:     %[[OFF:.*]] = arith.muli %[[J]], %c132
-// CHECK:     arith.addi %[[PID]], %[[OFF]]
-// CHECK:     nvgpu.device_async_copy
+// CHECK:     %[[STAGE:.*]] = arith.remui %[[NEXT]], %c4
+// CHECK:     nvgpu.device_async_copy %arg0[%[[BATCH]], {{.*}}], %{{.*}}[%[[STAGE]],
 // CHECK:     wgmma.mma_async
 // CHECK:     scf.yield
-// The epilogue of tile t, inside the tile loop, after every MMA is done.
+// Steps 6-7 refill the next tile's steps 0-1 (the last tile: its step 7).
+// CHECK:   %[[LATE:.*]] = scf.for %[[KT2:.*]] = %c6 to %c8 step %c1 iter_args(%{{.*}} = %[[EARLY]])
+// CHECK:     nvgpu.device_async_wait %[[TOKEN]] {numGroups = 1 : i32}
+// CHECK:     %[[K0:.*]] = arith.addi %[[KT2]], %c-6
+// CHECK:     arith.select %[[HASNEXT]], %[[K0]], %c7
+// CHECK:     nvgpu.device_async_copy %arg0[%[[NBATCH]],
+// CHECK:     wgmma.mma_async
+// CHECK:     scf.yield
+// The epilogue of tile j, once its MMAs are done, while the next one's
+// first copies are in flight.
 // CHECK:   wgmma.wait_group.sync.aligned 0;
 // CHECK:   vector.store {{.*}} : memref<2x2048x4096xbf16>, vector<2xbf16>
 // CHECK: }
 // CHECK: nvgpu.device_async_wait %[[TOKEN]] {numGroups = 0 : i32}
 // CHECK-NEXT: gpu.return
-func.func @wide(%a: tensor<2x2048x128xbf16>, %b: tensor<2x128x4096xbf16>) -> tensor<2x2048x4096xbf16> {
-  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = wgmma_64x256x16, tile_n = 256, stages = 4, wgmma_pending = 1, persistent = 1>} : tensor<2x2048x128xbf16>, tensor<2x128x4096xbf16> -> tensor<2x2048x4096xbf16>
+func.func @wide(%a: tensor<2x2048x512xbf16>, %b: tensor<2x512x4096xbf16>) -> tensor<2x2048x4096xbf16> {
+  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = wgmma_64x256x16, tile_n = 256, stages = 4, wgmma_pending = 1, persistent = 1>} : tensor<2x2048x512xbf16>, tensor<2x512x4096xbf16> -> tensor<2x2048x4096xbf16>
   return %0 : tensor<2x2048x4096xbf16>
 }
 
