@@ -303,6 +303,22 @@ def make_case(case):
         spec = dict(inputs=lambda: [_bf(m, k), _bf(n, k) * 0.02], eager=F.linear,
                     ref=lambda x, w: F.linear(x.double(), w.double()),
                     flops=2 * m * n * k, inductor=False, shape=f"{m}x{n}x{k} bf16 (W as [N,K])")
+    elif op in ("linear_gelu", "linear_silu_mul"):
+        # The MLP's first GEMM (bias + exact GELU) and the decoder layer's up
+        # projection (times SiLU of the gate's: SwiGLU) with their fused
+        # epilogues (the kernels' own modules: utils/bench/schedule_variants.py).
+        m, n, k = (int(x) for x in tag.split("x"))
+        if op == "linear_gelu":
+            spec = dict(inputs=lambda: [_bf(m, k), _bf(n, k) * 0.02, _bf(n)],
+                        eager=lambda x, w, b: F.gelu(F.linear(x, w, b)),
+                        ref=lambda x, w, b: F.gelu(F.linear(x.double(), w.double(), b.double())),
+                        shape=f"{m}x{n}x{k} bf16 + bias, GELU")
+        else:
+            spec = dict(inputs=lambda: [_bf(m, k), _bf(n, k) * 0.02, _bf(1, m, n)],
+                        eager=lambda x, w, g: F.silu(F.linear(x, w)) * g[0],
+                        ref=lambda x, w, g: F.silu(F.linear(x.double(), w.double())) * g[0].double(),
+                        shape=f"{m}x{n}x{k} bf16, SiLU x other")
+        spec.update(flops=2 * m * n * k, inductor=False)
     elif op == "gemv":
         spec = gemv_case(tag)
     else:
@@ -767,7 +783,7 @@ def main():
                     help="for kernels with dynamic sizes whose inputs come from the manifest (the statistical "
                     "test): every size parameter takes this value (elsewhere the case's inputs give them)")
     args = ap.parse_args()
-    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj", "gemv", "linear"]
+    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj", "gemv", "linear", "linear_gelu", "linear_silu_mul"]
     asked = [x for x in args.ops.split(",") if x]
     if "attention" in asked:
         ap.error("attention is not benched here: run utils/bench/attention_bench.py --bundles "

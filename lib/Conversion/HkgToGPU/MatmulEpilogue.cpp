@@ -67,10 +67,79 @@ void TilePipeline::reduceAcrossClusterAndStore(
 }
 
 void TilePipeline::storeResults(ArrayRef<Value> acc) {
+  if (epilogueLds) {
+    storeResultsThroughLds(acc);
+    return;
+  }
   core->forEachResultRun(acc,
                          [&](Value row, Value col, ArrayRef<Value> values) {
                            storeRun(row, col, values);
                          });
+}
+
+void TilePipeline::storeResultsThroughLds(ArrayRef<Value> acc) {
+  // B's LDS buffers (stages x rows x cols, no padding: the schedule verifier
+  // admits the knob with wgmma only) as one flat array of elements, holding
+  // the tile's f32 results as row-major tile_n-wide rows. The 8-float chunk
+  // c of row r lives at chunk c ^ (r % 8): a fragment store (8 rows x 8
+  // floats per warp) and a row read (32 chunks) both spread over the banks.
+  auto bufType = cast<MemRefType>(ldsB.buf.getType());
+  int64_t flatElems = bufType.getNumElements();
+  assert(tm * tn * 4 <= flatElems * elemBytes && "staged tile exceeds B's LDS");
+  auto flatType =
+      MemRefType::get({flatElems}, elemT, MemRefLayoutAttrInterface(),
+                      bufType.getMemorySpace());
+  Value flat = memref::ReinterpretCastOp::create(
+      b, loc, flatType, ldsB.buf, /*offset=*/0, ArrayRef<int64_t>{flatElems},
+      ArrayRef<int64_t>{1});
+  int64_t perF32 = 4 / elemBytes;
+  Type f32 = b.getF32Type();
+  auto slot = [&](Value row, Value col) -> Value {
+    Value chunk = arith::XOrIOp::create(b, loc, div(col, 8), rem(row, 8));
+    Value phys = add(mul(chunk, 8), rem(col, 8));
+    return mul(add(mul(row, tn), phys), perF32);
+  };
+  // Every warpgroup's MMAs have read their last stage, and no copy is in
+  // flight (the K loop waited for all).
+  gpu::BarrierOp::create(b, loc);
+  core->forEachResultRun(acc, [&](Value row, Value col, ArrayRef<Value> vs) {
+    int64_t len = vs.size();
+    Value v =
+        vector::FromElementsOp::create(b, loc, VectorType::get({len}, f32), vs);
+    auto asElems = VectorType::get({len * perF32}, elemT);
+    vector::StoreOp::create(
+        b, loc, vector::BitCastOp::create(b, loc, asElems, v), flat,
+        slot(row, col), /*nontemporal=*/false, align(len * perF32, elemT));
+  });
+  gpu::BarrierOp::create(b, loc);
+  int64_t chunksPerRow = tn / 8, chunks = tm * chunksPerRow;
+  auto chunkType = VectorType::get({8 * perF32}, elemT);
+  auto f32x8 = VectorType::get({8}, f32);
+  for (int64_t i = 0; i < llvm::divideCeil(chunks, threads); ++i) {
+    Value chunk = add(tid, i * threads);
+    auto emit = [&] {
+      Value row = div(chunk, chunksPerRow);
+      Value col = mul(rem(chunk, chunksPerRow), 8);
+      Value raw = vector::LoadOp::create(b, loc, chunkType, flat,
+                                         slot(row, col), /*nontemporal=*/false,
+                                         align(8 * perF32, elemT));
+      Value v = vector::BitCastOp::create(b, loc, f32x8, raw);
+      SmallVector<Value> values;
+      for (int64_t e = 0; e < 8; ++e)
+        values.push_back(
+            vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{e}));
+      storeRun(row, col, values);
+    };
+    if ((i + 1) * threads <= chunks) {
+      emit();
+      continue;
+    }
+    auto ifOp =
+        scf::IfOp::create(b, loc, lt(chunk, chunks), /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    emit();
+  }
 }
 
 Value TilePipeline::applyEpilogue(Value acc, ArrayRef<Value> epilogueValues) {

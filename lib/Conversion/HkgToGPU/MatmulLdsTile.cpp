@@ -34,6 +34,7 @@ KernelState::KernelState(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
   splitKWorkspace = s.splitKWorkspace;
   wgmmaPending = s.wgmmaPending;
   persistent = s.persistent;
+  epilogueLds = s.epilogueLds;
   mma = s.mma;
   mmaM = mma.m;
   mmaN = mma.n;

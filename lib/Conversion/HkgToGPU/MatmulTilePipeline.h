@@ -90,6 +90,8 @@ struct KernelState : IndexArith {
   int64_t wgmmaPending;
   /// Persistent workgroups walk the output tiles in turn (cp.async only).
   bool persistent;
+  /// The results go out through LDS (MatmulEpilogue.cpp).
+  bool epilogueLds;
   bool swizzle;
   MmaInstruction mma;
   int64_t mmaM, mmaN, mmaK;
@@ -231,6 +233,10 @@ private:
   /// Stores the accumulators of every thread, through the epilogue.
   void storeResults(ArrayRef<Value> acc);
   void storeRun(Value row, Value col, ArrayRef<Value> values);
+  /// epilogue_lds = 1: the accumulators to B's LDS buffers (f32, 32-byte
+  /// chunks XOR-swizzled by row), then each thread reads 8 row-contiguous
+  /// values at a time and stores them through the epilogue.
+  void storeResultsThroughLds(ArrayRef<Value> acc);
   /// Stores the run at global (gm, gn), known in bounds, through the
   /// epilogue (vector loads and stores).
   void storeRunInBounds(Value gm, Value gn, ArrayRef<Value> values);

@@ -207,10 +207,10 @@ static bool takesWideTiles(MatmulOp op, const ResolvedSchedule &base,
 
 /// The space's defaults, and for large problems on sm_90 128 x 256 tiles
 /// (wgmma_64x256x16 per warpgroup) over 4 stages with one MMA group in
-/// flight across K steps: one workgroup fills an SM, and the knobs pay
-/// together (addTileSketches). On an H100 the decoder layer's and the
-/// MLP's GEMMs run 1.16-1.18x faster so (docs/perf). They are not the
-/// space's defaults, which a partial schedule falls back to: a schedule
+/// flight across K steps and the results staged in LDS: one workgroup fills
+/// an SM, and the knobs pay together (addTileSketches). On an H100 the decoder
+/// layer's and the MLP's GEMMs run 1.16-1.18x faster so (docs/perf). They are
+/// not the space's defaults, which a partial schedule falls back to: a schedule
 /// naming another instruction keeps wgmma_pending = 0 and 128 x 128.
 ScheduleAttr MatmulOp::getDefaultSchedule(const TargetInfo &target) {
   ResolvedSchedule schedule(getScheduleSpace(target), nullptr);
@@ -219,6 +219,10 @@ ScheduleAttr MatmulOp::getDefaultSchedule(const TargetInfo &target) {
     schedule.set(kTileN.name, int64_t(256));
     schedule.set(kStages.name, int64_t(4));
     schedule.set(kWgmmaPending.name, int64_t(1));
+    // The f32 tile (128 KiB) fits B's four stages (128 KiB): 16-byte,
+    // coalesced epilogue loads and stores, 1.08-1.13x on the decoder's and
+    // MLP's GEMMs and 4096^3 (H100, docs/perf).
+    schedule.set(kEpilogueLds.name, int64_t(1));
   }
   return schedule.toAttr(getContext());
 }
@@ -388,6 +392,18 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
     space.add(kPersistent, false, persistentHelp);
   else
     space.addFixed(kPersistent, false, persistentHelp);
+  // Staging the results in LDS is built for wgmma's fragments (sm_90).
+  StringRef epilogueLdsHelp =
+      "results to global memory through LDS: the f32 tile staged in B's LDS "
+      "buffers, then read back row-contiguous, so the epilogue's loads and "
+      "the stores are 16-byte and coalesced (mma = wgmma_*, split_k = 1, "
+      "persistent = 0, tile_m x tile_n x 4 bytes within B's buffers)";
+  if (llvm::any_of(mmas, [](StringRef m) {
+        return MmaInstruction::parse(m).family == MmaFamily::Wgmma;
+      }))
+    space.add(kEpilogueLds, false, epilogueLdsHelp);
+  else
+    space.addFixed(kEpilogueLds, false, epilogueLdsHelp);
   space.add(kSplitK, splits, splitK,
             "workgroups sharing an output tile, each over 1/split_k of K, "
             "their f32 partial sums added as split_k_reduce says");
@@ -553,6 +569,25 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
       return refuse("needs stages >= 2 and at least `stages` K steps "
                     "(ceil(K / tile_k) = ")
              << steps << ", stages = " << s.stages << ")";
+  }
+  if (s.epilogueLds) {
+    auto refuse = [&](StringRef why) {
+      return emitError() << "schedule knob '" << kEpilogueLds.name << "' = 1 "
+                         << why;
+    };
+    if (!wgmma)
+      return refuse("needs mma = wgmma_* (its result fragments are what it "
+                    "stages), got mma = ")
+             << mma.name;
+    if (splitK > 1 || s.persistent)
+      return refuse("needs split_k = 1 and persistent = 0 (the LDS must be "
+                    "free after the K loop)");
+    int64_t staged = tileM * tileN * 4;
+    int64_t bBytes = s.stages * tileK * tileN * bytes;
+    if (staged > bBytes)
+      return refuse("needs the f32 tile (tile_m x tile_n x 4 = ")
+             << staged << " bytes) within B's LDS buffers (stages x tile_k x "
+             << "tile_n x " << bytes << " = " << bBytes << " bytes)";
   }
   // A K step deeper than K only wastes LDS, except the shallowest one: with
   // K < 16 (down to K = 1) one zero-filled step of 16 is the whole loop

@@ -91,6 +91,10 @@ inline constexpr IntKnob kWgmmaPending{"wgmma_pending"};
 /// Persistent workgroups: as many as the chip keeps resident walk the output
 /// tiles in turn, one K pipeline running from each tile into the next.
 inline constexpr BoolKnob kPersistent{"persistent"};
+/// The results go to global memory through LDS: f32 accumulators staged in
+/// the B operand's LDS buffers, then read back row-contiguous, so that the
+/// epilogue's loads and the stores are 16-byte and coalesced.
+inline constexpr BoolKnob kEpilogueLds{"epilogue_lds"};
 
 /// hkg.matmul: a tile_m x tile_n block of the result per workgroup, K in
 /// tile_k steps staged in LDS, waves_m x waves_n waves issuing `mma`.
@@ -109,6 +113,7 @@ struct MatmulSchedule {
   bool splitKWorkspace;
   int64_t wgmmaPending;
   bool persistent;
+  bool epilogueLds;
 
   /// Partials a workgroup of the workspace reduction sums at once: the last
   /// of each group of this many to arrive adds the group's partials, in
@@ -133,7 +138,8 @@ struct MatmulSchedule {
             s.get(kLdsPad),       s.get(kLdsSwizzle),
             s.get(kUnroll),       s.get(kGroupM),
             s.get(kSplitK),       s.get(kSplitKReduce) == "workspace",
-            s.get(kWgmmaPending), s.get(kPersistent)};
+            s.get(kWgmmaPending), s.get(kPersistent),
+            s.get(kEpilogueLds)};
   }
 };
 
