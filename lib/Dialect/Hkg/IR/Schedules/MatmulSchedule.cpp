@@ -582,6 +582,11 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
     if (splitK > 1 || s.persistent)
       return refuse("needs split_k = 1 and persistent = 0 (the LDS must be "
                     "free after the K loop)");
+    // Rows of 8-float chunks, XOR-swizzled by row % 8 within the row.
+    if (tileN % 64 != 0)
+      return refuse("needs tile_n a multiple of 64 (rows of at least 8 "
+                    "chunks of 8 floats for the swizzle), got tile_n = ")
+             << tileN;
     int64_t staged = tileM * tileN * 4;
     int64_t bBytes = s.stages * tileK * tileN * bytes;
     if (staged > bBytes)
