@@ -25,17 +25,22 @@ void populateActivationRewritePatterns(RewritePatternSet &patterns);
 /// element loaded: an elementwise kernel, a reduction's prologue).
 void applyActivationRewrites(Operation *root);
 
-/// Divisions whose quotient the kernel rounds to a 16-bit float: each
-/// `arith.divf` (f32, or bf16 / f16 computed in f32) becomes the f32
-/// division marked `afn` (sm_90: div.approx.f32, at most 2 ulp of f32, two
+/// Divisions in a kernel whose results are 16-bit floats (the caller's
+/// test: a matmul epilogue, e.g. SiLU's 1 / (1 + exp(-x)), GELU's
+/// x / sqrt(2)): each `arith.divf` (f32, or bf16 / f16 computed in f32)
+/// becomes the f32 division marked `afn` (sm_90: div.approx.f32, two
 /// instructions against div.rn's ten and a slow path; AMD: v_rcp_f32 and a
-/// multiply). The 2^-22 relative error it adds is far below the 2^-9
-/// (bf16) or 2^-12 (f16) of the result's own rounding: the rounded result
-/// differs only where the exact quotient lies within that error of a
-/// rounding boundary, by one unit of the 16-bit type. Divisors above 2^126
-/// give 0 (the exact quotient is below 2^-126 times the dividend). Only for
-/// kernels whose results are 16-bit floats (the caller's test): a matmul
-/// epilogue (SiLU's 1 / (1 + exp(-x)), GELU's x / sqrt(2)).
+/// multiply). Each quotient gains a relative error of at most 2 ulp of f32
+/// (2^-22), far below the 2^-9 (bf16) or 2^-12 (f16) of the result's own
+/// rounding. Where the quotient is rounded next, or reaches the rounding
+/// through multiplies, the 16-bit result moves by at most one unit, and
+/// only where the exact value lies within that error of a rounding
+/// boundary; where it goes on through other math (GELU's erf, whose slope
+/// is at most 1.13), the perturbation is scaled by that math's condition
+/// number, which the rewrite does not bound. Divisors in (2^126, 2^128)
+/// give 0 whatever the dividend (x / y with both near 1e38 gives 0, not 1;
+/// an infinite dividend gives NaN); SiLU at x in (-88.7, -87.3) gives -0
+/// where the exact result is about -1e-36.
 void applyHalfResultDivisionRewrites(Operation *root);
 
 } // namespace mlir::hkg

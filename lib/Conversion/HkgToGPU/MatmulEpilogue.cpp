@@ -86,6 +86,7 @@ void TilePipeline::storeResultsThroughLds(ArrayRef<Value> acc) {
   auto bufType = cast<MemRefType>(ldsB.buf.getType());
   int64_t flatElems = bufType.getNumElements();
   assert(tm * tn * 4 <= flatElems * elemBytes && "staged tile exceeds B's LDS");
+  assert(tn % 64 == 0 && "the swizzle needs rows of 8 chunks or more");
   auto flatType =
       MemRefType::get({flatElems}, elemT, MemRefLayoutAttrInterface(),
                       bufType.getMemorySpace());

@@ -450,14 +450,25 @@ void TilePipeline::placeTile(Value pid, int64_t tilesM, int64_t tilesN,
 }
 
 int64_t TilePipeline::persistentWorkgroups(int64_t tiles) const {
-  // Residency by LDS and threads (registers are the schedule verifier's:
-  // the wgmma budget keeps them within one workgroup's share); the chip's
-  // SM count is the target table's.
+  // Workgroups one SM keeps resident, by shared memory (the chip's per-SM
+  // total is its per-workgroup maximum plus the 1 KiB the driver reserves
+  // for each workgroup), threads, registers (the accumulators and a
+  // reserve for addresses and indices, against 64K a SM; an estimate:
+  // ptxas decides) and NVIDIA's 32 workgroups a SM. An overestimate would
+  // launch a second wave of workgroups that each walk a whole tile list;
+  // the SM count is the target table's (a chip with fewer SMs than its
+  // table entry gets such a wave).
+  constexpr int64_t kReservedSharedBytes = 1024, kRegisterReserve = 40,
+                    kRegistersPerSM = 64 * 1024, kWorkgroupsPerSM = 32;
   int64_t lds = stages * (tm + tn) * (tk + pad) * elemBytes;
-  int64_t byLds = std::max<int64_t>(1, target.ldsBytesPerWorkgroup / lds);
-  int64_t byThreads =
-      std::max<int64_t>(1, int64_t(target.maxWavesPerCU) * waveSize / threads);
-  int64_t resident = std::min(byLds, byThreads);
+  int64_t byLds = (target.ldsBytesPerWorkgroup + kReservedSharedBytes) /
+                  (lds + kReservedSharedBytes);
+  int64_t byThreads = int64_t(target.maxWavesPerCU) * waveSize / threads;
+  int64_t registers = std::min<int64_t>(target.maxRegistersPerThread,
+                                        tm * tn / threads + kRegisterReserve);
+  int64_t byRegisters = kRegistersPerSM / (registers * threads);
+  int64_t resident = std::max<int64_t>(
+      1, std::min({byLds, byThreads, byRegisters, kWorkgroupsPerSM}));
   return std::min<int64_t>(tiles, resident * target.computeUnits);
 }
 

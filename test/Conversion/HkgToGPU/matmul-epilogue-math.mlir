@@ -8,10 +8,12 @@
 // SiLU as torch-mlir writes it (bf16 result): 1 / (1 + exp(-x)) in f32.
 // CHECK-LABEL: func.func @silu_bf16
 // CHECK: gpu.func
+// CHECK-NOT: arith.divf %{{[^ ]+}}, %{{[^ ]+}} : f32{{$}}
 // CHECK: {{^ *}}%[[E:[0-9]+]] = math.exp
 // CHECK: {{^ *}}%[[D:[0-9]+]] = arith.addf %[[E]]
 // CHECK: {{^ *}}%{{[0-9]+}} = arith.divf %{{.*}}, %[[D]] fastmath<afn> : f32
-// CHECK-NOT: arith.divf %{{[^ ]+}}, %{{[^ ]+}} : f32
+// CHECK-NOT: arith.divf %{{[^ ]+}}, %{{[^ ]+}} : f32{{$}}
+// CHECK: gpu.return
 func.func @silu_bf16(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) -> tensor<128x128xbf16> {
   %0 = hkg.matmul %a, %b : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xbf16> {
   ^bb0(%acc: f32):

@@ -28,3 +28,12 @@ func.func @register_path(%a: tensor<128x127xbf16>, %b: tensor<127x128xbf16>) -> 
   %c = hkg.matmul %a, %b {schedule = #hkg.schedule<persistent = 1, mma = mma_16x8x16, vector_width = 1, lds_swizzle = 0>} : tensor<128x127xbf16>, tensor<127x128xbf16> -> tensor<128x128xbf16>
   return %c : tensor<128x128xbf16>
 }
+
+// -----
+
+// K = 128: two K steps of 64, fewer than the 4 stages.
+func.func @few_k_steps(%a: tensor<512x128xbf16>, %b: tensor<128x512xbf16>) -> tensor<512x512xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'persistent' = 1 needs stages >= 2 and at least `stages` K steps (ceil(K / tile_k) = 2, stages = 4)}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<persistent = 1, mma = wgmma_64x256x16, tile_n = 256, stages = 4, wgmma_pending = 1>} : tensor<512x128xbf16>, tensor<128x512xbf16> -> tensor<512x512xbf16>
+  return %c : tensor<512x512xbf16>
+}

@@ -44,10 +44,13 @@
 // CHECK:     scf.yield
 // Steps 6-7 refill the next tile's steps 0-1 (the last tile: its step 7).
 // CHECK:   %[[LATE:.*]] = scf.for %[[KT2:.*]] = %c6 to %c8 step %c1 iter_args(%{{.*}} = %[[EARLY]])
+// CHECK:     %[[F2:.*]] = arith.addi %[[BASE]], %[[KT2]]
 // CHECK:     nvgpu.device_async_wait %[[TOKEN]] {numGroups = 1 : i32}
 // CHECK:     %[[K0:.*]] = arith.addi %[[KT2]], %c-6
 // CHECK:     arith.select %[[HASNEXT]], %[[K0]], %c7
-// CHECK:     nvgpu.device_async_copy %arg0[%[[NBATCH]],
+// CHECK:     %[[NEXT2:.*]] = arith.addi %[[F2]], %c2
+// CHECK:     %[[STAGE2:.*]] = arith.remui %[[NEXT2]], %c4
+// CHECK:     nvgpu.device_async_copy %arg0[%[[NBATCH]], {{.*}}], %{{.*}}[%[[STAGE2]],
 // CHECK:     wgmma.mma_async
 // CHECK:     scf.yield
 // The epilogue of tile j, once its MMAs are done, while the next one's
@@ -80,4 +83,16 @@ func.func @two_per_sm(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) ->
 func.func @few_tiles(%a: tensor<256x512xbf16>, %b: tensor<512x256xbf16>) -> tensor<256x256xbf16> {
   %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<persistent = 1>} : tensor<256x512xbf16>, tensor<512x256xbf16> -> tensor<256x256xbf16>
   return %0 : tensor<256x256xbf16>
+}
+
+// -----
+
+// mma.sync 128 x 128 over 4 warps: 128 accumulators a thread (an estimated
+// 168 registers, 128 threads): three workgroups a SM by registers, though
+// four fit by LDS (3 x 256 x 32 x 2 bytes).
+// CHECK-LABEL: func.func @registers
+// CHECK: gpu.launch_func @hkg_matmul_0::@hkg_matmul_0 blocks in (%c396, %c1, %c1)
+func.func @registers(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {
+  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<persistent = 1, mma = mma_16x8x16, tile_k = 32, waves_m = 2, waves_n = 2>} : tensor<4096x4096xbf16>, tensor<4096x4096xbf16> -> tensor<4096x4096xbf16>
+  return %0 : tensor<4096x4096xbf16>
 }
