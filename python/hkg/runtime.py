@@ -227,12 +227,7 @@ class Program:
         seq = self._load(dev)
         table, tensors, arena = self._allocate(inputs, sizes, device)
         stream = _stream(index)
-        outputs = []
-        for o in self.outputs:
-            t = tensors[o["storage"]]
-            if o["value"] != o["storage"]:
-                t = t.view(_resolve(o["shape"], sizes))
-            outputs.append(t)
+        outputs = self._outputs(tensors, sizes)
 
         class Bound:
             """A program bound to its buffers (Program.bind)."""
@@ -425,6 +420,17 @@ class Program:
             tensors[spec.get("name", f"arg{i}")] = inputs[i]
         return table, tensors, arena
 
+    def _outputs(self, tensors, sizes):
+        """The plan's outputs among its allocated tensors: a view where an
+        output is a reshape of its storage."""
+        outputs = []
+        for o in self.outputs:
+            t = tensors[o["storage"]]
+            if o["value"] != o["storage"]:
+                t = t.view(_resolve(o["shape"], sizes))
+            outputs.append(t)
+        return outputs
+
     def __call__(self, *args):
         inputs, sizes, device, dev, index = self._prepare(args)
         seq = self._load(dev)
@@ -433,10 +439,5 @@ class Program:
             seq.run(table, sizes, _stream(index))
         except _native.NativeError as e:
             raise HkgError(str(e)) from None
-        results = []
-        for o in self.outputs:
-            t = tensors[o["storage"]]
-            if o["value"] != o["storage"]:
-                t = t.view(_resolve(o["shape"], sizes))
-            results.append(t)
+        results = self._outputs(tensors, sizes)
         return results[0] if len(results) == 1 else tuple(results)

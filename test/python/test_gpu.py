@@ -40,11 +40,15 @@ def rel_err(got, want):
     return ((got - want).norm() / want.norm()).item()
 
 
+def block_inputs():
+    """BLOCK's inputs: x, a positive weight, a matrix."""
+    return (torch.randn(64, 256, device="cuda"), torch.rand(256, device="cuda") + 0.5,
+            torch.randn(256, 512, device="cuda") / 16)
+
+
 def test_program_matches_eager_and_its_reference():
     p = hkg.compile_mlir(BLOCK, TARGET)
-    x = torch.randn(64, 256, device="cuda")
-    w = torch.rand(256, device="cuda") + 0.5
-    m = torch.randn(256, 512, device="cuda") / 16
+    x, w, m = block_inputs()
     sm, mm = p(x, w, m)
     assert sm.shape == (64, 8, 64) and mm.shape == (64, 512)
     assert sm.device.type == "cuda" and sm.dtype == torch.float32
@@ -58,9 +62,7 @@ def test_program_matches_eager_and_its_reference():
 
 def test_every_output_element_is_written():
     p = hkg.compile_mlir(BLOCK, TARGET)
-    x = torch.randn(64, 256, device="cuda")
-    w = torch.rand(256, device="cuda") + 0.5
-    m = torch.randn(256, 512, device="cuda") / 16
+    x, w, m = block_inputs()
     # Poison the allocator's blocks: outputs come from torch's cache.
     for _ in range(3):
         torch.full((64 * 512 * 4,), float("nan"), device="cuda")
@@ -115,9 +117,7 @@ def test_tuning_measures_on_the_device(tmp_path):
 
 def test_bound_program_replays_into_its_outputs():
     p = hkg.compile_mlir(BLOCK, TARGET)
-    x = torch.randn(64, 256, device="cuda")
-    w = torch.rand(256, device="cuda") + 0.5
-    m = torch.randn(256, 512, device="cuda") / 16
+    x, w, m = block_inputs()
     want_sm, want_mm = p(x, w, m)
     bound = p.bind(x, w, m)
     sm, mm = bound.outputs

@@ -261,8 +261,8 @@ def topk_case(b, v, k):
 
 
 def gemv_case(tag):
-    """Matrix-vector product of tag MxNxK[t] (sweep.py's SECOND["gemv"]): W
-    as [K, N], or [N, K] with the trailing t; M or N at most 16."""
+    """x @ W of tag MxNxK[t]: W as [K, N], or [N, K] with the trailing t
+    (sweep.py's SECOND["gemv"]: M or N at most 16; `linear` cases: any)."""
     t = tag.endswith("t")
     m, n, k = (int(d) for d in tag.rstrip("t").split("x"))
     if t:
@@ -299,10 +299,8 @@ def make_case(case):
     elif op == "linear":
         # A linear layer's GEMM, x @ W^T with W as [N, K] (the decoder layer's
         # and the MLP's shapes: utils/bench/schedule_variants.py's inputs).
-        m, n, k = (int(x) for x in tag.split("x"))
-        spec = dict(inputs=lambda: [_bf(m, k), _bf(n, k) * 0.02], eager=F.linear,
-                    ref=lambda x, w: F.linear(x.double(), w.double()),
-                    flops=2 * m * n * k, inductor=False, shape=f"{m}x{n}x{k} bf16 (W as [N,K])")
+        # gemv_case's x @ W^T at any size; cuBLAS (eager) is the yardstick.
+        spec = dict(gemv_case(tag + "t"), inductor=False)
     elif op in ("linear_gelu", "linear_silu_mul"):
         # The MLP's first GEMM (bias + exact GELU) and the decoder layer's up
         # projection (times SiLU of the gate's: SwiGLU) with their fused

@@ -460,7 +460,10 @@ int64_t TilePipeline::persistentWorkgroups(int64_t tiles) const {
   // table entry gets such a wave).
   constexpr int64_t kReservedSharedBytes = 1024, kRegisterReserve = 40,
                     kRegistersPerSM = 64 * 1024, kWorkgroupsPerSM = 32;
-  int64_t lds = stages * (tm + tn) * (tk + pad) * elemBytes;
+  auto bytesOf = [&](const LdsTile &t) {
+    return cast<MemRefType>(t.buf.getType()).getNumElements() * elemBytes;
+  };
+  int64_t lds = bytesOf(ldsA) + bytesOf(ldsB);
   int64_t byLds = (target.ldsBytesPerWorkgroup + kReservedSharedBytes) /
                   (lds + kReservedSharedBytes);
   int64_t byThreads = int64_t(target.maxWavesPerCU) * waveSize / threads;

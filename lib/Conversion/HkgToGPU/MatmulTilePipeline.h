@@ -183,7 +183,7 @@ private:
   /// visited in groups of group_m rows of tiles.
   void placeTile(Value pid, int64_t tilesM, int64_t tilesN, Value dynTilesM);
   /// persistent = 1: the workgroups the chip keeps resident, up to the
-  /// output tiles.
+  /// output tiles (after the LDS tiles are allocated).
   int64_t persistentWorkgroups(int64_t tiles) const;
 
   /// Calls `fn(valid, globalRow, globalCol, ldsRow, ldsCol)` for each
