@@ -504,6 +504,8 @@ FailureOr<MatmulLaunch> TilePipeline::build() {
   lane = rem(tid, waveSize);
   core->placeWave(wave);
   int64_t tilesM = llvm::divideCeil(m, tm), tilesN = llvm::divideCeil(n, tn);
+  MatmulLaunch launch;
+  launch.block = {threads, 1, 1};
   if (persistent) {
     // The schedule verifier admits it only with cp.async, split_k = 1 and
     // a static M.
@@ -512,47 +514,39 @@ FailureOr<MatmulLaunch> TilePipeline::build() {
     int64_t workgroups = persistentWorkgroups(numTiles);
     buildPersistentLoop(core->initAccumulators(), llvm::divideCeil(k, tk),
                         tilesM, tilesN, workgroups);
-    if (failed(unrollKLoop(kLoop)))
-      return failure();
-    rewriteEpilogueMath();
-    MatmulLaunch launch;
     launch.grid = {workgroups, 1, 1};
     launch.cluster = {1, 1, 1};
-    launch.block = {threads, 1, 1};
-    return launch;
+  } else {
+    Value dynTilesM;
+    if (dynM)
+      dynTilesM = arith::CeilDivUIOp::create(b, loc, dynM, c(tm));
+    Value rank = mapTile(tilesM, tilesN, dynTilesM);
+
+    int64_t numK = llvm::divideCeil(k, tk) / splitK;
+    if (splitK > 1)
+      kBegin = mul(rank, numK);
+    SmallVector<Value> acc = core->initAccumulators();
+    Value zero = c(0), one = c(1);
+    acc = async ? buildAsyncKLoop(acc, numK, zero, one)
+                : buildPrefetchKLoop(acc, numK, zero, one);
+
+    if (splitK > 1 && splitKWorkspace)
+      reduceThroughWorkspaceAndStore(
+          acc, rank, [&](ArrayRef<Value> sums) { storeResults(sums); });
+    else if (splitK > 1)
+      reduceAcrossClusterAndStore(
+          acc, rank, [&](ArrayRef<Value> sums) { storeResults(sums); });
+    else
+      storeResults(acc);
+    launch.grid = {tilesM * tilesN * splitK, 1, batch};
+    if (dynM)
+      launch.gridX = {1, tm, tilesN * splitK};
+    launch.cluster = {splitKWorkspace ? 1 : splitK, 1, 1};
   }
-  Value dynTilesM;
-  if (dynM)
-    dynTilesM = arith::CeilDivUIOp::create(b, loc, dynM, c(tm));
-  Value rank = mapTile(tilesM, tilesN, dynTilesM);
-
-  int64_t numK = llvm::divideCeil(k, tk) / splitK;
-  if (splitK > 1)
-    kBegin = mul(rank, numK);
-  SmallVector<Value> acc = core->initAccumulators();
-  Value zero = c(0), one = c(1);
-  acc = async ? buildAsyncKLoop(acc, numK, zero, one)
-              : buildPrefetchKLoop(acc, numK, zero, one);
-
-  if (splitK > 1 && splitKWorkspace)
-    reduceThroughWorkspaceAndStore(
-        acc, rank, [&](ArrayRef<Value> sums) { storeResults(sums); });
-  else if (splitK > 1)
-    reduceAcrossClusterAndStore(
-        acc, rank, [&](ArrayRef<Value> sums) { storeResults(sums); });
-  else
-    storeResults(acc);
   // Last, so that the stores read the results of the remainder loop the
   // unrolling may add.
   if (failed(unrollKLoop(kLoop)))
     return failure();
   rewriteEpilogueMath();
-
-  MatmulLaunch launch;
-  launch.grid = {tilesM * tilesN * splitK, 1, batch};
-  if (dynM)
-    launch.gridX = {1, tm, tilesN * splitK};
-  launch.cluster = {splitKWorkspace ? 1 : splitK, 1, 1};
-  launch.block = {threads, 1, 1};
   return launch;
 }
