@@ -183,6 +183,71 @@ PERF_SHAPE.update(rope="8x4096x32x128", top_p="64x128256", topk="64x128256x50", 
 MEMORY_BOUND = ROW_OPS + ["rope"]
 
 
+def _argmax_check(dim):
+    """0 when every index picks its slice's maximum (ties may pick any)."""
+    def check(x, idx):
+        n = x.shape[dim]
+        if idx.dtype != torch.int64 or bool(((idx < 0) | (idx >= n)).any()):
+            return float("inf")
+        picked = x.gather(dim, idx.unsqueeze(dim)).squeeze(dim)
+        return float((picked != x.amax(dim)).sum().item())
+    return check
+
+
+def _norm_axis1(x, w, b, eps, rms):
+    """LayerNorm / RMSNorm of [B, C, N] over axis 1, weight and bias per C."""
+    xf = x.float()
+    if rms:
+        y = xf * torch.rsqrt(xf.pow(2).mean(1, keepdim=True) + eps)
+    else:
+        mu = xf.mean(1, keepdim=True)
+        y = (xf - mu) * torch.rsqrt((xf - mu).pow(2).mean(1, keepdim=True) + eps)
+    y = y * w.float()[:, None]
+    if b is not None:
+        y = y + b.float()[:, None]
+    return y.to(x.dtype)
+
+
+def _targets(n, c):
+    return torch.randint(0, c, (n,), device="cuda", dtype=torch.int64)
+
+
+# utils/bench/cases/generic (issue 24's memory-bound generic ops), each beside
+# eager and Inductor on the same inputs.
+GENERIC = dict(
+    argmax_cols=lambda: dict(inputs=lambda: [_bf(8192, 16384)], eager=lambda x: torch.argmax(x, 0),
+                             check=_argmax_check(0), shape="8192x16384 bf16, axis 0 -> i64"),
+    argmax_rows=lambda: dict(inputs=lambda: [_bf(8192, 32000)], eager=lambda x: torch.argmax(x, 1),
+                             check=_argmax_check(1), shape="8192x32000 bf16, axis 1 -> i64"),
+    cross_entropy=lambda: dict(
+        inputs=lambda: [_bf(8192, 32000), _targets(8192, 32000)],
+        eager=lambda x, t: F.cross_entropy(x.float(), t, reduction="none"),
+        ref=lambda x, t: F.cross_entropy(x.double(), t, reduction="none"),
+        shape="8192x32000 bf16, i64 targets -> f32 per row"),
+    layernorm_inner=lambda: dict(
+        inputs=lambda: [_bf(16, 4096, 2048), _bf(4096), _bf(4096)],
+        eager=lambda x, w, b: _norm_axis1(x, w, b, 1e-5, False),
+        ref=lambda x, w, b: _norm_axis1(x.double(), w.double(), b.double(), 1e-5, False),
+        shape="16x4096x2048 bf16, axis 1"),
+    rmsnorm_inner=lambda: dict(
+        inputs=lambda: [_bf(16, 4096, 2048), _bf(4096)],
+        eager=lambda x, w: _norm_axis1(x, w, None, 1e-6, True),
+        ref=lambda x, w: _norm_axis1(x.double(), w.double(), None, 1e-6, True),
+        shape="16x4096x2048 bf16, axis 1"),
+    log_softmax_mid=lambda: dict(inputs=lambda: [_bf(8, 2048, 4096)], eager=lambda x: torch.log_softmax(x, 1),
+                                 ref=lambda x: torch.log_softmax(x.double(), 1), shape="8x2048x4096 bf16, axis 1"),
+    log_softmax_rows=lambda: dict(inputs=lambda: [_bf(8192, 8192)], eager=lambda x: torch.log_softmax(x, 1),
+                                  ref=lambda x: torch.log_softmax(x.double(), 1), shape="8192x8192 bf16, axis 1"),
+    logsumexp_rows=lambda: dict(inputs=lambda: [_bf(8192, 32000)],
+                                eager=lambda x: torch.logsumexp(x.float(), 1),
+                                ref=lambda x: torch.logsumexp(x.double(), 1), shape="8192x32000 bf16 -> f32"),
+    mean_rows=lambda: dict(inputs=lambda: [_bf(8192, 8192)], eager=lambda x: x.mean(1),
+                           ref=lambda x: x.double().mean(1), shape="8192x8192 bf16, axis 1"),
+    sum_mid=lambda: dict(inputs=lambda: [_bf(16, 4096, 2048)], eager=lambda x: x.sum(1),
+                         ref=lambda x: x.double().sum(1), shape="16x4096x2048 bf16, axis 1"),
+)
+
+
 def row_case(op, r, c):
     if op == "softmax":
         return dict(inputs=lambda: [_bf(r, c)],
@@ -307,8 +372,11 @@ def make_case(case):
         # epilogues (the kernels' own modules: utils/bench/schedule_variants.py).
         m, n, k = (int(x) for x in tag.split("x"))
         if op == "linear_gelu":
+            # `unfused`: cuBLAS's GEMM, then eager's bias add and GELU (issue
+            # 29's yardstick); eager's F.linear adds the bias in cuBLASLt.
             spec = dict(inputs=lambda: [_bf(m, k), _bf(n, k) * 0.02, _bf(n)],
                         eager=lambda x, w, b: F.gelu(F.linear(x, w, b)),
+                        baselines=dict(unfused=lambda x, w, b: F.gelu(torch.matmul(x, w.t()) + b)),
                         ref=lambda x, w, b: F.gelu(F.linear(x.double(), w.double(), b.double())),
                         shape=f"{m}x{n}x{k} bf16 + bias, GELU")
         else:
@@ -319,6 +387,8 @@ def make_case(case):
         spec.update(flops=2 * m * n * k, inductor=False)
     elif op == "gemv":
         spec = gemv_case(tag)
+    elif op in GENERIC and not tag:
+        spec = GENERIC[op]()
     else:
         dims = [int(x) for x in (tag or PERF_SHAPE[op]).split("x")]
         if op in ROW_OPS:
@@ -447,7 +517,7 @@ def run_case(args, case, copy_tbs):
     row = dict(case=case, op=op, shape=spec["shape"], perf_shape=spec["perf"], bytes=nbytes)
     measure_hkg(row, os.path.join(args.bundles, case), inputs, score, tol, nbytes, spec, copy_tbs)
     row["hkg_s"] = time.time() - t0
-    impls = {"eager": spec["eager"]}
+    impls = {"eager": spec["eager"], **spec.get("baselines", {})}
     if spec.get("inductor", True) and not args.no_inductor:
         torch._dynamo.reset()
         impls["inductor"] = torch.compile(spec["eager"], mode="max-autotune-no-cudagraphs", dynamic=False)
@@ -781,7 +851,7 @@ def main():
                     help="for kernels with dynamic sizes whose inputs come from the manifest (the statistical "
                     "test): every size parameter takes this value (elsewhere the case's inputs give them)")
     args = ap.parse_args()
-    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj", "gemv", "linear", "linear_gelu", "linear_silu_mul"]
+    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj", "gemv", "linear", "linear_gelu", "linear_silu_mul"] + list(GENERIC)
     asked = [x for x in args.ops.split(",") if x]
     if "attention" in asked:
         ap.error("attention is not benched here: run utils/bench/attention_bench.py --bundles "

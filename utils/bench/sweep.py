@@ -73,6 +73,11 @@ SECOND["top_p"] = ["1x128256", "256x32000"]
 # linear layer's weight); M or N at most 16.
 SECOND["gemv"] = ["1x2048x1048576", "2048x1x1048576", "16x16x1048576", "4096x16x65536",
                   "4x4096x16384", "16x4096x4096t", "1x28672x8192t", "1x8192x28672t"]
+# Long rows and few rows (issue 24's extremes, `--shapes long`): at >= 256
+# MiB moved the bar is 80% of a copy of the bytes, below it the faster of
+# eager and Inductor.
+LONG = {op: ["65536x1024", "1024x65536", "64x1048576", "16x4194304", "1x4194304", "4x1048576"]
+        for op in ("softmax", "layernorm", "rmsnorm")}
 # Beside each default: no split (the tiles of the default), and splits of 16
 # and 64 (rejected where they do not divide the K steps).
 _GEMV_PINS = [dict(split_k=1), dict(split_k=16, split_k_reduce="workspace"),
@@ -369,7 +374,7 @@ def main():
     ap.add_argument("--per-op-second", type=int, default=4, help="random schedules per second-set shape")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ops", default=",".join(GRIDS))
-    ap.add_argument("--shapes", default="perf", help="comma list of perf, second, stat")
+    ap.add_argument("--shapes", default="perf", help="comma list of perf, second, long, stat")
     ap.add_argument("--index32", default="none", choices=["none", "default", "all"],
                     help="also compile 32-bit-index variants (default: none)")
     args = ap.parse_args()
@@ -382,6 +387,10 @@ def main():
                        SRC_VARIANTS.get(op))
         if "second" in shapes:
             for tag in SECOND.get(op, []):
+                sweep_case(args, rng, op, f"{op}.{tag}", source(op, tag), args.per_op_second,
+                           PINNED.get(f"{op}.{tag}", ()))
+        if "long" in shapes:
+            for tag in LONG.get(op, []):
                 sweep_case(args, rng, op, f"{op}.{tag}", source(op, tag), args.per_op_second,
                            PINNED.get(f"{op}.{tag}", ()))
     if "stat" in shapes and "top_p" in ops:

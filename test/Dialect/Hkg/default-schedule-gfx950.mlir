@@ -12,7 +12,7 @@
 // CHECK-LABEL: func.func @matmul_f32(
 // CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 4, lds_swizzle = 0, mma = none, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 16, tile_m = 64, tile_n = 64, unroll = 1, vector_width = 4, waves_m = 2, waves_n = 2, wgmma_pending = 0>}
 // CHECK-LABEL: func.func @matmul_decode(
-// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mfma_16x16x32, persistent = 0, split_k = 4, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4, wgmma_pending = 0>}
+// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mfma_16x16x32, persistent = 0, split_k = 8, split_k_reduce = workspace, stages = 2, tile_k = 64, tile_m = 16, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4, wgmma_pending = 0>}
 // CHECK-LABEL: func.func @elementwise(
 // CHECK: hkg.elementwise {{.*}} {schedule = #hkg.schedule<threads = 256, unroll = 4, vector_width = 8>}
 // CHECK-LABEL: func.func @reduce(

@@ -17,15 +17,15 @@
 // Matmul defaults adapt to the problem so that they pass the op's own
 // constraints.
 
-// Decode (M = 16): one row of mma tiles, waves along N, 128-deep K steps.
-// sm_90 keeps the tile within 48 KiB of static shared memory over 4 stages.
+// Decode (M = 16) with W as [K, N]: one row of mma tiles, 128 columns wide
+// (256-byte pieces of each weight row), waves along N, 64-deep K steps.
 // gfx1250 matmuls use FMAs (the kernel builder has no 16x16x32 WMMA).
 // CHECK-LABEL: func.func @decode
-// GFX942: mma = mfma_16x16x16, persistent = 0, split_k = 4, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
-// GFX1100: mma = wmma_16x16x16, persistent = 0, split_k = 4, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
+// GFX942: mma = mfma_16x16x16, persistent = 0, split_k = 8, split_k_reduce = workspace, stages = 2, tile_k = 64, tile_m = 16, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
+// GFX1100: mma = wmma_16x16x16, persistent = 0, split_k = 8, split_k_reduce = workspace, stages = 2, tile_k = 64, tile_m = 16, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
 // GFX1250: mma = none, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 32, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
-// SM90: mma = mma_16x8x16, persistent = 0, split_k = 4, split_k_reduce = workspace, stages = 4, tile_k = 128, tile_m = 16, tile_n = 32, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
-// GFX950: mma = mfma_16x16x32, persistent = 0, split_k = 4, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
+// SM90: mma = mma_16x8x16, persistent = 0, split_k = 8, split_k_reduce = workspace, stages = 4, tile_k = 64, tile_m = 16, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
+// GFX950: mma = mfma_16x16x32, persistent = 0, split_k = 8, split_k_reduce = workspace, stages = 2, tile_k = 64, tile_m = 16, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4
 func.func @decode(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<16x4096xbf16> {
   %0 = hkg.matmul %a, %b : tensor<16x4096xbf16>, tensor<4096x4096xbf16> -> tensor<16x4096xbf16>
   return %0 : tensor<16x4096xbf16>

@@ -18,3 +18,17 @@ func.func @widths(%x: tensor<64x32000xbf16>, %y: tensor<8x512x64xbf16>) -> (tens
   %2 = hkg.reduce argmax %y axes = [1] : tensor<8x512x64xbf16> -> tensor<8x64xi64>
   return %0, %1, %2 : tensor<64xi64>, tensor<64xf32>, tensor<8x64xi64>
 }
+
+// Down columns, a (value, position) state per lane: 64 thread rows of up to
+// 512 threads, two rows each in flight (a plain sum keeps 4 in flight with
+// 256 threads at most).
+// CHECK-LABEL: func.func @column_states
+// CHECK: hkg.reduce argmax {{.*}}rows_per_block = 64, threads = 512, unroll = 2, vector_width = 8
+// CHECK: hkg.reduce argmin {{.*}}rows_per_block = 64, threads = 512, unroll = 2, vector_width = 8
+// CHECK: hkg.reduce sum {{.*}}rows_per_block = 32, threads = 256, unroll = 4, vector_width = 8
+func.func @column_states(%x: tensor<8192x16384xbf16>) -> (tensor<16384xi64>, tensor<16384xi64>, tensor<16384xbf16>) {
+  %0 = hkg.reduce argmax %x axes = [0] : tensor<8192x16384xbf16> -> tensor<16384xi64>
+  %1 = hkg.reduce argmin %x axes = [0] : tensor<8192x16384xbf16> -> tensor<16384xi64>
+  %2 = hkg.reduce sum %x axes = [0] : tensor<8192x16384xbf16> -> tensor<16384xbf16>
+  return %0, %1, %2 : tensor<16384xi64>, tensor<16384xi64>, tensor<16384xbf16>
+}
