@@ -355,7 +355,7 @@ def fixed_cases():
                  (1, 8, 8, 1024, 1024, 256, "f16", False),
                  (1, 2, 2, 77, 77, 40, "bf16", True),
                  (2, 4, 2, 3, 100, 24, "f16", False),
-                 # Dv = 36: not a multiple of 8 (the one refusal left).
+                 # Dv = 36: not a multiple of 8 (the FMA kernel, O's last tile partial).
                  (1, 2, 2, 1, 13, 36, "bf16", False)]:
         out["attention"].append(gen_attention(*args))
     return out

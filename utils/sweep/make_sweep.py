@@ -29,6 +29,11 @@ thread-block cluster (the row_split knob: softmax, log_softmax, layernorm,
 rmsnorm over a few long rows, odd lengths whose last slice is short); its
 defaults split, its random schedules draw row_split from 2, 4, 8. Every case has a
 'feature' in index.json; utils/sweep/summarize.py counts them per feature.
+With --extremes, the families x_<op> add utils/extreme_shapes.py's cases
+(every op x dtype x extreme shape: one row, rows of 1M, M / N / K = 1, odd
+primes, attention decode and head dims up to 1024, dynamic dims with size
+hints 1..1M; fixed and seeded random) with their default schedules, checked
+the same way (issue 24's run: none refused, all within tolerance).
 """
 import argparse
 import itertools
@@ -577,6 +582,18 @@ def families():
     return fam
 
 
+def extreme_families(seed=24, samples=8):
+    """utils/extreme_shapes.py's cases (its fixed extremes and `samples`
+    seeded random draws per op; dynamic ones included), one family x_<op>
+    per op: each case's function as written, with its default schedule."""
+    sys.path.insert(0, os.path.join(ROOT, "utils"))
+    import extreme_shapes
+    fam = {}
+    for case in extreme_shapes.all_cases(seed, samples, extreme_shapes.OPS):
+        fam.setdefault("x_" + case.op, []).append(case)
+    return fam
+
+
 def verify(module_text):
     r = subprocess.run([os.path.join(BIN, "hkg-opt"), "--hkg-verify-schedule=chip=sm_90"], input=module_text,
                        capture_output=True, text=True)
@@ -634,12 +651,24 @@ def plant_oob(bundle):
     json.dump(man, open(man_path, "w"), indent=1)
 
 
+def write_family(args, family, funcs):
+    """One module of `funcs` compiled for sm_90 into the bundle OUT/family."""
+    src = os.path.join(args.out, family + ".mlir")
+    with open(src, "w") as fh:
+        fh.write("module {\n" + "".join(funcs) + "}\n")
+    r = subprocess.run([os.path.join(BIN, "hkg-compile"), src, "--chip=sm_90", "-o", os.path.join(args.out, family)],
+                       capture_output=True, text=True)
+    print(family, len(funcs), "kernels:", "compiled" if r.returncode == 0 else "FAILED " + r.stderr[:500], flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--random", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--families", default="", help="comma-separated subset (default: all)")
+    ap.add_argument("--extremes", action="store_true",
+                    help="also the families x_<op>: utils/extreme_shapes.py's cases with their default schedules")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     if not args.families:
@@ -667,12 +696,15 @@ def main():
                     funcs.append(f)
                     index.append(dict(family=family, feature=feature, kernel=f"{name}_s{n}", schedule=sched))
                     n += 1
-        src = os.path.join(args.out, family + ".mlir")
-        with open(src, "w") as fh:
-            fh.write("module {\n" + "".join(funcs) + "}\n")
-        r = subprocess.run([os.path.join(BIN, "hkg-compile"), src, "--chip=sm_90", "-o", os.path.join(args.out, family)],
-                           capture_output=True, text=True)
-        print(family, len(funcs), "kernels:", "compiled" if r.returncode == 0 else "FAILED " + r.stderr[:500], flush=True)
+        write_family(args, family, funcs)
+    if args.extremes:
+        for family, cases in extreme_families().items():
+            if only and family not in only:
+                continue
+            for case in cases:
+                index.append(dict(family=family, feature="extremes: " + case.op, kernel=case.name,
+                                  schedule="default"))
+            write_family(args, family, [case.mlir for case in cases])
     if only is None or "elementwise" in only:
         plant_oob(os.path.join(args.out, "elementwise"))
         index.insert(1, dict(family="elementwise", kernel="planted_oob", schedule="planted out-of-bounds write"))

@@ -27,6 +27,11 @@
 // caches). Slow, but it serves head dims whose 16 x 16 tiles exceed the LDS
 // (D = 1024 on 64 KiB chips).
 //
+// A value head dim Dv that is not a multiple of 8 (the FMA kernel; mma
+// needs multiples of 16) rounds O up to whole n8 tiles: the last tile's
+// columns past Dv read V's last pair (or, for an odd Dv, clamped single
+// elements) and are not stored.
+//
 // Lengths that the tiles do not divide (a decode step's 1..15 queries, an
 // odd key length) are served by guards: the last query tile reads its rows
 // past Sq from row Sq - 1 and does not store them; the last key/value block
@@ -89,6 +94,8 @@ public:
     hkv = shape.kvHeads;
     skv = shape.kvLen;
     dv = shape.valueDim;
+    nd = llvm::divideCeil(dv, 8);
+    partialDv = dv % 8 != 0;
     seqMajor = op.getLayoutOrDefault() == AttentionLayout::Bshd;
     elemT = op.getQuery().getType().getElementType();
     elemBytes = elemT.getIntOrFloatBitWidth() / 8;
@@ -182,7 +189,7 @@ private:
   }
 
   /// The loop over key/value blocks [begin, end): the state is O (rowGroups
-  /// x Dv / 8 vectors), then m and l (rowGroups x perTile / 2 scalars each).
+  /// x nd vectors), then m and l (rowGroups x perTile / 2 scalars each).
   SmallVector<Value> buildLoop(Value begin, Value end, ValueRange state,
                                bool masked);
   SmallVector<Value> buildBlock(Value kb, ValueRange state, bool masked);
@@ -199,6 +206,11 @@ private:
   /// Whether the last query tile / key-value block is partial.
   bool partialQ, partialKv;
   int64_t batch, hq, hkv, sq, skv, d, dv, elemBytes, vw, pad, offset;
+  /// n8 tiles of O along Dv: ceil(Dv / 8). The last one is partial when Dv
+  /// is not a multiple of 8 (the FMA kernel only): its columns past Dv read
+  /// a clamped column of V and are not stored.
+  int64_t nd;
+  bool partialDv;
   double scaleLog2;
   Type elemT;
   /// 16-row groups per wave; accumulator elements per lane and n8 tile;
@@ -328,11 +340,29 @@ Value AttentionKernelBuilder::loadValuePair(Value stage, Value kv0, Value key,
                                             Value col) {
   auto type = VectorType::get({2}, elemT);
   auto align = llvm::MaybeAlign(2 * elemBytes);
+  Value global = fromGlobal ? clampRow(add(kv0, key), skv, partialKv) : Value();
+  // One element of V at column `at` of the key's row.
+  auto load = [&](Value at) -> Value {
+    if (!fromGlobal)
+      return memref::LoadOp::create(b, loc, vLds, ValueRange{stage, key, at});
+    return memref::LoadOp::create(b, loc, kc.args[2],
+                                  globalIndices(kvHead, global, at));
+  };
+  if (dv % 2 != 0) {
+    // An odd Dv: rows are not pair-aligned; two clamped elements (columns
+    // past Dv are never stored).
+    Value last = c(dv - 1);
+    Value c0 = arith::MinUIOp::create(b, loc, col, last);
+    Value c1 = arith::MinUIOp::create(b, loc, add(col, 1), last);
+    return vec({load(c0), load(c1)});
+  }
+  // Past an even Dv (a partial last n8 tile), the last pair, not stored.
+  if (partialDv)
+    col = arith::MinUIOp::create(b, loc, col, c(dv - 2));
   if (!fromGlobal)
     return vector::LoadOp::create(b, loc, type, vLds,
                                   ValueRange{stage, key, col},
                                   /*nontemporal=*/false, align);
-  Value global = clampRow(add(kv0, key), skv, partialKv);
   return vector::LoadOp::create(b, loc, type, kc.args[2],
                                 globalIndices(kvHead, global, col),
                                 /*nontemporal=*/false, align);
@@ -384,7 +414,6 @@ AttentionKernelBuilder::scoresFma(Value stage, Value kv0) {
 void AttentionKernelBuilder::accumulateMma(ArrayRef<SmallVector<Value>> p,
                                            Value stage,
                                            SmallVectorImpl<Value> &o) {
-  int64_t nd = dv / 8;
   Value r8 = rem(lane, 8), j = div(lane, 8);
   auto aType = VectorType::get({4, 2}, elemT);
   auto pairType = VectorType::get({4, 2}, elemT);
@@ -429,7 +458,6 @@ void AttentionKernelBuilder::accumulateFma(ArrayRef<SmallVector<Value>> p,
                                            Value stage, Value kv0,
                                            SmallVectorImpl<Value> &o) {
   Type f32 = b.getF32Type();
-  int64_t nd = dv / 8;
   // P through this wave's LDS rows; the block's barriers (before the next
   // block's P is written) keep the buffer's uses apart.
   for (int64_t i = 0; i < rowGroups; ++i)
@@ -484,7 +512,7 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
                                                       bool masked) {
   SmallVector<Value> state(stateIn);
   Type f32 = b.getF32Type();
-  int64_t nd = dv / 8, nt = tkv / 8, rowsPerLane = perTile / 2;
+  int64_t nt = tkv / 8, rowsPerLane = perTile / 2;
   Value stage = stages <= 1 ? c(0) : rem(kb, stages);
 
   // Bring block kb into LDS.
@@ -701,7 +729,7 @@ LogicalResult AttentionKernelBuilder::build() {
     gpu::BarrierOp::create(b, loc);
   }
 
-  int64_t nd = dv / 8, rowsPerLane = perTile / 2;
+  int64_t rowsPerLane = perTile / 2;
   auto vt = VectorType::get({perTile}, f32);
   Value zeros = arith::ConstantOp::create(b, loc, vt, b.getZeroAttr(vt));
   SmallVector<Value> state(rowGroups * nd, zeros);
@@ -742,11 +770,34 @@ LogicalResult AttentionKernelBuilder::build() {
       for (int64_t jd = 0; jd < nd; ++jd) {
         Value acc = state[i * nd + jd];
         Value pair = vec({extract(acc, 2 * r), extract(acc, 2 * r + 1)});
-        pair = arith::MulFOp::create(b, loc, pair, invPair);
-        vector::StoreOp::create(b, loc, fromF32(b, loc, pair, elemT), out,
-                                globalIndices(head, row, colOf(jd, 0)),
-                                /*nontemporal=*/false,
-                                llvm::MaybeAlign(2 * elemBytes));
+        pair = fromF32(b, loc, arith::MulFOp::create(b, loc, pair, invPair),
+                       elemT);
+        Value col = colOf(jd, 0);
+        // The columns of a partial last n8 tile past Dv are not stored; an
+        // odd Dv stores element by element (its rows are not pair-aligned).
+        if (dv % 2 != 0) {
+          for (int64_t e = 0; e < 2; ++e) {
+            Value at = add(col, e);
+            OpBuilder::InsertionGuard colGuard(b);
+            if (jd == nd - 1) {
+              auto ifOp = scf::IfOp::create(b, loc, lt(at, dv),
+                                            /*withElseRegion=*/false);
+              b.setInsertionPointToStart(ifOp.thenBlock());
+            }
+            memref::StoreOp::create(b, loc, extract(pair, e), out,
+                                    globalIndices(head, row, at));
+          }
+          continue;
+        }
+        OpBuilder::InsertionGuard colGuard(b);
+        if (partialDv && jd == nd - 1) {
+          auto ifOp = scf::IfOp::create(b, loc, lt(col, dv),
+                                        /*withElseRegion=*/false);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+        }
+        vector::StoreOp::create(
+            b, loc, pair, out, globalIndices(head, row, col),
+            /*nontemporal=*/false, llvm::MaybeAlign(2 * elemBytes));
       }
     }
   }

@@ -12,8 +12,7 @@
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_80 --hkg-verify-schedule="chip=sm_80 require-schedule" -o /dev/null
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-verify-schedule="chip=sm_90 require-schedule" -o /dev/null
 
-// Issue 24: every attention shape whose value head dim is a multiple of 8
-// has a legal default (head dims that are not multiples of 16 take the FMA
+// Issue 24: every attention shape has a legal default (head dims that are not multiples of 16 take the FMA
 // kernel; those the 16-byte copies do not divide, stages = 0). Lengths no tile divides take the smallest tile that covers
 // them (at most 64; the kernel guards the partial tile); large head dims
 // give up double buffering, then shrink the key/value block, then the query
@@ -112,4 +111,15 @@ func.func @d40(%q: tensor<1x2x77x40xbf16>) -> tensor<1x2x77x40xbf16> {
 func.func @d1(%q: tensor<1x2x3x1xf32>, %k: tensor<1x2x5x1xf32>, %v: tensor<1x2x5x8xf32>) -> tensor<1x2x3x8xf32> {
   %0 = hkg.attention %q, %k, %v : tensor<1x2x3x1xf32>, tensor<1x2x5x1xf32>, tensor<1x2x5x8xf32> -> tensor<1x2x3x8xf32>
   return %0 : tensor<1x2x3x8xf32>
+}
+
+// Head dims 8 does not divide (D = 36, Dv = 36 and Dv = 37): the FMA kernel
+// from global memory, O's last 8-column tile partial.
+// CHECK-LABEL: func.func @head_dims_ragged
+// CHECK: hkg.attention {{.*}}mma = none, stages = 0
+// CHECK: hkg.attention {{.*}}mma = none, stages = 0
+func.func @head_dims_ragged(%q: tensor<1x2x1x36xbf16>, %k: tensor<1x2x13x36xbf16>, %v: tensor<1x2x13x37xf32>, %qf: tensor<1x2x1x36xf32>, %kf: tensor<1x2x13x36xf32>) -> (tensor<1x2x1x36xbf16>, tensor<1x2x1x37xf32>) {
+  %0 = hkg.attention %q, %k, %k : tensor<1x2x1x36xbf16>, tensor<1x2x13x36xbf16>, tensor<1x2x13x36xbf16> -> tensor<1x2x1x36xbf16>
+  %1 = hkg.attention %qf, %kf, %v : tensor<1x2x1x36xf32>, tensor<1x2x13x36xf32>, tensor<1x2x13x37xf32> -> tensor<1x2x1x37xf32>
+  return %0, %1 : tensor<1x2x1x36xbf16>, tensor<1x2x1x37xf32>
 }

@@ -46,12 +46,13 @@ func.func @d1024_one_stage(%q: tensor<1x2x16x1024xbf16>) -> tensor<1x2x16x1024xb
 
 // -----
 
-// Head dims need not be multiples of 16 with FMAs (D = 40: default-schedule-
-// extremes-attention.mlir), but O's 8-column tiles need Dv a multiple of 8.
-func.func @head_dims(%q: tensor<1x2x64x36xf16>) -> tensor<1x2x64x36xf16> {
-  // expected-error @below {{the attention kernel needs a value head dim Dv that is a multiple of 8, got Dv = 36}}
-  %0 = hkg.attention %q, %q, %q : tensor<1x2x64x36xf16>, tensor<1x2x64x36xf16>, tensor<1x2x64x36xf16> -> tensor<1x2x64x36xf16>
-  return %0 : tensor<1x2x64x36xf16>
+// Head dims need not be multiples of 16 or 8 with FMAs (D = 36, Dv = 37:
+// default-schedule-extremes-attention.mlir), but an odd Dv cannot be staged
+// in 16-byte chunks.
+func.func @head_dims(%q: tensor<1x2x64x36xf32>, %v: tensor<1x2x64x37xf32>) -> tensor<1x2x64x37xf32> {
+  // expected-error @below {{schedule knob 'stages' = 1 copies rows of D and Dv elements in 16-byte chunks (multiples of 4), got D = 36 and Dv = 37; expected stages = 0}}
+  %0 = hkg.attention %q, %q, %v {schedule = #hkg.schedule<stages = 1>} : tensor<1x2x64x36xf32>, tensor<1x2x64x36xf32>, tensor<1x2x64x37xf32> -> tensor<1x2x64x37xf32>
+  return %0 : tensor<1x2x64x37xf32>
 }
 
 // -----

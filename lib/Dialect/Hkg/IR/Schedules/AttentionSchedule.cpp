@@ -44,9 +44,10 @@ static int64_t defaultTile(int64_t length) {
 }
 
 /// Head dims each kernel takes: the mma kernel steps through D and Dv in
-/// 16-element fragments; the FMA kernel keeps O in 8-column tiles (Dv a
-/// multiple of 8) and stages Q, K and V in LDS in 16-byte chunks (D and Dv
-/// multiples of 16 bytes), which stages = 0 does without.
+/// 16-element fragments; the FMA kernel keeps O in 8-column tiles (the last
+/// one partial for a Dv that 8 does not divide) and stages Q, K and V in LDS
+/// in 16-byte chunks (D and Dv multiples of 16 bytes), which stages = 0 does
+/// without.
 static bool mmaFitsHeadDims(int64_t d, int64_t dv) {
   return d % 16 == 0 && dv % 16 == 0;
 }
@@ -54,7 +55,6 @@ static bool chunksFitHeadDims(int64_t d, int64_t dv, int64_t bytes) {
   int64_t chunk = 16 / bytes;
   return d % chunk == 0 && dv % chunk == 0;
 }
-static constexpr int64_t kValueHeadDimMultiple = 8;
 
 /// LDS bytes of a schedule: the query tile, `stages` key and value blocks
 /// (rows padded by 16 bytes against ldmatrix bank conflicts) and, for the
@@ -147,10 +147,6 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
   Shape shape = getShape();
   int64_t d = shape.headDim, dv = shape.valueDim;
   int64_t bytes = elementBytes(elem);
-  if (dv % kValueHeadDimMultiple != 0)
-    return emitError() << "the attention kernel needs a value head dim Dv "
-                          "that is a multiple of "
-                       << kValueHeadDimMultiple << ", got Dv = " << dv;
   if (!fma && !mmaFitsHeadDims(d, dv))
     return emitError() << "schedule knob '" << kMma.name << "' = " << s.mma.name
                        << " needs head dims that are multiples of 16, got D = "
