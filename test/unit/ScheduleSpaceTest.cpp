@@ -2,6 +2,7 @@
 
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/IR/Schedules/MatmulSchedule.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -11,6 +12,8 @@
 #include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
+
+#include <set>
 
 using namespace mlir;
 using namespace mlir::hkg;
@@ -107,6 +110,67 @@ TEST_F(ScheduleSpaceTest, CostFeaturesOfMatmul) {
   EXPECT_EQ(c.shape[2], 64);
   EXPECT_EQ(c.shape[3], 256);
   EXPECT_TRUE(c.elementType.isBF16());
+}
+
+TEST(MmaInstruction, ParsesTheOperandSuffix) {
+  MmaInstruction tf32 = MmaInstruction::parse("mma_16x8x8_tf32x3");
+  EXPECT_EQ(tf32.family, MmaFamily::MmaSync);
+  EXPECT_EQ(tf32.m, 16);
+  EXPECT_EQ(tf32.n, 8);
+  EXPECT_EQ(tf32.k, 8);
+  EXPECT_TRUE(tf32.isTf32x3());
+  EXPECT_EQ(tf32.name, "mma_16x8x8_tf32x3");
+  MmaInstruction half = MmaInstruction::parse("mma_16x8x16");
+  EXPECT_EQ(half.k, 16);
+  EXPECT_FALSE(half.isTf32x3());
+  // An unknown suffix is no instruction (the verifier refuses it).
+  EXPECT_TRUE(MmaInstruction::parse("mma_16x8x8_tf32x2").isNone());
+  EXPECT_TRUE(MmaInstruction::parse("mma_16x8x8_").isNone());
+}
+
+// f32 on sm_90: 3xTF32 by default where 128 x 128 tiles fill the SMs, with
+// the FMA kernel as a sketch; a smaller problem keeps FMAs, with 3xTF32
+// sketches; a matrix-vector shape has neither.
+TEST_F(ScheduleSpaceTest, F32MatmulDefaultsAndSketchesOnSm90) {
+  auto op = parseOp<MatmulOp>(R"mlir(
+    func.func @f(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>,
+                 %c: tensor<512x512xf32>, %d: tensor<8x512xf32>) {
+      %0 = hkg.matmul %a, %b : tensor<4096x4096xf32>, tensor<4096x4096xf32> -> tensor<4096x4096xf32>
+      %1 = hkg.matmul %c, %c : tensor<512x512xf32>, tensor<512x512xf32> -> tensor<512x512xf32>
+      %2 = hkg.matmul %d, %c : tensor<8x512xf32>, tensor<512x512xf32> -> tensor<8x512xf32>
+      return
+    })mlir");
+  ASSERT_TRUE(op);
+  const TargetInfo &t = *lookupTarget("sm_90");
+  SmallVector<MatmulOp> ops;
+  module->walk([&](MatmulOp m) { ops.push_back(m); });
+  ASSERT_EQ(ops.size(), 3u);
+  auto sketchMmas = [&](MatmulOp m) {
+    std::set<std::string> mmas;
+    for (const ScheduleSketch &s : m.getScheduleSpace(t).sketches)
+      for (const auto &[name, value] : s.knobs)
+        if (name == "mma")
+          mmas.insert(std::get<std::string>(value));
+    return mmas;
+  };
+  ResolvedSchedule big(ops[0].getScheduleSpace(t),
+                       ops[0].getDefaultSchedule(t));
+  EXPECT_EQ(big.getKeyword("mma"), "mma_16x8x8_tf32x3");
+  EXPECT_EQ(big.getInt("tile_k"), 16);
+  EXPECT_EQ(big.getInt("stages"), 3);
+  EXPECT_TRUE(sketchMmas(ops[0]).count("none"));
+  ResolvedSchedule mid(ops[1].getScheduleSpace(t),
+                       ops[1].getDefaultSchedule(t));
+  EXPECT_EQ(mid.getKeyword("mma"), "none");
+  EXPECT_TRUE(sketchMmas(ops[1]).count("mma_16x8x8_tf32x3"));
+  ResolvedSchedule gemv(ops[2].getScheduleSpace(t),
+                        ops[2].getDefaultSchedule(t));
+  EXPECT_EQ(gemv.getKeyword("mma"), "none");
+  EXPECT_TRUE(sketchMmas(ops[2]).empty());
+  for (MatmulOp m : ops)
+    EXPECT_TRUE(succeeded(verifySchedule(
+        cast<HkgKernelOpInterface>(m.getOperation()), m.getDefaultSchedule(t),
+        t, [&] { return m.emitOpError(); })));
 }
 
 TEST_F(ScheduleSpaceTest, IllegalKnobIsReportedWithLegalRange) {

@@ -48,6 +48,11 @@ TEST(TargetInfo, MatrixCoresMatchVendor) {
                             }));
   // The default (first) NVIDIA instruction stays mma.sync.
   EXPECT_EQ(lookupTarget("sm_90")->mmaIntrinsics.front(), "mma_16x8x16");
+  // f32 on tf32 tensor cores (3xTF32) from sm_80; not on AMD.
+  for (const TargetInfo &t : getAllTargets())
+    EXPECT_EQ(llvm::is_contained(t.mmaIntrinsics, "mma_16x8x8_tf32x3"),
+              t.isNVIDIA())
+        << t.chip.str();
   EXPECT_EQ(lookupTarget("gfx950")->ldsBytesPerWorkgroup, 160u * 1024u);
   EXPECT_EQ(lookupTarget("gfx942")->ldsBytesPerWorkgroup, 64u * 1024u);
 }

@@ -7,6 +7,7 @@
 
 #include "SyntheticDataset.h"
 
+#include "hkg/Dialect/Hkg/IR/Schedules/MatmulSchedule.h"
 #include "hkg/Tuner/Search.h"
 
 #include "mlir/Parser/Parser.h"
@@ -181,9 +182,14 @@ static void matmulModel(const OpCase &c, const CostFeatures &cost,
   double wm = getInt(k, "waves_m"), wn = getInt(k, "waves_n");
   double stages = getInt(k, "stages"), vw = getInt(k, "vector_width");
   double pad = getInt(k, "lds_pad"), splitK = getInt(k, "split_k");
-  bool mma = getKeyword(k, "mma") != "none";
+  MmaInstruction instr = MmaInstruction::parse(getKeyword(k, "mma"));
+  bool mma = !instr.isNone();
   double threads = wm * wn * t.waveSize;
-  double peak = (mma ? t.peakBf16Tflops : t.peakFp32Tflops * 0.5) * 1e6;
+  // 3xTF32: three tf32 MMAs (half the 16-bit rate) per product.
+  double peak = (!mma               ? t.peakFp32Tflops * 0.5
+                 : instr.isTf32x3() ? t.peakBf16Tflops / 6
+                                    : t.peakBf16Tflops) *
+                1e6;
   double lds = stages * (tm + tn) * (tk + pad) * e;
   double regs = 40 + tm * tn / threads + (tm + tn) * tk * e / 4 / threads;
   bool spills = regs > t.maxRegistersPerThread;

@@ -9,7 +9,9 @@
 # OPS (a space list, default every SRC/*.mlir) and CHIP (sm_90) select; SRC
 # (default examples) is where the .mlir inputs are, e.g.
 # utils/bench/cases/generic (the generic reductions, log_softmax and norms
-# over an inner axis at >= 256 MiB, timed by RUNNER=hkg-run: docs/perf).
+# over an inner axis at >= 256 MiB, timed by RUNNER=hkg-run: docs/perf) or
+# utils/bench/cases/f32 (f32 GEMM 4096^3 with B as [K, N] and [N, K]: the
+# 3xTF32 default, its tf32_split = fast variant and the FMA kernel).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTDIR=${1:-.carry/bundles}; shift || true

@@ -208,12 +208,18 @@ def matmul_bound(schedule, a, b, n_out):
       per block of >= 4 products two truncations of at most 2u each relative
       to |c| + sum |a_i b_i| <= (|A||B|)_ij, i.e. <= K u (|A||B|)_ij in all,
       which is gamma_K(u) to first order.
+    - 3xTF32 (mma_16x8x8_tf32x3, f32 inputs; docs/Matmul.md): three such
+      MMAs per product, 3 K u, and what the split leaves out of each
+      product (a_small b_small and the small terms' own rounding), at most
+      3 * 2^-22 (1 + 2^-10) |a||b| < 12.02 u |a||b|.
     """
     K = a.shape[-1]
     absab = a.abs() @ b.abs()
     if "mma = none" in schedule:
         lam = math.sqrt(2 * math.log(2 * K * n_out / 1e-6)) / (1 - U32)
         gam = math.expm1(lam * math.sqrt(K) * U32 + K * U32 * U32 / (1 - U32))
+    elif "_tf32x3" in schedule:
+        gam = (3 * K + 12.02) * U32 / (1 - 3 * K * U32)
     else:
         gam = K * U32 / (1 - K * U32)
     return gam * absab, gam

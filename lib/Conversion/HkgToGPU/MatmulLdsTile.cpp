@@ -35,6 +35,7 @@ KernelState::KernelState(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
   wgmmaPending = s.wgmmaPending;
   persistent = s.persistent;
   epilogueLds = s.epilogueLds;
+  tf32FastSplit = s.tf32FastSplit;
   mma = s.mma;
   mmaM = mma.m;
   mmaN = mma.n;
@@ -78,6 +79,11 @@ Value KernelState::physCol(const LdsTile &t, Value row, Value col) {
 
 std::pair<Value, Value> KernelState::ldsIndex(const LdsTile &t, Value row,
                                               Value col) {
+  if (t.kRowsInterleaved) {
+    // K row 8q + r at 8q + 2 (r % 4) + r / 4.
+    Value r = rem(row, 8);
+    row = add(add(mul(div(row, 8), 8), mul(rem(r, 4), 2)), div(r, 4));
+  }
   if (t.panelCols) {
     row = add(mul(div(col, t.panelCols), t.tileRows()), row);
     col = rem(col, t.panelCols);

@@ -1,14 +1,14 @@
 //===- MatmulMmaSync.cpp - matmul inner product with mma.sync -------------===//
 //
 // mma = mma_16x8x16 (NVIDIA sm_80+): each wave's warp tile is m16 x n8
-// tiles, one vector<4xf32> accumulator each (mma.sync's C layout: c0, c1 at
-// row lane / 4, columns 2 (lane % 4) + {0, 1}; c2, c3 8 rows below). The A
-// and B fragments come from LDS by nvgpu.ldmatrix (x4 / x2, .trans for an
-// operand whose LDS rows run along M or N) and feed m16n8k16 (MatrixCore.h).
+// tiles, one vector<4xf32> accumulator each (MatmulMmaSync.h, shared with
+// the 3xTF32 family). The A and B fragments come from LDS by nvgpu.ldmatrix
+// (x4 / x2, .trans for an operand whose LDS rows run along M or N) and feed
+// m16n8k16 (MatrixCore.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "MatmulTilePipeline.h"
+#include "MatmulMmaSync.h"
 #include "MatrixCore.h"
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -20,13 +20,11 @@ using namespace mlir::hkg::matmul;
 
 namespace {
 
-class MmaSyncCore final : public MatrixCore {
+class MmaSyncCore final : public MmaSyncTileCore {
 public:
-  using MatrixCore::MatrixCore;
+  using MmaSyncTileCore::MmaSyncTileCore;
 
-  SmallVector<Value> initAccumulators() override;
   SmallVector<Value> computeStage(Value stage, ValueRange acc) override;
-  void forEachResultRun(ValueRange acc, ResultRunFn fn) override;
 
 private:
   /// ldmatrix: lane l gives the row address of 8x8 matrix l / 8 = j, row
@@ -45,20 +43,34 @@ private:
 
 } // namespace
 
-SmallVector<Value> MmaSyncCore::initAccumulators() {
-  int64_t wtm = t.tm / t.wm, wtn = t.tn / t.wn;
+SmallVector<Value> MmaSyncTileCore::initAccumulators() {
   // vector<4xf32> per m16n8 tile (1-D: n-D loop-carried vectors do not
   // convert to LLVM).
   auto vt = VectorType::get({4}, b.getF32Type());
   SmallVector<Value> acc;
-  for (int64_t i = 0; i < (wtm / 16) * (wtn / 8); ++i)
+  for (int64_t i = 0; i < mTiles() * nTiles(); ++i)
     acc.push_back(arith::ConstantOp::create(b, loc, vt, b.getZeroAttr(vt)));
   return acc;
 }
 
+void MmaSyncTileCore::forEachResultRun(ValueRange acc, ResultRunFn fn) {
+  auto extract = [&](Value v, ArrayRef<int64_t> pos) -> Value {
+    return vector::ExtractOp::create(b, loc, v, pos);
+  };
+  int64_t nt = nTiles();
+  Value g = div(t.lane, 4), t2 = mul(rem(t.lane, 4), 2);
+  for (auto [idx, v] : llvm::enumerate(acc)) {
+    int64_t i = idx / nt, jn = idx % nt;
+    Value row = add(add(t.waveRow, i * 16), g);
+    Value col = add(add(t.waveCol, jn * 8), t2);
+    for (int64_t h = 0; h < 2; ++h)
+      fn(add(row, h * 8), col, {extract(v, {2 * h}), extract(v, {2 * h + 1})});
+  }
+}
+
 SmallVector<Value> MmaSyncCore::loadAFragments(const LdMatrixLane &l,
                                                Value stage, int64_t kk) {
-  int64_t mt = (t.tm / t.wm) / 16;
+  int64_t mt = mTiles();
   Value r8 = l.r8, jLow = l.jLow, jHigh = l.jHigh;
   auto aType = VectorType::get({4, 2}, t.elemT);
   SmallVector<Value> aFrag;
@@ -83,7 +95,7 @@ SmallVector<Value> MmaSyncCore::loadAFragments(const LdMatrixLane &l,
 
 SmallVector<Value> MmaSyncCore::loadBFragments(const LdMatrixLane &l,
                                                Value stage, int64_t kk) {
-  int64_t nt = (t.tn / t.wn) / 8;
+  int64_t nt = nTiles();
   Value r8 = l.r8, j = l.j, jLow = l.jLow, jHigh = l.jHigh;
   auto bPairType = VectorType::get({4, 2}, t.elemT);
   auto bType = VectorType::get({2, 2}, t.elemT);
@@ -120,7 +132,7 @@ SmallVector<Value> MmaSyncCore::loadBFragments(const LdMatrixLane &l,
 
 SmallVector<Value> MmaSyncCore::computeStage(Value stage, ValueRange accIn) {
   SmallVector<Value> acc(accIn);
-  int64_t mt = (t.tm / t.wm) / 16, nt = (t.tn / t.wn) / 8;
+  int64_t mt = mTiles(), nt = nTiles();
   LdMatrixLane l;
   l.r8 = rem(t.lane, 8);
   l.j = div(t.lane, 8);
@@ -136,21 +148,6 @@ SmallVector<Value> MmaSyncCore::computeStage(Value stage, ValueRange accIn) {
       }
   }
   return acc;
-}
-
-void MmaSyncCore::forEachResultRun(ValueRange acc, ResultRunFn fn) {
-  auto extract = [&](Value v, ArrayRef<int64_t> pos) -> Value {
-    return vector::ExtractOp::create(b, loc, v, pos);
-  };
-  int64_t nt = (t.tn / t.wn) / 8;
-  Value g = div(t.lane, 4), t2 = mul(rem(t.lane, 4), 2);
-  for (auto [idx, v] : llvm::enumerate(acc)) {
-    int64_t i = idx / nt, jn = idx % nt;
-    Value row = add(add(t.waveRow, i * 16), g);
-    Value col = add(add(t.waveCol, jn * 8), t2);
-    for (int64_t h = 0; h < 2; ++h)
-      fn(add(row, h * 8), col, {extract(v, {2 * h}), extract(v, {2 * h + 1})});
-  }
 }
 
 std::unique_ptr<MatrixCore>

@@ -30,7 +30,7 @@ static std::unique_ptr<MatrixCore> createMatrixCore(KernelState &t) {
   case MmaFamily::None:
     return createFmaCore(t);
   case MmaFamily::MmaSync:
-    return createMmaSyncCore(t);
+    return t.mma.isTf32x3() ? createMmaSyncTf32x3Core(t) : createMmaSyncCore(t);
   case MmaFamily::Wgmma:
     return createWgmmaCore(t);
   case MmaFamily::Mfma:
@@ -75,7 +75,8 @@ GlobalOperand TilePipeline::globalView(Value arg, int64_t rows, int64_t cols,
 }
 
 LdsTile TilePipeline::allocLds(int64_t tileRows, int64_t tileCols,
-                               bool transposed, int64_t panelCols) {
+                               bool transposed, bool rowsAlongK,
+                               int64_t panelCols) {
   int64_t rows = transposed ? tileCols : tileRows;
   int64_t cols = transposed ? tileRows : tileCols;
   int64_t numPanels = 1;
@@ -100,6 +101,7 @@ LdsTile TilePipeline::allocLds(int64_t tileRows, int64_t tileCols,
   t.transposed = transposed;
   t.panelCols = numPanels > 1 ? panelCols : 0;
   t.numPanels = numPanels;
+  t.kRowsInterleaved = rowsAlongK && core->interleavesKRows();
   t.chunkElems = 16 / elemBytes;
   t.swizzle = swizzle && cols / t.chunkElems > 1;
   return t;
@@ -192,14 +194,14 @@ void TilePipeline::storeRegistersToLds(ArrayRef<Value> regs, Value stage) {
                              Value, Value, Value lr, Value lc) {
     Value v = regs[i++];
     if (!t.transposed) {
-      storeChunk(b, loc, v, t.buf, ValueRange{stage, lr, physCol(t, lr, lc)});
+      auto [row, col] = ldsIndex(t, lr, lc);
+      storeChunk(b, loc, v, t.buf, ValueRange{stage, row, col});
       return;
     }
     for (int64_t e = 0; e < vw; ++e) {
-      Value row = add(lc, e);
+      auto [row, col] = ldsIndex(t, add(lc, e), lr);
       Value x = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{e});
-      memref::StoreOp::create(b, loc, x, t.buf,
-                              ValueRange{stage, row, physCol(t, row, lr)});
+      memref::StoreOp::create(b, loc, x, t.buf, ValueRange{stage, row, col});
     }
   });
 }
@@ -494,9 +496,10 @@ FailureOr<MatmulLaunch> TilePipeline::build() {
   // LDS keeps the global layout, except for families that want K
   // contiguous (vector fragment loads): they transpose at the store.
   bool kContiguous = core->wantsKContiguousLds();
-  ldsA = allocLds(transA ? tk : tm, transA ? tm : tk, kContiguous && transA);
+  ldsA = allocLds(transA ? tk : tm, transA ? tm : tk, kContiguous && transA,
+                  /*rowsAlongK=*/transA && !kContiguous);
   ldsB = allocLds(transB ? tn : tk, transB ? tk : tn, kContiguous && !transB,
-                  core->panelColsOfB());
+                  /*rowsAlongK=*/!transB && !kContiguous, core->panelColsOfB());
 
   // Thread and tile coordinates.
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);

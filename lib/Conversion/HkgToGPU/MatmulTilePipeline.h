@@ -44,6 +44,11 @@ struct LdsTile {
     return panelCols ? cols * numPanels : transposed ? rows : cols;
   }
   int64_t numPanels = 1;
+  /// The tile's rows run along K (B as [K, N], A as [K, M]) and each group
+  /// of 8 is stored interleaved: K row 8q + r at LDS row 8q + 2r for r < 4,
+  /// 8q + 2(r - 4) + 1 for r >= 4 (MatmulMmaSyncTf32x3.cpp: the K rows r and
+  /// r + 4 of one tf32 B fragment land on adjacent LDS rows).
+  bool kRowsInterleaved = false;
   bool swizzle = false;
   /// Elements per 16-byte chunk (the unit of the XOR swizzle).
   int64_t chunkElems = 8;
@@ -67,8 +72,8 @@ struct KernelState : IndexArith {
   /// The LDS column of tile element (row, col) of a one-panel tile: the
   /// 16-byte chunk XOR-swizzled when the tile is.
   Value physCol(const LdsTile &t, Value row, Value col);
-  /// The LDS (row, column) of tile element (row, col), panels and swizzle
-  /// applied.
+  /// The LDS (row, column) of tile element (row, col), panels, interleaved
+  /// K rows and swizzle applied.
   std::pair<Value, Value> ldsIndex(const LdsTile &t, Value row, Value col);
   /// Reads `len` contiguous LDS elements (within one 16-byte chunk).
   Value loadLds(const LdsTile &t, Value stage, Value row, Value col,
@@ -92,6 +97,8 @@ struct KernelState : IndexArith {
   bool persistent;
   /// The results go out through LDS (MatmulEpilogue.cpp).
   bool epilogueLds;
+  /// 3xTF32: tf32_split = fast (MatmulMmaSyncTf32x3.cpp).
+  bool tf32FastSplit;
   bool swizzle;
   MmaInstruction mma;
   int64_t mmaM, mmaN, mmaK;
@@ -123,6 +130,9 @@ public:
   virtual int64_t ldsAlignment() const { return 16; }
   /// Columns per panel of B's LDS tile (LdsTile::panelCols; 0: one panel).
   virtual int64_t panelColsOfB() const { return 0; }
+  /// Whether an LDS tile whose rows run along K stores them interleaved
+  /// (LdsTile::kRowsInterleaved).
+  virtual bool interleavesKRows() const { return false; }
 
   /// Sets the first row and column of this thread's wave in the tile
   /// (t.waveRow, t.waveCol) from its wave index: waves_m x waves_n waves
@@ -151,6 +161,7 @@ protected:
 /// The families (one file each).
 std::unique_ptr<MatrixCore> createFmaCore(KernelState &t);
 std::unique_ptr<MatrixCore> createMmaSyncCore(KernelState &t);
+std::unique_ptr<MatrixCore> createMmaSyncTf32x3Core(KernelState &t);
 std::unique_ptr<MatrixCore> createWgmmaCore(KernelState &t);
 std::unique_ptr<MatrixCore> createMfmaCore(KernelState &t);
 std::unique_ptr<MatrixCore> createWmmaCore(KernelState &t);
@@ -173,7 +184,9 @@ private:
   /// given.
   GlobalOperand globalView(Value arg, int64_t rows, int64_t cols,
                            Value dynRows = {}, Value dynCols = {});
-  LdsTile allocLds(int64_t rows, int64_t cols, bool transposed,
+  /// `rowsAlongK`: the tile's LDS rows run along K (interleaved if the
+  /// family asks).
+  LdsTile allocLds(int64_t rows, int64_t cols, bool transposed, bool rowsAlongK,
                    int64_t panelCols = 0);
   /// Maps the workgroup to its tile (m0, n0, batchIdx); returns its rank in
   /// the cluster with split_k > 1, null otherwise.

@@ -15,29 +15,39 @@
 using namespace mlir;
 using namespace mlir::hkg;
 
+/// nvgpu.mma.sync of `shape` on the vector<4xf32> accumulator `accV`.
+static Value nvgpuMmaSync(OpBuilder &b, Location loc, Value a, Value bv,
+                          Value accV, ArrayRef<int64_t> shape, bool tf32) {
+  // vector<4xf32> <-> vector<2x2xf32> by elements (vector.shape_cast has
+  // no direct lowering in convert-gpu-to-nvvm).
+  auto c2 = VectorType::get({2, 2}, b.getF32Type());
+  SmallVector<Value> elems;
+  for (int64_t i = 0; i < 4; ++i)
+    elems.push_back(
+        vector::ExtractOp::create(b, loc, accV, ArrayRef<int64_t>{i}));
+  Value d = nvgpu::MmaSyncOp::create(
+      b, loc, a, bv, vector::FromElementsOp::create(b, loc, c2, elems), shape,
+      tf32);
+  elems.clear();
+  for (int64_t i = 0; i < 4; ++i)
+    elems.push_back(
+        vector::ExtractOp::create(b, loc, d, ArrayRef<int64_t>{i / 2, i % 2}));
+  return vector::FromElementsOp::create(b, loc, accV.getType(), elems);
+}
+
+Value mlir::hkg::mmaSyncM16N8K8Tf32(OpBuilder &b, Location loc, Value a,
+                                    Value bv, Value accV) {
+  return nvgpuMmaSync(b, loc, a, bv, accV, {16, 8, 8}, /*tf32=*/true);
+}
+
 /// nvgpu.mma.sync handles f16; its conversion to NVVM cannot type bf16
 /// operands, so bf16 goes to nvvm.mma.sync directly, with the fragments as
 /// the .b32 registers PTX expects.
 Value mlir::hkg::mmaSyncM16N8K16(OpBuilder &b, Location loc, Value a,
                                  Value bv, Value accV) {
   Type elemT = cast<VectorType>(a.getType()).getElementType();
-  if (elemT.isF16()) {
-    // vector<4xf32> <-> vector<2x2xf32> by elements (vector.shape_cast has
-    // no direct lowering in convert-gpu-to-nvvm).
-    auto c2 = VectorType::get({2, 2}, b.getF32Type());
-    SmallVector<Value> elems;
-    for (int64_t i = 0; i < 4; ++i)
-      elems.push_back(
-          vector::ExtractOp::create(b, loc, accV, ArrayRef<int64_t>{i}));
-    Value d = nvgpu::MmaSyncOp::create(
-        b, loc, a, bv, vector::FromElementsOp::create(b, loc, c2, elems),
-        ArrayRef<int64_t>{16, 8, 16});
-    elems.clear();
-    for (int64_t i = 0; i < 4; ++i)
-      elems.push_back(vector::ExtractOp::create(
-          b, loc, d, ArrayRef<int64_t>{i / 2, i % 2}));
-    return vector::FromElementsOp::create(b, loc, accV.getType(), elems);
-  }
+  if (elemT.isF16())
+    return nvgpuMmaSync(b, loc, a, bv, accV, {16, 8, 16}, /*tf32=*/false);
   auto i32Vec = VectorType::get({1}, b.getI32Type());
   auto regs = [&](Value frag) {
     SmallVector<Value> r;

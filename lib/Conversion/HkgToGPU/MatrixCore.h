@@ -1,7 +1,7 @@
 //===- MatrixCore.h - warp-level matrix instructions shared by kernels -*-===//
 //
 // NVIDIA mma.sync m16n8k16 and the ldmatrix fragments that feed it, shared
-// by the matmul and attention kernels.
+// by the matmul and attention kernels, and mma.sync m16n8k8 on tf32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +21,15 @@ namespace mlir::hkg {
 /// Returns the new accumulator.
 Value mmaSyncM16N8K16(OpBuilder &b, Location loc, Value a, Value bFrag,
                       Value acc);
+
+/// One m16n8k8 mma.sync on .tf32 operands (sm_80+): `a` the vector<4x1xf32>
+/// A fragment (a0: row lane / 4, column lane % 4; a1: 8 rows below; a2, a3:
+/// 4 columns right of a0, a1), `bFrag` the vector<2x1xf32> B fragment (b0:
+/// row lane % 4, column lane / 4; b1: 4 rows below), each a tf32 value in
+/// an f32 register, `acc` the vector<4xf32> accumulator in m16n8k16's
+/// layout. Returns the new accumulator.
+Value mmaSyncM16N8K8Tf32(OpBuilder &b, Location loc, Value a, Value bFrag,
+                         Value acc);
 
 /// Splits the vector<4x2xT> of an ldmatrix.x4 that loaded two B fragments
 /// (matrices 0, 1: the first n8 tile; 2, 3: the second) into the two

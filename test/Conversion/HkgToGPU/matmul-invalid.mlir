@@ -19,10 +19,45 @@ func.func @vector_width_vs_shape(%a: tensor<128x100xbf16>, %b: tensor<100x128xbf
 
 // -----
 
+// f32 takes FMAs or the tensor cores through 3xTF32 (sm_80+).
 func.func @mma_needs_halves(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x128xf32> {
-  // expected-error @below {{'hkg.matmul' op schedule knob 'mma' = mma_16x8x16 needs f16 or bf16 operands, got 'f32'; expected mma = none}}
+  // expected-error @below {{'hkg.matmul' op schedule knob 'mma' = mma_16x8x16 needs f16 or bf16 operands, got 'f32'; expected mma = none or mma_16x8x8_tf32x3}}
   %c = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x16>} : tensor<128x128xf32>, tensor<128x128xf32> -> tensor<128x128xf32>
   return %c : tensor<128x128xf32>
+}
+
+// -----
+
+// 3xTF32 splits f32 operands; 16-bit ones have their own instructions.
+func.func @tf32x3_needs_f32(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'mma' = mma_16x8x8_tf32x3 needs f32 operands (each split into two tf32 terms), got 'bf16'; expected mma = none or an instruction on 16-bit operands}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x8_tf32x3, tile_k = 32, waves_m = 2, waves_n = 2>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}
+
+// -----
+
+func.func @tf32x3_needs_f32_f16(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>) -> tensor<256x256xf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'mma' = mma_16x8x8_tf32x3 needs f32 operands (each split into two tf32 terms), got 'f16'}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x8_tf32x3, tile_k = 32, waves_m = 2, waves_n = 2>} : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
+  return %c : tensor<256x256xf16>
+}
+
+// -----
+
+// The split knob is 3xTF32's, and only f32 operands have it.
+func.func @tf32_split_needs_tf32x3(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'tf32_split' = fast needs mma = mma_16x8x8_tf32x3, got mma = none; expected tf32_split = rna}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = none, tf32_split = fast>} : tensor<128x128xf32>, tensor<128x128xf32> -> tensor<128x128xf32>
+  return %c : tensor<128x128xf32>
+}
+
+// -----
+
+func.func @tf32_split_on_bf16(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'tf32_split' is not available for hkg.matmul on sm_90: 3xTF32 takes f32 operands on NVIDIA sm_80+}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<tf32_split = rna>} : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
 }
 
 // -----

@@ -55,9 +55,30 @@ module attributes {hkg.target = #hkg.target<chip = "gfx1201">} {
 
 // -----
 
+// 3xTF32 (f32 on tf32 tensor cores) is NVIDIA's: AMD targets do not list it.
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @tf32x3_on_cdna3(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    // expected-error @below {{schedule knob 'mma' = mma_16x8x8_tf32x3 is not legal for hkg.matmul on gfx942; expected one of: none, mfma_16x16x16, mfma_32x32x8}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x8_tf32x3>} : tensor<256x256xf32>, tensor<256x256xf32> -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+}
+
+// -----
+
+module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
+  func.func @tf32_split_on_cdna3(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    // expected-error @below {{schedule knob 'tf32_split' is not available for hkg.matmul on gfx942: 3xTF32 takes f32 operands on NVIDIA sm_80+}}
+    %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<tf32_split = fast>} : tensor<256x256xf32>, tensor<256x256xf32> -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+}
+
+// -----
+
 module attributes {hkg.target = #hkg.target<chip = "sm_80">} {
   func.func @wmma_on_ampere(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>) -> tensor<256x256xf16> {
-    // expected-error @below {{schedule knob 'mma' = wmma_16x16x16 is not legal for hkg.matmul on sm_80; expected one of: none, mma_16x8x16}}
+    // expected-error @below {{schedule knob 'mma' = wmma_16x16x16 is not legal for hkg.matmul on sm_80; expected one of: none, mma_16x8x16, mma_16x8x8_tf32x3}}
     %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = wmma_16x16x16>} : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
     return %0 : tensor<256x256xf16>
   }

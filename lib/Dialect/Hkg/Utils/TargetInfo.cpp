@@ -58,10 +58,13 @@ static constexpr llvm::StringLiteral kMfmaCdna4[] = {
 static constexpr llvm::StringLiteral kWmma[] = {"wmma_16x16x16"};
 // gfx1250 has no 16x16x16 f16/bf16 WMMA; its f16/bf16 forms step K by 32.
 static constexpr llvm::StringLiteral kWmmaGfx1250[] = {"wmma_16x16x32"};
-static constexpr llvm::StringLiteral kMmaSync[] = {"mma_16x8x16"};
+// mma.sync m16n8k16 on 16-bit operands, and m16n8k8 on tf32 for f32
+// operands split into two tf32 terms each (3xTF32, sm_80+).
+static constexpr llvm::StringLiteral kMmaSync[] = {"mma_16x8x16",
+                                                   "mma_16x8x8_tf32x3"};
 // Hopper adds warpgroup MMA (sm_90a: the kernel's PTX targets sm_90a).
 static constexpr llvm::StringLiteral kMmaHopper[] = {
-    "mma_16x8x16", "wgmma_64x128x16", "wgmma_64x256x16"};
+    "mma_16x8x16", "mma_16x8x8_tf32x3", "wgmma_64x128x16", "wgmma_64x256x16"};
 
 // clang-format off
 static const TargetInfo kTargets[] = {

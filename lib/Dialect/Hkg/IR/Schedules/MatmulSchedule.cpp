@@ -44,18 +44,24 @@ static constexpr int64_t kWgmmaRegisterReserve = 26;
 
 MmaInstruction MmaInstruction::parse(StringRef keyword) {
   MmaInstruction instr;
-  // Spelled <family>_<M>x<N>x<K>.
-  auto [prefix, dims] = keyword.split('_');
+  // Spelled <family>_<M>x<N>x<K>[_<operands>].
+  auto [prefix, rest] = keyword.split('_');
+  auto [dims, suffix] = rest.split('_');
   MmaFamily family = llvm::StringSwitch<MmaFamily>(prefix)
                          .Case("mma", MmaFamily::MmaSync)
                          .Case("wgmma", MmaFamily::Wgmma)
                          .Case("mfma", MmaFamily::Mfma)
                          .Case("wmma", MmaFamily::Wmma)
                          .Default(MmaFamily::None);
+  std::optional<MmaOperands> operands = MmaOperands::Native;
+  if (dims.size() != rest.size())
+    operands = llvm::StringSwitch<std::optional<MmaOperands>>(suffix)
+                   .Case("tf32x3", MmaOperands::Tf32x3)
+                   .Default(std::nullopt);
   SmallVector<StringRef, 3> parts;
   dims.split(parts, 'x');
   int64_t m, n, k;
-  if (family == MmaFamily::None || parts.size() != 3 ||
+  if (family == MmaFamily::None || !operands || parts.size() != 3 ||
       parts[0].getAsInteger(10, m) || parts[1].getAsInteger(10, n) ||
       parts[2].getAsInteger(10, k))
     return instr;
@@ -63,6 +69,7 @@ MmaInstruction MmaInstruction::parse(StringRef keyword) {
   instr.m = m;
   instr.n = n;
   instr.k = k;
+  instr.operands = *operands;
   instr.name = keyword.str();
   return instr;
 }
@@ -106,6 +113,25 @@ static bool isUsableMma(StringRef mma, const TargetInfo &target) {
            target.chip == "gfx1250");
 }
 
+/// The target's 3xTF32 instruction (f32 operands as three tf32 MMAs), or an
+/// empty string.
+static StringRef tf32x3Mma(const TargetInfo &target) {
+  for (StringRef m : target.mmaIntrinsics)
+    if (MmaInstruction::parse(m).isTf32x3())
+      return m;
+  return {};
+}
+
+/// Whether 128 x 128 tiles give every SM (compute unit) one: where an f32
+/// matmul defaults to 3xTF32. With fewer, the FMA kernel's 64 x 64 tiles
+/// (4x as many) fill SMs that 3xTF32 would leave idle; the tuner weighs the
+/// two there (each is a sketch of the other).
+static bool tilesFillEverySM(MatmulOp op, const TargetInfo &target) {
+  int64_t tiles = op.getBatchSize() * llvm::divideCeil(op.getM(), 128) *
+                  llvm::divideCeil(op.getN(), 128);
+  return tiles >= static_cast<int64_t>(target.computeUnits);
+}
+
 /// The chip's shared memory per workgroup: on NVIDIA the kernel takes what
 /// is above 48 KiB as dynamic shared memory (LowerToGPU.cpp).
 static int64_t ldsLimit(const TargetInfo &target) {
@@ -136,10 +162,12 @@ static int64_t widestDividing(MatmulOp op, int64_t vw) {
 /// with pending 1 beat the default on large squares, while the same tiles
 /// without pending, or pending on the default's tiles, are slower than the
 /// default (docs/perf): an evolutionary step through either is discarded.
-static void addTileSketches(ScheduleSpace &space, StringRef mma,
-                            ArrayRef<StringRef> mmas, int64_t wavesM,
-                            int64_t wavesN, int64_t tileK, int64_t pad,
-                            int64_t bytes, const TargetInfo &target) {
+/// `extra` knobs are set in every sketch.
+static void
+addTileSketches(ScheduleSpace &space, StringRef mma, ArrayRef<StringRef> mmas,
+                int64_t wavesM, int64_t wavesN, int64_t tileK, int64_t pad,
+                int64_t bytes, const TargetInfo &target,
+                ArrayRef<std::pair<std::string, KnobValue>> extra = {}) {
   auto deepest = [&](int64_t tm, int64_t tn, int64_t least) -> int64_t {
     for (int64_t stages = 4; stages >= least; --stages)
       if (stages * (tm + tn) * (tileK + pad) * bytes <= ldsLimit(target))
@@ -156,6 +184,7 @@ static void addTileSketches(ScheduleSpace &space, StringRef mma,
                     {kMma.name.str(), instr.str()},
                     {kStages.name.str(), stages},
                     {kWgmmaPending.name.str(), pending}};
+    sketch.knobs.append(extra.begin(), extra.end());
     space.addSketch(std::move(sketch));
   };
   static constexpr int64_t kTiles[] = {64, 128, 256};
@@ -239,11 +268,19 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   int64_t maxTileK = 128;
   while (maxTileK > kMinTileK && maxTileK > getK())
     maxTileK /= 2;
+  int64_t m = getM(), n = getN();
+  // Matrix-vector shapes: M (decode) or N at most 16, so that the other
+  // operand (the weights) is read once and the kernel is bound by reading
+  // it (docs/Matmul.md, "Matrix-vector products").
+  bool decode = m <= kMaxVectorDim;
+  bool skinnyN = !decode && n <= kMaxVectorDim;
+  bool nvidia = target.isNVIDIA();
   StringRef mma = "none";
   if (isHalfType(elem)) {
-    for (StringRef m : llvm::drop_begin(mmas)) {
-      if (MmaInstruction::parse(m).k <= maxTileK) {
-        mma = m;
+    for (StringRef instr : llvm::drop_begin(mmas)) {
+      MmaInstruction parsed = MmaInstruction::parse(instr);
+      if (!parsed.isTf32x3() && parsed.k <= maxTileK) {
+        mma = instr;
         break;
       }
     }
@@ -252,25 +289,35 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
         MmaInstruction::parse("mfma_16x16x32").k <= maxTileK)
       mma = "mfma_16x16x32";
   }
+  StringRef tf32x3 = tf32x3Mma(target);
+  if (elem.isF32() && !tf32x3.empty() && !decode && !skinnyN &&
+      tilesFillEverySM(*this, target))
+    mma = tf32x3;
   bool useMma = mma != "none";
   MmaInstruction shape = MmaInstruction::parse(mma);
-  int64_t m = getM(), n = getN();
-  // Matrix-vector shapes: M (decode) or N at most 16, so that the other
-  // operand (the weights) is read once and the kernel is bound by reading
-  // it (docs/Matmul.md, "Matrix-vector products").
-  bool decode = m <= kMaxVectorDim;
-  bool skinnyN = !decode && n <= kMaxVectorDim;
-  bool nvidia = target.isNVIDIA();
 
   int64_t tileM = 64, tileN = 64, tileK = 16, wavesM = 2, wavesN = 2;
   int64_t stages = 2;
   bool swizzle = false;
   int64_t pad = 16 / bytes;
+  // The FMA kernel (these knobs): a sketch where an f32 default is 3xTF32.
+  ScheduleSketch fmaSketch;
+  fmaSketch.knobs = {{kMma.name.str(), std::string("none")},
+                     {kTileM.name.str(), tileM},
+                     {kTileN.name.str(), tileN},
+                     {kTileK.name.str(), tileK},
+                     {kWavesM.name.str(), wavesM},
+                     {kWavesN.name.str(), wavesN},
+                     {kStages.name.str(), stages},
+                     {kLdsPad.name.str(), pad},
+                     {kLdsSwizzle.name.str(), int64_t(swizzle)}};
+  // K steps of 64 bytes per row: 32 16-bit elements, 16 f32 (3xTF32).
+  int64_t mmaTileK = 64 / bytes;
   if (useMma) {
     // 128x128 tiles, 64x64 (NVIDIA, CDNA) or 64x32 (RDNA) per wave.
     tileM = 128;
     tileN = 128;
-    tileK = 32;
+    tileK = mmaTileK;
     wavesN = target.matrixCore == MatrixCoreKind::WMMA ? 4 : 2;
     swizzle = true;
     pad = 0;
@@ -282,7 +329,7 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   // of dynamic shared memory): on the H200 the fastest of the tile shapes
   // and instructions measured, with B as [N, K] and as [K, N], and well
   // ahead of mma.sync (docs/perf).
-  bool wgmma = useMma && !decode &&
+  bool wgmma = useMma && isHalfType(elem) && !decode &&
                llvm::is_contained(mmas, "wgmma_64x128x16") && !skinnyN &&
                !readsLhsTransposed() && maxTileK * bytes >= 128 &&
                widestDividing(*this, 16 / bytes) == 16 / bytes;
@@ -413,6 +460,17 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
     space.add(kEpilogueLds, false, epilogueLdsHelp);
   else
     space.addFixed(kEpilogueLds, false, epilogueLdsHelp);
+  // 3xTF32's split where its instruction can take the operands.
+  if (elem.isF32() && !tf32x3.empty())
+    space.add(kTf32Split, {"rna", "fast"}, "rna",
+              "3xTF32's split of f32 operands into two tf32 terms (mma = " +
+                  tf32x3.str() +
+                  "): rna rounds both with cvt.rna.tf32.f32; fast rounds "
+                  "the big term with an integer add and mask and truncates "
+                  "the small one (4 instructions an element instead of 9)");
+  else
+    space.addUnavailable(kTf32Split.name,
+                         "3xTF32 takes f32 operands on NVIDIA sm_80+");
   space.add(kSplitK, splits, splitK,
             "workgroups sharing an output tile, each over 1/split_k of K, "
             "their f32 partial sums added as split_k_reduce says");
@@ -424,9 +482,22 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
             "memory of a thread-block cluster, sm_90, split_k <= 8) or "
             "workspace (a global f32 workspace, the last workgroup of each "
             "group of 16 to arrive adds the group's, every target)");
-  if (!decode && !skinnyN)
+  if (!decode && !skinnyN) {
     addTileSketches(space, mma, mmas, wavesM, wavesN, tileK, pad, bytes,
                     target);
+    // f32 where 3xTF32 exists: the other f32 kernel too, whose instruction,
+    // LDS layout and pipeline change together.
+    if (elem.isF32() && !tf32x3.empty()) {
+      if (mma == tf32x3)
+        space.addSketch(fmaSketch);
+      else
+        addTileSketches(space, tf32x3, mmas, wavesM, wavesN, mmaTileK,
+                        /*pad=*/0, bytes, target,
+                        {{kTileK.name.str(), mmaTileK},
+                         {kLdsPad.name.str(), int64_t(0)},
+                         {kLdsSwizzle.name.str(), int64_t(1)}});
+    }
+  }
   return space;
 }
 
@@ -440,10 +511,22 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
   bool wgmma = mma.family == MmaFamily::Wgmma;
   int64_t tileM = s.tileM, tileN = s.tileN, tileK = s.tileK;
   int64_t wavesM = s.wavesM, wavesN = s.wavesN;
-  if (!mma.isNone() && !isHalfType(elem))
+  if (mma.isTf32x3() && !elem.isF32())
     return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
-                       << " needs f16 or bf16 operands, got " << elem
-                       << "; expected mma = none";
+                       << " needs f32 operands (each split into two tf32 "
+                          "terms), got "
+                       << elem << "; expected mma = none or an instruction "
+                       << "on 16-bit operands";
+  if (!mma.isNone() && !mma.isTf32x3() && !isHalfType(elem)) {
+    InFlightDiagnostic diag = emitError() << "schedule knob '" << kMma.name
+                                          << "' = " << mma.name
+                                          << " needs f16 or bf16 operands, got "
+                                          << elem << "; expected mma = none";
+    // f32 operands on tf32 tensor cores where the target has them.
+    if (elem.isF32() && !tf32x3Mma(target).empty())
+      diag << " or " << tf32x3Mma(target);
+    return diag;
+  }
   // With wgmma, waves_m x waves_n count warpgroups.
   int64_t perInstr = mma.wavesPerInstruction();
   int64_t threads = wavesM * wavesN * perInstr * target.waveSize;
@@ -498,6 +581,11 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                             "2 and 16-byte vectors (vector_width = "
                          << 16 / bytes << ")";
   }
+  if (s.tf32FastSplit && !mma.isTf32x3())
+    return emitError() << "schedule knob '" << kTf32Split.name
+                       << "' = fast needs mma = " << tf32x3Mma(target)
+                       << ", got mma = " << mma.name
+                       << "; expected tf32_split = rna";
   if (int64_t pending = s.wgmmaPending) {
     if (!wgmma)
       return emitError() << "schedule knob '" << kWgmmaPending.name

@@ -22,7 +22,9 @@ namespace mlir::hkg {
 
 /// The matrix-core instruction a workgroup issues, or `none` for FMAs. A
 /// keyword rather than an enum: its values are the target's instructions
-/// (TargetInfo::mmaIntrinsics), spelled `<family>_<M>x<N>x<K>`.
+/// (TargetInfo::mmaIntrinsics), spelled `<family>_<M>x<N>x<K>`, with a
+/// suffix `_<operands>` where the operands are not the op's own type
+/// (`mma_16x8x8_tf32x3`).
 inline constexpr KeywordKnob kMma{"mma"};
 
 /// The instruction families of the `mma` keyword's prefix.
@@ -39,19 +41,34 @@ enum class MmaFamily {
   Wmma,
 };
 
-/// An `mma` keyword, parsed: its family and the M x N x K of one
-/// instruction (1 x 1 x 1 for `none`).
+/// What an instruction multiplies.
+enum class MmaOperands {
+  /// The op's operands as they are (f16, bf16).
+  Native,
+  /// `_tf32x3`: f32 operands, each split into two tf32 terms, big = tf32(x)
+  /// and small = tf32(x - big), and three tf32 MMAs per product, a_small
+  /// b_big + a_big b_small + a_big b_big (3xTF32: about f32's accuracy on
+  /// tensor cores, docs/Matmul.md).
+  Tf32x3,
+};
+
+/// An `mma` keyword, parsed: its family, the M x N x K of one instruction
+/// (1 x 1 x 1 for `none`) and what it multiplies.
 struct MmaInstruction {
   MmaFamily family = MmaFamily::None;
   int64_t m = 1, n = 1, k = 1;
+  MmaOperands operands = MmaOperands::Native;
   /// The keyword as written in `#hkg.schedule<...>`.
   std::string name = "none";
 
-  /// Parses `<family>_<M>x<N>x<K>` or `none`. A keyword outside the families
-  /// parses as `none`: the schedule verifier only admits the target's own.
+  /// Parses `<family>_<M>x<N>x<K>[_tf32x3]` or `none`. A keyword outside the
+  /// families (or with another suffix) parses as `none`: the schedule
+  /// verifier only admits the target's own.
   static MmaInstruction parse(llvm::StringRef keyword);
 
   bool isNone() const { return family == MmaFamily::None; }
+  /// Whether the instruction takes f32 operands as three tf32 MMAs.
+  bool isTf32x3() const { return operands == MmaOperands::Tf32x3; }
   /// Waves that issue one instruction together: a warpgroup (4 warps) for
   /// wgmma, whose M x N is the warpgroup's; one wave otherwise.
   int64_t wavesPerInstruction() const {
@@ -96,6 +113,14 @@ inline constexpr BoolKnob kPersistent{"persistent"};
 /// epilogue's loads and the stores are 16-byte and coalesced.
 inline constexpr BoolKnob kEpilogueLds{"epilogue_lds"};
 
+/// 3xTF32's split of each f32 operand into two tf32 terms (mma =
+/// mma_16x8x8_tf32x3; the knob exists for f32 operands on targets with it):
+/// `rna` rounds both terms with cvt.rna.tf32.f32, `fast` rounds the big one
+/// with an integer add and mask (the same value for finite operands) and
+/// truncates the small one: 4 instructions an element instead of 9, at
+/// most 20 u |a b| left out of a product instead of 12 u (docs/Matmul.md).
+inline constexpr KeywordKnob kTf32Split{"tf32_split"};
+
 /// hkg.matmul: a tile_m x tile_n block of the result per workgroup, K in
 /// tile_k steps staged in LDS, waves_m x waves_n waves issuing `mma`.
 struct MatmulSchedule {
@@ -114,6 +139,8 @@ struct MatmulSchedule {
   int64_t wgmmaPending;
   bool persistent;
   bool epilogueLds;
+  /// tf32_split = fast (otherwise rna, or no such knob).
+  bool tf32FastSplit;
 
   /// Partials a workgroup of the workspace reduction sums at once: the last
   /// of each group of this many to arrive adds the group's partials, in
@@ -139,7 +166,7 @@ struct MatmulSchedule {
             s.get(kUnroll),       s.get(kGroupM),
             s.get(kSplitK),       s.get(kSplitKReduce) == "workspace",
             s.get(kWgmmaPending), s.get(kPersistent),
-            s.get(kEpilogueLds)};
+            s.get(kEpilogueLds),  s.getOr(kTf32Split, "rna") == "fast"};
   }
 };
 
