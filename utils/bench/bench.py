@@ -385,6 +385,18 @@ def make_case(case):
                         ref=lambda x, w, g: F.silu(F.linear(x.double(), w.double())) * g[0].double(),
                         shape=f"{m}x{n}x{k} bf16, SiLU x other")
         spec.update(flops=2 * m * n * k, inductor=False)
+    elif op == "gemm_f32":
+        # f32 in and out (issue 29): cuBLAS FP32 with TF32 off is the
+        # yardstick, in speed and in its error against float64.
+        t = tag.endswith("t")
+        m, n, k = (int(d) for d in tag.rstrip("t").split("x"))
+        torch.backends.cuda.matmul.allow_tf32 = False
+        f32 = lambda *shape: torch.randn(*shape, device="cuda", dtype=torch.float32)
+        spec = dict(inputs=lambda: [f32(m, k), f32(n, k) if t else f32(k, n)],
+                    eager=(lambda a, w: a @ w.t()) if t else torch.matmul,
+                    ref=(lambda a, w: a.double() @ w.double().t()) if t else (lambda a, w: a.double() @ w.double()),
+                    flops=2 * m * n * k, inductor=False,
+                    shape=f"{m}x{n}x{k} f32 (B as {'[N,K]' if t else '[K,N]'}), TF32 off")
     elif op == "gemv":
         spec = gemv_case(tag)
     elif op in GENERIC and not tag:
@@ -851,7 +863,7 @@ def main():
                     help="for kernels with dynamic sizes whose inputs come from the manifest (the statistical "
                     "test): every size parameter takes this value (elsewhere the case's inputs give them)")
     args = ap.parse_args()
-    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj", "gemv", "linear", "linear_gelu", "linear_silu_mul"] + list(GENERIC)
+    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj", "gemv", "linear", "linear_gelu", "linear_silu_mul", "gemm_f32"] + list(GENERIC)
     asked = [x for x in args.ops.split(",") if x]
     if "attention" in asked:
         ap.error("attention is not benched here: run utils/bench/attention_bench.py --bundles "
