@@ -131,46 +131,37 @@ TEST(MmaInstruction, ParsesTheOperandSuffix) {
 // f32 on sm_90: 3xTF32 by default where 128 x 128 tiles fill the SMs, with
 // the FMA kernel as a sketch; a smaller problem keeps FMAs, with 3xTF32
 // sketches; a matrix-vector shape has neither.
-TEST_F(ScheduleSpaceTest, F32MatmulDefaultsAndSketchesOnSm90) {
+// f32 matmuls default to the FMA kernel (3xTF32 erred 26x cuBLAS FP32 on an
+// H100: docs/perf); 3xTF32 stays a legal value of `mma`, in no sketch (the
+// tuner would spend trials on a kernel its float64 check rejects).
+TEST_F(ScheduleSpaceTest, F32MatmulDefaultsToFmaOnSm90) {
   auto op = parseOp<MatmulOp>(R"mlir(
     func.func @f(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>,
-                 %c: tensor<512x512xf32>, %d: tensor<8x512xf32>) {
+                 %d: tensor<8x4096xf32>) {
       %0 = hkg.matmul %a, %b : tensor<4096x4096xf32>, tensor<4096x4096xf32> -> tensor<4096x4096xf32>
-      %1 = hkg.matmul %c, %c : tensor<512x512xf32>, tensor<512x512xf32> -> tensor<512x512xf32>
-      %2 = hkg.matmul %d, %c : tensor<8x512xf32>, tensor<512x512xf32> -> tensor<8x512xf32>
+      %1 = hkg.matmul %d, %b : tensor<8x4096xf32>, tensor<4096x4096xf32> -> tensor<8x4096xf32>
       return
     })mlir");
   ASSERT_TRUE(op);
   const TargetInfo &t = *lookupTarget("sm_90");
   SmallVector<MatmulOp> ops;
   module->walk([&](MatmulOp m) { ops.push_back(m); });
-  ASSERT_EQ(ops.size(), 3u);
-  auto sketchMmas = [&](MatmulOp m) {
-    std::set<std::string> mmas;
-    for (const ScheduleSketch &s : m.getScheduleSpace(t).sketches)
-      for (const auto &[name, value] : s.knobs)
+  ASSERT_EQ(ops.size(), 2u);
+  for (MatmulOp m : ops) {
+    ScheduleSpace space = m.getScheduleSpace(t);
+    ResolvedSchedule s(space, m.getDefaultSchedule(t));
+    EXPECT_EQ(s.getKeyword("mma"), "none");
+    const KnobSpec *mma = space.lookup("mma");
+    ASSERT_TRUE(mma);
+    EXPECT_TRUE(mma->isLegal(std::string("mma_16x8x8_tf32x3")));
+    for (const ScheduleSketch &sketch : space.sketches)
+      for (const auto &[name, value] : sketch.knobs)
         if (name == "mma")
-          mmas.insert(std::get<std::string>(value));
-    return mmas;
-  };
-  ResolvedSchedule big(ops[0].getScheduleSpace(t),
-                       ops[0].getDefaultSchedule(t));
-  EXPECT_EQ(big.getKeyword("mma"), "mma_16x8x8_tf32x3");
-  EXPECT_EQ(big.getInt("tile_k"), 16);
-  EXPECT_EQ(big.getInt("stages"), 3);
-  EXPECT_TRUE(sketchMmas(ops[0]).count("none"));
-  ResolvedSchedule mid(ops[1].getScheduleSpace(t),
-                       ops[1].getDefaultSchedule(t));
-  EXPECT_EQ(mid.getKeyword("mma"), "none");
-  EXPECT_TRUE(sketchMmas(ops[1]).count("mma_16x8x8_tf32x3"));
-  ResolvedSchedule gemv(ops[2].getScheduleSpace(t),
-                        ops[2].getDefaultSchedule(t));
-  EXPECT_EQ(gemv.getKeyword("mma"), "none");
-  EXPECT_TRUE(sketchMmas(ops[2]).empty());
-  for (MatmulOp m : ops)
+          EXPECT_NE(std::get<std::string>(value), "mma_16x8x8_tf32x3");
     EXPECT_TRUE(succeeded(verifySchedule(
         cast<HkgKernelOpInterface>(m.getOperation()), m.getDefaultSchedule(t),
         t, [&] { return m.emitOpError(); })));
+  }
 }
 
 TEST_F(ScheduleSpaceTest, IllegalKnobIsReportedWithLegalRange) {

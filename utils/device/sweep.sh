@@ -28,6 +28,7 @@ kernels)
   for bundle in "$SWEEP"/*/; do
     fam=$(basename "$bundle")
     [ -f "$bundle/manifest.json" ] || continue
+    [ "$(time_left 5)" -gt 0 ] || { echo "out of time before $fam"; break; }
     timeout "$(time_left 5)" "$bin/hkg-run" "$bundle" --reps=20 --warmup=3 --timeout=60 \
       --measure-copy-mib=512 --sizes="${SIZES:-0,1,5,257}" --json "/tmp/sweep-json/$fam.json" 2>&1
   done > "$OUT/sweep.log"

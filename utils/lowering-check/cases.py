@@ -327,13 +327,13 @@ for s in ["stages = 1", "stages = 2", "stages = 2, lds_swizzle = 0, lds_pad = 8"
     add_matmul("bf16", [], 256, 256, 320, s=mma_sync(s))
     add_matmul("bf16", [], 192, 160, 96, tb=True, s=mma_sync(s))
 
-# f32 on tf32 tensor cores (3xTF32, mma_16x8x8_tf32x3): the sm_90 default at
-# 4096^3 with B as [K, N] and [N, K], then schedules over edges, transposes,
+# f32 on tf32 tensor cores (3xTF32, mma_16x8x8_tf32x3; a schedule knob, not a
+# default): 4096^3 with B as [K, N] and [N, K], then schedules over edges, transposes,
 # a batch, a fused epilogue, the pipeline depth, K step and LDS layouts (the
 # interleaved K rows of B as [K, N] and A as [K, M] included), both splits
 # (tf32_split), split-K and persistent workgroups.
 def tf32x3(s=""):
-    """The 3xTF32 schedule `s` (knobs over its sm_90 default)."""
+    """The 3xTF32 schedule `s` (knobs over 128 x 128 x 16 tiles, 3 stages)."""
     knobs = {"mma": "mma_16x8x8_tf32x3", "tile_m": "128", "tile_n": "128", "tile_k": "16", "waves_m": "2",
              "waves_n": "2", "stages": "3", "lds_pad": "0", "lds_swizzle": "1"}
     for kv in filter(None, s.split(",")):
@@ -342,8 +342,8 @@ def tf32x3(s=""):
     return ", ".join(f"{k} = {v}" for k, v in knobs.items())
 
 
-add_matmul("f32", [], 4096, 4096, 4096)
-add_matmul("f32", [], 4096, 4096, 4096, tb=True)
+add_matmul("f32", [], 4096, 4096, 4096, s=tf32x3())
+add_matmul("f32", [], 4096, 4096, 4096, tb=True, s=tf32x3())
 add_matmul("f32", [], 4096, 4096, 4096, s=tf32x3("tf32_split = fast"))
 for s in ["", "tf32_split = fast", "tile_k = 32", "stages = 2", "stages = 1", "lds_swizzle = 0, lds_pad = 4",
           "lds_swizzle = 0, lds_pad = 8", "tile_m = 64, tile_n = 64", "unroll = 2", "vector_width = 1"]:

@@ -1,5 +1,5 @@
-// f32 matmuls through 3xTF32 (the NVIDIA default for large f32 GEMMs) to
-// PTX: tf32 mma.sync, cvt.rna.tf32.f32 splits (or the add-and-mask of
+// f32 matmuls through 3xTF32 (a schedule that asks for it: 128 x 128 x 16
+// tiles, 3 stages) to PTX: tf32 mma.sync, cvt.rna.tf32.f32 splits (or the add-and-mask of
 // tf32_split = fast), 16-byte cp.async into 3 x 24 KiB of shared memory,
 // with B as [K, N] and as [N, K].
 // REQUIRES: libdevice
@@ -21,7 +21,7 @@
 // CHECK-NOT: mma.sync.aligned.m16n8k16
 // CHECK: gpu.binary @hkg_matmul_1
 func.func @kn(%a: tensor<4096x64xf32>, %b: tensor<64x4096xf32>) -> tensor<4096x4096xf32> {
-  %0 = hkg.matmul %a, %b : tensor<4096x64xf32>, tensor<64x4096xf32> -> tensor<4096x4096xf32>
+  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x8_tf32x3, tile_m = 128, tile_n = 128, tile_k = 16, stages = 3, lds_pad = 0, lds_swizzle = 1>} : tensor<4096x64xf32>, tensor<64x4096xf32> -> tensor<4096x4096xf32>
   return %0 : tensor<4096x4096xf32>
 }
 
@@ -31,7 +31,7 @@ func.func @kn(%a: tensor<4096x64xf32>, %b: tensor<64x4096xf32>) -> tensor<4096x4
 // CHECK: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // CHECK: gpu.binary @hkg_matmul_2
 func.func @nk(%a: tensor<4096x64xf32>, %b: tensor<4096x64xf32>) -> tensor<4096x4096xf32> {
-  %0 = hkg.matmul %a, %b {transpose_b} : tensor<4096x64xf32>, tensor<4096x64xf32> -> tensor<4096x4096xf32>
+  %0 = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = mma_16x8x8_tf32x3, tile_m = 128, tile_n = 128, tile_k = 16, stages = 3, lds_pad = 0, lds_swizzle = 1>} : tensor<4096x64xf32>, tensor<4096x64xf32> -> tensor<4096x4096xf32>
   return %0 : tensor<4096x4096xf32>
 }
 
@@ -42,6 +42,6 @@ func.func @nk(%a: tensor<4096x64xf32>, %b: tensor<4096x64xf32>) -> tensor<4096x4
 // CHECK: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // CHECK-NOT: cvt.rna.tf32.f32
 func.func @kn_fast(%a: tensor<4096x64xf32>, %b: tensor<64x4096xf32>) -> tensor<4096x4096xf32> {
-  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<tf32_split = fast>} : tensor<4096x64xf32>, tensor<64x4096xf32> -> tensor<4096x4096xf32>
+  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x8_tf32x3, tile_m = 128, tile_n = 128, tile_k = 16, stages = 3, lds_pad = 0, lds_swizzle = 1, tf32_split = fast>} : tensor<4096x64xf32>, tensor<64x4096xf32> -> tensor<4096x4096xf32>
   return %0 : tensor<4096x4096xf32>
 }

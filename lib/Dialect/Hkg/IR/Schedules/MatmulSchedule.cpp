@@ -122,16 +122,6 @@ static StringRef tf32x3Mma(const TargetInfo &target) {
   return {};
 }
 
-/// Whether 128 x 128 tiles give every SM (compute unit) one: where an f32
-/// matmul defaults to 3xTF32. With fewer, the FMA kernel's 64 x 64 tiles
-/// (4x as many) fill SMs that 3xTF32 would leave idle; the tuner weighs the
-/// two there (each is a sketch of the other).
-static bool tilesFillEverySM(MatmulOp op, const TargetInfo &target) {
-  int64_t tiles = op.getBatchSize() * llvm::divideCeil(op.getM(), 128) *
-                  llvm::divideCeil(op.getN(), 128);
-  return tiles >= static_cast<int64_t>(target.computeUnits);
-}
-
 /// The chip's shared memory per workgroup: on NVIDIA the kernel takes what
 /// is above 48 KiB as dynamic shared memory (LowerToGPU.cpp).
 static int64_t ldsLimit(const TargetInfo &target) {
@@ -162,12 +152,10 @@ static int64_t widestDividing(MatmulOp op, int64_t vw) {
 /// with pending 1 beat the default on large squares, while the same tiles
 /// without pending, or pending on the default's tiles, are slower than the
 /// default (docs/perf): an evolutionary step through either is discarded.
-/// `extra` knobs are set in every sketch.
-static void
-addTileSketches(ScheduleSpace &space, StringRef mma, ArrayRef<StringRef> mmas,
-                int64_t wavesM, int64_t wavesN, int64_t tileK, int64_t pad,
-                int64_t bytes, const TargetInfo &target,
-                ArrayRef<std::pair<std::string, KnobValue>> extra = {}) {
+static void addTileSketches(ScheduleSpace &space, StringRef mma,
+                            ArrayRef<StringRef> mmas, int64_t wavesM,
+                            int64_t wavesN, int64_t tileK, int64_t pad,
+                            int64_t bytes, const TargetInfo &target) {
   auto deepest = [&](int64_t tm, int64_t tn, int64_t least) -> int64_t {
     for (int64_t stages = 4; stages >= least; --stages)
       if (stages * (tm + tn) * (tileK + pad) * bytes <= ldsLimit(target))
@@ -184,7 +172,6 @@ addTileSketches(ScheduleSpace &space, StringRef mma, ArrayRef<StringRef> mmas,
                     {kMma.name.str(), instr.str()},
                     {kStages.name.str(), stages},
                     {kWgmmaPending.name.str(), pending}};
-    sketch.knobs.append(extra.begin(), extra.end());
     space.addSketch(std::move(sketch));
   };
   static constexpr int64_t kTiles[] = {64, 128, 256};
@@ -289,10 +276,10 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
         MmaInstruction::parse("mfma_16x16x32").k <= maxTileK)
       mma = "mfma_16x16x32";
   }
+  // 3xTF32 (mma_16x8x8_tf32x3) is a value of the knob, not a default: its
+  // 4096^3 kernels erred 26x cuBLAS's FP32 GEMM against float64 with either
+  // split (docs/perf), and f32 GEMMs are asked for f32's accuracy.
   StringRef tf32x3 = tf32x3Mma(target);
-  if (elem.isF32() && !tf32x3.empty() && !decode && !skinnyN &&
-      tilesFillEverySM(*this, target))
-    mma = tf32x3;
   bool useMma = mma != "none";
   MmaInstruction shape = MmaInstruction::parse(mma);
 
@@ -300,18 +287,7 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   int64_t stages = 2;
   bool swizzle = false;
   int64_t pad = 16 / bytes;
-  // The FMA kernel (these knobs): a sketch where an f32 default is 3xTF32.
-  ScheduleSketch fmaSketch;
-  fmaSketch.knobs = {{kMma.name.str(), std::string("none")},
-                     {kTileM.name.str(), tileM},
-                     {kTileN.name.str(), tileN},
-                     {kTileK.name.str(), tileK},
-                     {kWavesM.name.str(), wavesM},
-                     {kWavesN.name.str(), wavesN},
-                     {kStages.name.str(), stages},
-                     {kLdsPad.name.str(), pad},
-                     {kLdsSwizzle.name.str(), int64_t(swizzle)}};
-  // K steps of 64 bytes per row: 32 16-bit elements, 16 f32 (3xTF32).
+  // K steps of 64 bytes per row (32 16-bit elements).
   int64_t mmaTileK = 64 / bytes;
   if (useMma) {
     // 128x128 tiles, 64x64 (NVIDIA, CDNA) or 64x32 (RDNA) per wave.
@@ -485,18 +461,6 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   if (!decode && !skinnyN) {
     addTileSketches(space, mma, mmas, wavesM, wavesN, tileK, pad, bytes,
                     target);
-    // f32 where 3xTF32 exists: the other f32 kernel too, whose instruction,
-    // LDS layout and pipeline change together.
-    if (elem.isF32() && !tf32x3.empty()) {
-      if (mma == tf32x3)
-        space.addSketch(fmaSketch);
-      else
-        addTileSketches(space, tf32x3, mmas, wavesM, wavesN, mmaTileK,
-                        /*pad=*/0, bytes, target,
-                        {{kTileK.name.str(), mmaTileK},
-                         {kLdsPad.name.str(), int64_t(0)},
-                         {kLdsSwizzle.name.str(), int64_t(1)}});
-    }
   }
   return space;
 }
