@@ -333,9 +333,10 @@ for s in ["stages = 1", "stages = 2", "stages = 2, lds_swizzle = 0, lds_pad = 8"
 # interleaved K rows of B as [K, N] and A as [K, M] included), both splits
 # (tf32_split), split-K and persistent workgroups.
 def tf32x3(s=""):
-    """The 3xTF32 schedule `s` (knobs over 128 x 128 x 16 tiles, 3 stages)."""
+    """The 3xTF32 schedule `s` (knobs over 128 x 128 x 16 tiles, 2 x 4 warps, 3 stages: the stage's
+    zeroed accumulators beside the running ones spill at 2 x 2 warps)."""
     knobs = {"mma": "mma_16x8x8_tf32x3", "tile_m": "128", "tile_n": "128", "tile_k": "16", "waves_m": "2",
-             "waves_n": "2", "stages": "3", "lds_pad": "0", "lds_swizzle": "1"}
+             "waves_n": "4", "stages": "3", "lds_pad": "0", "lds_swizzle": "1"}
     for kv in filter(None, s.split(",")):
         k, v = (x.strip() for x in kv.split("="))
         knobs[k] = v

@@ -21,7 +21,7 @@
 // CHECK-NOT: mma.sync.aligned.m16n8k16
 // CHECK: gpu.binary @hkg_matmul_1
 func.func @kn(%a: tensor<4096x64xf32>, %b: tensor<64x4096xf32>) -> tensor<4096x4096xf32> {
-  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x8_tf32x3, tile_m = 128, tile_n = 128, tile_k = 16, stages = 3, lds_pad = 0, lds_swizzle = 1>} : tensor<4096x64xf32>, tensor<64x4096xf32> -> tensor<4096x4096xf32>
+  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x8_tf32x3, tile_m = 128, tile_n = 128, tile_k = 16, waves_n = 4, stages = 3, lds_pad = 0, lds_swizzle = 1>} : tensor<4096x64xf32>, tensor<64x4096xf32> -> tensor<4096x4096xf32>
   return %0 : tensor<4096x4096xf32>
 }
 
@@ -31,7 +31,7 @@ func.func @kn(%a: tensor<4096x64xf32>, %b: tensor<64x4096xf32>) -> tensor<4096x4
 // CHECK: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // CHECK: gpu.binary @hkg_matmul_2
 func.func @nk(%a: tensor<4096x64xf32>, %b: tensor<4096x64xf32>) -> tensor<4096x4096xf32> {
-  %0 = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = mma_16x8x8_tf32x3, tile_m = 128, tile_n = 128, tile_k = 16, stages = 3, lds_pad = 0, lds_swizzle = 1>} : tensor<4096x64xf32>, tensor<4096x64xf32> -> tensor<4096x4096xf32>
+  %0 = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = mma_16x8x8_tf32x3, tile_m = 128, tile_n = 128, tile_k = 16, waves_n = 4, stages = 3, lds_pad = 0, lds_swizzle = 1>} : tensor<4096x64xf32>, tensor<4096x64xf32> -> tensor<4096x4096xf32>
   return %0 : tensor<4096x4096xf32>
 }
 
@@ -42,6 +42,6 @@ func.func @nk(%a: tensor<4096x64xf32>, %b: tensor<4096x64xf32>) -> tensor<4096x4
 // CHECK: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // CHECK-NOT: cvt.rna.tf32.f32
 func.func @kn_fast(%a: tensor<4096x64xf32>, %b: tensor<64x4096xf32>) -> tensor<4096x4096xf32> {
-  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x8_tf32x3, tile_m = 128, tile_n = 128, tile_k = 16, stages = 3, lds_pad = 0, lds_swizzle = 1, tf32_split = fast>} : tensor<4096x64xf32>, tensor<64x4096xf32> -> tensor<4096x4096xf32>
+  %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x8_tf32x3, tile_m = 128, tile_n = 128, tile_k = 16, waves_n = 4, stages = 3, lds_pad = 0, lds_swizzle = 1, tf32_split = fast>} : tensor<4096x64xf32>, tensor<64x4096xf32> -> tensor<4096x4096xf32>
   return %0 : tensor<4096x4096xf32>
 }

@@ -2,8 +2,9 @@
 
 // 3xTF32 (mma = mma_16x8x8_tf32x3, f32 operands): each fragment element x
 // is split into big = tf32(x) and small = tf32(x - big), and each fragment
-// pair is three tf32 m16n8k8 MMAs into the f32 accumulator, small terms
-// first (MatmulMmaSyncTf32x3.cpp). One 16 x 8 warp tile per wave: one A and
+// pair is three tf32 m16n8k8 MMAs, small terms first, into an accumulator
+// zeroed per stage and added to the running f32 sum after it
+// (MatmulMmaSyncTf32x3.cpp). One 16 x 8 warp tile per wave: one A and
 // one B fragment per K step of 8.
 
 // B as [K, N]: its LDS tile keeps the K rows interleaved (row r and r + 4
@@ -11,8 +12,9 @@
 // CHECK-LABEL: gpu.func @hkg_matmul_0(
 // CHECK-SAME: workgroup(%[[ALDS:.*]] : memref<2x16x16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BLDS:.*]] : memref<2x16x16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-SAME: tf32_split = rna
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<2x2xf32>
 // CHECK: %[[LANE:.*]] = arith.remui %thread_id_x, %c32 : index
-// CHECK: scf.for %[[KT:.*]] = %c0 to %c4 step %c1
+// CHECK: scf.for %[[KT:.*]] = %c0 to %c4 step %c1 iter_args(%[[ITER:.*]] = %{{.*}}) -> (vector<4xf32>)
 // CHECK-NEXT: %[[STAGE:.*]] = arith.remui %[[KT]], %c2 : index
 // The lane's fragment coordinates: g = lane / 4, t = lane % 4.
 // CHECK: %[[G:.*]] = arith.divui %[[LANE]], %c4 : index
@@ -43,14 +45,20 @@
 // CHECK: memref.load %[[BLDS]][%[[STAGE]], %{{.*}}, %{{.*}}] : memref<2x16x16xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[BBIG:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2x1xf32>
 // CHECK-NEXT: %[[BSMALL:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2x1xf32>
-// Three MMAs per fragment pair: a_small b_big, a_big b_small, a_big b_big.
-// CHECK: %[[D1:.*]] = nvgpu.mma.sync(%[[ASMALL]], %[[BBIG]], %{{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
+// Three MMAs per fragment pair: a_small b_big, a_big b_small, a_big b_big,
+// the stage's first into a zeroed accumulator.
+// CHECK: %[[D1:.*]] = nvgpu.mma.sync(%[[ASMALL]], %[[BBIG]], %[[ZERO]]) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK-NEXT: %[[D2:.*]] = nvgpu.mma.sync(%[[ABIG]], %[[BSMALL]], %[[D1]]) {mmaShape = [16, 8, 8], tf32Enabled}
 // CHECK-NEXT: %[[D3:.*]] = nvgpu.mma.sync(%[[ABIG]], %[[BBIG]], %[[D2]]) {mmaShape = [16, 8, 8], tf32Enabled}
 // The second K step of 8 in the tile_k = 16 stage.
-// CHECK-COUNT-3: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
+// CHECK-COUNT-2: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
+// CHECK-NEXT: %[[D6:.*]] = nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
 // CHECK-NOT: nvgpu.mma.sync
-// CHECK: scf.yield
+// Added to the running sum in f32 (the tensor cores truncate their
+// additions): a zeroed accumulator per stage.
+// CHECK: %[[PART:.*]] = vector.shape_cast %[[D6]] : vector<2x2xf32> to vector<4xf32>
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[ITER]], %[[PART]] : vector<4xf32>
+// CHECK-NEXT: scf.yield %[[SUM]]
 func.func @kn(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %0 = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = mma_16x8x8_tf32x3, tile_m = 16, tile_n = 16, tile_k = 16, waves_m = 1, waves_n = 2, stages = 2, lds_pad = 0, lds_swizzle = 1>} : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>

@@ -1,4 +1,4 @@
-// f32 GEMM 4096^3, B as [N, K] (transpose_b): the default schedule: 3xTF32 (mma_16x8x8_tf32x3, tf32_split = rna) (docs/Matmul.md, "NVIDIA 3xTF32").
+// f32 GEMM 4096^3, B as [N, K] (transpose_b): the default schedule (the FMA kernel; docs/Matmul.md, "FMA fallback").
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @gemm(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
     %0 = hkg.matmul %a, %b {transpose_b} : tensor<4096x4096xf32>, tensor<4096x4096xf32> -> tensor<4096x4096xf32>
