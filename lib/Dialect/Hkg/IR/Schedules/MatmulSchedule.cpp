@@ -255,13 +255,6 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   int64_t maxTileK = 128;
   while (maxTileK > kMinTileK && maxTileK > getK())
     maxTileK /= 2;
-  int64_t m = getM(), n = getN();
-  // Matrix-vector shapes: M (decode) or N at most 16, so that the other
-  // operand (the weights) is read once and the kernel is bound by reading
-  // it (docs/Matmul.md, "Matrix-vector products").
-  bool decode = m <= kMaxVectorDim;
-  bool skinnyN = !decode && n <= kMaxVectorDim;
-  bool nvidia = target.isNVIDIA();
   StringRef mma = "none";
   if (isHalfType(elem)) {
     for (StringRef instr : llvm::drop_begin(mmas)) {
@@ -276,24 +269,25 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
         MmaInstruction::parse("mfma_16x16x32").k <= maxTileK)
       mma = "mfma_16x16x32";
   }
-  // 3xTF32 (mma_16x8x8_tf32x3) is a value of the knob, not a default: its
-  // 4096^3 kernels erred 26x cuBLAS's FP32 GEMM against float64 with either
-  // split (docs/perf), and f32 GEMMs are asked for f32's accuracy.
-  StringRef tf32x3 = tf32x3Mma(target);
   bool useMma = mma != "none";
   MmaInstruction shape = MmaInstruction::parse(mma);
+  int64_t m = getM(), n = getN();
+  // Matrix-vector shapes: M (decode) or N at most 16, so that the other
+  // operand (the weights) is read once and the kernel is bound by reading
+  // it (docs/Matmul.md, "Matrix-vector products").
+  bool decode = m <= kMaxVectorDim;
+  bool skinnyN = !decode && n <= kMaxVectorDim;
+  bool nvidia = target.isNVIDIA();
 
   int64_t tileM = 64, tileN = 64, tileK = 16, wavesM = 2, wavesN = 2;
   int64_t stages = 2;
   bool swizzle = false;
   int64_t pad = 16 / bytes;
-  // K steps of 64 bytes per row (32 16-bit elements).
-  int64_t mmaTileK = 64 / bytes;
   if (useMma) {
     // 128x128 tiles, 64x64 (NVIDIA, CDNA) or 64x32 (RDNA) per wave.
     tileM = 128;
     tileN = 128;
-    tileK = mmaTileK;
+    tileK = 32;
     wavesN = target.matrixCore == MatrixCoreKind::WMMA ? 4 : 2;
     swizzle = true;
     pad = 0;
@@ -305,7 +299,7 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   // of dynamic shared memory): on the H200 the fastest of the tile shapes
   // and instructions measured, with B as [N, K] and as [K, N], and well
   // ahead of mma.sync (docs/perf).
-  bool wgmma = useMma && isHalfType(elem) && !decode &&
+  bool wgmma = useMma && !decode &&
                llvm::is_contained(mmas, "wgmma_64x128x16") && !skinnyN &&
                !readsLhsTransposed() && maxTileK * bytes >= 128 &&
                widestDividing(*this, 16 / bytes) == 16 / bytes;
@@ -436,7 +430,11 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
     space.add(kEpilogueLds, false, epilogueLdsHelp);
   else
     space.addFixed(kEpilogueLds, false, epilogueLdsHelp);
-  // 3xTF32's split where its instruction can take the operands.
+  // 3xTF32's split where its instruction can take the operands. 3xTF32
+  // (mma_16x8x8_tf32x3) is a value of `mma`, not a default: its 4096^3
+  // kernels erred 26x cuBLAS's FP32 GEMM against float64 with either split
+  // (docs/perf), and f32 GEMMs are asked for f32's accuracy.
+  StringRef tf32x3 = tf32x3Mma(target);
   if (elem.isF32() && !tf32x3.empty())
     space.add(kTf32Split, {"rna", "fast"}, "rna",
               "3xTF32's split of f32 operands into two tf32 terms (mma = " +
@@ -458,10 +456,9 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
             "memory of a thread-block cluster, sm_90, split_k <= 8) or "
             "workspace (a global f32 workspace, the last workgroup of each "
             "group of 16 to arrive adds the group's, every target)");
-  if (!decode && !skinnyN) {
+  if (!decode && !skinnyN)
     addTileSketches(space, mma, mmas, wavesM, wavesN, tileK, pad, bytes,
                     target);
-  }
   return space;
 }
 
@@ -487,8 +484,8 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                                           << " needs f16 or bf16 operands, got "
                                           << elem << "; expected mma = none";
     // f32 operands on tf32 tensor cores where the target has them.
-    if (elem.isF32() && !tf32x3Mma(target).empty())
-      diag << " or " << tf32x3Mma(target);
+    if (StringRef tf32x3 = tf32x3Mma(target); elem.isF32() && !tf32x3.empty())
+      diag << " or " << tf32x3;
     return diag;
   }
   // With wgmma, waves_m x waves_n count warpgroups.
