@@ -9,7 +9,9 @@
 #     sweep carries on. Kernels with dynamic sizes (the dynamic_* families)
 #     run once per value of SIZES (hkg-run --sizes; default 0,1,5,257: every
 #     size parameter takes the value, so keep them small for kernels with
-#     two). $OUT: sweep.json (summarize here with
+#     two). PARALLEL=N runs N families side by side (their CPU-side
+#     references overlap; the brief timings are then not comparable).
+#     $OUT: sweep.json (summarize here with
 #     utils/sweep/summarize.py sweep.json SWEEP_DIR), sweep.log.
 #   bash utils/device/sweep.sh dataset [TUNING_DIR=.carry/tuning]
 #     The tuning dataset: utils/tuning/measure.py over the candidates of
@@ -24,13 +26,28 @@ case "$mode" in
 kernels)
   SWEEP=${1:-.carry/sweep}
   bin=$(hkg_bin "${2:-.carry/bin}") || exit 1
-  mkdir -p /tmp/sweep-json
-  for bundle in "$SWEEP"/*/; do
+  mkdir -p /tmp/sweep-json /tmp/sweep-log
+  # One family: hkg-run over its bundle, its log kept apart so that
+  # families run side by side (PARALLEL) do not interleave their lines.
+  run_family() {
+    local bundle=$1 fam
     fam=$(basename "$bundle")
-    [ -f "$bundle/manifest.json" ] || continue
-    [ "$(time_left 5)" -gt 0 ] || { echo "out of time before $fam"; break; }
+    [ "$(time_left 5)" -gt 0 ] || { echo "out of time before $fam" > "/tmp/sweep-log/$fam.log"; return; }
     timeout "$(time_left 5)" "$bin/hkg-run" "$bundle" --reps=20 --warmup=3 --timeout=60 \
-      --measure-copy-mib=512 --sizes="${SIZES:-0,1,5,257}" --json "/tmp/sweep-json/$fam.json" 2>&1
+      --measure-copy-mib=512 --sizes="${SIZES:-0,1,5,257}" --json "/tmp/sweep-json/$fam.json" \
+      > "/tmp/sweep-log/$fam.log" 2>&1
+  }
+  families=()
+  for bundle in "$SWEEP"/*/; do
+    [ -f "$bundle/manifest.json" ] && families+=("$bundle")
+  done
+  for bundle in "${families[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "${PARALLEL:-1}" ]; do wait -n; done
+    run_family "$bundle" &
+  done
+  wait
+  for bundle in "${families[@]}"; do
+    cat "/tmp/sweep-log/$(basename "$bundle").log"
   done > "$OUT/sweep.log"
   python3 - "$OUT/sweep.json" /tmp/sweep-json/*.json <<'PY'
 import json, sys
