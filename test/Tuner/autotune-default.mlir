@@ -8,7 +8,7 @@
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   // CHECK-LABEL: func.func @softmax
   func.func @softmax(%x: tensor<64x8192xf32>) -> tensor<64x8192xf32> {
-    // CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<bulk_store = 0, occupancy = 0, online = 0, row_cache = registers, row_split = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 4>}
+    // CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<bulk_store = 0, occupancy = 0, online = 0, row_cache = registers, row_split = 1, row_split_reduce = cluster, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 4>}
     // AUTO: remark: hkg-autotune: no device to measure on (no GPU runtime found: /nonexistent/libcuda.so.1 and /nonexistent/libamdhip64.so not loadable); no database record or policy model for this op; using the default schedule
     // expected-remark @below {{hkg-autotune: device=none; no database record or policy model for this op; using the default schedule}}
     %0 = hkg.softmax %x axis(1) : tensor<64x8192xf32> -> tensor<64x8192xf32>

@@ -12,7 +12,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   // MODEL-LABEL: func.func @layernorm
   func.func @layernorm(%x: tensor<2048x8192xbf16>, %w: tensor<8192xbf16>, %b: tensor<8192xbf16>) -> tensor<2048x8192xbf16> {
     // DB: remark: hkg-autotune: device=none; picked zero-shot by a policy trained from the database among 512 legal candidates
-    // MODEL: hkg.layernorm {{.*}} {schedule = #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = registers, row_split = 1, row_steps = 1, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 8>}
+    // MODEL: hkg.layernorm {{.*}} {schedule = #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = registers, row_split = 1, row_split_reduce = cluster, row_steps = 1, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 8>}
     // expected-remark @below {{hkg-autotune: device=none; picked zero-shot by the policy model}}
     %0 = hkg.layernorm %x weight(%w : tensor<8192xbf16>) bias(%b : tensor<8192xbf16>) eps(1.0e-05) : tensor<2048x8192xbf16> -> tensor<2048x8192xbf16>
     return %0 : tensor<2048x8192xbf16>

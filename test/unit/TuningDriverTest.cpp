@@ -353,9 +353,9 @@ TEST_F(TuningDriverTest, TheWinnerIsTheTrulyFastestFinalist) {
   TuningOptions o;
   o.budget = 24;
   // With this seed the search's fastest reading is a lucky one (checked
-  // below, so that the test keeps testing the confirmation; 13 since the
-  // softmax space has row_split).
-  o.seed = 13;
+  // below, so that the test keeps testing the confirmation; 25 since the
+  // softmax space has row_split_reduce).
+  o.seed = 25;
   TuningDriver driver(o);
   auto result = driver.tune(op, *target, *device);
   ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());

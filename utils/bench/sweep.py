@@ -181,6 +181,14 @@ _WGMMA = [dict(tile_m=128, tile_n=128, waves_m=2, waves_n=1, mma="wgmma_64x128x1
           dict(tile_m=128, tile_n=128, waves_m=2, waves_n=1, mma="wgmma_64x128x16", stages=4, unroll=2)]
 PINNED["qkv_proj"] = PINNED["gemm"] + [dict(d, tile_k=64, vector_width=8, lds_pad=0, lds_swizzle=1) for d in _WGMMA]
 PINNED.update({f"gemv.{tag}": _GEMV_PINS for tag in SECOND["gemv"]})
+# Beside each long-row default: the row whole (p0) and a cluster of 8 (p1),
+# each re-reading the row (the forms before the workspace split), and the
+# workspace split of 16 and 64 (p2, p3).
+_LONG_PINS = [dict(row_split=1, row_cache="none", threads=1024),
+              dict(row_split=8, row_split_reduce="cluster", row_cache="none", threads=1024),
+              dict(row_split=16, row_split_reduce="workspace", row_cache="none", threads=512),
+              dict(row_split=64, row_split_reduce="workspace", row_cache="none", threads=512)]
+PINNED.update({f"{op}.{tag}": _LONG_PINS for op, tags in LONG.items() for tag in tags})
 # The 4096^3 GEMM (B as [K, N]) with wgmma's MN-major B (p6-p10).
 PINNED["gemm"] = PINNED["gemm"] + [dict(d, tile_k=64, vector_width=8, lds_pad=0, lds_swizzle=1) for d in _WGMMA]
 # wgmma_pending = 1 (a K step's warpgroup MMAs in flight during the next

@@ -24,10 +24,12 @@ row / token dims ('?'), dynamic_matmul a dynamic M: one kernel each, checked at 
 families norm_trailing and norm_inner cover hkg.layernorm / hkg.rmsnorm over
 2 or 3 trailing axes (row schedules) and over one inner axis (column
 schedules), with and without weight and bias, in f32 / f16 / bf16 at odd
-sizes. The family row_split covers rows shared by the workgroups of a
-thread-block cluster (the row_split knob: softmax, log_softmax, layernorm,
-rmsnorm over a few long rows, odd lengths whose last slice is short); its
-defaults split, its random schedules draw row_split from 2, 4, 8. Every case has a
+sizes. The family row_split covers rows shared by several workgroups (the
+row_split knob: softmax, log_softmax, layernorm, rmsnorm over a few long
+rows, odd lengths whose last slice is short, rows of 4M), combined through a
+thread-block cluster or the global workspace (row_split_reduce; each shape
+also with the combine its default does not take); its defaults split, its
+random schedules draw row_split from 2 to 64. Every case has a
 'feature' in index.json; utils/sweep/summarize.py counts them per feature.
 With --extremes, the families x_<op> add utils/extreme_shapes.py's cases
 (every op x dtype x extreme shape: one row, rows of 1M, M / N / K = 1, odd
@@ -520,6 +522,27 @@ def row_split_cases():
             return f"hkg.layernorm %arg0 eps(1.0e-05) {{{st}}} : {x} -> {x}"
         cases.append((f"split_layernorm_merged_{dt}_{r}x{c}", [x], merged, x))
         cases.append((f"split_rmsnorm_{dt}_{r}x{c}", [x, w], f"hkg.rmsnorm %arg0 weight(%arg1 : {w}) eps(1.0e-06) {{sched}}: {x} -> {x}", x))
+
+        # The other combine than the default's: a cluster of 8 (sm_90) where
+        # the default goes through the workspace, 8 workspace workgroups
+        # where it takes a cluster or keeps rows whole.
+        def forced(op, knobs, x=x):
+            def text(st):
+                st = f"schedule = #hkg.schedule<{knobs}>" if st is None else st.replace("<", f"<{knobs}, ", 1)
+                return f"{op} {{{st}}} : {x} -> {x}"
+            return text
+        for combine in ("cluster", "workspace"):
+            knobs = f"row_split = 8, row_split_reduce = {combine}, row_cache = none, threads = 512"
+            cases.append((f"split_{combine}_log_softmax_{dt}_{r}x{c}", [x], forced("hkg.softmax log %arg0 axis(1)", knobs), x))
+            cases.append((f"split_{combine}_layernorm_merged_{dt}_{r}x{c}", [x],
+                          forced("hkg.layernorm %arg0 eps(1.0e-05)", "moments = merged, " + knobs), x))
+    # Rows of 4M: the workspace split's widest (64 workgroups a row).
+    for r, c in ((2, 4194304),):
+        x, w = t((r, c), "bf16"), t((c,), "bf16")
+        cases.append((f"split_softmax_bf16_{r}x{c}", [x], f"hkg.softmax %arg0 axis(1) {{sched}}: {x} -> {x}", x))
+        cases.append((f"split_layernorm_bf16_{r}x{c}", [x, w, w],
+                      f"hkg.layernorm %arg0 weight(%arg1 : {w}) bias(%arg2 : {w}) eps(1.0e-05) {{sched}}: {x} -> {x}", x))
+        cases.append((f"split_rmsnorm_bf16_{r}x{c}", [x, w], f"hkg.rmsnorm %arg0 weight(%arg1 : {w}) eps(1.0e-06) {{sched}}: {x} -> {x}", x))
     return cases
 
 
@@ -573,7 +596,7 @@ def families():
     fam["reduce_bodies"] = (red, reduce_bodies_cases())
     fam["norm_trailing"] = (ROW, norm_axes_cases(trailing=True))
     fam["norm_inner"] = (COL, norm_axes_cases(trailing=False))
-    fam["row_split"] = (dict(ROW, row_split=[2, 4, 8]), row_split_cases())
+    fam["row_split"] = (dict(ROW, row_split=[2, 4, 8, 16, 64], row_split_reduce=["cluster", "workspace"]), row_split_cases())
     dyn = dynamic_cases()
     fam["dynamic_rows"] = (ROW, [c for c in dyn if c[4] == "dyn_rows"])
     fam["dynamic_reduce"] = (red, [c for c in dyn if c[4] == "dyn_reduce"])

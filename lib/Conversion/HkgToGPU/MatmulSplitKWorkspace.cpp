@@ -36,32 +36,6 @@ using namespace mlir;
 using namespace mlir::hkg;
 using namespace mlir::hkg::matmul;
 
-/// A fence ordering this thread's global accesses with the device's other
-/// workgroups: `syncscope("agent")` on AMD, `("device")` on NVIDIA.
-static void deviceFence(OpBuilder &b, Location loc, const TargetInfo &target,
-                        LLVM::AtomicOrdering ordering) {
-  LLVM::FenceOp::create(b, loc, ordering, target.isAMD() ? "agent" : "device");
-}
-
-/// A module-level global named `name` of `type` in the module of `kernel`;
-/// zero-initialized when `zero`, otherwise uninitialized.
-static Value getModuleGlobal(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
-                             StringRef name, MemRefType type, bool zero) {
-  auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    Attribute init = b.getUnitAttr();
-    if (zero)
-      init = DenseElementsAttr::get(
-          RankedTensorType::get(type.getShape(), type.getElementType()),
-          b.getZeroAttr(type.getElementType()));
-    memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), type,
-                             init, /*constant=*/false, b.getI64IntegerAttr(16));
-  }
-  return memref::GetGlobalOp::create(b, loc, type, name);
-}
-
 void TilePipeline::reduceThroughWorkspaceAndStore(
     ArrayRef<Value> acc, Value rank,
     function_ref<void(ArrayRef<Value>)> store) {

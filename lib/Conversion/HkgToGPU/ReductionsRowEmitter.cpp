@@ -53,7 +53,8 @@ RowEmitter::RowEmitter(KernelContext &kc, const RowSchedule &sched,
     kc.grid = {static_cast<int64_t>(llvm::divideCeil(rows, rpb)) * split, 1, 1};
   else
     kc.setGridX(rowCount.staticFactor, rpb);
-  if (split > 1)
+  splitWorkspace = split > 1 && sched.rowSplitWorkspace;
+  if (split > 1 && !splitWorkspace)
     kc.cluster = {split, 1, 1};
   kc.block = {threads, 1, 1};
 
@@ -66,9 +67,10 @@ RowEmitter::RowEmitter(KernelContext &kc, const RowSchedule &sched,
   lane = arith::RemUIOp::create(b, loc, tid, cTpr);
   assert((!rowGroup || split == 1) && "row_split with row_steps");
   if (!rowGroup && split > 1) {
-    // A cluster's workgroups are consecutive along x: rank = bid % split,
-    // the rank's slice of vectors [rank * sliceVecs, ...).
-    Value bid = blockIdX(b, loc);
+    // A cluster's workgroups are consecutive along x, a workspace split's
+    // tickets likewise: rank = bid % split, the rank's slice of vectors
+    // [rank * sliceVecs, ...).
+    Value bid = splitWorkspace ? takeTicket() : blockIdX(b, loc);
     Value cSplit = constIndex(b, loc, split);
     rank = arith::RemUIOp::create(b, loc, bid, cSplit);
     rowGroup = arith::DivUIOp::create(b, loc, bid, cSplit);
@@ -253,6 +255,8 @@ SmallVector<Value> RowEmitter::reduceRow(ValueRange values,
   // the waves' partials into that thread's branch, leaving all of them
   // loaded (and live) before groupReduce's barrier: the online softmax
   // spilled 260 bytes at 1024 threads (ptxas -v).
+  if (splitWorkspace)
+    return workspaceCombine(r, combine);
   return clusterCombine(kc, r, combine, split, rpb, rowInBlock,
                         /*writer=*/Value());
 }

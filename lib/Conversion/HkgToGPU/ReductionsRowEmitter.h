@@ -37,7 +37,11 @@
 // ops' axis_split does), so every workgroup normalizes and writes its own
 // slice with the row's statistics; with row_cache = registers each slice is
 // read once. (Whole vectors only, no LDS cache, no bulk store, one row step:
-// the schedule verifier.)
+// the schedule verifier.) With `row_split_reduce = workspace` (every target,
+// S up to 64) the S workgroups of a row take their rows by ticket instead
+// of block id and combine through a global workspace of the kernel's
+// module, each waiting until the row's S partials are in
+// (ReductionsRowSplitWorkspace.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -128,6 +132,14 @@ public:
   /// every workgroup of the cluster gets the row's result).
   SmallVector<Value> reduceRow(ValueRange values, const Combiner &combine);
 
+  /// row_split_reduce = workspace (ReductionsRowSplitWorkspace.cpp): the
+  /// workgroup's ticket, 0 .. grid - 1 in the order workgroups start; and
+  /// the combine of one reduction of the row's S workgroups through the
+  /// workspace, every workgroup of the row getting the result.
+  Value takeTicket();
+  SmallVector<Value> workspaceCombine(ValueRange values,
+                                      const Combiner &combine);
+
   /// Replaces the invalid lanes of `v` (f32) by `identity`.
   Value mask(const Slot &slot, Value v, double identity);
 
@@ -165,6 +177,10 @@ public:
   /// whether the last slice is short.
   int64_t split, sliceVecs;
   bool sliceShort;
+  /// row_split_reduce = workspace, and the row reductions combined through
+  /// it so far (each has its own partials and counters).
+  bool splitWorkspace = false;
+  int workspaceRounds = 0;
   RowCache cache;
   bool rematBF16 = false;
   bool bulkStore = false;

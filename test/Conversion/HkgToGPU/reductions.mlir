@@ -11,7 +11,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK:       gpu.module @hkg_softmax_0
 // CHECK:         gpu.func @hkg_softmax_0(%{{.*}}: memref<64x4096xbf16>, %{{.*}}: memref<64x4096xbf16>)
 // CHECK-SAME:      workgroup(%{{.*}} : memref<2xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<2xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// CHECK-SAME:      hkg.schedule = #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, rows_per_block = 1, threads = 128, unroll = 4, vector_width = 8>
+// CHECK-SAME:      hkg.schedule = #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, row_split = 1, row_split_reduce = workspace, rows_per_block = 1, threads = 128, unroll = 4, vector_width = 8>
 // CHECK-SAME:      known_block_size = array<i32: 128, 1, 1>
 // CHECK-SAME:      known_grid_size = array<i32: 64, 1, 1>
 // CHECK-NOT:       scf.for

@@ -14,7 +14,7 @@
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK-LABEL: gpu.func @hkg_layernorm_0
 // CHECK-SAME:    (%[[IN:.*]]: memref<16x131072xf32>, %{{.*}}: memref<131072xf32>, %{{.*}}: memref<131072xf32>, %[[OUT:.*]]: memref<16x131072xf32>) workgroup(%{{.*}} : memref<32xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[XSUM:.*]] : memref<1x1xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<32xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[XSQ:.*]] : memref<1x1xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// CHECK-SAME:    hkg.schedule = #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = registers, row_split = 8, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>
+// CHECK-SAME:    hkg.schedule = #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = registers, row_split = 8, row_split_reduce = cluster, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>
 // CHECK-SAME:    known_block_size = array<i32: 1024, 1, 1>
 // CHECK-SAME:    known_cluster_size = array<i32: 8, 1, 1>
 // CHECK-SAME:    known_grid_size = array<i32: 128, 1, 1>

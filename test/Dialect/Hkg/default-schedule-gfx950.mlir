@@ -18,13 +18,13 @@
 // CHECK-LABEL: func.func @reduce(
 // CHECK: hkg.reduce {{.*}} {schedule = #hkg.schedule<occupancy = 0, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 4>}
 // CHECK-LABEL: func.func @softmax(
-// CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 8>}
+// CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, row_split = 1, row_split_reduce = workspace, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 8>}
 // CHECK-LABEL: func.func @softmax_short_rows(
-// CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 4>}
+// CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, row_split = 1, row_split_reduce = workspace, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 4>}
 // CHECK-LABEL: func.func @layernorm(
-// CHECK: hkg.layernorm {{.*}} {schedule = #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 1, threads = 128, unroll = 4, vector_width = 8>}
+// CHECK: hkg.layernorm {{.*}} {schedule = #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, row_split = 1, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 128, unroll = 4, vector_width = 8>}
 // CHECK-LABEL: func.func @rmsnorm(
-// CHECK: hkg.rmsnorm {{.*}} {schedule = #hkg.schedule<occupancy = 0, row_cache = none, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>}
+// CHECK: hkg.rmsnorm {{.*}} {schedule = #hkg.schedule<occupancy = 0, row_cache = registers, row_split = 16, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 4>}
 // CHECK-LABEL: func.func @rope(
 // CHECK: hkg.rope {{.*}} {schedule = #hkg.schedule<threads = 256, tokens_per_block = 1, vector_width = 8>}
 // CHECK-LABEL: func.func @top_p(
@@ -34,7 +34,7 @@
 // CHECK-LABEL: func.func @attention_f32(
 // CHECK: hkg.attention {{.*}} {schedule = #hkg.schedule<mma = none, stages = 2, tile_kv = 64, tile_q = 64, waves = 4>}
 // CHECK-LABEL: func.func @softmax_tiny_rows(
-// CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, rows_per_block = 64, threads = 64, unroll = 2, vector_width = 4>}
+// CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, row_split = 1, row_split_reduce = workspace, rows_per_block = 64, threads = 64, unroll = 2, vector_width = 4>}
 // CHECK-LABEL: func.func @rope_small_head(
 // CHECK: hkg.rope {{.*}} {schedule = #hkg.schedule<threads = 64, tokens_per_block = 1, vector_width = 8>}
 // CHECK-LABEL: func.func @top_p_small_vocab(

@@ -3,7 +3,9 @@
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 | FileCheck %s --check-prefixes=CHECK,SM90
 // On sm_90 few long rows are split over a cluster (row_split > 1: rows x
 // split within the 132 SMs, slices of at least 32 KiB), each workgroup
-// sizing its threads for its slice.
+// sizing its threads for its slice; rows too long for a workgroup's
+// registers otherwise are split through the workspace on every target
+// (row_split_reduce = workspace, 512 threads, up to 64 workgroups a row).
 // Every default passes its own verification on every target:
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx90a --hkg-verify-schedule="chip=gfx90a require-schedule" -o /dev/null
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-verify-schedule="chip=gfx942 require-schedule" -o /dev/null
@@ -33,9 +35,9 @@ func.func @layernorm_channels(%x: tensor<4x96x1000xbf16>, %w: tensor<96xbf16>) -
 
 // Axis 1 of [1, 1, 1]: no kept dims after it (only 1s), so rows.
 // CHECK-LABEL: func.func @rmsnorm_column_of_1(
-// GFX942: #hkg.schedule<occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 64, threads = 64, unroll = 1, vector_width = 1>
-// GFX1100: #hkg.schedule<occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
-// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_split = 1, row_steps = 1, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
+// GFX942: #hkg.schedule<occupancy = 0, row_cache = registers, row_split = 1, row_split_reduce = workspace, row_steps = 1, rows_per_block = 64, threads = 64, unroll = 1, vector_width = 1>
+// GFX1100: #hkg.schedule<occupancy = 0, row_cache = registers, row_split = 1, row_split_reduce = workspace, row_steps = 1, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
+// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_split = 1, row_split_reduce = cluster, row_steps = 1, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
 func.func @rmsnorm_column_of_1(%x: tensor<1x1x1xf32>) -> tensor<1x1x1xf32> {
   %0 = hkg.rmsnorm %x axes = [1] eps(1.0e-06) : tensor<1x1x1xf32> -> tensor<1x1x1xf32>
   return %0 : tensor<1x1x1xf32>
@@ -68,9 +70,9 @@ func.func @layernorm_leading_axis(%x: tensor<4099x13xf32>, %b: tensor<4099xf32>)
 // The last two dims of [8, 1024, 1024]: rows of 1M elements, the row
 // space (re-read from global memory, too long for registers).
 // CHECK-LABEL: func.func @layernorm_last_two(
-// GFX942: #hkg.schedule<moments = separate, occupancy = 0, row_cache = none, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
-// GFX1100: #hkg.schedule<moments = separate, occupancy = 0, row_cache = none, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
-// SM90: #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = none, row_split = 8, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
+// GFX942: #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, row_split = 64, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
+// GFX1100: #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, row_split = 64, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
+// SM90: #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = registers, row_split = 64, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
 func.func @layernorm_last_two(%x: tensor<8x1024x1024xbf16>, %w: tensor<1024x1024xbf16>) -> tensor<8x1024x1024xbf16> {
   %0 = hkg.layernorm %x axes = [1, 2] weight(%w : tensor<1024x1024xbf16>) eps(1.0e-05) : tensor<8x1024x1024xbf16> -> tensor<8x1024x1024xbf16>
   return %0 : tensor<8x1024x1024xbf16>
@@ -78,9 +80,9 @@ func.func @layernorm_last_two(%x: tensor<8x1024x1024xbf16>, %w: tensor<1024x1024
 
 // Axis 1 of [2, 13, 1]: only a dim of 1 after it, so rows of 13.
 // CHECK-LABEL: func.func @rmsnorm_axis_then_ones(
-// GFX942: #hkg.schedule<occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 1>
-// GFX1100: #hkg.schedule<occupancy = 0, row_cache = registers, row_steps = 1, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 1>
-// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_split = 1, row_steps = 1, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 1>
+// GFX942: #hkg.schedule<occupancy = 0, row_cache = registers, row_split = 1, row_split_reduce = workspace, row_steps = 1, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 1>
+// GFX1100: #hkg.schedule<occupancy = 0, row_cache = registers, row_split = 1, row_split_reduce = workspace, row_steps = 1, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 1>
+// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_split = 1, row_split_reduce = cluster, row_steps = 1, rows_per_block = 16, threads = 64, unroll = 4, vector_width = 1>
 func.func @rmsnorm_axis_then_ones(%x: tensor<2x13x1xf32>) -> tensor<2x13x1xf32> {
   %0 = hkg.rmsnorm %x axes = [1] eps(1.0e-06) : tensor<2x13x1xf32> -> tensor<2x13x1xf32>
   return %0 : tensor<2x13x1xf32>

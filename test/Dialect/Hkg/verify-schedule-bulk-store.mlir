@@ -39,7 +39,7 @@ func.func @with_lds_cache(%x: tensor<64x8192xbf16>) -> tensor<64x8192xbf16> {
 // Only targets with bulk asynchronous copies (sm_90) have the knob.
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 func.func @amd(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>, %b: tensor<8192xbf16>) -> tensor<64x8192xbf16> {
-  // expected-error @below {{unknown schedule knob 'bulk_store' for hkg.layernorm; expected one of: vector_width, threads, rows_per_block, unroll, row_cache, occupancy, moments, row_steps}}
+  // expected-error @below {{unknown schedule knob 'bulk_store' for hkg.layernorm; expected one of: vector_width, threads, rows_per_block, unroll, row_cache, row_split, row_split_reduce, occupancy, moments, row_steps}}
   %0 = hkg.layernorm %x weight(%w : tensor<8192xbf16>) bias(%b : tensor<8192xbf16>) eps(1.0e-05) {schedule = #hkg.schedule<threads = 256, rows_per_block = 1, vector_width = 8, unroll = 4, row_cache = registers, bulk_store = 1>} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
   return %0 : tensor<64x8192xbf16>
 }
@@ -50,7 +50,7 @@ func.func @amd(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>, %b: tensor<8192x
 // sm_80 has no bulk copies either.
 module attributes {hkg.target = #hkg.target<chip = "sm_80">} {
 func.func @ampere(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<64x8192xbf16> {
-  // expected-error @below {{unknown schedule knob 'bulk_store' for hkg.rmsnorm; expected one of: vector_width, threads, rows_per_block, unroll, row_cache, occupancy, row_steps}}
+  // expected-error @below {{unknown schedule knob 'bulk_store' for hkg.rmsnorm; expected one of: vector_width, threads, rows_per_block, unroll, row_cache, row_split, row_split_reduce, occupancy, row_steps}}
   %0 = hkg.rmsnorm %x weight(%w : tensor<8192xbf16>) eps(1.0e-06) {schedule = #hkg.schedule<threads = 256, rows_per_block = 1, vector_width = 8, unroll = 4, row_cache = registers, bulk_store = 1>} : tensor<64x8192xbf16> -> tensor<64x8192xbf16>
   return %0 : tensor<64x8192xbf16>
 }

@@ -4,7 +4,7 @@
 // illegal values, values of the wrong kind.
 
 func.func @unknown_knob(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
-  // expected-error @below {{'hkg.softmax' op unknown schedule knob 'tile_m' for hkg.softmax; expected one of: vector_width, threads, rows_per_block, unroll, row_cache, occupancy, online}}
+  // expected-error @below {{'hkg.softmax' op unknown schedule knob 'tile_m' for hkg.softmax; expected one of: vector_width, threads, rows_per_block, unroll, row_cache, row_split, row_split_reduce, occupancy, online}}
   %0 = hkg.softmax %x axis(1) {schedule = #hkg.schedule<tile_m = 64>} : tensor<4x64xf32> -> tensor<4x64xf32>
   return %0 : tensor<4x64xf32>
 }

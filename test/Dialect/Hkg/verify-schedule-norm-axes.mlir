@@ -20,10 +20,11 @@ func.func @no_row_cache_down_columns(%x: tensor<4x96x1000xbf16>) -> tensor<4x96x
 // -----
 
 // Over trailing axes the row space applies to the rows of their product
-// (2 x 65536 elements here): a register cache of the whole row is refused.
+// (2 x 65536 elements here): a register cache of the whole row (no split)
+// is refused.
 func.func @row_cache_of_the_product(%x: tensor<8x2x65536xf32>) -> tensor<8x2x65536xf32> {
   // expected-error @below {{'hkg.rmsnorm' op schedule knob 'row_cache' = registers needs 2048 registers per thread for rows of 131072 elements (vector_width = 4, 64 threads per row); expected at most 64}}
-  %0 = hkg.rmsnorm %x axes = [1, 2] eps(1.0e-06) {schedule = #hkg.schedule<row_cache = registers, threads = 64, rows_per_block = 1, vector_width = 4>} : tensor<8x2x65536xf32> -> tensor<8x2x65536xf32>
+  %0 = hkg.rmsnorm %x axes = [1, 2] eps(1.0e-06) {schedule = #hkg.schedule<row_cache = registers, row_split = 1, threads = 64, rows_per_block = 1, vector_width = 4>} : tensor<8x2x65536xf32> -> tensor<8x2x65536xf32>
   return %0 : tensor<8x2x65536xf32>
 }
 

@@ -21,7 +21,7 @@ func.func @rows_exceed_threads_softmax(%x: tensor<64x128xf32>) -> tensor<64x128x
 
 func.func @registers(%x: tensor<8x131072xf32>, %w: tensor<131072xf32>) -> tensor<8x131072xf32> {
   // expected-error @below {{'hkg.rmsnorm' op schedule knob 'row_cache' = registers needs 4096 registers per thread for rows of 131072 elements (vector_width = 4, 32 threads per row); expected at most 64}}
-  %0 = hkg.rmsnorm %x weight(%w : tensor<131072xf32>) eps(1.0e-06) {schedule = #hkg.schedule<row_cache = registers, threads = 32, rows_per_block = 1, vector_width = 4>} : tensor<8x131072xf32> -> tensor<8x131072xf32>
+  %0 = hkg.rmsnorm %x weight(%w : tensor<131072xf32>) eps(1.0e-06) {schedule = #hkg.schedule<row_cache = registers, row_split = 1, threads = 32, rows_per_block = 1, vector_width = 4>} : tensor<8x131072xf32> -> tensor<8x131072xf32>
   return %0 : tensor<8x131072xf32>
 }
 

@@ -1,19 +1,45 @@
 // RUN: hkg-opt %s --split-input-file --hkg-verify-schedule -verify-diagnostics
 
-// row_split (a row shared by the workgroups of a cluster) needs clusters.
+// row_split (a row shared by several workgroups): a cluster needs sm_90's
+// thread-block clusters; elsewhere the workspace combine is the one there is.
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 func.func @no_clusters(%x: tensor<16x131072xf32>) -> tensor<16x131072xf32> {
-  // expected-error @below {{schedule knob 'row_split' is not available for hkg.layernorm on gfx942: splitting a row needs thread-block clusters (sm_90)}}
-  %0 = hkg.layernorm %x eps(1.0e-05) {schedule = #hkg.schedule<row_split = 8>} : tensor<16x131072xf32> -> tensor<16x131072xf32>
+  // expected-error @below {{schedule knob 'row_split_reduce' = cluster is not legal for hkg.layernorm on gfx942; expected one of: workspace}}
+  %0 = hkg.layernorm %x eps(1.0e-05) {schedule = #hkg.schedule<row_split = 8, row_split_reduce = cluster>} : tensor<16x131072xf32> -> tensor<16x131072xf32>
   return %0 : tensor<16x131072xf32>
 }
 }
 
 // -----
 
+// The workspace split on AMD verifies (64 workgroups a row: gfx942 has 304
+// CUs).
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
-func.func @no_clusters_softmax(%x: tensor<4x65536xf32>) -> tensor<4x65536xf32> {
-  // expected-error @below {{schedule knob 'row_split' is not available for hkg.softmax on gfx942: splitting a row needs thread-block clusters (sm_90)}}
+func.func @workspace_softmax(%x: tensor<4x65536xf32>) -> tensor<4x65536xf32> {
+  %0 = hkg.softmax %x axis(1) {schedule = #hkg.schedule<row_split = 64, row_split_reduce = workspace, row_cache = none>} : tensor<4x65536xf32> -> tensor<4x65536xf32>
+  return %0 : tensor<4x65536xf32>
+}
+}
+
+// -----
+
+// The workgroups of a row wait for each other: a workspace split beyond the
+// CUs a chip is sure to keep resident (gfx1151: 40, so at most 32) is
+// refused.
+module attributes {hkg.target = #hkg.target<chip = "gfx1151">} {
+func.func @workspace_beyond_resident(%x: tensor<4x1048576xbf16>) -> tensor<4x1048576xbf16> {
+  // expected-error @below {{schedule knob 'row_split' = 64 with row_split_reduce = workspace exceeds the 32 workgroups that gfx1151 is sure to keep resident at once (the workgroups of a row wait for each other); expected at most 32}}
+  %0 = hkg.softmax %x axis(1) {schedule = #hkg.schedule<row_split = 64, row_split_reduce = workspace, row_cache = none>} : tensor<4x1048576xbf16> -> tensor<4x1048576xbf16>
+  return %0 : tensor<4x1048576xbf16>
+}
+}
+
+// -----
+
+// A chip whose CU count hkg does not know has no split.
+module attributes {hkg.target = #hkg.target<chip = "gfx1250">} {
+func.func @unknown_cus(%x: tensor<4x65536xf32>) -> tensor<4x65536xf32> {
+  // expected-error @below {{schedule knob 'row_split' is not available for hkg.softmax on gfx1250: splitting a row needs the chip's compute-unit count (its workgroups wait for each other)}}
   %0 = hkg.softmax %x axis(1) {schedule = #hkg.schedule<row_split = 2>} : tensor<4x65536xf32> -> tensor<4x65536xf32>
   return %0 : tensor<4x65536xf32>
 }
@@ -34,8 +60,8 @@ func.func @columns(%x: tensor<2x1024x64xbf16>) -> tensor<2x1024x64xbf16> {
 
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 func.func @not_a_cluster_size(%x: tensor<16x131072xf32>) -> tensor<16x131072xf32> {
-  // expected-error @below {{schedule knob 'row_split' = 16 is not legal for hkg.layernorm on sm_90; expected one of: 1, 2, 4, 8}}
-  %0 = hkg.layernorm %x eps(1.0e-05) {schedule = #hkg.schedule<row_split = 16>} : tensor<16x131072xf32> -> tensor<16x131072xf32>
+  // expected-error @below {{schedule knob 'row_split' = 16 with row_split_reduce = cluster exceeds the 8 workgroups of a portable cluster; expected row_split_reduce = workspace}}
+  %0 = hkg.layernorm %x eps(1.0e-05) {schedule = #hkg.schedule<row_split = 16, row_split_reduce = cluster>} : tensor<16x131072xf32> -> tensor<16x131072xf32>
   return %0 : tensor<16x131072xf32>
 }
 }

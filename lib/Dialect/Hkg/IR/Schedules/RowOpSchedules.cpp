@@ -66,10 +66,13 @@ static RowGeometry getGeometry(Value input, Value result, int64_t reducedDims) {
   return g;
 }
 
-/// Legal `row_split` values: the portable cluster sizes of sm_90 (16 needs
-/// the non-portable cluster attribute at launch, which the runtime does not
-/// set).
-static constexpr int64_t kRowSplits[] = {1, 2, 4, 8};
+/// Legal `row_split` values. A cluster takes at most 8 (the portable
+/// cluster size of sm_90; 16 needs the non-portable cluster attribute at
+/// launch, which the runtime does not set); the workspace combine takes
+/// them all where the chip keeps that many workgroups resident
+/// (maxWorkspaceRowSplit).
+static constexpr int64_t kRowSplits[] = {1, 2, 4, 8, 16, 32, 64};
+static constexpr int64_t kMaxClusterRowSplit = 8;
 /// The default splits a row only into slices of at least this many input
 /// bytes: shorter slices leave too little to stream per workgroup to hide
 /// the exchanges' cluster barriers (a guess until measured: 16 x 131072 f32
@@ -77,24 +80,90 @@ static constexpr int64_t kRowSplits[] = {1, 2, 4, 8};
 /// threads and stays whole).
 static constexpr int64_t kMinRowSplitSliceBytes = 32768;
 
+/// The largest `row_split` with row_split_reduce = workspace on `target`:
+/// the workgroups of a row wait for each other's statistics, so all of
+/// them must be resident at once. Rows are handed out in launch order
+/// (tickets), so a split up to the chip's CU / SM count, each keeping at
+/// least one workgroup, always makes progress; at most 64 (sm_90 parts with
+/// fewer SMs than the H200's 132 exist). 1 where the CU count is unknown.
+static int64_t maxWorkspaceRowSplit(const TargetInfo &target) {
+  int64_t cus = target.computeUnits;
+  if (cus < 2)
+    return 1;
+  return std::min<int64_t>(
+      64, static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(cus))));
+}
+
 /// Vectors of `vw` elements in one of `split` slices of a row of `len`.
 static int64_t sliceVectors(int64_t len, int64_t vw, int64_t split) {
   return llvm::divideCeil(llvm::divideCeil(len, vw), split);
 }
 
-/// The default `row_split`: few rows (rows x split within the SM count, so
-/// that every workgroup of every cluster runs at once) long enough that
-/// each slice keeps kMinRowSplitSliceBytes of input; the largest such
-/// split, or 1 (a dynamic row count, a vector width not dividing the row).
-static int64_t defaultRowSplit(const RowGeometry &g, const TargetInfo &target,
-                               int64_t vw) {
-  if (!target.hasClusters() || g.dynamicRows || g.rowLength % vw != 0)
-    return 1;
-  for (int64_t s : llvm::reverse(kRowSplits))
-    if (s > 1 && g.rows * s <= static_cast<int64_t>(target.computeUnits) &&
-        g.rowLength / s * g.inputElemBytes >= kMinRowSplitSliceBytes)
-      return s;
-  return 1;
+namespace {
+/// A default split: workgroups per row and where their statistics meet.
+struct RowSplitChoice {
+  int64_t split = 1;
+  bool workspace = false;
+};
+} // namespace
+
+/// Threads per workgroup of the workspace split's default: its rank and
+/// row group come from a ticket held in registers for the whole kernel
+/// (a cluster's are recomputed from the block id), and at 1024 threads (64
+/// registers each on sm_90) softmax over 16 x 4M bf16 spilled 264 bytes
+/// (ptxas -v), none at 512.
+static constexpr int64_t kWorkspaceSplitThreads = 512;
+
+/// Whether a slice of a row split `split` ways fits the register cache of
+/// one workgroup of `threads` threads within half the verifier's bound
+/// (what the default caches for a split row: buildRowSpace).
+static bool sliceFitsRegisters(const RowGeometry &g, int64_t vw, int64_t split,
+                               int64_t threads = 1024) {
+  int64_t perThread =
+      llvm::divideCeil(sliceVectors(g.rowLength, vw, split), threads);
+  return cacheWords(perThread, vw, g.cachedElemBytes) <=
+         kMaxCachedWordsPerThread / 2;
+}
+
+/// The default `row_split` (static row counts whose rows vector_width
+/// divides; otherwise 1):
+///  - on sm_90, few rows (rows x split within the SM count, so that every
+///    workgroup of every cluster runs at once) long enough that each slice
+///    keeps kMinRowSplitSliceBytes of input take the largest such cluster,
+///    provided the row fits a workgroup's registers whole or in that
+///    slice;
+///  - other rows too long for that are split through the workspace into
+///    the fewest slices
+///    that fit a workgroup's registers (rows of 64K f32-cached elements
+///    and more: re-reading them cost softmax and layernorm 40% of a
+///    copy, docs/perf), and further while the rows leave SMs idle and the
+///    slices keep kMinRowSplitSliceBytes, up to maxWorkspaceRowSplit.
+static RowSplitChoice defaultRowSplit(const RowGeometry &g,
+                                      const TargetInfo &target, int64_t vw) {
+  if (g.dynamicRows || g.rowLength % vw != 0)
+    return {};
+  int64_t cus = target.computeUnits;
+  bool whole = sliceFitsRegisters(g, vw, 1);
+  if (target.hasClusters())
+    for (int64_t s : llvm::reverse(kRowSplits))
+      if (s > 1 && s <= kMaxClusterRowSplit && g.rows * s <= cus &&
+          g.rowLength / s * g.inputElemBytes >= kMinRowSplitSliceBytes &&
+          (whole || sliceFitsRegisters(g, vw, s)))
+        return {s, false};
+  if (whole)
+    return {};
+  int64_t maxSplit = maxWorkspaceRowSplit(target);
+  int64_t vectors = g.rowLength / vw;
+  int64_t s = 1;
+  while (s < maxSplit && 2 * s <= vectors &&
+         !sliceFitsRegisters(g, vw, s, kWorkspaceSplitThreads))
+    s *= 2;
+  while (s < maxSplit && 2 * s <= vectors && g.rows * s < cus &&
+         g.rowLength / (2 * s) * g.inputElemBytes >= kMinRowSplitSliceBytes)
+    s *= 2;
+  if (s == 1)
+    return {};
+  return {s, true};
 }
 
 /// Knobs every row op has; `cached` adds `row_cache` and `row_split`. The
@@ -110,11 +179,16 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
   while (vw > 1 && g.rowLength % vw != 0)
     vw /= 2;
   // A workgroup's share of the row: all of it, or its slice.
-  int64_t split = cached ? defaultRowSplit(g, target, vw) : 1;
+  RowSplitChoice splitChoice;
+  if (cached)
+    splitChoice = defaultRowSplit(g, target, vw);
+  int64_t split = splitChoice.split;
   int64_t sliceLen = sliceVectors(g.rowLength, vw, split) * vw;
   if (split == 1)
     sliceLen = g.rowLength;
   // Aim for about 4 vectors per thread over the row.
+  if (splitChoice.workspace)
+    maxThreads = std::min(maxThreads, kWorkspaceSplitThreads);
   int64_t tpr =
       clampPow2(llvm::divideCeil(sliceLen, vw * 4), 1,
                 std::min<int64_t>(target.maxThreadsPerWorkgroup, maxThreads));
@@ -152,14 +226,28 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
               "where a row lives between passes: re-read from global "
               "memory, registers, or LDS");
   }
-  if (cached && target.hasClusters())
+  if (cached && maxWorkspaceRowSplit(target) > 1) {
     space.add(kRowSplit, kRowSplits, split,
-              "workgroups of a cluster sharing each row (sm_90), each with "
-              "a contiguous slice of it, combining their partial statistics "
-              "through distributed shared memory");
-  else if (cached)
+              "workgroups sharing each row, each with a contiguous slice of "
+              "it, combining their partial statistics as row_split_reduce "
+              "says");
+    SmallVector<StringRef> reduces = {"workspace"};
+    if (target.hasClusters())
+      reduces.insert(reduces.begin(), "cluster");
+    space.add(kRowSplitReduce, reduces,
+              splitChoice.workspace ? StringRef("workspace") : reduces.front(),
+              "where a split row's statistics meet: cluster (distributed "
+              "shared memory of a thread-block cluster, sm_90, row_split <= "
+              "8) or workspace (a global workspace every workgroup of the "
+              "row waits on, every target)");
+  } else if (cached) {
     space.addUnavailable(kRowSplit.name,
-                         "splitting a row needs thread-block clusters (sm_90)");
+                         "splitting a row needs the chip's compute-unit count "
+                         "(its workgroups wait for each other)");
+    space.addUnavailable(kRowSplitReduce.name,
+                         "splitting a row needs the chip's compute-unit count "
+                         "(its workgroups wait for each other)");
+  }
   // Off by default until measured beyond the one shape where it paid
   // (layernorm, docs/perf).
   if (cached && target.hasBulkAsyncCopy())
@@ -179,6 +267,7 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
 /// knobs that assume a workgroup holds whole rows.
 static LogicalResult
 verifyRowSplit(const RowGeometry &g, const RowSchedule &sched,
+               const TargetInfo &target,
                function_ref<InFlightDiagnostic()> emitError) {
   int64_t split = sched.rowSplit;
   if (split == 1)
@@ -198,6 +287,20 @@ verifyRowSplit(const RowGeometry &g, const RowSchedule &sched,
   if (split > vectors)
     return knob() << "exceeds the " << vectors << " vectors of a row (vector_"
                   << "width = " << vw << "); expected at most " << vectors;
+  if (sched.rowSplitWorkspace) {
+    int64_t maxSplit = maxWorkspaceRowSplit(target);
+    if (split > maxSplit)
+      return knob() << "with row_split_reduce = workspace exceeds the "
+                    << maxSplit << " workgroups that " << target.chip
+                    << " is sure to keep resident at once (the workgroups of "
+                       "a row wait for each other); expected at most "
+                    << maxSplit;
+  } else if (split > kMaxClusterRowSplit) {
+    return knob() << "with row_split_reduce = cluster exceeds the "
+                  << kMaxClusterRowSplit
+                  << " workgroups of a portable cluster; expected "
+                     "row_split_reduce = workspace";
+  }
   if (sched.rowCache == RowCache::Lds)
     return knob() << "keeps each slice in registers or re-reads it; expected "
                      "row_cache = registers or none (got 'lds')";
@@ -225,7 +328,7 @@ verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
     return failure();
   if (!s.has(kRowCache.name))
     return success();
-  if (failed(verifyRowSplit(g, sched, emitError)))
+  if (failed(verifyRowSplit(g, sched, target, emitError)))
     return failure();
   int64_t tpr = sched.threadsPerRow();
   RowCache cache = sched.rowCache;

@@ -75,10 +75,16 @@ inline constexpr EnumKnob<RowCache> kColumnCache{"column_cache"};
 /// each with its share of the rows, combining their partial results through
 /// distributed shared memory.
 inline constexpr IntKnob kAxisSplit{"axis_split"};
-/// Along rows (softmax and the norms, sm_90): workgroups of a cluster
-/// sharing each row, each with a contiguous slice of it, combining their
-/// partial statistics through distributed shared memory.
+/// Along rows (softmax and the norms): workgroups sharing each row, each
+/// with a contiguous slice of it, combining their partial statistics as
+/// row_split_reduce says.
 inline constexpr IntKnob kRowSplit{"row_split"};
+/// Where a split row's partial statistics meet: `cluster` (distributed
+/// shared memory of a thread-block cluster, sm_90, row_split <= 8) or
+/// `workspace` (a global workspace of the kernel's module that every
+/// workgroup of the row waits on, every target;
+/// ReductionsRowSplitWorkspace.cpp).
+inline constexpr KeywordKnob kRowSplitReduce{"row_split_reduce"};
 
 /// A row op's schedule. Knobs an op does not have take the value that
 /// means their absence (reduce: no cache, no bulk store; one row step).
@@ -95,6 +101,8 @@ struct RowSchedule {
   RowCache columnCache;
   int64_t axisSplit;
   int64_t rowSplit;
+  /// row_split_reduce = workspace (otherwise cluster).
+  bool rowSplitWorkspace;
 
   /// Consecutive threads per row.
   int64_t threadsPerRow() const { return threads / rowsPerBlock; }
@@ -111,7 +119,9 @@ struct RowSchedule {
             s.getOr(kRowSteps, 1),
             s.getOr(kColumnCache, RowCache::None),
             s.getOr(kAxisSplit, 1),
-            s.getOr(kRowSplit, 1)};
+            s.getOr(kRowSplit, 1),
+            s.has(kRowSplitReduce.name) &&
+                s.get(kRowSplitReduce) == "workspace"};
   }
 };
 

@@ -1,0 +1,119 @@
+// row_split with row_split_reduce = workspace (every target): the workgroups
+// sharing a row take their row and slice by ticket (an atomic increment of
+// a module counter that wraps at the grid size), and each row reduction's
+// partials meet in a global workspace of the kernel's module: lane 0 of
+// each row stores the workgroup's partial at [group][rank], thread 0 reads
+// the round's generation, arrives, and either (the last of the row's
+// workgroups) resets the arrival counter and bumps the generation, or
+// spins until the generation moves; then every thread folds the row's
+// partials in rank order. No cluster.
+// RUN: hkg-opt %s --split-input-file --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,SM90
+// RUN: hkg-opt %s --split-input-file --hkg-default-schedule=chip=gfx942 --hkg-lower-to-gpu=chip=gfx942 --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,GFX942
+// Both compile to code objects without scratch (gfx942) or spills (sm_90).
+// RUN: hkg-compile %s --chip=gfx942 -o %t.amd && FileCheck %s --check-prefix=AMDSTATS --input-file=%t.amd/manifest.json
+// RUN: hkg-compile %s --chip=sm_90 -o %t.nv && FileCheck %s --check-prefix=NVSTATS --input-file=%t.nv/manifest.json
+
+// Softmax over 16 rows of 4M bf16 (8 MiB a row: no workgroup holds it, a
+// cluster of 8 would not either): 64 workgroups of 512 threads a row, each
+// slice of 64K elements re-read (row_cache = none) from what the online
+// (max, sum) pass left in L2; one round, (max, sum) pairs.
+// CHECK-LABEL: func.func @softmax_long_rows
+// CHECK: gpu.launch_func @hkg_softmax_0::@hkg_softmax_0 blocks in (%c1024, %c1, %c1) threads in (%c512, %c1, %c1)
+// CHECK-LABEL: gpu.module @hkg_softmax_0
+// CHECK-DAG: memref.global "private" @hkg_softmax_0_row_split_0_generations : memref<16xi32, #gpu.address_space<global>> = dense<0>
+// CHECK-DAG: memref.global "private" @hkg_softmax_0_row_split_0_arrivals : memref<16xi32, #gpu.address_space<global>> = dense<0>
+// CHECK-DAG: memref.global "private" @hkg_softmax_0_row_split_0_partials : memref<16x64x2x1xf32, #gpu.address_space<global>> = uninitialized
+// CHECK-DAG: memref.global "private" @hkg_softmax_0_row_split_ticket : memref<1xi32, #gpu.address_space<global>> = dense<0>
+// CHECK: gpu.func @hkg_softmax_0
+// CHECK-SAME: row_cache = none, row_split = 64, row_split_reduce = workspace, rows_per_block = 1, threads = 512
+// CHECK-NOT: known_cluster_size
+// CHECK-SAME: known_grid_size = array<i32: 1024, 1, 1>
+// CHECK-NOT: gpu.block_id
+// The ticket: 0 .. 1023, back to 0 after the last.
+// CHECK: %[[TICKETS:.*]] = memref.get_global @hkg_softmax_0_row_split_ticket
+// CHECK: scf.if
+// CHECK-NEXT: memref.generic_atomic_rmw %[[TICKETS]][%c0]
+// CHECK-NEXT: ^bb0(%[[OLD:.*]]: i32):
+// CHECK-NEXT: %[[WRAP:.*]] = arith.cmpi uge, %[[OLD]], %c1023_i32 : i32
+// CHECK-NEXT: %[[INC:.*]] = arith.addi %[[OLD]], %c1_i32 : i32
+// CHECK-NEXT: %[[NEXT:.*]] = arith.select %[[WRAP]], %c0_i32, %[[INC]] : i32
+// CHECK-NEXT: memref.atomic_yield %[[NEXT]] : i32
+// CHECK: gpu.barrier
+// CHECK: %[[T:.*]] = arith.index_castui
+// CHECK-NEXT: %[[RANK:.*]] = arith.remui %[[T]], %c64 : index
+// CHECK-NEXT: %[[GROUP:.*]] = arith.divui %[[T]], %c64 : index
+// CHECK-NEXT: arith.muli %[[RANK]], %c8192 : index
+// CHECK-NOT: nvvm.cluster
+// CHECK: %[[WS:.*]] = memref.get_global @hkg_softmax_0_row_split_0_partials
+// CHECK-NEXT: %[[ARR:.*]] = memref.get_global @hkg_softmax_0_row_split_0_arrivals
+// CHECK-NEXT: %[[GEN:.*]] = memref.get_global @hkg_softmax_0_row_split_0_generations
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %{{.*}}, %[[WS]][%[[GROUP]], %[[RANK]], %c0, %{{.*}}]
+// CHECK-NEXT: memref.store %{{.*}}, %[[WS]][%[[GROUP]], %[[RANK]], %c1, %{{.*}}]
+// SM90: llvm.fence syncscope("device") release
+// GFX942: llvm.fence syncscope("agent") release
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: %[[G0:.*]] = memref.atomic_rmw addi %c0_i32, %[[GEN]][%[[GROUP]]]
+// SM90-NEXT: llvm.fence syncscope("device") acq_rel
+// GFX942-NEXT: llvm.fence syncscope("agent") acq_rel
+// CHECK-NEXT: %[[BEFORE:.*]] = memref.atomic_rmw addi %c1_i32, %[[ARR]][%[[GROUP]]]
+// CHECK-NEXT: %[[LAST:.*]] = arith.cmpi eq, %[[BEFORE]], %c63_i32 : i32
+// CHECK-NEXT: scf.if %[[LAST]] {
+// CHECK-NEXT: memref.store %c0_i32, %[[ARR]][%[[GROUP]]]
+// CHECK-NEXT: llvm.fence
+// CHECK-NEXT: memref.atomic_rmw addi %c1_i32, %[[GEN]][%[[GROUP]]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.while
+// CHECK-NEXT: %[[NOW:.*]] = memref.atomic_rmw addi %c0_i32, %[[GEN]][%[[GROUP]]]
+// CHECK-NEXT: %[[SAME:.*]] = arith.cmpi eq, %[[NOW]], %[[G0]] : i32
+// CHECK-NEXT: scf.condition(%[[SAME]])
+// CHECK: gpu.barrier
+// SM90-NEXT: llvm.fence syncscope("device") acquire
+// GFX942-NEXT: llvm.fence syncscope("agent") acquire
+// The 64 (max, sum) partials of the row, in rank order.
+// CHECK-NEXT: memref.load %[[WS]][%[[GROUP]], %c0, %c0,
+// CHECK-NEXT: memref.load %[[WS]][%[[GROUP]], %c0, %c1,
+// CHECK-COUNT-126: memref.load %[[WS]][%[[GROUP]]
+// CHECK-NOT: memref.load %[[WS]]
+// CHECK: gpu.return
+func.func @softmax_long_rows(%x: tensor<16x4194304xbf16>) -> tensor<16x4194304xbf16> {
+  %0 = hkg.softmax %x axis(1) : tensor<16x4194304xbf16> -> tensor<16x4194304xbf16>
+  return %0 : tensor<16x4194304xbf16>
+}
+
+// -----
+
+// LayerNorm over 64 rows of 1M bf16 (more rows than a cluster split's
+// rows x 8 <= SMs): 64 workgroups a row, each keeping its 16K-element slice
+// in registers (4 vectors of 8 a thread, read once); two rounds (the mean,
+// then the squared deviations), each with its own partials and counters.
+// CHECK-LABEL: func.func @layernorm_many_long_rows
+// CHECK: gpu.launch_func @hkg_layernorm_0::@hkg_layernorm_0 blocks in (%c4096, %c1, %c1) threads in (%c512, %c1, %c1)
+// CHECK-LABEL: gpu.module @hkg_layernorm_0
+// CHECK-DAG: memref.global "private" @hkg_layernorm_0_row_split_0_partials : memref<64x64x1x1xf32
+// CHECK-DAG: memref.global "private" @hkg_layernorm_0_row_split_1_partials : memref<64x64x1x1xf32
+// CHECK: gpu.func @hkg_layernorm_0(%[[IN:[^:]*]]: memref<64x1048576xbf16>
+// CHECK-SAME: row_cache = registers, row_split = 64, row_split_reduce = workspace
+// CHECK-COUNT-4: vector.load %[[IN]]
+// CHECK-NOT: vector.load %[[IN]]
+// CHECK: memref.get_global @hkg_layernorm_0_row_split_0_partials
+// CHECK: scf.while
+// CHECK-COUNT-64: memref.load %{{.*}}[%{{.*}}, %c{{[0-9]+}}, %c0, %{{.*}}] : memref<64x64x1x1xf32
+// CHECK: memref.get_global @hkg_layernorm_0_row_split_1_partials
+// CHECK: scf.while
+// CHECK-NOT: vector.load %[[IN]]
+// CHECK-COUNT-4: vector.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : memref<64x1048576xbf16>
+func.func @layernorm_many_long_rows(%x: tensor<64x1048576xbf16>, %w: tensor<1048576xbf16>, %b: tensor<1048576xbf16>) -> tensor<64x1048576xbf16> {
+  %0 = hkg.layernorm %x weight(%w : tensor<1048576xbf16>) bias(%b : tensor<1048576xbf16>) eps(1.0e-05) : tensor<64x1048576xbf16> -> tensor<64x1048576xbf16>
+  return %0 : tensor<64x1048576xbf16>
+}
+
+// AMDSTATS: "name": "hkg_softmax_0"
+// AMDSTATS: "scratch_bytes": 0
+// AMDSTATS: "name": "hkg_layernorm_0"
+// AMDSTATS: "scratch_bytes": 0
+// NVSTATS: "name": "hkg_softmax_0"
+// NVSTATS: "spill_bytes": 0
+// NVSTATS: "name": "hkg_layernorm_0"
+// NVSTATS: "spill_bytes": 0
