@@ -536,6 +536,16 @@ def row_split_cases():
             cases.append((f"split_{combine}_log_softmax_{dt}_{r}x{c}", [x], forced("hkg.softmax log %arg0 axis(1)", knobs), x))
             cases.append((f"split_{combine}_layernorm_merged_{dt}_{r}x{c}", [x],
                           forced("hkg.layernorm %arg0 eps(1.0e-05)", "moments = merged, " + knobs), x))
+    # hkg.reduce over few long rows: split through the workspace by default
+    # (sum, argmax with its positions across slices, logsumexp's pairs).
+    for (r, c), dt in spread([(2, 4194304), (5, 100003), (16, 131072)]):
+        x = t((r, c), dt)
+        cases.append((f"split_reduce_sum_{dt}_{r}x{c}", [x], f"hkg.reduce sum %arg0 axes = [1] {{sched}}: {x} -> {t((r,), 'f32')}",
+                      t((r,), "f32")))
+        cases.append((f"split_reduce_argmax_{dt}_{r}x{c}", [x], f"hkg.reduce argmax %arg0 axes = [1] {{sched}}: {x} -> {t((r,), 'i64')}",
+                      t((r,), "i64")))
+        cases.append((f"split_reduce_logsumexp_{dt}_{r}x{c}", [x],
+                      f"hkg.reduce logsumexp %arg0 axes = [1] {{sched}}: {x} -> {t((r,), 'f32')}", t((r,), "f32")))
     # Rows of 4M: the workspace split's widest (64 workgroups a row).
     for r, c in ((2, 4194304),):
         x, w = t((r, c), "bf16"), t((c,), "bf16")

@@ -158,7 +158,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // CHECK-COUNT-16:  memref.load %[[LDS]]
 // CHECK:           memref.store %{{.*}} : memref<1xf32>
 func.func @reduce_all(%x: tensor<128256xf32>) -> tensor<f32> {
-  %y = hkg.reduce max %x axes = [0] {schedule = #hkg.schedule<rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>} : tensor<128256xf32> -> tensor<f32>
+  %y = hkg.reduce max %x axes = [0] {schedule = #hkg.schedule<row_split = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>} : tensor<128256xf32> -> tensor<f32>
   return %y : tensor<f32>
 }
 }

@@ -109,11 +109,42 @@ func.func @layernorm_many_long_rows(%x: tensor<64x1048576xbf16>, %w: tensor<1048
   return %0 : tensor<64x1048576xbf16>
 }
 
+// -----
+
+// hkg.reduce over few long rows (argmax over 4 rows of 1M f32): each row is
+// read once, so the split fills the machine: 64 workgroups a row, the
+// (value, position) pairs (positions bitcast to f32 words) combined in rank
+// order, rank 0 storing the row's i64 position.
+// CHECK-LABEL: func.func @argmax_long_rows
+// CHECK: gpu.launch_func @hkg_reduce_0::@hkg_reduce_0 blocks in (%c256, %c1, %c1) threads in (%c512, %c1, %c1)
+// CHECK-LABEL: gpu.module @hkg_reduce_0
+// CHECK-DAG: memref.global "private" @hkg_reduce_0_row_split_0_partials : memref<4x64x2x1xf32
+// CHECK: gpu.func @hkg_reduce_0
+// CHECK-SAME: row_split = 64, row_split_reduce = workspace
+// CHECK: %[[T:.*]] = arith.index_castui
+// CHECK-NEXT: %[[RANK:.*]] = arith.remui %[[T]], %c64 : index
+// CHECK: %[[WS:.*]] = memref.get_global @hkg_reduce_0_row_split_0_partials
+// CHECK: memref.store %{{.*}}, %[[WS]][%{{.*}}, %[[RANK]], %c0,
+// CHECK: memref.store %{{.*}}, %[[WS]][%{{.*}}, %[[RANK]], %c1,
+// CHECK: scf.while
+// CHECK-COUNT-128: memref.load %[[WS]]
+// CHECK: %[[RANK0:.*]] = arith.cmpi eq, %[[RANK]], %c0 : index
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<4xi64>
+func.func @argmax_long_rows(%x: tensor<4x1048576xf32>) -> tensor<4xi64> {
+  %0 = hkg.reduce argmax %x axes = [1] : tensor<4x1048576xf32> -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
 // AMDSTATS: "name": "hkg_softmax_0"
 // AMDSTATS: "scratch_bytes": 0
 // AMDSTATS: "name": "hkg_layernorm_0"
 // AMDSTATS: "scratch_bytes": 0
+// AMDSTATS: "name": "hkg_reduce_0"
+// AMDSTATS: "scratch_bytes": 0
 // NVSTATS: "name": "hkg_softmax_0"
 // NVSTATS: "spill_bytes": 0
 // NVSTATS: "name": "hkg_layernorm_0"
+// NVSTATS: "spill_bytes": 0
+// NVSTATS: "name": "hkg_reduce_0"
 // NVSTATS: "spill_bytes": 0

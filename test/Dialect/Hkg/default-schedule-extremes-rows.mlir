@@ -108,16 +108,18 @@ func.func @rmsnorm_1x1(%x: tensor<1x1xf32>, %w: tensor<1xf32>) -> tensor<1x1xf32
 }
 
 // CHECK-LABEL: func.func @reduce_1x1(
-// GFX942: #hkg.schedule<occupancy = 0, rows_per_block = 64, threads = 64, unroll = 1, vector_width = 1>
-// GFX1100: #hkg.schedule<occupancy = 0, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
-// SM90: #hkg.schedule<occupancy = 0, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
+// GFX942: #hkg.schedule<occupancy = 0, row_split = 1, row_split_reduce = workspace, rows_per_block = 64, threads = 64, unroll = 1, vector_width = 1>
+// GFX1100: #hkg.schedule<occupancy = 0, row_split = 1, row_split_reduce = workspace, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
+// SM90: #hkg.schedule<occupancy = 0, row_split = 1, row_split_reduce = cluster, rows_per_block = 32, threads = 32, unroll = 1, vector_width = 1>
 func.func @reduce_1x1(%x: tensor<1x1xf32>) -> tensor<1xf32> {
   %0 = hkg.reduce sum %x axes = [1] : tensor<1x1xf32> -> tensor<1xf32>
   return %0 : tensor<1xf32>
 }
 
 // CHECK-LABEL: func.func @reduce_1m(
-// CHECK: #hkg.schedule<occupancy = 0, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>
+// GFX942: #hkg.schedule<occupancy = 0, row_split = 64, row_split_reduce = workspace, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 4>
+// GFX1100: #hkg.schedule<occupancy = 0, row_split = 64, row_split_reduce = workspace, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 4>
+// SM90: #hkg.schedule<occupancy = 0, row_split = 64, row_split_reduce = workspace, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 4>
 func.func @reduce_1m(%x: tensor<1x1048576xf32>) -> tensor<1xf32> {
   %0 = hkg.reduce sum %x axes = [1] : tensor<1x1048576xf32> -> tensor<1xf32>
   return %0 : tensor<1xf32>

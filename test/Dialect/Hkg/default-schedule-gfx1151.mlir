@@ -15,7 +15,7 @@
 // CHECK-LABEL: func.func @elementwise(
 // CHECK: hkg.elementwise {{.*}} {schedule = #hkg.schedule<threads = 256, unroll = 4, vector_width = 8>}
 // CHECK-LABEL: func.func @reduce(
-// CHECK: hkg.reduce {{.*}} {schedule = #hkg.schedule<occupancy = 0, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 4>}
+// CHECK: hkg.reduce {{.*}} {schedule = #hkg.schedule<occupancy = 0, row_split = 1, row_split_reduce = workspace, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 4>}
 // CHECK-LABEL: func.func @softmax(
 // CHECK: hkg.softmax {{.*}} {schedule = #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, row_split = 1, row_split_reduce = workspace, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 8>}
 // CHECK-LABEL: func.func @softmax_short_rows(

@@ -61,7 +61,7 @@ func.func @ampere(%x: tensor<64x8192xbf16>, %w: tensor<8192xbf16>) -> tensor<64x
 // hkg.reduce writes one value per row: no bulk_store knob.
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 func.func @reduce(%x: tensor<64x8192xf32>) -> tensor<64xf32> {
-  // expected-error @below {{unknown schedule knob 'bulk_store' for hkg.reduce; expected one of: vector_width, threads, rows_per_block, unroll, occupancy}}
+  // expected-error @below {{unknown schedule knob 'bulk_store' for hkg.reduce; expected one of: vector_width, threads, rows_per_block, unroll, row_split, row_split_reduce, occupancy}}
   %0 = hkg.reduce sum %x axes = [1] {schedule = #hkg.schedule<threads = 256, rows_per_block = 1, vector_width = 4, unroll = 4, bulk_store = 1>} : tensor<64x8192xf32> -> tensor<64xf32>
   return %0 : tensor<64xf32>
 }

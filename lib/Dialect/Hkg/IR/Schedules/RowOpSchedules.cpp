@@ -139,10 +139,22 @@ static bool sliceFitsRegisters(const RowGeometry &g, int64_t vw, int64_t split,
 ///    copy, docs/perf), and further while the rows leave SMs idle and the
 ///    slices keep kMinRowSplitSliceBytes, up to maxWorkspaceRowSplit.
 static RowSplitChoice defaultRowSplit(const RowGeometry &g,
-                                      const TargetInfo &target, int64_t vw) {
+                                      const TargetInfo &target, int64_t vw,
+                                      bool cached) {
   if (g.dynamicRows || g.rowLength % vw != 0)
     return {};
   int64_t cus = target.computeUnits;
+  int64_t maxSplit = maxWorkspaceRowSplit(target);
+  if (!cached) {
+    // hkg.reduce reads each row once: a split only fills the machine, so
+    // fewer rows than CUs take the fewest workgroups per row that give
+    // every CU one, with slices of at least kMinRowSplitSliceBytes.
+    int64_t s = 1;
+    while (s < maxSplit && 2 * s <= g.rowLength / vw && g.rows * s < cus &&
+           g.rowLength / (2 * s) * g.inputElemBytes >= kMinRowSplitSliceBytes)
+      s *= 2;
+    return s == 1 ? RowSplitChoice{} : RowSplitChoice{s, true};
+  }
   bool whole = sliceFitsRegisters(g, vw, 1);
   if (target.hasClusters())
     for (int64_t s : llvm::reverse(kRowSplits))
@@ -152,7 +164,6 @@ static RowSplitChoice defaultRowSplit(const RowGeometry &g,
         return {s, false};
   if (whole)
     return {};
-  int64_t maxSplit = maxWorkspaceRowSplit(target);
   int64_t vectors = g.rowLength / vw;
   int64_t s = 1;
   while (s < maxSplit && 2 * s <= vectors &&
@@ -166,8 +177,9 @@ static RowSplitChoice defaultRowSplit(const RowGeometry &g,
   return {s, true};
 }
 
-/// Knobs every row op has; `cached` adds `row_cache` and `row_split`. The
-/// default uses at most `maxThreads` threads per row.
+/// Knobs every row op has, `row_split` and `row_split_reduce` among them;
+/// `cached` adds `row_cache` (and `bulk_store`). The default uses at most
+/// `maxThreads` threads per row.
 static ScheduleSpace buildRowSpace(const RowGeometry &g,
                                    const TargetInfo &target, bool cached,
                                    int64_t maxThreads = 1024) {
@@ -179,9 +191,7 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
   while (vw > 1 && g.rowLength % vw != 0)
     vw /= 2;
   // A workgroup's share of the row: all of it, or its slice.
-  RowSplitChoice splitChoice;
-  if (cached)
-    splitChoice = defaultRowSplit(g, target, vw);
+  RowSplitChoice splitChoice = defaultRowSplit(g, target, vw, cached);
   int64_t split = splitChoice.split;
   int64_t sliceLen = sliceVectors(g.rowLength, vw, split) * vw;
   if (split == 1)
@@ -226,7 +236,7 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
               "where a row lives between passes: re-read from global "
               "memory, registers, or LDS");
   }
-  if (cached && maxWorkspaceRowSplit(target) > 1) {
+  if (maxWorkspaceRowSplit(target) > 1) {
     space.add(kRowSplit, kRowSplits, split,
               "workgroups sharing each row, each with a contiguous slice of "
               "it, combining their partial statistics as row_split_reduce "
@@ -240,7 +250,7 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
               "shared memory of a thread-block cluster, sm_90, row_split <= "
               "8) or workspace (a global workspace every workgroup of the "
               "row waits on, every target)");
-  } else if (cached) {
+  } else {
     space.addUnavailable(kRowSplit.name,
                          "splitting a row needs the chip's compute-unit count "
                          "(its workgroups wait for each other)");
@@ -326,10 +336,10 @@ verifyRowConstraints(const RowGeometry &g, const ResolvedSchedule &s,
                        << "; expected rows_per_block <= threads";
   if (failed(verifyOccupancy(s, threads, target, emitError)))
     return failure();
-  if (!s.has(kRowCache.name))
-    return success();
   if (failed(verifyRowSplit(g, sched, target, emitError)))
     return failure();
+  if (!s.has(kRowCache.name))
+    return success();
   int64_t tpr = sched.threadsPerRow();
   RowCache cache = sched.rowCache;
   // The cross-wave reduction scratch (a few words per wave), bounded.
