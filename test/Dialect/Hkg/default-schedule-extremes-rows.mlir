@@ -127,7 +127,7 @@ func.func @reduce_1m(%x: tensor<1x1048576xf32>) -> tensor<1xf32> {
 
 // A 13 x 127 block reduced whole (two trailing dims, one output).
 // CHECK-LABEL: func.func @reduce_all_13x127(
-// CHECK: #hkg.schedule<occupancy = 0, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 1>
+// CHECK: #hkg.schedule<occupancy = 0, row_split = 1, row_split_reduce = {{cluster|workspace}}, rows_per_block = 1, threads = 256, unroll = 4, vector_width = 1>
 func.func @reduce_all_13x127(%x: tensor<13x127xbf16>) -> tensor<bf16> {
   %0 = hkg.reduce max %x axes = [0, 1] : tensor<13x127xbf16> -> tensor<bf16>
   return %0 : tensor<bf16>
