@@ -45,6 +45,7 @@ KernelState::KernelState(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
   threads = wm * wn * mma.wavesPerInstruction() * waveSize;
   elemT = op.getLhs().getType().getElementType();
   resT = op.getResult().getType().getElementType();
+  accT = op.getAccumulatorType();
   batch = op.getBatchSize();
   m = op.getM();
   n = op.getN();

@@ -104,6 +104,9 @@ struct KernelState : IndexArith {
   int64_t mmaM, mmaN, mmaK;
   int64_t waveSize, threads;
   Type elemT, resT;
+  /// The accumulators' element type: i32 for i8 operands, f32 otherwise
+  /// (MatmulOp::getAccumulatorType).
+  Type accT;
   /// A dynamic M (hkg.matmul's isDynamicM) is `m` = the size hint when the
   /// schedule was chosen; the kernel uses `dynM`, its size parameter.
   int64_t batch, m, n, k, elemBytes;

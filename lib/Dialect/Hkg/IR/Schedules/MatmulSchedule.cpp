@@ -76,6 +76,24 @@ MmaInstruction MmaInstruction::parse(StringRef keyword) {
 
 static bool isHalfType(Type t) { return t.isF16() || t.isBF16(); }
 
+/// The 8-bit float format of `t`, or Fp8Format::None.
+static Fp8Format fp8FormatOf(Type t) {
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(t))
+    return Fp8Format::OCP;
+  if (isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(t))
+    return Fp8Format::FNUZ;
+  return Fp8Format::None;
+}
+
+/// Whether `target` multiplies operands of `elem` if they are 8-bit floats:
+/// a chip with an 8-bit float format takes only that one; a chip without
+/// computes any of them with FMAs.
+static bool takesFp8Format(Type elem, const TargetInfo &target) {
+  Fp8Format format = fp8FormatOf(elem);
+  return format == Fp8Format::None || target.fp8Format == Fp8Format::None ||
+         format == target.fp8Format;
+}
+
 /// M or N at most this is a matrix-vector product (decode batches).
 static constexpr int64_t kMaxVectorDim = 16;
 
@@ -246,17 +264,22 @@ ScheduleAttr MatmulOp::getDefaultSchedule(const TargetInfo &target) {
 ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   Type elem = getLhs().getType().getElementType();
   int64_t bytes = elementBytes(elem);
+  // 8-bit operands take the target's 8-bit instructions, and only in the
+  // 8-bit float format of the chip (checked by verifyScheduleConstraints).
+  bool eightBit = bytes == 1;
   SmallVector<StringRef> mmas = {"none"};
-  for (StringRef m : target.mmaIntrinsics)
-    if (isUsableMma(m, target))
-      mmas.push_back(m);
+  if (!eightBit || takesFp8Format(elem, target))
+    for (StringRef m : eightBit ? target.mmaIntrinsicsFor8Bit(elem.isInteger(8))
+                                : target.mmaIntrinsics)
+      if (isUsableMma(m, target))
+        mmas.push_back(m);
   // No K step deeper than K (16, the shallowest, is the floor); the
   // instruction must fit one K step.
   int64_t maxTileK = 128;
   while (maxTileK > kMinTileK && maxTileK > getK())
     maxTileK /= 2;
   StringRef mma = "none";
-  if (isHalfType(elem)) {
+  if (isHalfType(elem) || eightBit) {
     for (StringRef instr : llvm::drop_begin(mmas)) {
       MmaInstruction parsed = MmaInstruction::parse(instr);
       if (!parsed.isTf32x3() && parsed.k <= maxTileK) {
@@ -265,7 +288,7 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
       }
     }
     // CDNA4's double-rate 16x16x32 form when there is one.
-    if (llvm::is_contained(mmas, "mfma_16x16x32") &&
+    if (!eightBit && llvm::is_contained(mmas, "mfma_16x16x32") &&
         MmaInstruction::parse("mfma_16x16x32").k <= maxTileK)
       mma = "mfma_16x16x32";
   }
@@ -287,7 +310,8 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
     // 128x128 tiles, 64x64 (NVIDIA, CDNA) or 64x32 (RDNA) per wave.
     tileM = 128;
     tileN = 128;
-    tileK = 32;
+    // 64 bytes of K per row: 32 16-bit or 64 8-bit elements.
+    tileK = eightBit ? 64 : 32;
     wavesN = target.matrixCore == MatrixCoreKind::WMMA ? 4 : 2;
     swizzle = true;
     pad = 0;
@@ -364,6 +388,9 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   // A dynamic M has no static tile count to size a workspace by: its splits
   // meet in a thread-block cluster where there are clusters (at most 8),
   // and there is no split elsewhere.
+  // i32 partial sums have no split-K reduction (its partials are f32).
+  if (getAccumulatorType().isInteger(32))
+    splitK = 1;
   bool dynamicM = isDynamicM();
   if (dynamicM)
     splitK = target.hasClusters() ? std::min<int64_t>(splitK, 8) : 1;
@@ -478,7 +505,23 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                           "terms), got "
                        << elem << "; expected mma = none or an instruction "
                        << "on 16-bit operands";
-  if (!mma.isNone() && !mma.isTf32x3() && !isHalfType(elem)) {
+  if (!takesFp8Format(elem, target)) {
+    bool ocp = target.fp8Format == Fp8Format::OCP;
+    return emitError() << elem << " operands are "
+                       << (ocp ? "FNUZ" : "OCP") << " fp8, which "
+                       << target.chip << " does not multiply; its fp8 is "
+                       << (ocp ? "OCP (f8E4M3FN, f8E5M2)"
+                               : "FNUZ (f8E4M3FNUZ, f8E5M2FNUZ)")
+                       << ": expected operands of those types";
+  }
+  bool eightBit = bytes == 1;
+  if (elem.isInteger(8) && s.splitK > 1)
+    return emitError() << "schedule knob '" << kSplitK.name
+                       << "' = " << s.splitK
+                       << " is not implemented for i8 operands (split-K adds "
+                          "f32 partial sums, i8 products accumulate in i32); "
+                          "expected split_k = 1";
+  if (!mma.isNone() && !mma.isTf32x3() && !isHalfType(elem) && !eightBit) {
     InFlightDiagnostic diag = emitError() << "schedule knob '" << kMma.name
                                           << "' = " << mma.name
                                           << " needs f16 or bf16 operands, got "
