@@ -68,8 +68,8 @@ std::optional<DType> hkg::rt::parseDType(llvm::StringRef name) {
     return DType::I8;
   if (name == "i1")
     return DType::I1;
-  for (DType t : {DType::F8E4M3FN, DType::F8E5M2, DType::F8E4M3FNUZ,
-                  DType::F8E5M2FNUZ})
+  for (DType t :
+       {DType::F8E4M3FN, DType::F8E5M2, DType::F8E4M3FNUZ, DType::F8E5M2FNUZ})
     if (name == getDTypeName(t))
       return t;
   return std::nullopt;
@@ -220,9 +220,9 @@ float hkg::rt::float8BitsToFloat(DType type, uint8_t bits) {
                         .convertToFloat();
     return table;
   };
-  static const Table tables[] = {
-      build(DType::F8E4M3FN), build(DType::F8E5M2), build(DType::F8E4M3FNUZ),
-      build(DType::F8E5M2FNUZ)};
+  static const Table tables[] = {build(DType::F8E4M3FN), build(DType::F8E5M2),
+                                 build(DType::F8E4M3FNUZ),
+                                 build(DType::F8E5M2FNUZ)};
   int index = static_cast<int>(type) - static_cast<int>(DType::F8E4M3FN);
   return tables[index][bits];
 }

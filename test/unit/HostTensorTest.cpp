@@ -154,8 +154,7 @@ TEST(HostTensorTest, Float8KnownValues) {
   // FNUZ: bias 8 / 16, 0x80 NaN, all-ones exponents finite.
   EXPECT_EQ(float8BitsToFloat(DType::F8E4M3FNUZ, 0x40), 1.0f);
   EXPECT_EQ(float8BitsToFloat(DType::F8E4M3FNUZ, 0x7f), 240.0f);
-  EXPECT_EQ(float8BitsToFloat(DType::F8E4M3FNUZ, 0x01),
-            std::ldexp(1.0f, -10));
+  EXPECT_EQ(float8BitsToFloat(DType::F8E4M3FNUZ, 0x01), std::ldexp(1.0f, -10));
   EXPECT_TRUE(std::isnan(float8BitsToFloat(DType::F8E4M3FNUZ, 0x80)));
   EXPECT_EQ(float8BitsToFloat(DType::F8E5M2FNUZ, 0x40), 1.0f);
   EXPECT_EQ(float8BitsToFloat(DType::F8E5M2FNUZ, 0x7f), 57344.0f);
@@ -172,8 +171,8 @@ TEST(HostTensorTest, Float8EncodeRoundsToNearestEven) {
   EXPECT_EQ(floatToFloat8Bits(DType::F8E5M2, 1.125f), 0x3c);
   EXPECT_EQ(floatToFloat8Bits(DType::F8E5M2, 1.375f), 0x3e);
   // Every finite code decodes and encodes back to itself.
-  for (DType t : {DType::F8E4M3FN, DType::F8E5M2, DType::F8E4M3FNUZ,
-                  DType::F8E5M2FNUZ})
+  for (DType t :
+       {DType::F8E4M3FN, DType::F8E5M2, DType::F8E4M3FNUZ, DType::F8E5M2FNUZ})
     for (unsigned code = 0; code < 256; ++code) {
       float v = float8BitsToFloat(t, code);
       // NaN codes are skipped (FNUZ has no -0: its 0x80 is NaN).
@@ -185,8 +184,8 @@ TEST(HostTensorTest, Float8EncodeRoundsToNearestEven) {
 }
 
 TEST(HostTensorTest, Float8DTypes) {
-  for (DType t : {DType::F8E4M3FN, DType::F8E5M2, DType::F8E4M3FNUZ,
-                  DType::F8E5M2FNUZ}) {
+  for (DType t :
+       {DType::F8E4M3FN, DType::F8E5M2, DType::F8E4M3FNUZ, DType::F8E5M2FNUZ}) {
     EXPECT_EQ(parseDType(getDTypeName(t)), t);
     EXPECT_EQ(getDTypeSize(t), 1u);
     EXPECT_TRUE(isFloatDType(t));
@@ -194,9 +193,9 @@ TEST(HostTensorTest, Float8DTypes) {
   }
   EXPECT_FALSE(isFloat8DType(DType::I8));
   HostTensor e4m3(DType::F8E4M3FN, {4});
-  e4m3.set(0, 0.3);   // 0.3 = 1.2 x 2^-2: 1.25 x 2^-2
+  e4m3.set(0, 0.3); // 0.3 = 1.2 x 2^-2: 1.25 x 2^-2
   e4m3.set(1, -448.0);
-  e4m3.set(2, 5e-4);  // below half the smallest subnormal (2^-10): +0
+  e4m3.set(2, 5e-4); // below half the smallest subnormal (2^-10): +0
   e4m3.set(3, 3.0);
   EXPECT_EQ(e4m3.get(0), 0.3125);
   EXPECT_EQ(e4m3.get(1), -448.0);

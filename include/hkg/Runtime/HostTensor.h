@@ -61,7 +61,6 @@ inline bool isFloatDType(DType type) {
          type != DType::I1;
 }
 
-
 /// f16 / bf16 <-> float, round-to-nearest-even, NaN kept quiet, infinities
 /// and subnormals handled. These are bit-exact with llvm::APFloat's
 /// conversions (the unit tests check every 16-bit pattern) but fast enough

@@ -62,8 +62,8 @@ Value mlir::hkg::extendFloat8ToF32(OpBuilder &b, Location loc, Value v) {
   }
   int64_t expMask = (1 << (7 - mantBits)) - 1;
 
-  Value bits = arith::ExtUIOp::create(
-      b, loc, i32, arith::BitcastOp::create(b, loc, i8, v));
+  Value bits = arith::ExtUIOp::create(b, loc, i32,
+                                      arith::BitcastOp::create(b, loc, i8, v));
   // Every format but f8E5M2FNUZ: its fields moved into an f16's (the same
   // mantissa bits at the top, the exponent field at bit 10, the sign at 15)
   // make an f16 of value x 2^(bias - 15) whose exponent field never reaches
@@ -72,8 +72,8 @@ Value mlir::hkg::extendFloat8ToF32(OpBuilder &b, Location loc, Value v) {
   // f32 (exact) and scaled by 2^(15 - bias) (exact): 6 instructions.
   if (!(fnuz && mantBits == 2)) {
     Type i16 = like(b.getI16Type()), f16 = like(b.getF16Type());
-    Value half = orI(shl(andI(bits, 0x7f), 10 - mantBits),
-                     shl(andI(bits, 0x80), 8));
+    Value half =
+        orI(shl(andI(bits, 0x7f), 10 - mantBits), shl(andI(bits, 0x80), 8));
     Value h = arith::BitcastOp::create(
         b, loc, f16, arith::TruncIOp::create(b, loc, i16, half));
     Value x = arith::ExtFOp::create(b, loc, f32, h);
@@ -87,8 +87,8 @@ Value mlir::hkg::extendFloat8ToF32(OpBuilder &b, Location loc, Value v) {
     if (ieee)
       return x;
     Value isNaN = fnuz ? eq(bits, 0x80) : eq(andI(bits, 0x7f), 0x7f);
-    return select(isNaN,
-                  arith::BitcastOp::create(b, loc, f32, cst(0x7fc00000)), x);
+    return select(isNaN, arith::BitcastOp::create(b, loc, f32, cst(0x7fc00000)),
+                  x);
   }
   Value sign = shl(shr(bits, 7), 31);
   Value exp = andI(shr(bits, mantBits), expMask);

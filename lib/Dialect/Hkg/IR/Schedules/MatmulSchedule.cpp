@@ -507,9 +507,9 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                        << "on 16-bit operands";
   if (!takesFp8Format(elem, target)) {
     bool ocp = target.fp8Format == Fp8Format::OCP;
-    return emitError() << elem << " operands are "
-                       << (ocp ? "FNUZ" : "OCP") << " fp8, which "
-                       << target.chip << " does not multiply; its fp8 is "
+    return emitError() << elem << " operands are " << (ocp ? "FNUZ" : "OCP")
+                       << " fp8, which " << target.chip
+                       << " does not multiply; its fp8 is "
                        << (ocp ? "OCP (f8E4M3FN, f8E5M2)"
                                : "FNUZ (f8E4M3FNUZ, f8E5M2FNUZ)")
                        << ": expected operands of those types";
