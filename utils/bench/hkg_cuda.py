@@ -36,7 +36,8 @@ import os
 import torch
 
 _DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
-           "i32": torch.int32, "i64": torch.int64}
+           "i32": torch.int32, "i64": torch.int64, "i8": torch.int8,
+           "f8E4M3FN": torch.float8_e4m3fn, "f8E5M2": torch.float8_e5m2}
 # The launch limit of grid x (CUDA and HIP).
 MAX_GRID_X = 2**31 - 1
 

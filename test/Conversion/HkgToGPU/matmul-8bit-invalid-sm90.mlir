@@ -10,9 +10,28 @@ func.func @fnuz_fp8(%a: tensor<128x128xf8E5M2FNUZ>, %b: tensor<128x128xf8E5M2FNU
 
 // -----
 
-// fp8 / s8 wgmma is not built yet: 8-bit operands take FMAs on NVIDIA.
-func.func @fp8_wgmma(%a: tensor<128x128xf8E4M3FN>, %b: tensor<128x128xf8E4M3FN>) -> tensor<128x128xbf16> {
-  // expected-error @below {{'hkg.matmul' op schedule knob 'mma' = wgmma_64x128x16 is not legal for hkg.matmul on sm_90; expected one of: none}}
+// The 16-bit warpgroup MMAs step K by 16; the 8-bit ones by 32.
+func.func @fp8_wgmma_shape(%a: tensor<128x128xf8E4M3FN>, %b: tensor<128x128xf8E4M3FN>) -> tensor<128x128xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'mma' = wgmma_64x128x16 is not legal for hkg.matmul on sm_90; expected one of: none, wgmma_64x128x32, wgmma_64x256x32}}
   %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = wgmma_64x128x16>} : tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN> -> tensor<128x128xbf16>
   return %c : tensor<128x128xbf16>
+}
+
+// -----
+
+// PTX's 8-bit wgmma reads B K-major only: B as [K, N] is refused (its
+// default schedule is the FMA kernel).
+func.func @fp8_wgmma_b_kn(%a: tensor<256x256xf8E4M3FN>, %b: tensor<256x256xf8E4M3FN>) -> tensor<256x256xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'mma' = wgmma_64x128x32 needs K contiguous in B for 'f8E4M3FN' operands (wgmma reads 8-bit operands K-major only), got B as [K, N]; expected the weights as [N, K] with transpose_b, or mma = none}}
+  %c = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = wgmma_64x128x32, tile_m = 128, tile_n = 128, tile_k = 128, waves_m = 2, waves_n = 1, stages = 3, lds_pad = 0, lds_swizzle = 1>} : tensor<256x256xf8E4M3FN>, tensor<256x256xf8E4M3FN> -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}
+
+// -----
+
+// The LDS epilogue stages f32 tiles; i8's sums are i32.
+func.func @i8_epilogue_lds(%a: tensor<256x256xi8>, %b: tensor<256x256xi8>) -> tensor<256x256xi32> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'epilogue_lds' = 1 needs f32 accumulators (it stages f32 tiles), got 'i32' for 'i8' operands}}
+  %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = wgmma_64x128x32, tile_m = 128, tile_n = 128, tile_k = 128, waves_m = 2, waves_n = 1, stages = 3, lds_pad = 0, lds_swizzle = 1, epilogue_lds = 1>} : tensor<256x256xi8>, tensor<256x256xi8> -> tensor<256x256xi32>
+  return %c : tensor<256x256xi32>
 }

@@ -2,9 +2,10 @@
 // default schedules: each chip's 8-bit matrix-core instruction, no scratch
 // or spills. gfx950: v_mfma_f32_16x16x32_fp8_fp8 / _bf8_bf8 and
 // v_mfma_i32_16x16x64_i8; gfx1201: v_wmma_f32_16x16x16_fp8_fp8 / _bf8_bf8
-// and v_wmma_i32_16x16x16_iu8; chips without 8-bit instructions hkg builds
-// (gfx90a, gfx1100, sm_90 for now) multiply with FMAs, fp8 widened through
-// f16 (Float8.h), i8 in i32 (LLVM forms v_dot4 from the i8 products). gfx942's FNUZ formats: matmul-8bit-gfx942-isa.mlir.
+// and v_wmma_i32_16x16x16_iu8; sm_90: wgmma m64nNk32 .e4m3 / .e5m2 / .s8
+// with B as [N, K]. Chips without 8-bit instructions (gfx90a, gfx1100), and
+// sm_90 with B as [K, N], multiply with FMAs, fp8 widened through f16
+// (Float8.h), i8 in i32 (LLVM forms v_dot4 from the i8 products). gfx942's FNUZ formats: matmul-8bit-gfx942-isa.mlir.
 // REQUIRES: rocdl-toolkit, libdevice
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx950 --hkg-lower-to-gpu=chip=gfx950 | hkg-opt %mm_gfx950_isa | FileCheck %s --check-prefixes=AMD,GFX950
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1201 --hkg-lower-to-gpu=chip=gfx1201 | hkg-opt %mm_gfx1201_isa | FileCheck %s --check-prefixes=AMD,GFX1201
@@ -59,9 +60,13 @@ func.func @i8(%a: tensor<128x512xi8>, %b: tensor<256x512xi8>) -> tensor<128x256x
 // AMD-NOT: v_mfma_f32
 // AMD-NOT: v_wmma_f32
 
+// sm_90: 8-bit warpgroup MMAs where B is [N, K] (test/Target/NVVM/matmul-8bit.test
+// runs ptxas on them); B as [K, N] takes the FMA kernel.
 // SM90-LABEL: gpu.binary @hkg_matmul_0
+// SM90: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// SM90-LABEL: gpu.binary @hkg_matmul_1
 // SM90-NOT: wgmma
 // SM90: cvt.f32.f16
 // SM90: fma.rn.f32
 // SM90-LABEL: gpu.binary @hkg_matmul_2
-// SM90: mad.lo.s32
+// SM90: wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8

@@ -69,9 +69,11 @@ static constexpr llvm::StringLiteral kMmaHopper[] = {
 // 8-bit operands: v_mfma_f32_16x16x32_{fp8,bf8}_{fp8,bf8} and
 // v_mfma_i32_16x16x32_i8 (gfx942, FNUZ formats; gfx950, OCP formats),
 // v_mfma_i32_16x16x64_i8 (gfx950), v_wmma_f32_16x16x16_{fp8,bf8}_* and
-// v_wmma_i32_16x16x16_iu8 (gfx12). sm_90's fp8 / s8 wgmma is not built yet:
-// 8-bit matmuls there use FMAs.
+// v_wmma_i32_16x16x16_iu8 (gfx12); wgmma.mma_async m64nNk32 .e4m3 / .e5m2
+// (f32) and .s8 (s32) on sm_90a.
 static constexpr llvm::StringLiteral kMfma8Bit[] = {"mfma_16x16x32"};
+static constexpr llvm::StringLiteral kWgmma8Bit[] = {"wgmma_64x128x32",
+                                                     "wgmma_64x256x32"};
 static constexpr llvm::StringLiteral kMfmaI8Cdna4[] = {"mfma_16x16x64"};
 static constexpr llvm::StringLiteral kWmma8BitGfx12[] = {"wmma_16x16x16"};
 
@@ -111,7 +113,7 @@ static const TargetInfo kTargets[] = {
   {"sm_90", Vendor::NVIDIA, "hopper", "H200 SXM",
    32, 232448, 132, 255, 1024, 64,
    MatrixCoreKind::MmaSync, kMmaHopper, 4800.0, 66.9, 989.4, "[H200]",
-   Fp8Format::OCP},
+   Fp8Format::OCP, kWgmma8Bit, kWgmma8Bit},
 };
 // clang-format on
 

@@ -223,15 +223,26 @@ static void addTileSketches(ScheduleSpace &space, StringRef mma,
 /// tile for every SM, whose space's defaults (`base`) are the warpgroup-MMA
 /// kernel of 128 x 128 tiles without a K split, on a target with
 /// wgmma_64x256x16.
+/// The warpgroup MMAs of N = 128 and 256 for operands of `bytes` bytes
+/// (K = 32 for 8-bit operands, 16 for 16-bit ones).
+static std::pair<StringRef, StringRef> wgmmaNames(int64_t bytes) {
+  if (bytes == 1)
+    return {"wgmma_64x128x32", "wgmma_64x256x32"};
+  return {"wgmma_64x128x16", "wgmma_64x256x16"};
+}
+
 static bool takesWideTiles(MatmulOp op, const ResolvedSchedule &base,
                            const TargetInfo &target) {
-  if (base.get(kMma) != "wgmma_64x128x16" || base.get(kSplitK) != 1 ||
-      op.isDynamicM() ||
-      !llvm::is_contained(target.mmaIntrinsics, "wgmma_64x256x16") ||
-      !isUsableMma("wgmma_64x256x16", target))
+  Type elem = op.getLhs().getType().getElementType();
+  int64_t bytes = elementBytes(elem);
+  auto [narrow, wide] = wgmmaNames(bytes);
+  ArrayRef<StringLiteral> instrs =
+      bytes == 1 ? target.mmaIntrinsicsFor8Bit(elem.isInteger(8))
+                 : target.mmaIntrinsics;
+  if (base.get(kMma) != narrow || base.get(kSplitK) != 1 || op.isDynamicM() ||
+      !llvm::is_contained(instrs, wide) || !isUsableMma(wide, target))
     return false;
   int64_t m = op.getM(), n = op.getN();
-  int64_t bytes = elementBytes(op.getLhs().getType().getElementType());
   int64_t tiles =
       op.getBatchSize() * llvm::divideCeil(m, 128) * llvm::divideCeil(n, 256);
   int64_t lds = 4 * (128 + 256) * base.get(kTileK) * bytes;
@@ -249,14 +260,17 @@ static bool takesWideTiles(MatmulOp op, const ResolvedSchedule &base,
 ScheduleAttr MatmulOp::getDefaultSchedule(const TargetInfo &target) {
   ResolvedSchedule schedule(getScheduleSpace(target), nullptr);
   if (takesWideTiles(*this, schedule, target)) {
-    schedule.set(kMma.name, std::string("wgmma_64x256x16"));
+    int64_t bytes = elementBytes(getLhs().getType().getElementType());
+    schedule.set(kMma.name, wgmmaNames(bytes).second.str());
     schedule.set(kTileN.name, int64_t(256));
     schedule.set(kStages.name, int64_t(4));
     schedule.set(kWgmmaPending.name, int64_t(1));
     // The f32 tile (128 KiB) fits B's four stages (128 KiB): 16-byte,
     // coalesced epilogue loads and stores, 1.08-1.13x on the decoder's and
-    // MLP's GEMMs and 4096^3 (H100, docs/perf).
-    schedule.set(kEpilogueLds.name, int64_t(1));
+    // MLP's GEMMs and 4096^3 (H100, docs/perf). It stages f32 only (not
+    // i8's i32 sums).
+    if (getAccumulatorType().isF32())
+      schedule.set(kEpilogueLds.name, int64_t(1));
   }
   return schedule.toAttr(getContext());
 }
@@ -301,6 +315,23 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   bool decode = m <= kMaxVectorDim;
   bool skinnyN = !decode && n <= kMaxVectorDim;
   bool nvidia = target.isNVIDIA();
+  // Hopper with A as [M, K] (B either way for 16-bit operands; as [N, K]
+  // for 8-bit ones, which wgmma reads K-major only) and 16-byte vectors:
+  // warpgroup MMA, two warpgroups of 64 x 128 over 128-byte K rows, 3
+  // stages (96 KiB of dynamic shared memory): on the H200 the fastest of
+  // the tile shapes and instructions measured, with B as [N, K] and as
+  // [K, N], and well ahead of mma.sync (docs/perf).
+  StringRef wgmmaNarrow = wgmmaNames(bytes).first;
+  bool wgmma = useMma && !decode && llvm::is_contained(mmas, wgmmaNarrow) &&
+               !skinnyN && !readsLhsTransposed() &&
+               (!eightBit || readsRhsTransposed()) && maxTileK * bytes >= 128 &&
+               widestDividing(*this, 16 / bytes) == 16 / bytes;
+  // 8-bit operands on NVIDIA have only wgmma: elsewhere FMAs.
+  if (eightBit && shape.family == MmaFamily::Wgmma && !wgmma) {
+    mma = "none";
+    useMma = false;
+    shape = MmaInstruction::parse(mma);
+  }
 
   int64_t tileM = 64, tileN = 64, tileK = 16, wavesM = 2, wavesN = 2;
   int64_t stages = 2;
@@ -318,17 +349,8 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
     // 3 x 16 KiB of cp.async stages fit the 48 KiB of static shared memory.
     stages = nvidia ? 3 : 2;
   }
-  // Hopper with A as [M, K] (B either way) and 16-byte vectors: warpgroup
-  // MMA, two warpgroups of 64 x 128 over 128-byte K rows, 3 stages (96 KiB
-  // of dynamic shared memory): on the H200 the fastest of the tile shapes
-  // and instructions measured, with B as [N, K] and as [K, N], and well
-  // ahead of mma.sync (docs/perf).
-  bool wgmma = useMma && !decode &&
-               llvm::is_contained(mmas, "wgmma_64x128x16") && !skinnyN &&
-               !readsLhsTransposed() && maxTileK * bytes >= 128 &&
-               widestDividing(*this, 16 / bytes) == 16 / bytes;
   if (wgmma) {
-    mma = "wgmma_64x128x16";
+    mma = wgmmaNarrow;
     shape = MmaInstruction::parse(mma);
     tileK = 128 / bytes;
     wavesM = 2;
@@ -565,6 +587,13 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
     if (readsLhsTransposed())
       return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
                          << " needs K contiguous in A (transpose_a = false)";
+    // PTX's 8-bit wgmma (.e4m3, .e5m2, .s8) reads both operands K-major.
+    if (eightBit && !readsRhsTransposed())
+      return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
+                         << " needs K contiguous in B for " << elem
+                         << " operands (wgmma reads 8-bit operands K-major "
+                            "only), got B as [K, N]; expected the weights as "
+                            "[N, K] with transpose_b, or mma = none";
     if (tileK * bytes != 128)
       return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
                          << " needs tile_k x element bytes = 128 (tile_k = "
@@ -680,6 +709,9 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
       return refuse("needs mma = wgmma_* (its result fragments are what it "
                     "stages), got mma = ")
              << mma.name;
+    if (!getAccumulatorType().isF32())
+      return refuse("needs f32 accumulators (it stages f32 tiles), got ")
+             << getAccumulatorType() << " for " << elem << " operands";
     if (splitK > 1 || s.persistent)
       return refuse("needs split_k = 1 and persistent = 0 (the LDS must be "
                     "free after the K loop)");
