@@ -409,6 +409,10 @@ def make_case(case):
             spec = dict(inputs=lambda: [e4m3(m, k), e4m3(n, k), scale(), scale()],
                         eager=lambda a, b, sa, sb: torch._scaled_mm(a, b.t(), scale_a=sa, scale_b=sb,
                                                                     out_dtype=torch.bfloat16),
+                        # hkg accumulates all of K in wgmma's accumulators, as
+                        # cuBLAS's fast-accumulation mode does (docs/Matmul.md).
+                        baselines=dict(fast_accum=lambda a, b, sa, sb: torch._scaled_mm(
+                            a, b.t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16, use_fast_accum=True)),
                         ref=lambda a, b, sa, sb: (a.double() @ b.double().t()) * sa.double() * sb.double(),
                         shape=f"{m}x{n}x{k} e4m3 (B as [N,K]), per-tensor scales, bf16 out",
                         tol=TOL[torch.bfloat16], out_elem_bytes=2)

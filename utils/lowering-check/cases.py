@@ -502,8 +502,8 @@ def add_matmul_8bit(dt, m, n, k, tb=True, s="", scales=False, odt="f32"):
     ins = "%a: " + A + ", %b: " + B
     epi_in, body = "", ""
     if scales:
-        S, SA, SB = "tensor<f32>", t([m, 1], "f32"), t([n], "f32")
-        args += [["f32", []], ["f32", [m, 1]], ["f32", [n]]]
+        S, SA, SB = "tensor<f32>", t([m, 1], "f32"), t([1, n], "f32")
+        args += [["f32", []], ["f32", [m, 1]], ["f32", [1, n]]]
         ins += ", %s: " + S + ", %sa: " + SA + ", %sb: " + SB
         epi_in = " epilogue(%s, %sa, %sb : " + ", ".join([S, SA, SB]) + ")"
         conv = "    %f = arith.sitofp %acc : i32 to f32\n" if dt == "i8" else ""
