@@ -531,6 +531,13 @@ def quant_cases():
                     "epilogue_lds = 0")
     add_matmul_8bit("f8E4M3FN", 1024, 1024, 1024, s="mma = wgmma_64x128x32, tile_m = 128, tile_n = 128, "
                     "tile_k = 128, waves_m = 2, waves_n = 1, stages = 3, lds_pad = 0, lds_swizzle = 1")
+    # Each K step's fp8 sum promoted to f32 (wgmma_promote): the accuracy
+    # of Hopper's fp8 accumulation against its promoted form.
+    for dt in ("f8E4M3FN", "f8E5M2"):
+        add_matmul_8bit(dt, 4096, 4096, 4096, odt="f32", s="mma = wgmma_64x128x32, tile_m = 128, tile_n = 128, "
+                        "tile_k = 128, waves_m = 2, waves_n = 1, stages = 4, lds_pad = 0, lds_swizzle = 1, "
+                        "wgmma_pending = 0, wgmma_promote = 1")
+        add_matmul_8bit(dt, 4096, 4096, 4096, odt="f32")
     add_matmul_8bit("i8", 512, 512, 512, odt="i32")
     add_matmul_8bit("i8", 4096, 4096, 4096, odt="i32")
     add_matmul_8bit("i8", 4096, 4096, 4096, scales=True, odt="bf16")

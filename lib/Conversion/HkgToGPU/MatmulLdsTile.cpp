@@ -36,6 +36,7 @@ KernelState::KernelState(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
   persistent = s.persistent;
   epilogueLds = s.epilogueLds;
   tf32FastSplit = s.tf32FastSplit;
+  wgmmaPromote = s.wgmmaPromote;
   mma = s.mma;
   mmaM = mma.m;
   mmaN = mma.n;

@@ -99,6 +99,8 @@ struct KernelState : IndexArith {
   bool epilogueLds;
   /// 3xTF32: tf32_split = fast (MatmulMmaSyncTf32x3.cpp).
   bool tf32FastSplit;
+  /// fp8 wgmma: each K step's sum promoted into f32 (MatmulWgmma.cpp).
+  bool wgmmaPromote;
   bool swizzle;
   MmaInstruction mma;
   int64_t mmaM, mmaN, mmaK;

@@ -15,7 +15,10 @@
 // The instructions are inline PTX (wgmma.fence, mma_async, commit_group,
 // wait_group, fence.proxy.async): all of it is in this file. With
 // wgmma_pending = 1 a step's MMAs stay in flight while the next step waits
-// for its tile and issues its copies (wgmma.wait_group 1).
+// for its tile and issues its copies (wgmma.wait_group 1). With
+// wgmma_promote = 1 (fp8) a step's first MMA ignores its accumulators
+// (scale-d = 0), so the step sums into its own struct, which is added to
+// the running f32 accumulators once the step's MMAs completed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,7 +92,11 @@ void WgmmaCore::placeWave(Value wave) {
 }
 
 SmallVector<Value> WgmmaCore::initAccumulators() {
-  return {LLVM::ZeroOp::create(b, loc, wgmmaAccType())};
+  SmallVector<Value> acc = {LLVM::ZeroOp::create(b, loc, wgmmaAccType())};
+  // The step's own accumulators (each step's first MMA overwrites them).
+  if (t.wgmmaPromote)
+    acc.push_back(LLVM::ZeroOp::create(b, loc, wgmmaAccType()));
+  return acc;
 }
 
 Type WgmmaCore::wgmmaAccType() {
@@ -207,7 +214,12 @@ SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
   std::string constraints = tiedConstraints(n, "l,l,r,", integer);
   Value one =
       arith::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(1));
-  Value acc = accumulatorAsm("wgmma.fence.sync.aligned;", accIn.front());
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(0));
+  bool promote = t.wgmmaPromote;
+  Value running = accIn.front();
+  Value acc = accumulatorAsm("wgmma.fence.sync.aligned;",
+                             promote ? accIn[1] : accIn.front());
   for (int64_t kk = 0; kk < t.tk; kk += t.mmaK) {
     auto offset = [&](int64_t bytes) -> Value {
       return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(bytes));
@@ -222,7 +234,9 @@ SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
                  : wgmmaDescriptor(arith::AddIOp::create(b, loc, addrB,
                                                          offset(kk * rowBytes)),
                                    /*leadingBytes=*/panelBytes);
-    SmallVector<Value> operands = {descA, descB, one};
+    // scale-d: 0 starts a promoted step's sum from zero.
+    SmallVector<Value> operands = {descA, descB,
+                                   promote && kk == 0 ? zero : one};
     for (int64_t i = 0; i < n; ++i)
       operands.push_back(
           LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
@@ -239,7 +253,16 @@ SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
   acc = accumulatorAsm("wgmma.wait_group.sync.aligned " +
                            std::to_string(t.wgmmaPending) + ";",
                        acc);
-  return {acc};
+  if (!promote)
+    return {acc};
+  // The step's sum into the running f32 accumulators (round to nearest).
+  for (int64_t i = 0; i < n; ++i) {
+    Value sum = arith::AddFOp::create(
+        b, loc, LLVM::ExtractValueOp::create(b, loc, running, i),
+        LLVM::ExtractValueOp::create(b, loc, acc, i));
+    running = LLVM::InsertValueOp::create(b, loc, running, sum, i);
+  }
+  return {running, acc};
 }
 
 void WgmmaCore::forEachResultRun(ValueRange acc, ResultRunFn fn) {

@@ -61,15 +61,15 @@ func.func @fp8_decode(%a: tensor<16x4096xf8E4M3FN>, %b: tensor<4096x4096xf8E4M3F
 // GFX1201-LABEL: func.func @fp8_decode(
 // GFX1201: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = wmma_16x16x16, persistent = 0, split_k = 4, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 16, waves_m = 1, waves_n = 4, wgmma_pending = 0>
 // SM90-LABEL: func.func @fp8_e4m3(
-// SM90: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 1, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = wgmma_64x256x32, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 4, tile_k = 128, tile_m = 128, tile_n = 256, unroll = 1, vector_width = 16, waves_m = 2, waves_n = 1, wgmma_pending = 1>
+// SM90: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 1, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = wgmma_64x256x32, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 4, tile_k = 128, tile_m = 128, tile_n = 256, unroll = 1, vector_width = 16, waves_m = 2, waves_n = 1, wgmma_pending = 1, wgmma_promote = 0>
 // SM90-LABEL: func.func @fp8_e5m2(
-// SM90: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 16, lds_swizzle = 0, mma = none, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 2, tile_k = 16, tile_m = 64, tile_n = 64, unroll = 1, vector_width = 16, waves_m = 2, waves_n = 2, wgmma_pending = 0>
+// SM90: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 16, lds_swizzle = 0, mma = none, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 2, tile_k = 16, tile_m = 64, tile_n = 64, unroll = 1, vector_width = 16, waves_m = 2, waves_n = 2, wgmma_pending = 0, wgmma_promote = 0>
 // SM90-LABEL: func.func @i8(
 // SM90: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = wgmma_64x256x32, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 4, tile_k = 128, tile_m = 128, tile_n = 256, unroll = 1, vector_width = 16, waves_m = 2, waves_n = 1, wgmma_pending = 1>
 // SM90-LABEL: func.func @i8_decode(
 // SM90: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 16, lds_swizzle = 0, mma = none, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 2, tile_k = 32, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 16, waves_m = 1, waves_n = 4, wgmma_pending = 0>
 // SM90-LABEL: func.func @fp8_decode(
-// SM90: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 16, lds_swizzle = 0, mma = none, persistent = 0, split_k = 16, split_k_reduce = workspace, stages = 2, tile_k = 32, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 16, waves_m = 1, waves_n = 4, wgmma_pending = 0>
+// SM90: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 16, lds_swizzle = 0, mma = none, persistent = 0, split_k = 16, split_k_reduce = workspace, stages = 2, tile_k = 32, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 16, waves_m = 1, waves_n = 4, wgmma_pending = 0, wgmma_promote = 0>
 // GFX90A-LABEL: func.func @fp8_e4m3(
 // GFX90A: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 16, lds_swizzle = 0, mma = none, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 16, tile_m = 64, tile_n = 64, unroll = 1, vector_width = 16, waves_m = 2, waves_n = 2, wgmma_pending = 0>
 // GFX90A-LABEL: func.func @fp8_e5m2(

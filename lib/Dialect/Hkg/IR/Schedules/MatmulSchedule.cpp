@@ -494,6 +494,14 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   else
     space.addUnavailable(kTf32Split.name,
                          "3xTF32 takes f32 operands on NVIDIA sm_80+");
+  // fp8 warpgroup MMA's per-step promotion to f32, where it exists.
+  if (eightBit && !elem.isInteger(8) && llvm::any_of(mmas, [](StringRef m) {
+        return MmaInstruction::parse(m).family == MmaFamily::Wgmma;
+      }))
+    space.add(kWgmmaPromote, false,
+              "fp8 wgmma: each K step's MMAs from zero into their own "
+              "accumulators, added to the running f32 ones after the step "
+              "(wgmma_pending = 0, twice the accumulator registers)");
   space.add(kSplitK, splits, splitK,
             "workgroups sharing an output tile, each over 1/split_k of K, "
             "their f32 partial sums added as split_k_reduce says");
@@ -619,6 +627,19 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                        << "' = fast needs mma = " << tf32x3Mma(target)
                        << ", got mma = " << mma.name
                        << "; expected tf32_split = rna";
+  if (s.wgmmaPromote) {
+    if (!wgmma)
+      return emitError() << "schedule knob '" << kWgmmaPromote.name
+                         << "' = 1 needs mma = wgmma_*, got mma = " << mma.name
+                         << "; expected wgmma_promote = 0";
+    // The step's sum is added after the step's MMAs completed.
+    if (s.wgmmaPending != 0 || s.persistent)
+      return emitError() << "schedule knob '" << kWgmmaPromote.name
+                         << "' = 1 needs wgmma_pending = 0 and persistent = 0"
+                            " (the step's MMAs complete before their sum is "
+                            "added), got wgmma_pending = "
+                         << s.wgmmaPending << ", persistent = " << s.persistent;
+  }
   if (int64_t pending = s.wgmmaPending) {
     if (!wgmma)
       return emitError() << "schedule knob '" << kWgmmaPending.name
@@ -658,6 +679,9 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
     int64_t budget =
         std::min<int64_t>(target.maxRegistersPerThread,
                           kNvidiaRegistersPerWorkgroup / threads);
+    // wgmma_promote holds a step's accumulators beside the running ones.
+    if (s.wgmmaPromote)
+      acc *= 2;
     if (acc + kWgmmaRegisterReserve > budget)
       return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
                          << " needs " << acc + kWgmmaRegisterReserve
