@@ -27,6 +27,14 @@ Tolerance hkg::rt::getDefaultTolerance(DType type) {
     return {1e-3, 4e-3, 4e-3};
   case DType::BF16:
     return {1e-2, 1.6e-2, 1.6e-2};
+  // 8-bit float outputs: half an ulp of a 3-bit (e4m3) or 2-bit (e5m2)
+  // mantissa, 2^-4 and 2^-3 of the value.
+  case DType::F8E4M3FN:
+  case DType::F8E4M3FNUZ:
+    return {6.25e-2, 6.25e-2, 6.25e-2};
+  case DType::F8E5M2:
+  case DType::F8E5M2FNUZ:
+    return {1.25e-1, 1.25e-1, 1.25e-1};
   case DType::I32:
   case DType::I64:
   case DType::I8:
@@ -68,6 +76,14 @@ uint64_t hkg::rt::getPoisonBits(DType type) {
     return 0x7b;
   case DType::I1:
     return 0xbd; // not 0 or 1: a kernel that wrote nothing is caught
+  // NaN in each format (e4m3fn: S.1111.111; FNUZ: 0x80; e5m2: a quiet NaN).
+  case DType::F8E4M3FN:
+    return 0x7f;
+  case DType::F8E5M2:
+    return 0x7e;
+  case DType::F8E4M3FNUZ:
+  case DType::F8E5M2FNUZ:
+    return 0x80;
   }
   return 0;
 }

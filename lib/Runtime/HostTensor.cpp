@@ -9,11 +9,13 @@
 #include "hkg/Runtime/HostTensor.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Parallel.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -37,6 +39,14 @@ llvm::StringRef hkg::rt::getDTypeName(DType type) {
     return "i8";
   case DType::I1:
     return "i1";
+  case DType::F8E4M3FN:
+    return "f8E4M3FN";
+  case DType::F8E5M2:
+    return "f8E5M2";
+  case DType::F8E4M3FNUZ:
+    return "f8E4M3FNUZ";
+  case DType::F8E5M2FNUZ:
+    return "f8E5M2FNUZ";
   }
   llvm_unreachable("unknown dtype");
 }
@@ -58,6 +68,10 @@ std::optional<DType> hkg::rt::parseDType(llvm::StringRef name) {
     return DType::I8;
   if (name == "i1")
     return DType::I1;
+  for (DType t :
+       {DType::F8E4M3FN, DType::F8E5M2, DType::F8E4M3FNUZ, DType::F8E5M2FNUZ})
+    if (name == getDTypeName(t))
+      return t;
   return std::nullopt;
 }
 
@@ -78,6 +92,14 @@ std::optional<DType> hkg::rt::getDTypeFor(mlir::Type type) {
     return DType::I8;
   if (type.isInteger(1))
     return DType::I1;
+  if (mlir::isa<mlir::Float8E4M3FNType>(type))
+    return DType::F8E4M3FN;
+  if (mlir::isa<mlir::Float8E5M2Type>(type))
+    return DType::F8E5M2;
+  if (mlir::isa<mlir::Float8E4M3FNUZType>(type))
+    return DType::F8E4M3FNUZ;
+  if (mlir::isa<mlir::Float8E5M2FNUZType>(type))
+    return DType::F8E5M2FNUZ;
   return std::nullopt;
 }
 
@@ -85,6 +107,10 @@ unsigned hkg::rt::getDTypeSize(DType type) {
   switch (type) {
   case DType::I8:
   case DType::I1:
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+  case DType::F8E4M3FNUZ:
+  case DType::F8E5M2FNUZ:
     return 1;
   case DType::F16:
   case DType::BF16:
@@ -165,6 +191,50 @@ float hkg::rt::bfloatBitsToFloat(uint16_t bits) {
   return llvm::bit_cast<float>(uint32_t(bits) << 16);
 }
 
+//===----------------------------------------------------------------------===//
+// 8-bit float conversions
+//===----------------------------------------------------------------------===//
+
+static const llvm::fltSemantics &getFloat8Semantics(DType type) {
+  switch (type) {
+  case DType::F8E4M3FN:
+    return llvm::APFloat::Float8E4M3FN();
+  case DType::F8E5M2:
+    return llvm::APFloat::Float8E5M2();
+  case DType::F8E4M3FNUZ:
+    return llvm::APFloat::Float8E4M3FNUZ();
+  case DType::F8E5M2FNUZ:
+    return llvm::APFloat::Float8E5M2FNUZ();
+  default:
+    llvm_unreachable("expected an 8-bit float dtype");
+  }
+}
+
+float hkg::rt::float8BitsToFloat(DType type, uint8_t bits) {
+  // One table of the 256 codes' values per format, from llvm::APFloat.
+  using Table = std::array<float, 256>;
+  auto build = [](DType t) {
+    Table table;
+    for (unsigned code = 0; code < 256; ++code)
+      table[code] = llvm::APFloat(getFloat8Semantics(t), llvm::APInt(8, code))
+                        .convertToFloat();
+    return table;
+  };
+  static const Table tables[] = {build(DType::F8E4M3FN), build(DType::F8E5M2),
+                                 build(DType::F8E4M3FNUZ),
+                                 build(DType::F8E5M2FNUZ)};
+  int index = static_cast<int>(type) - static_cast<int>(DType::F8E4M3FN);
+  return tables[index][bits];
+}
+
+uint8_t hkg::rt::floatToFloat8Bits(DType type, float value) {
+  llvm::APFloat f(value);
+  bool lost;
+  f.convert(getFloat8Semantics(type), llvm::APFloat::rmNearestTiesToEven,
+            &lost);
+  return static_cast<uint8_t>(f.bitcastToAPInt().getZExtValue());
+}
+
 double hkg::rt::roundToDType(double value, DType type) {
   switch (type) {
   case DType::F64:
@@ -185,6 +255,12 @@ double hkg::rt::roundToDType(double value, DType type) {
         static_cast<uint64_t>(static_cast<int64_t>(std::trunc(value)))));
   case DType::I1:
     return static_cast<double>(static_cast<int64_t>(std::trunc(value)) & 1);
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+  case DType::F8E4M3FNUZ:
+  case DType::F8E5M2FNUZ:
+    return float8BitsToFloat(
+        type, floatToFloat8Bits(type, static_cast<float>(value)));
   }
   llvm_unreachable("unknown dtype");
 }
@@ -269,6 +345,11 @@ double HostTensor::get(int64_t i) const {
     return static_cast<int8_t>(static_cast<uint8_t>(bits));
   case DType::I1:
     return static_cast<double>(bits); // 0 or 1; any other byte is wrong
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+  case DType::F8E4M3FNUZ:
+  case DType::F8E5M2FNUZ:
+    return float8BitsToFloat(type, bits);
   }
   llvm_unreachable("unknown dtype");
 }
@@ -291,6 +372,11 @@ void HostTensor::set(int64_t i, double value) {
     return setBits(i, static_cast<uint8_t>(static_cast<int64_t>(value)));
   case DType::I1:
     return setBits(i, static_cast<int64_t>(value) & 1);
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+  case DType::F8E4M3FNUZ:
+  case DType::F8E5M2FNUZ:
+    return setBits(i, floatToFloat8Bits(type, static_cast<float>(value)));
   }
 }
 
@@ -336,6 +422,12 @@ void HostTensor::toDoubles(double *out) const {
         break;
       case DType::I1:
         out[i] = raw[i];
+        break;
+      case DType::F8E4M3FN:
+      case DType::F8E5M2:
+      case DType::F8E4M3FNUZ:
+      case DType::F8E5M2FNUZ:
+        out[i] = float8BitsToFloat(t, raw[i]);
         break;
       }
     }

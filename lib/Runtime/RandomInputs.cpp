@@ -96,7 +96,8 @@ hkg::rt::makeRandomInputs(const KernelModel &model, Operation *op,
     if (!dtype)
       return llvm::createStringError(llvm::formatv(
           "operand #{0} of '{1}' has an element type the runtime does not "
-          "handle (expected f32, f16, bf16, f64, i64, i32, i8 or i1)",
+          "handle (expected f32, f16, bf16, f64, i64, i32, i8, i1 or an 8-bit "
+          "float)",
           i, op->getName()));
     HostTensor t(*dtype, type.getShape());
     const InputRange &range = ranges[i];

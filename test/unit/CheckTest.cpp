@@ -163,6 +163,46 @@ TEST(CheckTest, TopPTokens) {
           .passed);
 }
 
+// 8-bit matmul operands hold exact values of their type in the documented
+// ranges: fp8 within [-1, 1], i8 within -7..7 (docs/Runtime.md).
+TEST(CheckTest, RandomInputsOf8BitMatmuls) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%a: tensor<64x256xf8E4M3FNUZ>, %b: tensor<256x64xf8E4M3FNUZ>) -> tensor<64x64xbf16> {
+      %x = hkg.matmul %a, %b : tensor<64x256xf8E4M3FNUZ>, tensor<256x64xf8E4M3FNUZ> -> tensor<64x64xbf16>
+      return %x : tensor<64x64xbf16>
+    })");
+  ParsedOp q = parseOp(R"(
+    func.func @ref(%c: tensor<64x256xi8>, %d: tensor<256x64xi8>) -> tensor<64x64xi32> {
+      %y = hkg.matmul %c, %d : tensor<64x256xi8>, tensor<256x64xi8> -> tensor<64x64xi32>
+      return %y : tensor<64x64xi32>
+    })");
+  ASSERT_TRUE(p.op && q.op);
+  auto fp8 = makeRandomInputs(p.op, 1);
+  auto i8 = makeRandomInputs(q.op, 1);
+  ASSERT_TRUE(fp8 && i8);
+  for (const HostTensor &t : *fp8) {
+    EXPECT_EQ(t.getDType(), DType::F8E4M3FNUZ);
+    int64_t distinct = 0;
+    for (int64_t i = 0; i < t.getNumElements(); ++i) {
+      double v = t.get(i);
+      EXPECT_LE(std::abs(v), 1.0);
+      EXPECT_EQ(roundToDType(v, DType::F8E4M3FNUZ), v);
+      distinct += v != t.get(0);
+    }
+    EXPECT_GT(distinct, t.getNumElements() / 2);
+  }
+  for (const HostTensor &t : *i8) {
+    EXPECT_EQ(t.getDType(), DType::I8);
+    double lo = 0, hi = 0;
+    for (int64_t i = 0; i < t.getNumElements(); ++i) {
+      lo = std::min(lo, t.get(i));
+      hi = std::max(hi, t.get(i));
+    }
+    EXPECT_EQ(lo, -7);
+    EXPECT_EQ(hi, 7);
+  }
+}
+
 TEST(CheckTest, RandomInputsAreSeededAndNeverZero) {
   ParsedOp p = parseOp(R"(
     func.func @ref(%x: tensor<64x128xbf16>) -> tensor<64x128xbf16> {

@@ -135,3 +135,74 @@ TEST(HostTensorTest, I64Indices) {
   EXPECT_EQ(all, (std::vector<double>{5000000000.0, -3, 128255}));
   EXPECT_EQ(roundToDType(-2.7, DType::I64), -2.0);
 }
+
+// 8-bit floats: each format's known codes (written out, not taken from
+// APFloat, which the table is built from), round-to-nearest-even, and the
+// dtype plumbing (name, size, HostTensor set / get / toDoubles).
+TEST(HostTensorTest, Float8KnownValues) {
+  // e4m3fn: bias 7, no infinities, S.1111.111 NaN.
+  EXPECT_EQ(float8BitsToFloat(DType::F8E4M3FN, 0x38), 1.0f);
+  EXPECT_EQ(float8BitsToFloat(DType::F8E4M3FN, 0x7e), 448.0f);
+  EXPECT_EQ(float8BitsToFloat(DType::F8E4M3FN, 0x01), std::ldexp(1.0f, -9));
+  EXPECT_EQ(float8BitsToFloat(DType::F8E4M3FN, 0xb8), -1.0f);
+  EXPECT_TRUE(std::isnan(float8BitsToFloat(DType::F8E4M3FN, 0x7f)));
+  // e5m2: f16's top byte.
+  EXPECT_EQ(float8BitsToFloat(DType::F8E5M2, 0x3c), 1.0f);
+  EXPECT_EQ(float8BitsToFloat(DType::F8E5M2, 0x7b), 57344.0f);
+  EXPECT_EQ(float8BitsToFloat(DType::F8E5M2, 0x01), std::ldexp(1.0f, -16));
+  EXPECT_TRUE(std::isinf(float8BitsToFloat(DType::F8E5M2, 0x7c)));
+  // FNUZ: bias 8 / 16, 0x80 NaN, all-ones exponents finite.
+  EXPECT_EQ(float8BitsToFloat(DType::F8E4M3FNUZ, 0x40), 1.0f);
+  EXPECT_EQ(float8BitsToFloat(DType::F8E4M3FNUZ, 0x7f), 240.0f);
+  EXPECT_EQ(float8BitsToFloat(DType::F8E4M3FNUZ, 0x01), std::ldexp(1.0f, -10));
+  EXPECT_TRUE(std::isnan(float8BitsToFloat(DType::F8E4M3FNUZ, 0x80)));
+  EXPECT_EQ(float8BitsToFloat(DType::F8E5M2FNUZ, 0x40), 1.0f);
+  EXPECT_EQ(float8BitsToFloat(DType::F8E5M2FNUZ, 0x7f), 57344.0f);
+  EXPECT_TRUE(std::isnan(float8BitsToFloat(DType::F8E5M2FNUZ, 0x80)));
+}
+
+TEST(HostTensorTest, Float8EncodeRoundsToNearestEven) {
+  // e4m3 has an ulp of 1/8 at 1: 1 + 1/16 ties to 1, 1 + 3/16 to 1.25.
+  EXPECT_EQ(floatToFloat8Bits(DType::F8E4M3FN, 1.0625f), 0x38);
+  EXPECT_EQ(floatToFloat8Bits(DType::F8E4M3FN, 1.1875f), 0x3a);
+  EXPECT_EQ(floatToFloat8Bits(DType::F8E4M3FN, -1.0f), 0xb8);
+  EXPECT_EQ(floatToFloat8Bits(DType::F8E4M3FNUZ, 1.0f), 0x40);
+  // e5m2: an ulp of 1/4 at 1.
+  EXPECT_EQ(floatToFloat8Bits(DType::F8E5M2, 1.125f), 0x3c);
+  EXPECT_EQ(floatToFloat8Bits(DType::F8E5M2, 1.375f), 0x3e);
+  // Every finite code decodes and encodes back to itself.
+  for (DType t :
+       {DType::F8E4M3FN, DType::F8E5M2, DType::F8E4M3FNUZ, DType::F8E5M2FNUZ})
+    for (unsigned code = 0; code < 256; ++code) {
+      float v = float8BitsToFloat(t, code);
+      // NaN codes are skipped (FNUZ has no -0: its 0x80 is NaN).
+      if (std::isnan(v))
+        continue;
+      EXPECT_EQ(floatToFloat8Bits(t, v), code)
+          << getDTypeName(t).str() << " code " << code;
+    }
+}
+
+TEST(HostTensorTest, Float8DTypes) {
+  for (DType t :
+       {DType::F8E4M3FN, DType::F8E5M2, DType::F8E4M3FNUZ, DType::F8E5M2FNUZ}) {
+    EXPECT_EQ(parseDType(getDTypeName(t)), t);
+    EXPECT_EQ(getDTypeSize(t), 1u);
+    EXPECT_TRUE(isFloatDType(t));
+    EXPECT_TRUE(isFloat8DType(t));
+  }
+  EXPECT_FALSE(isFloat8DType(DType::I8));
+  HostTensor e4m3(DType::F8E4M3FN, {4});
+  e4m3.set(0, 0.3); // 0.3 = 1.2 x 2^-2: 1.25 x 2^-2
+  e4m3.set(1, -448.0);
+  e4m3.set(2, 5e-4); // below half the smallest subnormal (2^-10): +0
+  e4m3.set(3, 3.0);
+  EXPECT_EQ(e4m3.get(0), 0.3125);
+  EXPECT_EQ(e4m3.get(1), -448.0);
+  EXPECT_EQ(e4m3.get(2), 0.0);
+  std::vector<double> out(4);
+  e4m3.toDoubles(out.data());
+  EXPECT_EQ(out, (std::vector<double>{0.3125, -448.0, 0.0, 3.0}));
+  EXPECT_EQ(roundToDType(0.3, DType::F8E5M2), 0.3125);
+  EXPECT_EQ(e4m3.getTypeString(), "f8E4M3FN[4]");
+}

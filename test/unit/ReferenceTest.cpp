@@ -32,6 +32,63 @@ TEST(ReferenceTest, Matmul) {
   EXPECT_THAT(evaluate(p, {a, b}), ElementsAre(58, 64, 139, 154));
 }
 
+// 8-bit operands: the reference multiplies the exact values the codes hold
+// (fp8 decoded, i8 as integers), an fp8 matmul with per-tensor and
+// per-column scales in its epilogue, an i8 one to exact i32 sums and,
+// through an i32 accumulator, to floats.
+TEST(ReferenceTest, MatmulFp8WithScales) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%a: tensor<2x3xf8E4M3FN>, %b: tensor<2x3xf8E4M3FN>, %s: tensor<f32>, %w: tensor<1x2xf32>) -> tensor<2x2xf32> {
+      %c = hkg.matmul %a, %b epilogue(%s, %w : tensor<f32>, tensor<1x2xf32>) {transpose_b}
+          : tensor<2x3xf8E4M3FN>, tensor<2x3xf8E4M3FN> -> tensor<2x2xf32> {
+      ^bb0(%acc: f32, %t: f32, %x: f32):
+        %m = arith.mulf %acc, %t : f32
+        %r = arith.mulf %m, %x : f32
+        hkg.yield %r : f32
+      }
+      return %c : tensor<2x2xf32>
+    })");
+  // 0.3 is held as 0.3125 (e4m3: 1.25 x 2^-2), 448 exactly.
+  HostTensor a = makeTensor(DType::F8E4M3FN, {2, 3}, {1, 0.3, -2, 448, 0, 1});
+  HostTensor b = makeTensor(DType::F8E4M3FN, {2, 3}, {1, 2, 0.5, -1, 1, 0.25});
+  HostTensor s = makeTensor(DType::F32, {}, {0.5});
+  HostTensor w = makeTensor(DType::F32, {1, 2}, {2, -4});
+  // A B^T = [1 + 0.625 - 1, -1 + 0.3125 - 0.5; 448 + 0.5, -448 + 0.25]
+  //       = [0.625, -1.1875; 448.5, -447.75], times 0.5 and [2, -4].
+  EXPECT_THAT(evaluate(p, {a, b, s, w}),
+              ElementsAre(0.625, 2.375, 448.5, 895.5));
+}
+
+TEST(ReferenceTest, MatmulInt8) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%a: tensor<2x2xi8>, %b: tensor<2x2xi8>) -> tensor<2x2xi32> {
+      %c = hkg.matmul %a, %b : tensor<2x2xi8>, tensor<2x2xi8> -> tensor<2x2xi32>
+      return %c : tensor<2x2xi32>
+    })");
+  HostTensor a = makeTensor(DType::I8, {2, 2}, {127, -128, 3, -7});
+  HostTensor b = makeTensor(DType::I8, {2, 2}, {-128, 2, 127, 5});
+  // [127 -128; 3 -7] x [-128 2; 127 5] = [-32512, -386; -1273, -29].
+  EXPECT_THAT(evaluate(p, {a, b}), ElementsAre(-32512, -386, -1273, -29));
+}
+
+TEST(ReferenceTest, MatmulInt8DequantizedInTheEpilogue) {
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%a: tensor<2x2xi8>, %b: tensor<2x2xi8>, %s: tensor<2x1xf32>) -> tensor<2x2xf32> {
+      %d = hkg.matmul %a, %b epilogue(%s : tensor<2x1xf32>)
+          : tensor<2x2xi8>, tensor<2x2xi8> -> tensor<2x2xf32> {
+      ^bb0(%acc: i32, %x: f32):
+        %f = arith.sitofp %acc : i32 to f32
+        %r = arith.mulf %f, %x : f32
+        hkg.yield %r : f32
+      }
+      return %d : tensor<2x2xf32>
+    })");
+  HostTensor a = makeTensor(DType::I8, {2, 2}, {127, -128, 3, -7});
+  HostTensor b = makeTensor(DType::I8, {2, 2}, {-128, 2, 127, 5});
+  HostTensor s = makeTensor(DType::F32, {2, 1}, {0.5, -2});
+  EXPECT_THAT(evaluate(p, {a, b, s}), ElementsAre(-16256, -193, 2546, 58));
+}
+
 TEST(ReferenceTest, MatmulPerRowEpilogue) {
   // A per-row scale of a square result, said by its map.
   ParsedOp p = parseOp(R"(

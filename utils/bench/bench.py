@@ -397,6 +397,33 @@ def make_case(case):
                     ref=(lambda a, w: a.double() @ w.double().t()) if t else (lambda a, w: a.double() @ w.double()),
                     flops=2 * m * n * k, inductor=False,
                     shape=f"{m}x{n}x{k} f32 (B as {'[N,K]' if t else '[K,N]'}), TF32 off")
+    elif op in ("gemm_fp8", "gemm_i8"):
+        # 8-bit GEMMs (issue 30), B as [N, K]: e4m3 with per-tensor scales to
+        # bf16 against torch._scaled_mm, i8 to i32 against torch._int_mm
+        # (utils/bench/cases/quant). Inputs are exact values of the type; the
+        # reference multiplies them in float64.
+        m, n, k = (int(d) for d in tag.split("x"))
+        if op == "gemm_fp8":
+            e4m3 = lambda *shape: torch.rand(*shape, device="cuda").mul_(2).sub_(1).to(torch.float8_e4m3fn)
+            scale = lambda: torch.rand((), device="cuda") + 0.5
+            spec = dict(inputs=lambda: [e4m3(m, k), e4m3(n, k), scale(), scale()],
+                        eager=lambda a, b, sa, sb: torch._scaled_mm(a, b.t(), scale_a=sa, scale_b=sb,
+                                                                    out_dtype=torch.bfloat16),
+                        # hkg accumulates all of K in wgmma's accumulators, as
+                        # cuBLAS's fast-accumulation mode does (docs/Matmul.md).
+                        baselines=dict(fast_accum=lambda a, b, sa, sb: torch._scaled_mm(
+                            a, b.t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16, use_fast_accum=True)),
+                        ref=lambda a, b, sa, sb: (a.double() @ b.double().t()) * sa.double() * sb.double(),
+                        shape=f"{m}x{n}x{k} e4m3 (B as [N,K]), per-tensor scales, bf16 out",
+                        tol=TOL[torch.bfloat16], out_elem_bytes=2)
+        else:
+            i8 = lambda *shape: torch.randint(-7, 8, shape, device="cuda", dtype=torch.int8)
+            spec = dict(inputs=lambda: [i8(m, k), i8(n, k)],
+                        eager=lambda a, b: torch._int_mm(a, b.t()),
+                        ref=lambda a, b: a.double() @ b.double().t(),
+                        shape=f"{m}x{n}x{k} int8 (B as [N,K]), i32 out",
+                        tol=0.0, out_elem_bytes=4)
+        spec.update(flops=2 * m * n * k, inductor=False)
     elif op == "gemv":
         spec = gemv_case(tag)
     elif op in GENERIC and not tag:
@@ -521,11 +548,12 @@ def run_case(args, case, copy_tbs):
         tol = 0.0
     else:
         ref = spec["ref"](*inputs)
-        nbytes = sum(t.numel() * t.element_size() for t in inputs) + ref.numel() * inputs[0].element_size()
+        out_bytes = spec.get("out_elem_bytes", inputs[0].element_size())
+        nbytes = sum(t.numel() * t.element_size() for t in inputs) + ref.numel() * out_bytes
 
         def score(outs, ref=ref):
             return rel_err(outs[0], ref)
-        tol = TOL[inputs[0].dtype]
+        tol = spec["tol"] if "tol" in spec else TOL[inputs[0].dtype]
     row = dict(case=case, op=op, shape=spec["shape"], perf_shape=spec["perf"], bytes=nbytes)
     measure_hkg(row, os.path.join(args.bundles, case), inputs, score, tol, nbytes, spec, copy_tbs)
     row["hkg_s"] = time.time() - t0
@@ -863,7 +891,7 @@ def main():
                     help="for kernels with dynamic sizes whose inputs come from the manifest (the statistical "
                     "test): every size parameter takes this value (elsewhere the case's inputs give them)")
     args = ap.parse_args()
-    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj", "gemv", "linear", "linear_gelu", "linear_silu_mul", "gemm_f32"] + list(GENERIC)
+    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj", "gemv", "linear", "linear_gelu", "linear_silu_mul", "gemm_f32", "gemm_fp8", "gemm_i8"] + list(GENERIC)
     asked = [x for x in args.ops.split(",") if x]
     if "attention" in asked:
         ap.error("attention is not benched here: run utils/bench/attention_bench.py --bundles "

@@ -37,6 +37,10 @@ import torch
 
 _DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
            "i32": torch.int32, "i64": torch.int64}
+# 8-bit operands (issue 30), where this torch has the types.
+_DTYPES.update({name: getattr(torch, t) for name, t in (
+    ("i8", "int8"), ("f8E4M3FN", "float8_e4m3fn"), ("f8E5M2", "float8_e5m2"))
+    if hasattr(torch, t)})
 # The launch limit of grid x (CUDA and HIP).
 MAX_GRID_X = 2**31 - 1
 

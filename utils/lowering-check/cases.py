@@ -482,6 +482,75 @@ add_attention("bf16", 2, 8, 2, 256, 512, 128, bshd=True)
 add_attention("bf16", 1, 4, 2, 100, 200, 64, s=att("mma = none, tile_kv = 32"), bshd=True)
 add_attention("bf16", 1, 8, 2, 1, 515, 64, causal=False, s="mma = none, stages = 0, tile_kv = 64, tile_q = 16, waves = 1", bshd=True)
 
+# 8-bit matmuls (issue 30): fp8 (OCP e4m3 / e5m2) and i8 operands, f32
+# accumulation for fp8 and exact i32 for i8; per-tensor / per-row /
+# per-column scales as epilogue operands (tensor<f32>, [M, 1], [N]), as
+# torch._scaled_mm takes them. On sm_90 B as [N, K] takes fp8 / s8 wgmma,
+# B as [K, N] and matrix-vector shapes the FMA fallback.
+def add_matmul_8bit(dt, m, n, k, tb=True, s="", scales=False, odt="f32"):
+    a, b, o = mm_shapes([], m, n, k, False, tb)
+    A, B, O = t(a, dt), t(b, dt), t(o, odt)
+    attrs = ["transpose_b"] if tb else []
+    if s:
+        attrs.append("schedule = #hkg.schedule<%s>" % s)
+    attr = " {%s}" % ", ".join(attrs) if attrs else ""
+    args = [[dt, a], [dt, b]]
+    ref = {"op": "matmul", "transpose_a": False, "transpose_b": tb, "args": args, "out": [odt, o]}
+    if dt == "i8":
+        ref["scale"] = 4.0  # randn * 4 truncated to int8: about -12..12
+    acc_t = "i32" if dt == "i8" else "f32"
+    ins = "%a: " + A + ", %b: " + B
+    epi_in, body = "", ""
+    if scales:
+        S, SA, SB = "tensor<f32>", t([m, 1], "f32"), t([1, n], "f32")
+        args += [["f32", []], ["f32", [m, 1]], ["f32", [1, n]]]
+        ins += ", %s: " + S + ", %sa: " + SA + ", %sb: " + SB
+        epi_in = " epilogue(%s, %sa, %sb : " + ", ".join([S, SA, SB]) + ")"
+        conv = "    %f = arith.sitofp %acc : i32 to f32\n" if dt == "i8" else ""
+        accv = "%f" if dt == "i8" else "%acc"
+        out = ("    %r = arith.truncf %v : f32 to " + odt + "\n") if odt != "f32" else "    %r = arith.addf %v, %v : f32\n"
+        body = (" {\n  ^bb0(%acc: " + acc_t + ", %t: f32, %x: f32, %w: f32):\n" + conv +
+                "    %s0 = arith.mulf %x, %w : f32\n    %s1 = arith.mulf %s0, %t : f32\n"
+                "    %v = arith.mulf " + accv + ", %s1 : f32\n" + out + "    hkg.yield %r : " + odt + "\n  }")
+        ref["expr"] = "acc * x[2] * x[3] * x[4]" + (" * 2" if odt == "f32" else "")
+    mlir = (f"func.func @f({ins}) -> {O} {{\n  %y = hkg.matmul %a, %b{epi_in}{attr} : {A}, {B} -> {O}{body}\n"
+            f"  return %y : {O}\n}}")
+    add("mm8_%s_%dx%dx%d%s%s_%s_%d" % (dt, m, n, k, "_tb" if tb else "", "_scaled" if scales else "", odt, len(cases)),
+        mlir, ref)
+
+
+def quant_cases():
+    for dt in ("f8E4M3FN", "f8E5M2"):
+        add_matmul_8bit(dt, 512, 512, 512)
+        add_matmul_8bit(dt, 4096, 4096, 4096, scales=True, odt="bf16")
+        add_matmul_8bit(dt, 300, 520, 384, odt="bf16")  # edges (M, N)
+        add_matmul_8bit(dt, 256, 384, 512, tb=False)  # B as [K, N]: FMA on sm_90
+        add_matmul_8bit(dt, 16, 4096, 4096, scales=True, odt="bf16")  # decode
+    add_matmul_8bit("f8E4M3FN", 1024, 1024, 1024, s="mma = none, tile_m = 64, tile_n = 64, tile_k = 16, "
+                    "waves_m = 2, waves_n = 2, lds_pad = 16, lds_swizzle = 0, stages = 2, wgmma_pending = 0, "
+                    "epilogue_lds = 0")
+    add_matmul_8bit("f8E4M3FN", 1024, 1024, 1024, s="mma = wgmma_64x128x32, tile_m = 128, tile_n = 128, "
+                    "tile_k = 128, waves_m = 2, waves_n = 1, stages = 3, lds_pad = 0, lds_swizzle = 1")
+    # Each K step's fp8 sum promoted to f32 (wgmma_promote): the accuracy
+    # of Hopper's fp8 accumulation against its promoted form.
+    for dt in ("f8E4M3FN", "f8E5M2"):
+        add_matmul_8bit(dt, 4096, 4096, 4096, odt="f32", s="mma = wgmma_64x128x32, tile_m = 128, tile_n = 128, "
+                        "tile_k = 128, waves_m = 2, waves_n = 1, stages = 4, lds_pad = 0, lds_swizzle = 1, "
+                        "wgmma_pending = 0, wgmma_promote = 1")
+        add_matmul_8bit(dt, 4096, 4096, 4096, odt="f32")
+    add_matmul_8bit("i8", 512, 512, 512, odt="i32")
+    add_matmul_8bit("i8", 4096, 4096, 4096, odt="i32")
+    add_matmul_8bit("i8", 4096, 4096, 4096, scales=True, odt="bf16")
+    add_matmul_8bit("i8", 300, 520, 384, odt="i32")
+    add_matmul_8bit("i8", 256, 384, 512, tb=False, odt="i32")
+    add_matmul_8bit("i8", 16, 4096, 4096, odt="i32")
+    add_matmul_8bit("i8", 512, 512, 512, odt="f32")
+
+
+# --quant: only the 8-bit matmul cases.
+if "--quant" in sys.argv:
+    cases.clear()
+    quant_cases()
 if "--attention" in sys.argv:  # only the attention cases
     cases[:] = [c for c in cases if c["ref"]["op"] == "attention"]
 # --top-p: only the top-p cases.

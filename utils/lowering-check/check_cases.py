@@ -7,7 +7,8 @@ import ctypes, json, math, os, sys
 import torch
 
 cuda = ctypes.CDLL("libcuda.so.1")
-DT = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16, "i32": torch.int32}
+DT = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16, "i32": torch.int32, "i8": torch.int8,
+      "f8E4M3FN": torch.float8_e4m3fn, "f8E5M2": torch.float8_e5m2}
 # Elementwise tolerance on |got - ref| / (|ref| + 1): the output rounding
 # (half an ulp: 6e-8 f32, 4.9e-4 f16, 3.9e-3 bf16) plus a few f32 roundings of
 # the op's own arithmetic. Matmul outputs get the accumulation bound of
@@ -147,6 +148,8 @@ def run_case(dirname, case):
         return check_top_p(ptx, case, ins, out)
     launch(ptx, case["entry"], case["grid"], case["block"], [t.data_ptr() for t in ins] + [out.data_ptr()],
            case.get("dynamic_lds", 0))
+    if ref["op"] == "matmul" and odt == "i32":
+        return check_matmul_exact(case, ins, out)
     if ref["op"] == "matmul":
         return check_matmul(case, ins, out)
     want = reference(ref, ins)
@@ -255,6 +258,20 @@ def to_tf32(x):
     bits = x.contiguous().view(torch.int32)
     bits = (bits + 0xFFF + ((bits >> 13) & 1)) & ~0x1FFF
     return bits.view(torch.float32)
+
+
+def check_matmul_exact(case, ins, out):
+    """i8 operands, i32 result: the exact sums (float64 holds them exactly
+    while |sum| < 2^53)."""
+    ref = case["ref"]
+    a, b = matmul_operands(ref, [t.double() for t in ins])
+    want = epilogue(ref, a @ b, [t.double() for t in ins])
+    got = out.double()
+    wrong = (got != want).sum().item()
+    ok = wrong == 0
+    print("%-4s %-28s %-70s wrong=%d of %d (exact i32)" % ("OK" if ok else "FAIL", case["name"], case["schedule"],
+                                                           wrong, got.numel()))
+    return ok
 
 
 def check_matmul(case, ins, out):

@@ -28,7 +28,22 @@ namespace hkg::rt {
 
 /// Element types a kernel argument (or a reference result) can have.
 /// I1 is one byte per element holding 0 or 1 (docs/ABI.md), like torch.bool.
-enum class DType { F32, F16, BF16, I32, I64, F64, I8, I1 };
+enum class DType {
+  F32,
+  F16,
+  BF16,
+  I32,
+  I64,
+  F64,
+  I8,
+  I1,
+  /// 8-bit floats: OCP e4m3 (no infinities) and e5m2, and the FNUZ forms
+  /// (no negative zero, NaN = 0x80) gfx942 multiplies.
+  F8E4M3FN,
+  F8E5M2,
+  F8E4M3FNUZ,
+  F8E5M2FNUZ,
+};
 
 /// Returns the manifest spelling (`f32`, `f16`, `bf16`, `i32`, `i64`, `f64`,
 /// `i8`, `i1`).
@@ -54,6 +69,17 @@ uint16_t floatToHalfBits(float value);
 float halfBitsToFloat(uint16_t bits);
 uint16_t floatToBFloatBits(float value);
 float bfloatBitsToFloat(uint16_t bits);
+
+/// Whether `type` is one of the 8-bit float types.
+inline bool isFloat8DType(DType type) {
+  return type == DType::F8E4M3FN || type == DType::F8E5M2 ||
+         type == DType::F8E4M3FNUZ || type == DType::F8E5M2FNUZ;
+}
+/// 8-bit float (`type`) <-> float: the value of each of the 256 codes
+/// (a table of llvm::APFloat's), and llvm::APFloat's round-to-nearest-even
+/// conversion (out of range: the format's infinity or NaN).
+float float8BitsToFloat(DType type, uint8_t bits);
+uint8_t floatToFloat8Bits(DType type, float value);
 
 /// Rounds `value` to the precision of `type` (through float, as a device
 /// that computes in f32 and stores `type` does) and returns it as a double.

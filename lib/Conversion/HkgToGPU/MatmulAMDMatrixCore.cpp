@@ -15,7 +15,7 @@ using namespace mlir::hkg::matmul;
 SmallVector<Value> AMDMatrixCore::initAccumulators() {
   int64_t wtm = t.tm / t.wm, wtn = t.tn / t.wn;
   int64_t perLane = t.mmaM * t.mmaN / t.waveSize;
-  auto vt = VectorType::get({perLane}, b.getF32Type());
+  auto vt = VectorType::get({perLane}, t.accT);
   SmallVector<Value> acc;
   for (int64_t i = 0; i < (wtm / t.mmaM) * (wtn / t.mmaN); ++i)
     acc.push_back(arith::ConstantOp::create(b, loc, vt, b.getZeroAttr(vt)));

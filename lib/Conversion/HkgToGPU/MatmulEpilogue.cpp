@@ -147,6 +147,12 @@ Value TilePipeline::applyEpilogue(Value acc, ArrayRef<Value> epilogueValues) {
   if (!op.hasEpilogue()) {
     if (resT == acc.getType())
       return acc;
+    // i32 sums of i8 operands written as floats.
+    if (acc.getType().isInteger(32)) {
+      acc = arith::SIToFPOp::create(b, loc, b.getF32Type(), acc);
+      if (resT == acc.getType())
+        return acc;
+    }
     return arith::TruncFOp::create(b, loc, resT, acc);
   }
   Block &body = op.getEpilogue().front();

@@ -4,10 +4,13 @@
 // ly x lx grid over its warp tile (8 x 8 on wave64, 4 x 8 on wave32); a lane
 // owns rows r0 + i * ly and the contiguous columns c0 .. c0 + rn of it, one
 // vector<rn x f32> accumulator per row, and each K step is rank-1 updates
-// (vector.fma) of A's column and B's row read from LDS.
+// (vector.fma) of A's column and B's row read from LDS. 8-bit float
+// operands are widened to f32 (Float8.h); i8 operands are sign-extended and
+// multiplied and added in i32 (exact).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Float8.h"
 #include "MatmulTilePipeline.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -27,6 +30,9 @@ public:
   void forEachResultRun(ValueRange acc, ResultRunFn fn) override;
 
 private:
+  /// `v` (an element or vector of operand elements) in the accumulators'
+  /// type.
+  Value widen(Value v);
   /// Lanes of a wave as rows x columns of FMA micro-tiles.
   std::pair<int64_t, int64_t> laneGrid() const {
     return t.waveSize == 64 ? std::make_pair<int64_t, int64_t>(8, 8)
@@ -39,11 +45,25 @@ private:
 SmallVector<Value> FmaCore::initAccumulators() {
   int64_t wtm = t.tm / t.wm, wtn = t.tn / t.wn;
   auto [ly, lx] = laneGrid();
-  auto vt = VectorType::get({wtn / lx}, b.getF32Type());
+  auto vt = VectorType::get({wtn / lx}, t.accT);
   SmallVector<Value> acc;
   for (int64_t i = 0; i < wtm / ly; ++i)
     acc.push_back(arith::ConstantOp::create(b, loc, vt, b.getZeroAttr(vt)));
   return acc;
+}
+
+Value FmaCore::widen(Value v) {
+  Type elemT = t.elemT;
+  if (elemT == t.accT)
+    return v;
+  Type to = t.accT;
+  if (auto vt = dyn_cast<VectorType>(v.getType()))
+    to = VectorType::get(vt.getShape(), t.accT);
+  if (elemT.isInteger(8))
+    return arith::ExtSIOp::create(b, loc, to, v);
+  if (elemT.getIntOrFloatBitWidth() == 8)
+    return extendFloat8ToF32(b, loc, v);
+  return arith::ExtFOp::create(b, loc, to, v);
 }
 
 SmallVector<Value> FmaCore::computeStage(Value stage, ValueRange accIn) {
@@ -54,8 +74,8 @@ SmallVector<Value> FmaCore::computeStage(Value stage, ValueRange accIn) {
   Value rowBase = add(t.waveRow, laneY);
   Value colBase = add(t.waveCol, mul(laneX, rn));
   Type elemT = t.elemT;
-  auto f32 = b.getF32Type();
-  auto accType = VectorType::get({rn}, f32);
+  auto accType = VectorType::get({rn}, t.accT);
+  bool integer = t.accT.isInteger(32);
   for (int64_t kk = 0; kk < t.tk; ++kk) {
     Value kv = c(kk);
     // B(kk, colBase .. colBase + rn), widened to f32.
@@ -73,16 +93,18 @@ SmallVector<Value> FmaCore::computeStage(Value stage, ValueRange accIn) {
     if (!isa<VectorType>(bRow.getType()))
       bRow = vector::FromElementsOp::create(
           b, loc, VectorType::get({rn}, elemT), ValueRange{bRow});
-    if (elemT != f32)
-      bRow = arith::ExtFOp::create(b, loc, accType, bRow);
+    bRow = widen(bRow);
     for (int64_t i = 0; i < rm; ++i) {
       Value row = add(rowBase, i * ly);
       Value a = t.transA ? t.loadLds(t.ldsA, stage, kv, row, 1)
                          : t.loadLds(t.ldsA, stage, row, kv, 1);
-      if (elemT != f32)
-        a = arith::ExtFOp::create(b, loc, f32, a);
+      a = widen(a);
       Value aSplat = vector::BroadcastOp::create(b, loc, accType, a);
-      acc[i] = vector::FMAOp::create(b, loc, aSplat, bRow, acc[i]);
+      if (integer)
+        acc[i] = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, aSplat, bRow), acc[i]);
+      else
+        acc[i] = vector::FMAOp::create(b, loc, aSplat, bRow, acc[i]);
     }
   }
   return acc;

@@ -36,6 +36,7 @@ KernelState::KernelState(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
   persistent = s.persistent;
   epilogueLds = s.epilogueLds;
   tf32FastSplit = s.tf32FastSplit;
+  wgmmaPromote = s.wgmmaPromote;
   mma = s.mma;
   mmaM = mma.m;
   mmaN = mma.n;
@@ -45,6 +46,7 @@ KernelState::KernelState(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
   threads = wm * wn * mma.wavesPerInstruction() * waveSize;
   elemT = op.getLhs().getType().getElementType();
   resT = op.getResult().getType().getElementType();
+  accT = op.getAccumulatorType();
   batch = op.getBatchSize();
   m = op.getM();
   n = op.getN();

@@ -99,11 +99,16 @@ struct KernelState : IndexArith {
   bool epilogueLds;
   /// 3xTF32: tf32_split = fast (MatmulMmaSyncTf32x3.cpp).
   bool tf32FastSplit;
+  /// fp8 wgmma: each K step's sum promoted into f32 (MatmulWgmma.cpp).
+  bool wgmmaPromote;
   bool swizzle;
   MmaInstruction mma;
   int64_t mmaM, mmaN, mmaK;
   int64_t waveSize, threads;
   Type elemT, resT;
+  /// The accumulators' element type: i32 for i8 operands, f32 otherwise
+  /// (MatmulOp::getAccumulatorType).
+  Type accT;
   /// A dynamic M (hkg.matmul's isDynamicM) is `m` = the size hint when the
   /// schedule was chosen; the kernel uses `dynM`, its size parameter.
   int64_t batch, m, n, k, elemBytes;

@@ -1,19 +1,24 @@
 //===- MatmulWgmma.cpp - matmul inner product with warpgroup MMA ----------===//
 //
-// mma = wgmma_64xNx16 (NVIDIA sm_90a): a warpgroup (4 warps) issues one
-// 64 x N instruction per 16 K values, reading both operands from LDS through
-// matrix descriptors, with the thread's N / 2 accumulators in one LLVM
-// struct. waves_m x waves_n count warpgroups, each computing one 64 x N
-// instruction tile. The LDS tiles are the pipeline's cp.async ones, with
-// 128-byte rows (A and a K-major B: tile_k = 64 for 16-bit types; a B as
-// [K, N] in panels of 64 columns) whose 16-byte chunks are XOR-swizzled by
-// row % 8: the 128-byte-swizzle layouts the descriptors name, in 1024-byte
-// aligned buffers.
+// mma = wgmma_64xNx16 (NVIDIA sm_90a; wgmma_64xNx32 on 8-bit operands): a
+// warpgroup (4 warps) issues one 64 x N instruction per 16 K values (32 for
+// .e4m3 / .e5m2 with f32 and .s8 with s32 accumulators: 32 bytes of K
+// either way), reading both operands from LDS through matrix descriptors,
+// with the thread's N / 2 accumulators in one LLVM struct. waves_m x waves_n
+// count warpgroups, each computing one 64 x N instruction tile. The LDS tiles
+// are the pipeline's cp.async ones, with 128-byte rows (A and a K-major B:
+// tile_k = 64 for 16-bit types; a B as [K, N] in panels of 64 columns; 8-bit
+// operands: tile_k = 128, B K-major only, as PTX allows) whose 16-byte chunks
+// are XOR-swizzled by row % 8: the 128-byte-swizzle layouts the descriptors
+// name, in 1024-byte aligned buffers.
 //
 // The instructions are inline PTX (wgmma.fence, mma_async, commit_group,
 // wait_group, fence.proxy.async): all of it is in this file. With
 // wgmma_pending = 1 a step's MMAs stay in flight while the next step waits
-// for its tile and issues its copies (wgmma.wait_group 1).
+// for its tile and issues its copies (wgmma.wait_group 1). With
+// wgmma_promote = 1 (fp8) a step's first MMA ignores its accumulators
+// (scale-d = 0), so the step sums into its own struct, which is added to
+// the running f32 accumulators once the step's MMAs completed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,12 +92,30 @@ void WgmmaCore::placeWave(Value wave) {
 }
 
 SmallVector<Value> WgmmaCore::initAccumulators() {
-  return {LLVM::ZeroOp::create(b, loc, wgmmaAccType())};
+  SmallVector<Value> acc = {LLVM::ZeroOp::create(b, loc, wgmmaAccType())};
+  // The step's own accumulators (each step's first MMA overwrites them).
+  if (t.wgmmaPromote)
+    acc.push_back(LLVM::ZeroOp::create(b, loc, wgmmaAccType()));
+  return acc;
 }
 
 Type WgmmaCore::wgmmaAccType() {
   return LLVM::LLVMStructType::getLiteral(
-      b.getContext(), SmallVector<Type>(t.mmaN / 2, b.getF32Type()));
+      b.getContext(), SmallVector<Type>(t.mmaN / 2, t.accT));
+}
+
+/// The PTX type of wgmma operands of element type `elem`.
+static std::string operandType(Type elem) {
+  if (elem.isBF16())
+    return "bf16";
+  if (elem.isF16())
+    return "f16";
+  if (isa<Float8E4M3FNType>(elem))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(elem))
+    return "e5m2";
+  assert(elem.isInteger(8) && "wgmma takes 16-bit, OCP fp8 or i8 operands");
+  return "s8";
 }
 
 void WgmmaCore::sideEffectAsm(StringRef text) {
@@ -103,11 +126,12 @@ void WgmmaCore::sideEffectAsm(StringRef text) {
                             /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
 }
 
-/// `n` f32 outputs and `first`.. inputs tied to them, as constraints.
-static std::string tiedF32Constraints(int64_t n, StringRef middle) {
+/// `n` outputs (f32 registers, or 32-bit integer ones with `integer`), the
+/// `middle` inputs, then inputs tied to the outputs, as constraints.
+static std::string tiedConstraints(int64_t n, StringRef middle, bool integer) {
   std::string c;
   for (int64_t i = 0; i < n; ++i)
-    c += "=f,";
+    c += integer ? "=r," : "=f,";
   c += middle.str();
   for (int64_t i = 0; i < n; ++i)
     c += (c.empty() || c.back() == ',' ? "" : ",") + std::to_string(i);
@@ -121,7 +145,8 @@ Value WgmmaCore::accumulatorAsm(StringRef text, Value acc) {
     operands.push_back(
         LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
   auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, wgmmaAccType(), operands, text, tiedF32Constraints(n, ""),
+      b, loc, wgmmaAccType(), operands, text,
+      tiedConstraints(n, "", t.accT.isInteger(32)),
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None, nullptr, nullptr);
   return asmOp.getResult(0);
@@ -168,25 +193,39 @@ SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
   Value addrB =
       arith::AddIOp::create(b, loc, sharedAddress(t.ldsB.buf), toI64(offB));
   int64_t n = t.mmaN / 2;
-  std::string ty = t.elemT.isBF16() ? "bf16" : "f16";
+  std::string ty = operandType(t.elemT);
+  bool integer = t.accT.isInteger(32);
   std::string regs;
   for (int64_t i = 0; i < n; ++i)
     regs += (i ? ", $" : "$") + std::to_string(i);
+  // scale-d (p: accumulate), then imm-scale-a / imm-scale-b (1: A and B
+  // not negated; floats only) and the transposes (16-bit types only: 8-bit
+  // operands are K-major).
+  std::string immediates =
+      integer            ? ""
+      : t.elemBytes == 1 ? ", 1, 1"
+                         : ", 1, 1, 0, " + std::string(t.transB ? "0" : "1");
   std::string text =
       "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(n + 2) +
-      ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(t.mmaN) +
-      "k16.f32." + ty + "." + ty + " {" + regs + "}, $" + std::to_string(n) +
-      ", $" + std::to_string(n + 1) + ", p, 1, 1, 0, " +
-      (t.transB ? "0" : "1") + ";\n}";
-  std::string constraints = tiedF32Constraints(n, "l,l,r,");
+      ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(t.mmaN) + "k" +
+      std::to_string(t.mmaK) + (integer ? ".s32." : ".f32.") + ty + "." + ty +
+      " {" + regs + "}, $" + std::to_string(n) + ", $" + std::to_string(n + 1) +
+      ", p" + immediates + ";\n}";
+  std::string constraints = tiedConstraints(n, "l,l,r,", integer);
   Value one =
       arith::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(1));
-  Value acc = accumulatorAsm("wgmma.fence.sync.aligned;", accIn.front());
-  for (int64_t kk = 0; kk < t.tk; kk += 16) {
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(0));
+  bool promote = t.wgmmaPromote;
+  Value running = accIn.front();
+  Value acc = accumulatorAsm("wgmma.fence.sync.aligned;",
+                             promote ? accIn[1] : accIn.front());
+  for (int64_t kk = 0; kk < t.tk; kk += t.mmaK) {
     auto offset = [&](int64_t bytes) -> Value {
       return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(bytes));
     };
-    // K-major: 16 K values are 32 bytes along the row; MN-major: 16 rows.
+    // K-major: an instruction's K values are 32 bytes along the row;
+    // MN-major (16-bit only): 16 rows.
     Value descA = wgmmaDescriptor(
         arith::AddIOp::create(b, loc, addrA, offset(kk * t.elemBytes)));
     Value descB =
@@ -195,7 +234,9 @@ SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
                  : wgmmaDescriptor(arith::AddIOp::create(b, loc, addrB,
                                                          offset(kk * rowBytes)),
                                    /*leadingBytes=*/panelBytes);
-    SmallVector<Value> operands = {descA, descB, one};
+    // scale-d: 0 starts a promoted step's sum from zero.
+    SmallVector<Value> operands = {descA, descB,
+                                   promote && kk == 0 ? zero : one};
     for (int64_t i = 0; i < n; ++i)
       operands.push_back(
           LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
@@ -212,7 +253,16 @@ SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
   acc = accumulatorAsm("wgmma.wait_group.sync.aligned " +
                            std::to_string(t.wgmmaPending) + ";",
                        acc);
-  return {acc};
+  if (!promote)
+    return {acc};
+  // The step's sum into the running f32 accumulators (round to nearest).
+  for (int64_t i = 0; i < n; ++i) {
+    Value sum = arith::AddFOp::create(
+        b, loc, LLVM::ExtractValueOp::create(b, loc, running, i),
+        LLVM::ExtractValueOp::create(b, loc, acc, i));
+    running = LLVM::InsertValueOp::create(b, loc, running, sum, i);
+  }
+  return {running, acc};
 }
 
 void WgmmaCore::forEachResultRun(ValueRange acc, ResultRunFn fn) {

@@ -2,7 +2,8 @@
 //
 // The float64 reference of a (batched, optionally transposed) matmul and its
 // epilogue, computed on an even spread of rows when the full product would
-// exceed ReferenceOptions::maxMultiplyAdds. Inputs are uniform [-1, 1); the
+// exceed ReferenceOptions::maxMultiplyAdds from the operands' exact values
+// (8-bit floats decoded, i8 as integers). Inputs are uniform [-1, 1); the
 // floor of a 16-bit matmul uses the matrix-core peak.
 //
 //===----------------------------------------------------------------------===//
@@ -126,8 +127,21 @@ matmulReference(mlir::hkg::MatmulOp op, ArrayRef<HostTensor> inputs,
 /// launch plan's later kernels (a softmax over attention scores, a norm)
 /// see the magnitudes a model gives them, not ones that grow with every
 /// matmul. The epilogue's inputs keep uniform(-1, 1).
+///
+/// 8-bit operands are the exact values of their type, and the reference
+/// multiplies those: i8 operands uniform in (-8, 8), truncated to -7..7
+/// (|sum| <= 49 K, exact in i32 up to K = 2^25); fp8 operands both
+/// uniform(-1, 1) rounded to the format (products at most 1, far from
+/// e4m3's 448 and e5m2's 57344; most draws normal numbers, whose 3 or 2
+/// mantissa bits would round a 1 / sqrt(K) range to a few values).
 static llvm::Error matmulInputs(mlir::hkg::MatmulOp op,
                                 llvm::MutableArrayRef<InputRange> ranges) {
+  mlir::Type elem = op.getLhs().getType().getElementType();
+  if (elem.getIntOrFloatBitWidth() == 8 && ranges.size() > 1) {
+    double r = elem.isInteger(8) ? 8.0 : 1.0;
+    ranges[0] = ranges[1] = InputRange::uniform(-r, r);
+    return llvm::Error::success();
+  }
   int64_t k = op.getK();
   if (k > 0 && ranges.size() > 1) {
     double r = 1.0 / std::sqrt(static_cast<double>(k));

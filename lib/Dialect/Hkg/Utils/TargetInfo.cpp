@@ -66,6 +66,17 @@ static constexpr llvm::StringLiteral kMmaSync[] = {"mma_16x8x16",
 static constexpr llvm::StringLiteral kMmaHopper[] = {
     "mma_16x8x16", "mma_16x8x8_tf32x3", "wgmma_64x128x16", "wgmma_64x256x16"};
 
+// 8-bit operands: v_mfma_f32_16x16x32_{fp8,bf8}_{fp8,bf8} and
+// v_mfma_i32_16x16x32_i8 (gfx942, FNUZ formats; gfx950, OCP formats),
+// v_mfma_i32_16x16x64_i8 (gfx950), v_wmma_f32_16x16x16_{fp8,bf8}_* and
+// v_wmma_i32_16x16x16_iu8 (gfx12); wgmma.mma_async m64nNk32 .e4m3 / .e5m2
+// (f32) and .s8 (s32) on sm_90a.
+static constexpr llvm::StringLiteral kMfma8Bit[] = {"mfma_16x16x32"};
+static constexpr llvm::StringLiteral kWgmma8Bit[] = {"wgmma_64x128x32",
+                                                     "wgmma_64x256x32"};
+static constexpr llvm::StringLiteral kMfmaI8Cdna4[] = {"mfma_16x16x64"};
+static constexpr llvm::StringLiteral kWmma8BitGfx12[] = {"wmma_16x16x16"};
+
 // clang-format off
 static const TargetInfo kTargets[] = {
   // chip, vendor, family, product,
@@ -76,10 +87,12 @@ static const TargetInfo kTargets[] = {
    MatrixCoreKind::MFMA, kMfmaCdna2, 1638.4, 23.95, 191.5, "[LLVM] [ROCM] [MI250X]"},
   {"gfx942", Vendor::AMD, "cdna3", "Instinct MI300X",
    64, 65536, 304, 512, 1024, 32,
-   MatrixCoreKind::MFMA, kMfmaCdna3, 5300.0, 163.4, 1307.4, "[LLVM] [ROCM] [MI300X]"},
+   MatrixCoreKind::MFMA, kMfmaCdna3, 5300.0, 163.4, 1307.4, "[LLVM] [ROCM] [MI300X]",
+   Fp8Format::FNUZ, kMfma8Bit, kMfma8Bit},
   {"gfx950", Vendor::AMD, "cdna4", "Instinct MI355X",
    64, 163840, 256, 512, 1024, 32,
-   MatrixCoreKind::MFMA, kMfmaCdna4, 8000.0, 157.3, 2500.0, "[LLVM] [ROCM] [MI355X]"},
+   MatrixCoreKind::MFMA, kMfmaCdna4, 8000.0, 157.3, 2500.0, "[LLVM] [ROCM] [MI355X]",
+   Fp8Format::OCP, kMfma8Bit, kMfmaI8Cdna4},
   {"gfx1100", Vendor::AMD, "rdna3", "Radeon RX 7900 XTX",
    32, 65536, 96, 256, 1024, 32,
    MatrixCoreKind::WMMA, kWmma, 960.0, 61.4, 122.8, "[LLVM] [ROCM] [RX7900]"},
@@ -88,16 +101,19 @@ static const TargetInfo kTargets[] = {
    MatrixCoreKind::WMMA, kWmma, 256.0, 29.7, 59.4, "[LLVM] [ROCM] [STRIX]"},
   {"gfx1201", Vendor::AMD, "rdna4", "Radeon AI PRO R9700",
    32, 65536, 64, 256, 1024, 32,
-   MatrixCoreKind::WMMA, kWmma, 644.6, 47.8, 191.0, "[LLVM] [ROCM] [R9700]"},
+   MatrixCoreKind::WMMA, kWmma, 644.6, 47.8, 191.0, "[LLVM] [ROCM] [R9700]",
+   Fp8Format::OCP, kWmma8BitGfx12, kWmma8BitGfx12},
   {"gfx1250", Vendor::AMD, "gfx12.5", "(no public product data)",
    32, 327680, 0, 1024, 1024, 32,
-   MatrixCoreKind::WMMA, kWmmaGfx1250, 0.0, 0.0, 0.0, "[GFX1250]"},
+   MatrixCoreKind::WMMA, kWmmaGfx1250, 0.0, 0.0, 0.0, "[GFX1250]",
+   Fp8Format::OCP},
   {"sm_80", Vendor::NVIDIA, "ampere", "A100 SXM4 80GB",
    32, 166912, 108, 255, 1024, 64,
    MatrixCoreKind::MmaSync, kMmaSync, 2039.0, 19.5, 312.0, "[A100]"},
   {"sm_90", Vendor::NVIDIA, "hopper", "H200 SXM",
    32, 232448, 132, 255, 1024, 64,
-   MatrixCoreKind::MmaSync, kMmaHopper, 4800.0, 66.9, 989.4, "[H200]"},
+   MatrixCoreKind::MmaSync, kMmaHopper, 4800.0, 66.9, 989.4, "[H200]",
+   Fp8Format::OCP, kWgmma8Bit, kWgmma8Bit},
 };
 // clang-format on
 

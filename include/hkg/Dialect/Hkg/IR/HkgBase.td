@@ -128,6 +128,14 @@ class Hkg_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 /// Element types hkg kernels compute on.
 def Hkg_FloatElement : AnyTypeOf<[F32, F16, BF16]>;
 def Hkg_FloatTensor : RankedTensorOf<[F32, F16, BF16]>;
+/// What hkg.matmul multiplies: floats, 8-bit floats (OCP f8E4M3FN / f8E5M2,
+/// and the FNUZ forms gfx942 takes) and signed 8-bit integers (i8, signless
+/// read as signed), the 8-bit types accumulated in f32 or i32.
+def Hkg_MatmulOperandTensor
+    : RankedTensorOf<[F32, F16, BF16, F8E4M3FN, F8E5M2, F8E4M3FNUZ,
+                      F8E5M2FNUZ, I8]>;
+/// What hkg.matmul writes: a float, or the exact i32 sums of i8 operands.
+def Hkg_MatmulResultTensor : RankedTensorOf<[F32, F16, BF16, I32]>;
 /// Element types an elementwise op reads and writes: floats (f64 where a
 /// user asks for it), masks (i1), packed or narrow integers (i8), targets and
 /// indices (i32, i64).

@@ -26,6 +26,11 @@ enum class MatrixCoreKind { None, MFMA, WMMA, MmaSync };
 /// launch must raise the function's limit (docs/ABI.md).
 constexpr int64_t kNvidiaStaticSharedMemoryBytes = 48 * 1024;
 
+/// The 8-bit float formats a chip's matrix cores multiply: the OCP ones
+/// (f8E4M3FN, f8E5M2: sm_89+, gfx950, gfx12) or the FNUZ ones (f8E4M3FNUZ,
+/// f8E5M2FNUZ: gfx942), or none.
+enum class Fp8Format { None, OCP, FNUZ };
+
 struct TargetInfo {
   /// The chip name as LLVM spells it (`gfx942`, `sm_90`).
   llvm::StringRef chip;
@@ -61,6 +66,20 @@ struct TargetInfo {
   double peakBf16Tflops;
   /// Where the numbers come from.
   llvm::StringRef source;
+  /// The chip's 8-bit float format (Fp8Format).
+  Fp8Format fp8Format = Fp8Format::None;
+  /// Matrix-core instruction shapes for 8-bit float operands (f32
+  /// accumulators) and for i8 operands (i32 accumulators), spelled as
+  /// mmaIntrinsics; the operand type picks the instruction
+  /// (`mfma_16x16x32` is v_mfma_f32_16x16x32_fp8_fp8 on fp8 operands,
+  /// v_mfma_i32_16x16x32_i8 on i8 ones).
+  llvm::ArrayRef<llvm::StringLiteral> mmaFp8Intrinsics = {};
+  llvm::ArrayRef<llvm::StringLiteral> mmaI8Intrinsics = {};
+
+  /// The instruction shapes for 8-bit operands: i8 (`integer`) or fp8.
+  llvm::ArrayRef<llvm::StringLiteral> mmaIntrinsicsFor8Bit(bool integer) const {
+    return integer ? mmaI8Intrinsics : mmaFp8Intrinsics;
+  }
 
   bool isAMD() const { return vendor == Vendor::AMD; }
   bool isNVIDIA() const { return vendor == Vendor::NVIDIA; }

@@ -92,6 +92,18 @@ SmallVector<std::array<int64_t, 3>> MatmulOp::getEpilogueViews() {
   return views;
 }
 
+Type MatmulOp::getAccumulatorType() {
+  Type elem = getLhs().getType().getElementType();
+  Builder b(getContext());
+  return elem.isInteger(8) ? Type(b.getI32Type()) : Type(b.getF32Type());
+}
+
+/// Whether `t` is one of the 8-bit float types hkg.matmul takes.
+static bool isFloat8(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+             Float8E5M2FNUZType>(t);
+}
+
 LogicalResult MatmulOp::verify() {
   if (failed(verifyKernelShapes(*this, /*allowDynamic=*/true)))
     return failure();
@@ -108,10 +120,26 @@ LogicalResult MatmulOp::verify() {
                        "same rank, got ")
            << lhsT.getRank() << ", " << rhsT.getRank() << " and "
            << resT.getRank();
-  if (lhsT.getElementType() != rhsT.getElementType())
+  Type lhsE = lhsT.getElementType(), rhsE = rhsT.getElementType();
+  if (lhsE != rhsE) {
+    // Two 8-bit float formats (e4m3 x e5m2) are one instruction on some
+    // chips, but not a kernel hkg builds yet.
+    if (isFloat8(lhsE) && isFloat8(rhsE))
+      return emitOpError("expected 'lhs' and 'rhs' of one 8-bit float type, "
+                         "got ")
+             << lhsE << " and " << rhsE
+             << " (mixed fp8 formats are not implemented); convert one "
+                "operand to the other's type";
     return emitOpError("expected 'lhs' and 'rhs' to have the same element "
                        "type, got ")
-           << lhsT.getElementType() << " and " << rhsT.getElementType();
+           << lhsE << " and " << rhsE;
+  }
+  // i32 sums come only from i8 operands.
+  Type resE = resT.getElementType();
+  if (resE.isInteger(32) && !lhsE.isInteger(8))
+    return emitOpError("expected a float result for ")
+           << lhsE << " operands, got " << resE
+           << " (i32 results hold the exact sums of i8 operands)";
   ArrayRef<int64_t> l = lhsT.getShape(), r = rhsT.getShape(),
                     o = resT.getShape();
   ArrayRef<int64_t> batch = o.drop_back(2);
@@ -192,9 +220,10 @@ LogicalResult MatmulOp::verify() {
            << " arguments (the f32 accumulator, then one per epilogue "
               "operand), got "
            << body.getNumArguments();
-  if (!body.getArgument(0).getType().isF32())
+  if (body.getArgument(0).getType() != getAccumulatorType())
     return emitOpError("expected the epilogue's first argument (the "
-                       "accumulator) to be f32, got ")
+                       "accumulator) to be ")
+           << getAccumulatorType() << " for " << lhsE << " operands, got "
            << body.getArgument(0).getType();
   for (auto [i, in] : llvm::enumerate(getEpilogueInputs()))
     if (body.getArgument(i + 1).getType() != elementTypeOf(in))

@@ -76,6 +76,24 @@ MmaInstruction MmaInstruction::parse(StringRef keyword) {
 
 static bool isHalfType(Type t) { return t.isF16() || t.isBF16(); }
 
+/// The 8-bit float format of `t`, or Fp8Format::None.
+static Fp8Format fp8FormatOf(Type t) {
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(t))
+    return Fp8Format::OCP;
+  if (isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(t))
+    return Fp8Format::FNUZ;
+  return Fp8Format::None;
+}
+
+/// Whether `target` multiplies operands of `elem` if they are 8-bit floats:
+/// a chip with an 8-bit float format takes only that one; a chip without
+/// computes any of them with FMAs.
+static bool takesFp8Format(Type elem, const TargetInfo &target) {
+  Fp8Format format = fp8FormatOf(elem);
+  return format == Fp8Format::None || target.fp8Format == Fp8Format::None ||
+         format == target.fp8Format;
+}
+
 /// M or N at most this is a matrix-vector product (decode batches).
 static constexpr int64_t kMaxVectorDim = 16;
 
@@ -205,15 +223,26 @@ static void addTileSketches(ScheduleSpace &space, StringRef mma,
 /// tile for every SM, whose space's defaults (`base`) are the warpgroup-MMA
 /// kernel of 128 x 128 tiles without a K split, on a target with
 /// wgmma_64x256x16.
+/// The warpgroup MMAs of N = 128 and 256 for operands of `bytes` bytes
+/// (K = 32 for 8-bit operands, 16 for 16-bit ones).
+static std::pair<StringRef, StringRef> wgmmaNames(int64_t bytes) {
+  if (bytes == 1)
+    return {"wgmma_64x128x32", "wgmma_64x256x32"};
+  return {"wgmma_64x128x16", "wgmma_64x256x16"};
+}
+
 static bool takesWideTiles(MatmulOp op, const ResolvedSchedule &base,
                            const TargetInfo &target) {
-  if (base.get(kMma) != "wgmma_64x128x16" || base.get(kSplitK) != 1 ||
-      op.isDynamicM() ||
-      !llvm::is_contained(target.mmaIntrinsics, "wgmma_64x256x16") ||
-      !isUsableMma("wgmma_64x256x16", target))
+  Type elem = op.getLhs().getType().getElementType();
+  int64_t bytes = elementBytes(elem);
+  auto [narrow, wide] = wgmmaNames(bytes);
+  ArrayRef<StringLiteral> instrs =
+      bytes == 1 ? target.mmaIntrinsicsFor8Bit(elem.isInteger(8))
+                 : target.mmaIntrinsics;
+  if (base.get(kMma) != narrow || base.get(kSplitK) != 1 || op.isDynamicM() ||
+      !llvm::is_contained(instrs, wide) || !isUsableMma(wide, target))
     return false;
   int64_t m = op.getM(), n = op.getN();
-  int64_t bytes = elementBytes(op.getLhs().getType().getElementType());
   int64_t tiles =
       op.getBatchSize() * llvm::divideCeil(m, 128) * llvm::divideCeil(n, 256);
   int64_t lds = 4 * (128 + 256) * base.get(kTileK) * bytes;
@@ -231,14 +260,17 @@ static bool takesWideTiles(MatmulOp op, const ResolvedSchedule &base,
 ScheduleAttr MatmulOp::getDefaultSchedule(const TargetInfo &target) {
   ResolvedSchedule schedule(getScheduleSpace(target), nullptr);
   if (takesWideTiles(*this, schedule, target)) {
-    schedule.set(kMma.name, std::string("wgmma_64x256x16"));
+    int64_t bytes = elementBytes(getLhs().getType().getElementType());
+    schedule.set(kMma.name, wgmmaNames(bytes).second.str());
     schedule.set(kTileN.name, int64_t(256));
     schedule.set(kStages.name, int64_t(4));
     schedule.set(kWgmmaPending.name, int64_t(1));
     // The f32 tile (128 KiB) fits B's four stages (128 KiB): 16-byte,
     // coalesced epilogue loads and stores, 1.08-1.13x on the decoder's and
-    // MLP's GEMMs and 4096^3 (H100, docs/perf).
-    schedule.set(kEpilogueLds.name, int64_t(1));
+    // MLP's GEMMs and 4096^3 (H100, docs/perf). It stages f32 only (not
+    // i8's i32 sums).
+    if (getAccumulatorType().isF32())
+      schedule.set(kEpilogueLds.name, int64_t(1));
   }
   return schedule.toAttr(getContext());
 }
@@ -246,17 +278,22 @@ ScheduleAttr MatmulOp::getDefaultSchedule(const TargetInfo &target) {
 ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   Type elem = getLhs().getType().getElementType();
   int64_t bytes = elementBytes(elem);
+  // 8-bit operands take the target's 8-bit instructions, and only in the
+  // 8-bit float format of the chip (checked by verifyScheduleConstraints).
+  bool eightBit = bytes == 1;
   SmallVector<StringRef> mmas = {"none"};
-  for (StringRef m : target.mmaIntrinsics)
-    if (isUsableMma(m, target))
-      mmas.push_back(m);
+  if (!eightBit || takesFp8Format(elem, target))
+    for (StringRef m : eightBit ? target.mmaIntrinsicsFor8Bit(elem.isInteger(8))
+                                : target.mmaIntrinsics)
+      if (isUsableMma(m, target))
+        mmas.push_back(m);
   // No K step deeper than K (16, the shallowest, is the floor); the
   // instruction must fit one K step.
   int64_t maxTileK = 128;
   while (maxTileK > kMinTileK && maxTileK > getK())
     maxTileK /= 2;
   StringRef mma = "none";
-  if (isHalfType(elem)) {
+  if (isHalfType(elem) || eightBit) {
     for (StringRef instr : llvm::drop_begin(mmas)) {
       MmaInstruction parsed = MmaInstruction::parse(instr);
       if (!parsed.isTf32x3() && parsed.k <= maxTileK) {
@@ -265,7 +302,7 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
       }
     }
     // CDNA4's double-rate 16x16x32 form when there is one.
-    if (llvm::is_contained(mmas, "mfma_16x16x32") &&
+    if (!eightBit && llvm::is_contained(mmas, "mfma_16x16x32") &&
         MmaInstruction::parse("mfma_16x16x32").k <= maxTileK)
       mma = "mfma_16x16x32";
   }
@@ -278,6 +315,23 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   bool decode = m <= kMaxVectorDim;
   bool skinnyN = !decode && n <= kMaxVectorDim;
   bool nvidia = target.isNVIDIA();
+  // Hopper with A as [M, K] (B either way for 16-bit operands; as [N, K]
+  // for 8-bit ones, which wgmma reads K-major only) and 16-byte vectors:
+  // warpgroup MMA, two warpgroups of 64 x 128 over 128-byte K rows, 3
+  // stages (96 KiB of dynamic shared memory): on the H200 the fastest of
+  // the tile shapes and instructions measured, with B as [N, K] and as
+  // [K, N], and well ahead of mma.sync (docs/perf).
+  StringRef wgmmaNarrow = wgmmaNames(bytes).first;
+  bool wgmma = useMma && !decode && llvm::is_contained(mmas, wgmmaNarrow) &&
+               !skinnyN && !readsLhsTransposed() &&
+               (!eightBit || readsRhsTransposed()) && maxTileK * bytes >= 128 &&
+               widestDividing(*this, 16 / bytes) == 16 / bytes;
+  // 8-bit operands on NVIDIA have only wgmma: elsewhere FMAs.
+  if (eightBit && shape.family == MmaFamily::Wgmma && !wgmma) {
+    mma = "none";
+    useMma = false;
+    shape = MmaInstruction::parse(mma);
+  }
 
   int64_t tileM = 64, tileN = 64, tileK = 16, wavesM = 2, wavesN = 2;
   int64_t stages = 2;
@@ -287,24 +341,16 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
     // 128x128 tiles, 64x64 (NVIDIA, CDNA) or 64x32 (RDNA) per wave.
     tileM = 128;
     tileN = 128;
-    tileK = 32;
+    // 64 bytes of K per row: 32 16-bit or 64 8-bit elements.
+    tileK = eightBit ? 64 : 32;
     wavesN = target.matrixCore == MatrixCoreKind::WMMA ? 4 : 2;
     swizzle = true;
     pad = 0;
     // 3 x 16 KiB of cp.async stages fit the 48 KiB of static shared memory.
     stages = nvidia ? 3 : 2;
   }
-  // Hopper with A as [M, K] (B either way) and 16-byte vectors: warpgroup
-  // MMA, two warpgroups of 64 x 128 over 128-byte K rows, 3 stages (96 KiB
-  // of dynamic shared memory): on the H200 the fastest of the tile shapes
-  // and instructions measured, with B as [N, K] and as [K, N], and well
-  // ahead of mma.sync (docs/perf).
-  bool wgmma = useMma && !decode &&
-               llvm::is_contained(mmas, "wgmma_64x128x16") && !skinnyN &&
-               !readsLhsTransposed() && maxTileK * bytes >= 128 &&
-               widestDividing(*this, 16 / bytes) == 16 / bytes;
   if (wgmma) {
-    mma = "wgmma_64x128x16";
+    mma = wgmmaNarrow;
     shape = MmaInstruction::parse(mma);
     tileK = 128 / bytes;
     wavesM = 2;
@@ -364,6 +410,9 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   // A dynamic M has no static tile count to size a workspace by: its splits
   // meet in a thread-block cluster where there are clusters (at most 8),
   // and there is no split elsewhere.
+  // i32 partial sums have no split-K reduction (its partials are f32).
+  if (getAccumulatorType().isInteger(32))
+    splitK = 1;
   bool dynamicM = isDynamicM();
   if (dynamicM)
     splitK = target.hasClusters() ? std::min<int64_t>(splitK, 8) : 1;
@@ -445,6 +494,14 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   else
     space.addUnavailable(kTf32Split.name,
                          "3xTF32 takes f32 operands on NVIDIA sm_80+");
+  // fp8 warpgroup MMA's per-step promotion to f32, where it exists.
+  if (eightBit && !elem.isInteger(8) && llvm::any_of(mmas, [](StringRef m) {
+        return MmaInstruction::parse(m).family == MmaFamily::Wgmma;
+      }))
+    space.add(kWgmmaPromote, false,
+              "fp8 wgmma: each K step's MMAs from zero into their own "
+              "accumulators, added to the running f32 ones after the step "
+              "(wgmma_pending = 0, twice the accumulator registers)");
   space.add(kSplitK, splits, splitK,
             "workgroups sharing an output tile, each over 1/split_k of K, "
             "their f32 partial sums added as split_k_reduce says");
@@ -478,7 +535,23 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                           "terms), got "
                        << elem << "; expected mma = none or an instruction "
                        << "on 16-bit operands";
-  if (!mma.isNone() && !mma.isTf32x3() && !isHalfType(elem)) {
+  if (!takesFp8Format(elem, target)) {
+    bool ocp = target.fp8Format == Fp8Format::OCP;
+    return emitError() << elem << " operands are " << (ocp ? "FNUZ" : "OCP")
+                       << " fp8, which " << target.chip
+                       << " does not multiply; its fp8 is "
+                       << (ocp ? "OCP (f8E4M3FN, f8E5M2)"
+                               : "FNUZ (f8E4M3FNUZ, f8E5M2FNUZ)")
+                       << ": expected operands of those types";
+  }
+  bool eightBit = bytes == 1;
+  if (elem.isInteger(8) && s.splitK > 1)
+    return emitError() << "schedule knob '" << kSplitK.name
+                       << "' = " << s.splitK
+                       << " is not implemented for i8 operands (split-K adds "
+                          "f32 partial sums, i8 products accumulate in i32); "
+                          "expected split_k = 1";
+  if (!mma.isNone() && !mma.isTf32x3() && !isHalfType(elem) && !eightBit) {
     InFlightDiagnostic diag = emitError() << "schedule knob '" << kMma.name
                                           << "' = " << mma.name
                                           << " needs f16 or bf16 operands, got "
@@ -522,6 +595,13 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
     if (readsLhsTransposed())
       return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
                          << " needs K contiguous in A (transpose_a = false)";
+    // PTX's 8-bit wgmma (.e4m3, .e5m2, .s8) reads both operands K-major.
+    if (eightBit && !readsRhsTransposed())
+      return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
+                         << " needs K contiguous in B for " << elem
+                         << " operands (wgmma reads 8-bit operands K-major "
+                            "only), got B as [K, N]; expected the weights as "
+                            "[N, K] with transpose_b, or mma = none";
     if (tileK * bytes != 128)
       return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
                          << " needs tile_k x element bytes = 128 (tile_k = "
@@ -547,6 +627,19 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                        << "' = fast needs mma = " << tf32x3Mma(target)
                        << ", got mma = " << mma.name
                        << "; expected tf32_split = rna";
+  if (s.wgmmaPromote) {
+    if (!wgmma)
+      return emitError() << "schedule knob '" << kWgmmaPromote.name
+                         << "' = 1 needs mma = wgmma_*, got mma = " << mma.name
+                         << "; expected wgmma_promote = 0";
+    // The step's sum is added after the step's MMAs completed.
+    if (s.wgmmaPending != 0 || s.persistent)
+      return emitError() << "schedule knob '" << kWgmmaPromote.name
+                         << "' = 1 needs wgmma_pending = 0 and persistent = 0"
+                            " (the step's MMAs complete before their sum is "
+                            "added), got wgmma_pending = "
+                         << s.wgmmaPending << ", persistent = " << s.persistent;
+  }
   if (int64_t pending = s.wgmmaPending) {
     if (!wgmma)
       return emitError() << "schedule knob '" << kWgmmaPending.name
@@ -586,6 +679,9 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
     int64_t budget =
         std::min<int64_t>(target.maxRegistersPerThread,
                           kNvidiaRegistersPerWorkgroup / threads);
+    // wgmma_promote holds a step's accumulators beside the running ones.
+    if (s.wgmmaPromote)
+      acc *= 2;
     if (acc + kWgmmaRegisterReserve > budget)
       return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
                          << " needs " << acc + kWgmmaRegisterReserve
@@ -637,6 +733,9 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
       return refuse("needs mma = wgmma_* (its result fragments are what it "
                     "stages), got mma = ")
              << mma.name;
+    if (!getAccumulatorType().isF32())
+      return refuse("needs f32 accumulators (it stages f32 tiles), got ")
+             << getAccumulatorType() << " for " << elem << " operands";
     if (splitK > 1 || s.persistent)
       return refuse("needs split_k = 1 and persistent = 0 (the LDS must be "
                     "free after the K loop)");

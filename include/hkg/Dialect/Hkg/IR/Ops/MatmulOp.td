@@ -21,12 +21,15 @@ def Hkg_MatmulOp : Hkg_KernelOp<"matmul", [],
     `lhs` is `[batch..., M, K]` (`[batch..., K, M]` with `transpose_a`),
     `rhs` is `[batch..., K, N]` (`[batch..., N, K]` with `transpose_b`),
     the result is `[batch..., M, N]`. Batch dims of both operands and the
-    result must match. Products accumulate in f32. Without batch dims (or
+    result must match. Both operands have one element type: f32, f16,
+    bf16, an 8-bit float (f8E4M3FN, f8E5M2; f8E4M3FNUZ, f8E5M2FNUZ) or i8
+    (signed). Products accumulate in f32, those of i8 in i32 (exact); an
+    i8 matmul may write its i32 sums, or floats converted from them. Without batch dims (or
     with batch dims of 1), M may be dynamic (`?`): one kernel serves every
     M (docs/ABI.md).
 
-    The optional `epilogue` region maps the f32 accumulator (first block
-    argument) and one element of each `epilogue` operand to the output
+    The optional `epilogue` region maps the accumulator (first block
+    argument: f32, i32 for i8 operands) and one element of each `epilogue` operand to the output
     element. Which element is said by `indexing_maps`, one affine map per
     epilogue operand from the result's dims `(b..., m, n)`, as in
     `hkg.elementwise` (without them, the shape must imply exactly one map):
@@ -48,13 +51,29 @@ def Hkg_MatmulOp : Hkg_KernelOp<"matmul", [],
       hkg.yield %r : bf16
     }
     ```
+
+    FP8 with a per-tensor scale of each operand and a per-row scale of the
+    weights (`[N]`, as torch._scaled_mm takes them), written as bf16:
+
+    ```mlir
+    %y = hkg.matmul %x, %w epilogue(%sx, %sw : tensor<f32>, tensor<4096xf32>)
+        {transpose_b} : tensor<16x4096xf8E4M3FN>, tensor<4096x4096xf8E4M3FN>
+        -> tensor<16x4096xbf16> {
+    ^bb0(%acc: f32, %a: f32, %w: f32):
+      %s = arith.mulf %a, %w : f32
+      %v = arith.mulf %acc, %s : f32
+      %r = arith.truncf %v : f32 to bf16
+      hkg.yield %r : bf16
+    }
+    ```
   }];
-  let arguments = (ins Hkg_FloatTensor:$lhs, Hkg_FloatTensor:$rhs,
+  let arguments = (ins Hkg_MatmulOperandTensor:$lhs,
+                   Hkg_MatmulOperandTensor:$rhs,
                    Variadic<Hkg_FloatTensor>:$epilogue_inputs,
                    UnitAttr:$transpose_a, UnitAttr:$transpose_b,
                    OptionalAttr<AffineMapArrayAttr>:$indexing_maps,
                    OptionalAttr<Hkg_ScheduleAttr>:$schedule);
-  let results = (outs Hkg_FloatTensor:$result);
+  let results = (outs Hkg_MatmulResultTensor:$result);
   let regions = (region MaxSizedRegion<1>:$epilogue);
   let assemblyFormat = [{
     $lhs `,` $rhs (`epilogue` `(` $epilogue_inputs^ `:` type($epilogue_inputs) `)`)?
@@ -77,6 +96,13 @@ def Hkg_MatmulOp : Hkg_KernelOp<"matmul", [],
     int64_t getN();
     int64_t getK();
     bool hasEpilogue() { return !getEpilogue().empty(); }
+    /// The type the products accumulate in, the epilogue's first argument:
+    /// i32 for i8 operands, f32 otherwise.
+    ::mlir::Type getAccumulatorType();
+    /// Whether the operands are 8-bit (an fp8 type or i8).
+    bool hasEightBitOperands() {
+      return getLhs().getType().getElementTypeBitWidth() == 8;
+    }
     /// The map of each epilogue operand from the result's dims:
     /// `indexing_maps` where given, else the one the shapes imply.
     ::llvm::SmallVector<::mlir::AffineMap> getEpilogueMaps();

@@ -113,6 +113,15 @@ inline constexpr BoolKnob kPersistent{"persistent"};
 /// epilogue's loads and the stores are 16-byte and coalesced.
 inline constexpr BoolKnob kEpilogueLds{"epilogue_lds"};
 
+/// fp8 warpgroup MMA (mma = wgmma_*x32 on 8-bit float operands; the knob
+/// exists where those are): each K step's MMAs start from zero (scale-d =
+/// 0) into their own accumulators, whose sum is added to the running f32
+/// accumulators after the step (wgmma_pending = 0): Hopper's fp8 MMAs add
+/// in fewer bits than f32, so this bounds that to a step's 128 products,
+/// as cuBLAS's default (not fast-accumulation) mode and DeepSeek-V3 do, at
+/// twice the accumulator registers.
+inline constexpr BoolKnob kWgmmaPromote{"wgmma_promote"};
+
 /// 3xTF32's split of each f32 operand into two tf32 terms (mma =
 /// mma_16x8x8_tf32x3; the knob exists for f32 operands on targets with it):
 /// `rna` rounds both terms with cvt.rna.tf32.f32, `fast` rounds the big one
@@ -141,6 +150,8 @@ struct MatmulSchedule {
   bool epilogueLds;
   /// tf32_split = fast (otherwise rna, or no such knob).
   bool tf32FastSplit;
+  /// wgmma_promote = 1 (0, or no such knob).
+  bool wgmmaPromote;
 
   /// Partials a workgroup of the workspace reduction sums at once: the last
   /// of each group of this many to arrive adds the group's partials, in
@@ -158,15 +169,25 @@ struct MatmulSchedule {
   }
 
   static MatmulSchedule decode(const ResolvedSchedule &s) {
-    return {s.get(kTileM),        s.get(kTileN),
-            s.get(kTileK),        s.get(kWavesM),
-            s.get(kWavesN),       MmaInstruction::parse(s.get(kMma)),
-            s.get(kStages),       s.get(kVectorWidth),
-            s.get(kLdsPad),       s.get(kLdsSwizzle),
-            s.get(kUnroll),       s.get(kGroupM),
-            s.get(kSplitK),       s.get(kSplitKReduce) == "workspace",
-            s.get(kWgmmaPending), s.get(kPersistent),
-            s.get(kEpilogueLds),  s.getOr(kTf32Split, "rna") == "fast"};
+    return {s.get(kTileM),
+            s.get(kTileN),
+            s.get(kTileK),
+            s.get(kWavesM),
+            s.get(kWavesN),
+            MmaInstruction::parse(s.get(kMma)),
+            s.get(kStages),
+            s.get(kVectorWidth),
+            s.get(kLdsPad),
+            s.get(kLdsSwizzle),
+            s.get(kUnroll),
+            s.get(kGroupM),
+            s.get(kSplitK),
+            s.get(kSplitKReduce) == "workspace",
+            s.get(kWgmmaPending),
+            s.get(kPersistent),
+            s.get(kEpilogueLds),
+            s.getOr(kTf32Split, "rna") == "fast",
+            s.getOr(kWgmmaPromote, false)};
   }
 };
 
