@@ -481,6 +481,26 @@ add_attention("bf16", 4, 32, 32, 4096, 4096, 128)
 add_attention("bf16", 2, 8, 2, 256, 512, 128, bshd=True)
 add_attention("bf16", 1, 4, 2, 100, 200, 64, s=att("mma = none, tile_kv = 32"), bshd=True)
 add_attention("bf16", 1, 8, 2, 1, 515, 64, causal=False, s="mma = none, stages = 0, tile_kv = 64, tile_q = 16, waves = 1", bshd=True)
+# Flash-decoding (issue 28): kv_split workgroups per query tile and their
+# combine, with and without the GQA group's heads packed in one tile,
+# causal (queries at the end of the keys) and not, GQA 1 / 4 / 8, 1 / 4 /
+# 16 queries, odd key lengths (blocks that kv_split does not divide; with
+# 2053 keys and kv_split = 64, 33 blocks: splits with no block), head dims
+# 64 / 128 / 256; the default schedule (kv_split and pack_gqa where it
+# picks them), explicit splits on the mma.sync kernel and on the FMA
+# kernel (the AMD path), and the FMA kernel reading from global memory.
+for i, (causal, g, sq) in enumerate((c, g, q) for c in (False, True) for g in (1, 4, 8) for q in (1, 4, 16)):
+    d, skv = (64, 128, 256)[i % 3], (4099, 1000, 2053)[(i // 3) % 3]
+    pack = ", pack_gqa = 1" if g > 1 and i % 2 == 0 else ""
+    add_attention("bf16", 2, 2 * g, 2, sq, skv, d, causal=causal)
+    add_attention("bf16", 2, 2 * g, 2, sq, skv, d, causal=causal, s="kv_split = %d%s" % ((4, 16, 64)[i % 3], pack))
+    add_attention("bf16", 1, 2 * g, 2, sq, skv, d, causal=causal,
+                  s="mma = none, kv_split = %d%s" % ((8, 2, 64)[i % 3], pack))
+add_attention("f16", 1, 8, 2, 3, 4099, 128, causal=True, s="mma = none, stages = 0, tile_kv = 64, kv_split = 16, pack_gqa = 1")
+add_attention("f32", 1, 8, 1, 1, 777, 64, causal=False, s="kv_split = 8, pack_gqa = 1")
+add_attention("bf16", 1, 8, 2, 2, 3000, 128, causal=True, s="kv_split = 4, pack_gqa = 1", bshd=True)
+# issue 28's decode step (B32, 32 / 8 heads, 1 query, 8192 keys, D128)
+add_attention("bf16", 32, 32, 8, 1, 8192, 128, causal=False)
 
 if "--attention" in sys.argv:  # only the attention cases
     cases[:] = [c for c in cases if c["ref"]["op"] == "attention"]
