@@ -567,10 +567,16 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
       // with block kb + 1 (clamped: a repeat past the end is never read).
       waitAll();
       gpu::BarrierOp::create(b, loc);
-      SmallVector<Value> tokens;
-      Value next = arith::MinUIOp::create(b, loc, add(kb, 1), lastKv);
-      copyKvBlock(next, rem(add(kb, 1), stages), tokens);
-      commit(tokens);
+      // With kv_split, a split's last block copies nothing (its few blocks
+      // would otherwise each end with a repeat, and the wait after the loop
+      // for it).
+      Value more = kvSplit > 1 ? lt(kb, lastKv) : Value();
+      emitIfThen(b, loc, more, [&] {
+        SmallVector<Value> tokens;
+        Value next = arith::MinUIOp::create(b, loc, add(kb, 1), lastKv);
+        copyKvBlock(next, rem(add(kb, 1), stages), tokens);
+        commit(tokens);
+      });
     }
   } else {
     // Synchronous copies. One buffer: everyone must be done with block

@@ -11,7 +11,8 @@
 //   elements, the same lane -> row map in every split), fences (release),
 //   and one thread adds 1 to the tile's arrival counter; the workgroup
 //   that sees kv_split - 1 (the last to arrive) resets the counter to 0,
-//   fences (acquire) and combines, lane by lane, in split order:
+//   fences (acquire) and combines, lane by lane, in split order (two
+//   loops over the splits, kept rolled):
 //
 //     M = max_s m_s,  w_s = exp2(m_s - M),  l = sum_s w_s l_s,
 //     O = sum_s w_s O_s
@@ -128,43 +129,55 @@ void mlir::hkg::combineKvSplitsAndStore(
         SmallVector<Type> types(nd, pairType);
         types.push_back(f32);
         auto combine = [&]() -> SmallVector<Value> {
-          // The splits' (m, l), their max, and each split's weight.
-          SmallVector<Value> ms, ls;
-          Value mMax = negInf;
-          for (int64_t s = 0; s < kvSplit; ++s) {
-            Value ml = vector::LoadOp::create(b, loc, pairType, ws,
-                                              at(ix.c(s), i, r, nd),
-                                              /*nontemporal=*/false, align);
-            ms.push_back(elem(ml, 0));
-            ls.push_back(elem(ml, 1));
-            mMax = arith::MaximumFOp::create(b, loc, mMax, ms.back());
+          // Two loops over the splits (not unrolled: a full unroll would
+          // hoist every split's loads into registers): their row maxima's
+          // max M, then the weighted sums of l and O.
+          auto maxLoop = scf::ForOp::create(b, loc, ix.c(0), ix.c(kvSplit),
+                                            ix.c(1), ValueRange{negInf});
+          {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(maxLoop.getBody());
+            Value ml = vector::LoadOp::create(
+                b, loc, pairType, ws, at(maxLoop.getInductionVar(), i, r, nd),
+                /*nontemporal=*/false, align);
+            scf::YieldOp::create(
+                b, loc,
+                ValueRange{arith::MaximumFOp::create(
+                    b, loc, maxLoop.getRegionIterArgs()[0], elem(ml, 0))});
           }
+          disableLLVMUnroll(maxLoop);
+          Value mMax = maxLoop.getResult(0);
           Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                              mMax, negInf);
           Value safe = arith::SelectOp::create(b, loc, none, zero, mMax);
-          SmallVector<Value> weights;
-          Value lSum = zero;
-          for (int64_t s = 0; s < kvSplit; ++s) {
+          SmallVector<Value> init(nd, zeroPair);
+          init.push_back(zero);
+          auto sumLoop =
+              scf::ForOp::create(b, loc, ix.c(0), ix.c(kvSplit), ix.c(1), init);
+          {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(sumLoop.getBody());
+            Value sIdx = sumLoop.getInductionVar();
+            ValueRange acc = sumLoop.getRegionIterArgs();
+            Value ml =
+                vector::LoadOp::create(b, loc, pairType, ws, at(sIdx, i, r, nd),
+                                       /*nontemporal=*/false, align);
             Value w = math::Exp2Op::create(
-                b, loc, arith::SubFOp::create(b, loc, ms[s], safe), fmf);
-            weights.push_back(w);
-            lSum = math::FmaOp::create(b, loc, w, ls[s], lSum);
-          }
-          SmallVector<Value> out;
-          for (int64_t jd = 0; jd < nd; ++jd) {
-            Value acc = zeroPair;
-            for (int64_t s = 0; s < kvSplit; ++s) {
+                b, loc, arith::SubFOp::create(b, loc, elem(ml, 0), safe), fmf);
+            Value wPair = vector::BroadcastOp::create(b, loc, pairType, w);
+            SmallVector<Value> next;
+            for (int64_t jd = 0; jd < nd; ++jd) {
               Value o = vector::LoadOp::create(b, loc, pairType, ws,
-                                               at(ix.c(s), i, r, jd),
+                                               at(sIdx, i, r, jd),
                                                /*nontemporal=*/false, align);
-              Value w =
-                  vector::BroadcastOp::create(b, loc, pairType, weights[s]);
-              acc = math::FmaOp::create(b, loc, w, o, acc);
+              next.push_back(math::FmaOp::create(b, loc, wPair, o, acc[jd]));
             }
-            out.push_back(acc);
+            next.push_back(
+                math::FmaOp::create(b, loc, w, elem(ml, 1), acc[nd]));
+            scf::YieldOp::create(b, loc, next);
           }
-          out.push_back(lSum);
-          return out;
+          disableLLVMUnroll(sumLoop);
+          return SmallVector<Value>(sumLoop.getResults());
         };
         Value valid = rowValid(i, r);
         if (!valid) {

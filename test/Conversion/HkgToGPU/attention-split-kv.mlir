@@ -69,21 +69,30 @@
 // CHECK: gpu.barrier
 // CHECK: scf.if
 // CHECK-NEXT: llvm.fence syncscope("device") acquire
-// The combine: the splits' (m, l) in split order, their max, the weights
-// exp2(m_s - max) (max -inf: 0 subtracted), l and O summed with them.
+// The combine, in two loops over the splits kept rolled (an unrolled one
+// would hoist every split's loads): the max of the splits' m, then the
+// weights exp2(m_s - max) (max -inf: 0 subtracted) summing l and O.
 // CHECK: %[[R:.*]]:9 = scf.if %[[ROWOK]] -> (vector<2xf32>, vector<2xf32>, vector<2xf32>, vector<2xf32>, vector<2xf32>, vector<2xf32>, vector<2xf32>, vector<2xf32>, f32) {
-// CHECK: %[[ML0:.*]] = vector.load %[[PARTIALS]][%[[TILE]], %c0, %{{.*}}]
-// CHECK: vector.load %[[PARTIALS]][%[[TILE]], %c3, %{{.*}}]
-// CHECK: %[[MAX:.*]] = arith.maximumf
-// CHECK: %[[NONE:.*]] = arith.cmpf oeq, %[[MAX]], %cst
-// CHECK: %[[SAFE:.*]] = arith.select %[[NONE]], %{{.*}}, %[[MAX]] : f32
-// CHECK: %[[D0:.*]] = arith.subf %{{.*}}, %[[SAFE]] : f32
-// CHECK-NEXT: %[[W0:.*]] = math.exp2 %[[D0]] fastmath<afn> : f32
-// CHECK-NEXT: math.fma %[[W0]]
-// CHECK: %[[O0:.*]] = vector.load %[[PARTIALS]][%[[TILE]], %c0, %{{.*}}]
-// CHECK-NEXT: %[[W0V:.*]] = vector.broadcast %[[W0]] : f32 to vector<2xf32>
-// CHECK-NEXT: math.fma %[[W0V]], %[[O0]]
-// CHECK: scf.yield
+// CHECK-NEXT: %[[MAX:.*]] = scf.for %[[S:.*]] = %c0 to %c4 step %c1 iter_args(%[[M:.*]] = %cst{{.*}}) -> (f32) {
+// CHECK: %[[ML:.*]] = vector.load %[[PARTIALS]][%[[TILE]], %[[S]], %{{.*}}]
+// CHECK-NEXT: %[[MS:.*]] = vector.extract %[[ML]][0]
+// CHECK-NEXT: %[[MNEW:.*]] = arith.maximumf %[[M]], %[[MS]] : f32
+// CHECK-NEXT: scf.yield %[[MNEW]] : f32
+// CHECK-NEXT: } {llvm.loop_annotation = #loop_annotation}
+// CHECK-NEXT: %[[NONE:.*]] = arith.cmpf oeq, %[[MAX]], %cst
+// CHECK-NEXT: %[[SAFE:.*]] = arith.select %[[NONE]], %{{.*}}, %[[MAX]] : f32
+// CHECK-NEXT: %{{.*}}:9 = scf.for %[[S2:.*]] = %c0 to %c4 step %c1 iter_args(%[[O0:[^ ]*]] = %{{[^,]*}}, {{.*}}, %[[L:[^ ]*]] = %{{[^,]*}}) -> (vector<2xf32>, {{.*}}, f32) {
+// CHECK: %[[ML2:.*]] = vector.load %[[PARTIALS]][%[[TILE]], %[[S2]], %{{.*}}]
+// CHECK-NEXT: %[[MS2:.*]] = vector.extract %[[ML2]][0]
+// CHECK-NEXT: %[[D:.*]] = arith.subf %[[MS2]], %[[SAFE]] : f32
+// CHECK-NEXT: %[[W:.*]] = math.exp2 %[[D]] fastmath<afn> : f32
+// CHECK-NEXT: %[[WV:.*]] = vector.broadcast %[[W]] : f32 to vector<2xf32>
+// CHECK-NEXT: %[[OS:.*]] = vector.load %[[PARTIALS]][%[[TILE]], %[[S2]], %{{.*}}]
+// CHECK-NEXT: math.fma %[[WV]], %[[OS]], %[[O0]] : vector<2xf32>
+// CHECK: %[[LS:.*]] = vector.extract %[[ML2]][1]
+// CHECK-NEXT: %[[LNEW:.*]] = math.fma %[[W]], %[[LS]], %[[L]] : f32
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } {llvm.loop_annotation = #loop_annotation}
 // CHECK: } else {
 // O / l (the quad's l summed), stored at query head 4 y + row, token 0.
 // CHECK: gpu.shuffle  xor %[[R]]#8, %c2_i32, %c32_i32 : f32
@@ -131,6 +140,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK: memref.atomic_rmw addi
 // CHECK: llvm.fence syncscope("agent") acquire
 // CHECK: scf.if %[[ROWOK]] -> (vector<2xf32>, vector<2xf32>, vector<2xf32>, vector<2xf32>, f32)
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
 // CHECK: math.exp2
 // CHECK: vector.store %{{.*}}, %arg3[%block_id_z, %{{.*}}, %block_id_y, %{{.*}}] {alignment = 4 : i64} : memref<1x13x4x32xf16>, vector<2xf16>
 // CHECK: gpu.return
