@@ -356,7 +356,11 @@ def fixed_cases():
                  (1, 2, 2, 77, 77, 40, "bf16", True),
                  (2, 4, 2, 3, 100, 24, "f16", False),
                  # Dv = 36: not a multiple of 8 (the FMA kernel, O's last tile partial).
-                 (1, 2, 2, 1, 13, 36, "bf16", False)]:
+                 (1, 2, 2, 1, 13, 36, "bf16", False),
+                 # Causal decode steps whose defaults pack the GQA group
+                 # and split the keys (kv_split; issue 28).
+                 (4, 32, 8, 4, 8191, 128, "bf16", True),
+                 (2, 8, 1, 16, 2053, 256, "f16", True)]:
         out["attention"].append(gen_attention(*args))
     return out
 

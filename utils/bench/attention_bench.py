@@ -1,15 +1,26 @@
 """hkg attention vs PyTorch SDPA on the H200 (PERF.md: B4 H32 S4096 D128
-causal bf16, SDPA's anchor 1040 us).
+causal bf16, SDPA's anchor 1040 us; issue 28's decode step: B32, 32 query /
+8 key/value heads, 1 query over 8192 keys, D128 bf16, against the KV-read
+floor).
 
     python3 utils/bench/attention_bench.py --bundles DIR [--out DIR]
+        [--shape B,H,S,D | B,Hq,Hkv,Sq,Skv,D] [--causal | --no-causal]
 
 DIR holds one hkg-compile --chip=sm_90 bundle per variant (a directory with
-manifest.json; `default` is the default schedule). Every variant and SDPA
-(torch.nn.functional.scaled_dot_product_attention, is_causal, the backend
-PyTorch picks: flash on the H200) runs on the same random inputs; each is
+manifest.json; `default` is the default schedule). Without --shape the
+shape (and causal, from the op in the manifest's source) is the default
+bundle's; bhsd layout only. Every variant and SDPA
+(torch.nn.functional.scaled_dot_product_attention: the backend PyTorch
+picks, then each of cuDNN, flash and efficient that takes the case; GQA
+with enable_gqa; a causal mask bottom-right aligned as hkg's, so an
+explicit mask where Sq != Skv) runs on the same random inputs; each is
 checked against a float64 reference on a sample of (batch, head) pairs
 (all rows of each) and timed with bench.py's loop (device events, L2
-flushed, median). Writes attention.md and attention.json under --out.
+flushed, median). The floor is the bytes of Q, K, V and O (each read or
+written once; K and V are all of it in decode) at the copy rate measured in
+the same run (a 1 GiB device-to-device copy, bytes read + written), and
+every row's "of floor" is floor / its time. Writes attention.md and
+attention.json under --out.
 """
 import argparse
 import json
@@ -24,6 +35,11 @@ import hkg_cuda  # noqa: E402
 from bench import bench  # noqa: E402
 
 HEADS = [(0, 0), (1, 7), (2, 19), (3, 31)]  # the (batch, head) pairs checked
+
+
+def heads_checked(b, h):
+    """HEADS within a B x H grid (the last pair's indices clamped)."""
+    return sorted({(min(x, b - 1), min(y, h - 1)) for x, y in HEADS})
 
 
 def reference(q, k, v, causal, pairs):
@@ -59,19 +75,87 @@ def errors(o, ref):
     return worst, (num / den) ** 0.5
 
 
+def shape_of_bundle(path):
+    """(B, Hq, Hkv, Sq, Skv, D, causal) of an hkg attention bundle (bhsd)."""
+    with open(os.path.join(path, "manifest.json")) as f:
+        meta = json.load(f)
+    kernel = meta["kernels"][0] if "kernels" in meta else meta
+    src = kernel.get("source", "") or meta.get("source", "")
+    if "layout(bshd)" in src:
+        raise SystemExit(f"{path}: a bshd attention; pass --shape (bhsd only)")
+    q, k = kernel["args"][0]["shape"], kernel["args"][1]["shape"]
+    return q[0], q[1], k[1], q[2], k[2], q[3], " causal" in src
+
+
+def sdpa_backends():
+    """(label, context manager factory) for SDPA as PyTorch picks it and for
+    each backend by itself."""
+    out = [("sdpa", None)]
+    try:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+    except ImportError:
+        return out
+    for name in ("CUDNN_ATTENTION", "FLASH_ATTENTION", "EFFICIENT_ATTENTION"):
+        if hasattr(SDPBackend, name):
+            out.append(("sdpa_" + name.split("_")[0].lower(),
+                        lambda be=getattr(SDPBackend, name): sdpa_kernel(be)))
+    return out
+
+
+def copy_rate():
+    """TB/s of a 1 GiB device-to-device copy, bytes read + written."""
+    n = 1 << 30
+    src = torch.empty(n, dtype=torch.uint8, device="cuda").random_()
+    dst = torch.empty_like(src)
+    t = bench(lambda: dst.copy_(src))
+    del src, dst
+    return 2 * n / t / 1e12
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bundles", required=True)
     ap.add_argument("--out", default=".")
-    ap.add_argument("--shape", default="4,32,4096,128")
+    ap.add_argument("--shape", default=None,
+                    help="B,H,S,D (self-attention) or B,Hq,Hkv,Sq,Skv,D; default: the default bundle's")
+    ap.add_argument("--causal", dest="causal", action="store_true", default=None)
+    ap.add_argument("--no-causal", dest="causal", action="store_false")
     ap.add_argument("--tol", type=float, default=1.6e-2,
                     help="max |o - ref| / (|ref| + 1) (bf16 output rounding and P in bf16)")
     args = ap.parse_args()
-    b, h, s, d = map(int, args.shape.split(","))
+    causal = True
+    if args.shape:
+        dims = list(map(int, args.shape.split(",")))
+        if len(dims) == 4:
+            b, hq, sq, d = dims
+            hkv, skv = hq, sq
+        else:
+            b, hq, hkv, sq, skv, d = dims
+    else:
+        b, hq, hkv, sq, skv, d, causal = shape_of_bundle(os.path.join(args.bundles, "default"))
+    if args.causal is not None:
+        causal = args.causal
     torch.manual_seed(0)
-    q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
-    ref = reference(q, k, v, True, HEADS)
-    flops = 2.0 * b * h * (s * (s + 1) / 2) * (d + d)
+    q = torch.randn(b, hq, sq, d, device="cuda", dtype=torch.bfloat16)
+    k, v = (torch.randn(b, hkv, skv, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    ref = reference(q, k, v, causal, heads_checked(b, hq))
+    # Query i sees keys j <= i + Skv - Sq (bottom-right, as hkg and the
+    # reference); SDPA's is_causal is top-left, the same only where Sq = Skv.
+    pairs = sq * skv
+    if causal:
+        pairs = sq * (skv - sq + 1) + sq * (sq - 1) / 2
+    flops = 2.0 * b * hq * pairs * (d + d)
+    nbytes = 2 * (q.numel() * 2 + k.numel() + v.numel())
+    copy_tbs = copy_rate()
+    floor_us = nbytes / copy_tbs / 1e6
+    print(json.dumps(dict(copy_tbs=copy_tbs, bytes=nbytes, floor_us=floor_us)), flush=True)
+    sdpa_kw = dict(enable_gqa=True) if hq != hkv else {}
+    if causal and sq == skv:
+        sdpa_kw["is_causal"] = True
+    elif causal:
+        i = torch.arange(sq, device="cuda")[:, None]
+        j = torch.arange(skv, device="cuda")[None, :]
+        sdpa_kw["attn_mask"] = j <= i + (skv - sq)
     rows = []
 
     def record(label, fn, out, schedule=None, stats=None):
@@ -82,12 +166,22 @@ def main():
         ok = worst <= args.tol
         us = bench(fn) * 1e6 if ok else float("nan")
         row = dict(label=label, us=us, tflops=flops / us / 1e6 if ok else None, max_err=worst, rel_err=rel,
-                   ok=ok, schedule=schedule, stats=stats)
+                   ok=ok, of_floor=floor_us / us if ok else None, schedule=schedule, stats=stats)
         rows.append(row)
         print(json.dumps(row), flush=True)
 
     sdpa_out = torch.empty_like(q)
-    record("sdpa", lambda: sdpa_out.copy_(F.scaled_dot_product_attention(q, k, v, is_causal=True)), sdpa_out)
+    for label, ctx in sdpa_backends():
+        def run(ctx=ctx):
+            if ctx is None:
+                return sdpa_out.copy_(F.scaled_dot_product_attention(q, k, v, **sdpa_kw))
+            with ctx():
+                return sdpa_out.copy_(F.scaled_dot_product_attention(q, k, v, **sdpa_kw))
+        try:
+            record(label, run, sdpa_out)
+        except Exception as e:  # a backend that does not take the case
+            rows.append(dict(label=label, error=str(e).splitlines()[0][:120]))
+            print(label, "error:", e, flush=True)
     for name in sorted(os.listdir(args.bundles), key=lambda n: (n != "default", n)):
         path = os.path.join(args.bundles, name)
         if not os.path.exists(os.path.join(path, "manifest.json")):
@@ -101,15 +195,22 @@ def main():
         out = kern.alloc_outputs([q, k, v])[0]
         record(name, lambda kern=kern, out=out: kern(q, k, v, out), out, kern.meta.get("schedule"),
                kern.meta.get("stats"))
-    sdpa_us = rows[0]["us"]
-    lines = [f"# attention B{b} H{h} S{s} D{d} causal bf16 ({torch.cuda.get_device_name()}, torch {torch.__version__})",
-             "", "| variant | us | TFLOP/s | vs SDPA | max err | rel err | schedule |", "|---|---|---|---|---|---|---|"]
+    timed = [r for r in rows if "error" not in r and r["ok"] and r["label"].startswith("sdpa")]
+    best = min(timed, key=lambda r: r["us"]) if timed else None
+    title = (f"B{b} H{hq} S{sq} D{d}" if (hq, sq) == (hkv, skv) else
+             f"B{b} Hq{hq} Hkv{hkv} Sq{sq} Skv{skv} D{d}")
+    lines = [f"# attention {title} {'causal' if causal else 'non-causal'} bf16 "
+             f"({torch.cuda.get_device_name()}, torch {torch.__version__})", "",
+             f"Floor: {nbytes} bytes (Q, K, V, O) at the copy rate {copy_tbs:.3f} TB/s = {floor_us:.1f} us.", "",
+             f"| variant | us | TFLOP/s | of floor | vs fastest SDPA ({best['label'] if best else '-'}) "
+             "| max err | rel err | schedule |", "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if "error" in r:
-            lines.append(f"| {r['label']} | load error: {r['error']} | | | | | |")
+            lines.append(f"| {r['label']} | error: {r['error']} | | | | | | |")
             continue
-        ratio = sdpa_us / r["us"] if r["ok"] else float("nan")
-        lines.append(f"| {r['label']} | {r['us']:.1f} | {r['tflops'] or float('nan'):.0f} | {ratio:.3f}x | "
+        ratio = best["us"] / r["us"] if r["ok"] and best else float("nan")
+        lines.append(f"| {r['label']} | {r['us']:.1f} | {r['tflops'] or float('nan'):.0f} | "
+                     f"{100 * (r['of_floor'] or float('nan')):.1f}% | {ratio:.3f}x | "
                      f"{r['max_err']:.3g} | {r['rel_err']:.3g} | {r.get('schedule') or ''} |")
     md = "\n".join(lines) + "\n"
     print(md)
@@ -117,7 +218,7 @@ def main():
     with open(os.path.join(args.out, "attention.md"), "w") as f:
         f.write(md)
     with open(os.path.join(args.out, "attention.json"), "w") as f:
-        json.dump(rows, f, indent=1)
+        json.dump(dict(copy_tbs=copy_tbs, bytes=nbytes, floor_us=floor_us, rows=rows), f, indent=1)
 
 
 if __name__ == "__main__":

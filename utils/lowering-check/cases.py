@@ -481,6 +481,28 @@ add_attention("bf16", 4, 32, 32, 4096, 4096, 128)
 add_attention("bf16", 2, 8, 2, 256, 512, 128, bshd=True)
 add_attention("bf16", 1, 4, 2, 100, 200, 64, s=att("mma = none, tile_kv = 32"), bshd=True)
 add_attention("bf16", 1, 8, 2, 1, 515, 64, causal=False, s="mma = none, stages = 0, tile_kv = 64, tile_q = 16, waves = 1", bshd=True)
+# Flash-decoding (issue 28): kv_split workgroups per query tile and their
+# combine, with and without the GQA group's heads packed in one tile,
+# causal (queries at the end of the keys) and not, GQA 1 / 4 / 8, 1 / 4 /
+# 16 queries, odd key lengths (in 64-key blocks: 4099 keys are 65 blocks,
+# 1000 are 16, 2053 are 33; kv_split = 64 over 65 blocks and 32 over 33
+# walk 2 blocks a split and leave the last splits none), head dims 64 /
+# 128 / 256; the default schedule (kv_split and pack_gqa where it picks
+# them), explicit splits on the mma.sync kernel and on the FMA kernel (the
+# AMD path), and the FMA kernel reading from global memory.
+for i, (causal, g, sq) in enumerate((c, g, q) for c in (False, True) for g in (1, 4, 8) for q in (1, 4, 16)):
+    d, skv = (64, 128, 256)[i % 3], (4099, 1000, 2053)[(i // 3) % 3]
+    splits = {4099: (64, 8), 1000: (16, 2), 2053: (32, 4)}[skv]
+    pack = ", pack_gqa = 1" if g > 1 and i % 2 == 0 else ""
+    add_attention("bf16", 2, 2 * g, 2, sq, skv, d, causal=causal)
+    add_attention("bf16", 2, 2 * g, 2, sq, skv, d, causal=causal, s="tile_kv = 64, kv_split = %d%s" % (splits[0], pack))
+    add_attention("bf16", 1, 2 * g, 2, sq, skv, d, causal=causal,
+                  s="mma = none, tile_kv = 64, kv_split = %d%s" % (splits[i % 2], pack))
+add_attention("f16", 1, 8, 2, 3, 4099, 128, causal=True, s="mma = none, stages = 0, tile_kv = 64, kv_split = 16, pack_gqa = 1")
+add_attention("f32", 1, 8, 1, 1, 777, 64, causal=False, s="kv_split = 8, pack_gqa = 1")
+add_attention("bf16", 1, 8, 2, 2, 3000, 128, causal=True, s="kv_split = 4, pack_gqa = 1", bshd=True)
+# issue 28's decode step (B32, 32 / 8 heads, 1 query, 8192 keys, D128)
+add_attention("bf16", 32, 32, 8, 1, 8192, 128, causal=False)
 
 # 8-bit matmuls (issue 30): fp8 (OCP e4m3 / e5m2) and i8 operands, f32
 # accumulation for fp8 and exact i32 for i8; per-tensor / per-row /

@@ -50,8 +50,17 @@
 // copy of the loop body that masks; the grid runs the longest query tiles
 // first. Scores are scaled by scale * log2(e) and exponentiated with exp2.
 //
+// Decode (issue 28): with `pack_gqa` the Hq / Hkv query heads of a group are
+// the rows of the query tiles (tile row v of key/value head h is token
+// v % Sq of query head h x Hq / Hkv + v / Sq), so the group reads each
+// key/value block once; with `kv_split` > 1, kv_split workgroups share a
+// query tile, each walking 1 / kv_split of its key/value blocks, and the
+// last of them to finish combines their partials
+// (AttentionSplitKv.cpp).
+//
 //===----------------------------------------------------------------------===//
 
+#include "AttentionSplitKv.h"
 #include "GPUBuildingBlocks.h"
 #include "MatrixCore.h"
 #include "TileCopy.h"
@@ -83,6 +92,8 @@ public:
     tkv = s.tileKv;
     waves = s.waves;
     stages = s.stages;
+    kvSplit = s.kvSplit;
+    pack = s.packGqa;
     useMma = !s.mma.isNone();
     waveSize = kc.waveSize();
     threads = waves * waveSize;
@@ -108,7 +119,9 @@ public:
     perTile = 128 / waveSize;
     rowStep = waveSize / 4;
     asyncCopy = kc.target.isNVIDIA();
-    partialQ = sq % tq != 0;
+    group = hq / hkv;
+    qRows = pack ? sq * group : sq;
+    partialQ = qRows % tq != 0;
     fromGlobal = stages == 0;
     partialKv = skv % tkv != 0;
   }
@@ -135,13 +148,24 @@ private:
     return {bIdx, h, row, col};
   }
 
-  /// Copies rows [row0, row0 + rows) of the global `g` ([B, H, S, cols] or
-  /// [B, S, H, cols]; batch bIdx, head head) into `lds` at indices
-  /// prefix ++ (r, c); rows at or past `length` (S) read row length - 1
-  /// instead. cp.async appends its tokens to `tokens`.
-  void copyTile(Value g, Value head, Value row0, int64_t rows, int64_t cols,
-                int64_t length, Value lds, ValueRange prefix,
-                SmallVectorImpl<Value> &tokens);
+  /// The indices of element `col` of query tile row `v` (of the qRows rows
+  /// per grid row): with pack_gqa, token v % Sq of query head
+  /// kvHead x Hq / Hkv + v / Sq; without, token v of `head`.
+  SmallVector<Value, 4> queryIndices(Value v, Value col) {
+    if (!pack)
+      return globalIndices(head, v, col);
+    return globalIndices(add(mul(kvHead, group), div(v, sq)), rem(v, sq), col);
+  }
+  /// The query token (sequence position) of tile row `v`.
+  Value queryToken(Value v) { return pack ? rem(v, sq) : v; }
+
+  /// Copies rows [row0, row0 + rows) of a sequence of `length` rows into
+  /// `lds` at indices prefix ++ (r, c), reading row `row`'s column `col` of
+  /// the global `g` at at(row, col); rows at or past `length` read row
+  /// length - 1 instead. cp.async appends its tokens to `tokens`.
+  void copyTile(Value g, function_ref<SmallVector<Value, 4>(Value, Value)> at,
+                Value row0, int64_t rows, int64_t cols, int64_t length,
+                Value lds, ValueRange prefix, SmallVectorImpl<Value> &tokens);
   /// Copies key/value block `kb` into LDS stage `stage`.
   void copyKvBlock(Value kb, Value stage, SmallVectorImpl<Value> &tokens);
   Value commit(ArrayRef<Value> tokens);
@@ -198,6 +222,13 @@ private:
   AttentionOp op;
 
   int64_t tq, tkv, waves, stages, waveSize, threads;
+  /// Workgroups per query tile (each over its share of the key/value
+  /// blocks), and whether a GQA group's heads share the query tiles.
+  int64_t kvSplit;
+  bool pack;
+  /// Query heads per key/value head; query rows per grid row (Sq, or
+  /// Sq x group with pack_gqa).
+  int64_t group, qRows;
   bool useMma, causal, asyncCopy;
   /// The bshd layout: the sequence dim before the heads in global memory.
   bool seqMajor;
@@ -218,6 +249,8 @@ private:
   int64_t rowGroups, perTile, rowStep;
 
   Value tid, lane, wave, g, t4, waveRow, q0, bIdx, head, kvHead, numKv;
+  /// The last key/value block this workgroup walks (the prefetch's clamp).
+  Value lastKv;
   Value qLds, kLds, vLds, pLds;
   SmallVector<Value> qFrags;
   /// The first group's token (the waits' operand).
@@ -226,11 +259,10 @@ private:
 
 } // namespace
 
-void AttentionKernelBuilder::copyTile(Value gm, Value h, Value row0,
-                                      int64_t rows, int64_t cols,
-                                      int64_t length, Value lds,
-                                      ValueRange prefix,
-                                      SmallVectorImpl<Value> &tokens) {
+void AttentionKernelBuilder::copyTile(
+    Value gm, function_ref<SmallVector<Value, 4>(Value, Value)> at, Value row0,
+    int64_t rows, int64_t cols, int64_t length, Value lds, ValueRange prefix,
+    SmallVectorImpl<Value> &tokens) {
   // Every chunk is 16 bytes (vw = 16 / element bytes).
   forEachCopyChunk(*this, tid, threads, rows, cols, vw,
                    ChunkRowIndexing::FlatIndex, [&](Value r, Value col) {
@@ -243,7 +275,7 @@ void AttentionKernelBuilder::copyTile(Value gm, Value h, Value row0,
                      if (length % rows != 0)
                        row = arith::MinUIOp::create(b, loc, row,
                                                     c(length - 1));
-                     SmallVector<Value, 4> src = globalIndices(h, row, col);
+                     SmallVector<Value, 4> src = at(row, col);
                      if (asyncCopy) {
                        tokens.push_back(
                            asyncCopyChunk(b, loc, lds, dst, gm, src, vw));
@@ -257,8 +289,11 @@ void AttentionKernelBuilder::copyTile(Value gm, Value h, Value row0,
 void AttentionKernelBuilder::copyKvBlock(Value kb, Value stage,
                                          SmallVectorImpl<Value> &tokens) {
   Value row0 = mul(kb, tkv);
-  copyTile(kc.args[1], kvHead, row0, tkv, d, skv, kLds, stage, tokens);
-  copyTile(kc.args[2], kvHead, row0, tkv, dv, skv, vLds, stage, tokens);
+  auto at = [&](Value row, Value col) {
+    return globalIndices(kvHead, row, col);
+  };
+  copyTile(kc.args[1], at, row0, tkv, d, skv, kLds, stage, tokens);
+  copyTile(kc.args[2], at, row0, tkv, dv, skv, vLds, stage, tokens);
 }
 
 Value AttentionKernelBuilder::commit(ArrayRef<Value> tokens) {
@@ -322,9 +357,8 @@ SmallVector<Value> AttentionKernelBuilder::scoresMma(int64_t i, Value stage) {
 Value AttentionKernelBuilder::loadQuery(Value row, Value k) {
   if (!fromGlobal)
     return memref::LoadOp::create(b, loc, qLds, ValueRange{row, k});
-  Value global = clampRow(add(q0, row), sq, partialQ);
-  return memref::LoadOp::create(b, loc, kc.args[0],
-                                globalIndices(head, global, k));
+  Value global = clampRow(add(q0, row), qRows, partialQ);
+  return memref::LoadOp::create(b, loc, kc.args[0], queryIndices(global, k));
 }
 
 Value AttentionKernelBuilder::loadKey(Value stage, Value kv0, Value key,
@@ -533,12 +567,16 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
       // with block kb + 1 (clamped: a repeat past the end is never read).
       waitAll();
       gpu::BarrierOp::create(b, loc);
-      SmallVector<Value> tokens;
-      Value next = arith::MinUIOp::create(b, loc, add(kb, 1),
-                                          arith::SubIOp::create(b, loc, numKv,
-                                                                c(1)));
-      copyKvBlock(next, rem(add(kb, 1), stages), tokens);
-      commit(tokens);
+      // With kv_split, a split's last block copies nothing (its few blocks
+      // would otherwise each end with a repeat, and the wait after the loop
+      // for it).
+      Value more = kvSplit > 1 ? lt(kb, lastKv) : Value();
+      emitIfThen(b, loc, more, [&] {
+        SmallVector<Value> tokens;
+        Value next = arith::MinUIOp::create(b, loc, add(kb, 1), lastKv);
+        copyKvBlock(next, rem(add(kb, 1), stages), tokens);
+        commit(tokens);
+      });
     }
   } else {
     // Synchronous copies. One buffer: everyone must be done with block
@@ -577,7 +615,7 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
           Value key = add(kv0, colOf(jj, e));
           Value visible;
           if (causal) {
-            Value limit = add(add(q0, rowOf(i, e)), offset);
+            Value limit = add(queryToken(add(q0, rowOf(i, e))), offset);
             visible = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
                                             key, limit);
           }
@@ -675,16 +713,26 @@ LogicalResult AttentionKernelBuilder::build() {
   g = div(lane, 4);
   t4 = rem(lane, 4);
   waveRow = mul(wave, tq / waves);
-  int64_t numQTiles = llvm::divideCeil(sq, tq);
+  int64_t numQTiles = llvm::divideCeil(qRows, tq);
+  // x: the query tile, and with kv_split its split (the splits of a tile
+  // side by side).
   Value qTile = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value split;
+  if (kvSplit > 1) {
+    split = rem(qTile, kvSplit);
+    qTile = div(qTile, kvSplit);
+  }
   // Causal: the last query tiles walk the most blocks; run them first.
   if (causal)
     qTile = arith::SubIOp::create(b, loc, c(numQTiles - 1), qTile);
   q0 = mul(qTile, tq);
-  head = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  // y: the query head, or with pack_gqa the key/value head.
+  Value headY = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  kvHead = div(head, hq / hkv);
-  numKv = c(llvm::divideCeil(skv, tkv));
+  head = pack ? Value() : headY;
+  kvHead = pack ? headY : div(head, group);
+  int64_t kvBlocks = llvm::divideCeil(skv, tkv);
+  numKv = c(kvBlocks);
 
   if (!fromGlobal) {
     qLds = kc.addLds({tq, d + pad}, elemT);
@@ -702,6 +750,10 @@ LogicalResult AttentionKernelBuilder::build() {
   if (partialKv)
     full = c(skv / tkv);
   if (causal) {
+    // With pack_gqa a tile holds every token of its heads: its rows' first
+    // and last tokens are taken as 0 and Sq - 1.
+    Value firstToken = pack ? c(0) : q0;
+    Value lastToken = pack ? c(sq - 1) : add(q0, tq - 1);
     auto floorDiv = [&](Value x, int64_t y) -> Value {
       return arith::FloorDivSIOp::create(b, loc, x, c(y));
     };
@@ -709,16 +761,45 @@ LogicalResult AttentionKernelBuilder::build() {
       Value lo = arith::MaxSIOp::create(b, loc, x, c(0));
       return arith::MinSIOp::create(b, loc, lo, hi);
     };
-    end = clamp(add(floorDiv(add(q0, tq - 1 + offset), tkv), 1), numKv);
-    full = clamp(floorDiv(add(q0, offset + 1), tkv), end);
+    end = clamp(add(floorDiv(add(lastToken, offset), tkv), 1), numKv);
+    full = clamp(floorDiv(add(firstToken, offset + 1), tkv), end);
+  }
+  // kv_split: this workgroup's share of the blocks, [begin, hi); the last
+  // splits may get none (more splits than blocks per split would fill, or
+  // blocks past a causal tile's diagonal).
+  Value begin = c(0);
+  lastKv = c(kvBlocks - 1);
+  if (kvSplit > 1) {
+    int64_t perSplit = llvm::divideCeil(kvBlocks, kvSplit);
+    begin = mul(split, perSplit);
+    Value hi = arith::MinUIOp::create(b, loc, add(begin, perSplit), numKv);
+    auto within = [&](Value x, Value lo) -> Value {
+      Value above = arith::MaxUIOp::create(b, loc, x, lo);
+      return arith::MinUIOp::create(b, loc, above, hi);
+    };
+    full = within(full, begin);
+    end = within(end, full);
+    // The prefetch stays within the split (a block past it would be read
+    // for nothing); an empty split runs no block.
+    lastKv = arith::MaxUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, end, c(1)), begin);
   }
 
   // The query tile (and with two stages the first key/value block).
   SmallVector<Value> tokens;
   if (!fromGlobal)
-    copyTile(kc.args[0], head, q0, tq, d, sq, qLds, ValueRange{}, tokens);
-  if (asyncCopy && stages > 1)
-    copyKvBlock(c(0), c(0), tokens);
+    copyTile(
+        kc.args[0], [&](Value v, Value col) { return queryIndices(v, col); },
+        q0, tq, d, qRows, qLds, ValueRange{}, tokens);
+  if (asyncCopy && stages > 1) {
+    // The first block in stage begin % stages (an empty split's copy, of a
+    // block in range, is never read).
+    Value first =
+        kvSplit > 1
+            ? arith::MinUIOp::create(b, loc, begin, c(kvBlocks - 1)).getResult()
+            : begin;
+    copyKvBlock(first, kvSplit > 1 ? rem(begin, stages) : c(0), tokens);
+  }
   commit(tokens);
   if (useMma && rowGroups == 1) {
     waitAll();
@@ -736,72 +817,88 @@ LogicalResult AttentionKernelBuilder::build() {
   state.append(rowGroups * rowsPerLane,
                f(-std::numeric_limits<double>::infinity()));
   state.append(rowGroups * rowsPerLane, f(0.0));
-  state = buildLoop(c(0), full, state, /*masked=*/false);
+  state = buildLoop(begin, full, state, /*masked=*/false);
   if (causal || partialKv)
     state = buildLoop(full, end, state, /*masked=*/true);
   waitAll();
 
   // O / l, stored as pairs along Dv.
-  Value *l = state.data() + rowGroups * nd + rowGroups * rowsPerLane;
-  Combiner sum = makeCombiner(ReduceKind::Sum);
-  Value out = kc.args[3];
-  auto pairType = VectorType::get({2}, f32);
-  for (int64_t i = 0; i < rowGroups; ++i) {
-    SmallVector<Value> partial(l + i * rowsPerLane,
-                               l + (i + 1) * rowsPerLane);
-    SmallVector<Value> total = quadReduce(partial, sum);
-    for (int64_t r = 0; r < rowsPerLane; ++r) {
-      // A row that saw no key (causal, Sq > Skv) is 0, as the reference.
-      Value positive = arith::CmpFOp::create(
-          b, loc, arith::CmpFPredicate::OGT, total[r], f(0.0));
-      Value inv = select(positive,
-                         arith::DivFOp::create(b, loc, f(1.0), total[r]),
-                         f(0.0));
-      Value invPair = vector::BroadcastOp::create(b, loc, pairType, inv);
-      Value row = add(q0, rowOf(i, 2 * r));
-      // The rows of a partial query tile past Sq are not stored.
-      std::optional<OpBuilder::InsertionGuard> rowGuard;
-      if (partialQ) {
-        rowGuard.emplace(b);
-        auto ifOp = scf::IfOp::create(b, loc, lt(row, sq),
-                                      /*withElseRegion=*/false);
-        b.setInsertionPointToStart(ifOp.thenBlock());
-      }
-      for (int64_t jd = 0; jd < nd; ++jd) {
-        Value acc = state[i * nd + jd];
-        Value pair = vec({extract(acc, 2 * r), extract(acc, 2 * r + 1)});
-        pair = fromF32(b, loc, arith::MulFOp::create(b, loc, pair, invPair),
-                       elemT);
-        Value col = colOf(jd, 0);
-        // The columns of a partial last n8 tile past Dv are not stored; an
-        // odd Dv stores element by element (its rows are not pair-aligned).
-        if (dv % 2 != 0) {
-          for (int64_t e = 0; e < 2; ++e) {
-            Value at = add(col, e);
-            OpBuilder::InsertionGuard colGuard(b);
-            if (jd == nd - 1) {
-              auto ifOp = scf::IfOp::create(b, loc, lt(at, dv),
-                                            /*withElseRegion=*/false);
-              b.setInsertionPointToStart(ifOp.thenBlock());
-            }
-            memref::StoreOp::create(b, loc, extract(pair, e), out,
-                                    globalIndices(head, row, at));
-          }
-          continue;
-        }
-        OpBuilder::InsertionGuard colGuard(b);
-        if (partialDv && jd == nd - 1) {
-          auto ifOp = scf::IfOp::create(b, loc, lt(col, dv),
+  auto store = [&](ArrayRef<Value> state) {
+    const Value *l = state.data() + rowGroups * nd + rowGroups * rowsPerLane;
+    Combiner sum = makeCombiner(ReduceKind::Sum);
+    Value out = kc.args[3];
+    auto pairType = VectorType::get({2}, f32);
+    for (int64_t i = 0; i < rowGroups; ++i) {
+      SmallVector<Value> partial(l + i * rowsPerLane,
+                                 l + (i + 1) * rowsPerLane);
+      SmallVector<Value> total = quadReduce(partial, sum);
+      for (int64_t r = 0; r < rowsPerLane; ++r) {
+        // A row that saw no key (causal, Sq > Skv) is 0, as the reference.
+        Value positive = arith::CmpFOp::create(
+            b, loc, arith::CmpFPredicate::OGT, total[r], f(0.0));
+        Value inv = select(
+            positive, arith::DivFOp::create(b, loc, f(1.0), total[r]), f(0.0));
+        Value invPair = vector::BroadcastOp::create(b, loc, pairType, inv);
+        Value row = add(q0, rowOf(i, 2 * r));
+        // The rows of a partial query tile past its Sq (x group) rows are not
+        // stored.
+        std::optional<OpBuilder::InsertionGuard> rowGuard;
+        if (partialQ) {
+          rowGuard.emplace(b);
+          auto ifOp = scf::IfOp::create(b, loc, lt(row, qRows),
                                         /*withElseRegion=*/false);
           b.setInsertionPointToStart(ifOp.thenBlock());
         }
-        vector::StoreOp::create(
-            b, loc, pair, out, globalIndices(head, row, col),
-            /*nontemporal=*/false, llvm::MaybeAlign(2 * elemBytes));
+        for (int64_t jd = 0; jd < nd; ++jd) {
+          Value acc = state[i * nd + jd];
+          Value pair = vec({extract(acc, 2 * r), extract(acc, 2 * r + 1)});
+          pair = fromF32(b, loc, arith::MulFOp::create(b, loc, pair, invPair),
+                         elemT);
+          Value col = colOf(jd, 0);
+          // The columns of a partial last n8 tile past Dv are not stored; an
+          // odd Dv stores element by element (its rows are not pair-aligned).
+          if (dv % 2 != 0) {
+            for (int64_t e = 0; e < 2; ++e) {
+              Value at = add(col, e);
+              OpBuilder::InsertionGuard colGuard(b);
+              if (jd == nd - 1) {
+                auto ifOp = scf::IfOp::create(b, loc, lt(at, dv),
+                                              /*withElseRegion=*/false);
+                b.setInsertionPointToStart(ifOp.thenBlock());
+              }
+              memref::StoreOp::create(b, loc, extract(pair, e), out,
+                                      queryIndices(row, at));
+            }
+            continue;
+          }
+          OpBuilder::InsertionGuard colGuard(b);
+          if (partialDv && jd == nd - 1) {
+            auto ifOp = scf::IfOp::create(b, loc, lt(col, dv),
+                                          /*withElseRegion=*/false);
+            b.setInsertionPointToStart(ifOp.thenBlock());
+          }
+          vector::StoreOp::create(b, loc, pair, out, queryIndices(row, col),
+                                  /*nontemporal=*/false,
+                                  llvm::MaybeAlign(2 * elemBytes));
+        }
       }
     }
+  };
+  if (kvSplit == 1) {
+    store(state);
+  } else {
+    // Rows past the tile's last valid row have nothing to combine.
+    auto rowValid = [&](int64_t i, int64_t r) -> Value {
+      return partialQ ? lt(add(q0, rowOf(i, 2 * r)), qRows) : Value();
+    };
+    int64_t numTiles = batch * (pack ? hkv : hq) * numQTiles;
+    Value tileIndex =
+        add(mul(add(mul(bIdx, pack ? hkv : hq), headY), numQTiles), qTile);
+    AttentionLaneLayout layout{rowGroups, nd, perTile, threads};
+    combineKvSplitsAndStore(kc, layout, tid, tileIndex, numTiles, split,
+                            kvSplit, state, rowValid, store);
   }
-  kc.grid = {numQTiles, hq, batch};
+  kc.grid = {numQTiles * kvSplit, pack ? hkv : hq, batch};
   kc.block = {threads, 1, 1};
   return success();
 }

@@ -704,30 +704,6 @@ SmallVector<Value> mlir::hkg::clusterCombine(KernelContext &kc,
   return acc;
 }
 
-void mlir::hkg::deviceFence(OpBuilder &b, Location loc,
-                            const TargetInfo &target,
-                            LLVM::AtomicOrdering ordering) {
-  LLVM::FenceOp::create(b, loc, ordering, target.isAMD() ? "agent" : "device");
-}
-
-Value mlir::hkg::getModuleGlobal(OpBuilder &b, Location loc,
-                                 gpu::GPUFuncOp kernel, StringRef name,
-                                 MemRefType type, bool zero) {
-  auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    Attribute init = b.getUnitAttr();
-    if (zero)
-      init = DenseElementsAttr::get(
-          RankedTensorType::get(type.getShape(), type.getElementType()),
-          b.getZeroAttr(type.getElementType()));
-    memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), type,
-                             init, /*constant=*/false, b.getI64IntegerAttr(16));
-  }
-  return memref::GetGlobalOp::create(b, loc, type, name);
-}
-
 void mlir::hkg::emitIfThen(OpBuilder &b, Location loc, Value cond,
                            function_ref<void()> body) {
   if (!cond) {

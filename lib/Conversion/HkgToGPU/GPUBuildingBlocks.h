@@ -15,7 +15,6 @@
 #include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
 #include <array>
@@ -285,22 +284,6 @@ Value loadFromPeerLds(OpBuilder &b, Location loc, Value lds, Value index,
 SmallVector<Value> clusterCombine(KernelContext &kc, ValueRange values,
                                   const Combiner &combine, int64_t clusterSize,
                                   int64_t slots, Value slot, Value writer);
-
-//===----------------------------------------------------------------------===//
-// Global memory shared by a kernel's workgroups
-//===----------------------------------------------------------------------===//
-
-/// A fence ordering this thread's global accesses with the device's other
-/// workgroups: `syncscope("agent")` on AMD, `("device")` on NVIDIA.
-void deviceFence(OpBuilder &b, Location loc, const TargetInfo &target,
-                 LLVM::AtomicOrdering ordering);
-
-/// A module-level global named `name` of `type` in the module of `kernel`
-/// (a workspace or counters its workgroups share: split-K, split rows);
-/// zero-initialized when `zero`, otherwise uninitialized. Returns it as a
-/// memref (memref.get_global).
-Value getModuleGlobal(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
-                      StringRef name, MemRefType type, bool zero);
 
 //===----------------------------------------------------------------------===//
 // Control flow

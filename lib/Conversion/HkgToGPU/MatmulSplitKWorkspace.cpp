@@ -27,8 +27,8 @@
 
 #include "GPUBuildingBlocks.h"
 #include "MatmulTilePipeline.h"
+#include "Workspace.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -105,36 +105,14 @@ void TilePipeline::reduceThroughWorkspaceAndStore(
           ValueRange{tileIndex, slotIdx, elemIndex(i, vt.getNumElements())},
           /*nontemporal=*/false, align(vt.getNumElements(), f32));
     }
-    // Publish the partial before the arrival is counted.
-    deviceFence(b, loc, target, LLVM::AtomicOrdering::release);
-    gpu::BarrierOp::create(b, loc);
-    Value groupIdx = div(index, lv.size);
-    Value counter = add(groupIdx, lv.firstCounter);
-    Value isFirstThread =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, c(0));
-    emitIfThen(b, loc, isFirstThread, [&] {
-      Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
-      Value before =
-          memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one,
-                                      arrivals, ValueRange{tileIndex, counter});
-      Value last = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq, before,
-          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(lv.size - 1)));
-      // The group's last arrival leaves the counter at 0 for the next
-      // launch.
-      emitIfThen(b, loc, last, [&] {
-        Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
-        memref::StoreOp::create(b, loc, zero, arrivals,
-                                ValueRange{tileIndex, counter});
-      });
-      memref::StoreOp::create(b, loc, arith::ExtUIOp::create(b, loc, i32, last),
-                              isLastLds, ValueRange{c(0)});
-    });
-    gpu::BarrierOp::create(b, loc);
-    Value flag = memref::LoadOp::create(b, loc, isLastLds, ValueRange{c(0)});
-    Value isLast = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne, flag,
-        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
+    Value groupIdx;
+    Value isLast = arriveAndTestLast(
+        b, loc, target, tid, arrivals,
+        [&]() -> SmallVector<Value> {
+          groupIdx = div(index, lv.size);
+          return {tileIndex, add(groupIdx, lv.firstCounter)};
+        },
+        lv.size, isLastLds);
     emitIfThen(b, loc, isLast, [&] {
       deviceFence(b, loc, target, LLVM::AtomicOrdering::acquire);
       // The group's partials in rank order: every load first, then the sums.

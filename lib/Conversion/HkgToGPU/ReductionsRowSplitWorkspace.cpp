@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReductionsRowEmitter.h"
+#include "Workspace.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -12,7 +12,7 @@
 // CHECK: gpu.launch_func  @hkg_attention_0::@hkg_attention_0 blocks in (%c2, %c4, %c1) threads in (%c128, %c1, %c1)
 // CHECK: gpu.func @hkg_attention_0(%{{.*}}: memref<1x128x4x64xbf16>, %{{.*}}: memref<1x256x2x64xbf16>, %{{.*}}: memref<1x256x2x64xbf16>, %{{.*}}: memref<1x128x4x64xbf16>)
 // CHECK-SAME: workgroup(%[[LQ:.*]] : memref<64x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LK:.*]] : memref<2x64x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LV:.*]] : memref<2x64x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// CHECK-SAME: hkg.schedule = #hkg.schedule<mma = mma_16x8x16, stages = 2, tile_kv = 64, tile_q = 64, waves = 4>
+// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = mma_16x8x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64, waves = 4>
 // CHECK-SAME: known_grid_size = array<i32: 2, 4, 1>
 // CHECK: %[[HY:.*]] = gpu.block_id  y
 // CHECK: %[[BZ:.*]] = gpu.block_id  z
@@ -42,7 +42,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK-LABEL: func.func @bshd_gfx942(
 // CHECK: gpu.launch_func  @hkg_attention_0::@hkg_attention_0 blocks in (%c2, %c4, %c1) threads in (%c256, %c1, %c1)
 // CHECK: gpu.func @hkg_attention_0(
-// CHECK-SAME: hkg.schedule = #hkg.schedule<mma = none, stages = 2, tile_kv = 64, tile_q = 64, waves = 4>
+// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = none, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64, waves = 4>
 // CHECK-NOT: nvgpu.
 // CHECK: %[[HY:.*]] = gpu.block_id  y
 // CHECK: %[[BZ:.*]] = gpu.block_id  z
@@ -69,7 +69,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 // a 16-row tile, 100 keys in 32-key blocks): the clamped row is dim 1.
 // CHECK-LABEL: func.func @bshd_global_gfx942(
 // CHECK: gpu.func @hkg_attention_0(%{{.*}}: memref<1x20x4x64xbf16>, %{{.*}}: memref<1x100x2x64xbf16>, %{{.*}}: memref<1x100x2x64xbf16>, %{{.*}}: memref<1x20x4x64xbf16>) workgroup(%{{.*}} : memref<16x32xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// CHECK-SAME: hkg.schedule = #hkg.schedule<mma = none, stages = 0, tile_kv = 32, tile_q = 16, waves = 1>
+// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = none, pack_gqa = 0, stages = 0, tile_kv = 32, tile_q = 16, waves = 1>
 // CHECK: %[[HY:.*]] = gpu.block_id  y
 // CHECK: %[[BZ:.*]] = gpu.block_id  z
 // CHECK: %[[KVH:.*]] = arith.divui %[[HY]], %c2 : index

@@ -16,7 +16,7 @@
 // where the column is below 36.
 // CHECK-LABEL: func.func @dv36
 // CHECK: gpu.func @hkg_attention_0(
-// CHECK-SAME: hkg.schedule = #hkg.schedule<mma = none, stages = 0
+// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = none, pack_gqa = 0, stages = 0
 // EVEN: %[[C:.*]] = arith.minui %{{.*}}, %c34 : index
 // EVEN-NEXT: vector.load %arg2[%{{.*}}, %{{.*}}, %{{.*}}, %[[C]]] {alignment = 4 : i64} : memref<1x2x13x36xbf16>, vector<2xbf16>
 // CHECK-COUNT-4: vector.store %{{.*}}, %arg3{{.*}} : memref<1x2x16x36xbf16>, vector<2xbf16>

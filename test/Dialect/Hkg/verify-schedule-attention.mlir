@@ -71,3 +71,59 @@ func.func @unknown_knob(%q: tensor<1x2x64x32xf16>) -> tensor<1x2x64x32xf16> {
   %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<tile_m = 64>} : tensor<1x2x64x32xf16>, tensor<1x2x64x32xf16>, tensor<1x2x64x32xf16> -> tensor<1x2x64x32xf16>
   return %0 : tensor<1x2x64x32xf16>
 }
+
+// -----
+
+// Flash-decoding (issue 28): each of the kv_split workgroups of a query
+// tile walks at least one key/value block.
+func.func @kv_split_blocks(%q: tensor<1x8x1x128xbf16>, %kv: tensor<1x8x200x128xbf16>) -> tensor<1x8x1x128xbf16> {
+  // expected-error @below {{schedule knob 'kv_split' = 8 exceeds the 4 key/value blocks of tile_kv = 64 over Skv = 200 (each split walks at least one block)}}
+  %0 = hkg.attention %q, %kv, %kv {schedule = #hkg.schedule<tile_q = 16, tile_kv = 64, waves = 1, kv_split = 8>} : tensor<1x8x1x128xbf16>, tensor<1x8x200x128xbf16>, tensor<1x8x200x128xbf16> -> tensor<1x8x1x128xbf16>
+  return %0 : tensor<1x8x1x128xbf16>
+}
+
+// -----
+
+// ... as many splits as blocks is legal, the last partial block included.
+func.func @kv_split_every_block(%q: tensor<1x8x1x128xbf16>, %kv: tensor<1x8x200x128xbf16>) -> tensor<1x8x1x128xbf16> {
+  %0 = hkg.attention %q, %kv, %kv causal {schedule = #hkg.schedule<tile_q = 16, tile_kv = 64, waves = 1, kv_split = 4>} : tensor<1x8x1x128xbf16>, tensor<1x8x200x128xbf16>, tensor<1x8x200x128xbf16> -> tensor<1x8x1x128xbf16>
+  return %0 : tensor<1x8x1x128xbf16>
+}
+
+// -----
+
+// The partials of prefill-sized grids would not fit the workspace bound:
+// 4 x 32 x 64 query tiles x 64 splits x 64 rows x (128 + 8) x 4 bytes.
+func.func @kv_split_workspace(%q: tensor<4x32x4096x128xbf16>) -> tensor<4x32x4096x128xbf16> {
+  // expected-error @below {{schedule knob 'kv_split' = 64 needs 18253611008 bytes of workspace (query tiles x kv_split x tile_q x (Dv rounded up to 8 + 8) x 4); expected at most 268435456}}
+  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<tile_q = 64, tile_kv = 32, waves = 4, stages = 1, kv_split = 64>} : tensor<4x32x4096x128xbf16>, tensor<4x32x4096x128xbf16>, tensor<4x32x4096x128xbf16> -> tensor<4x32x4096x128xbf16>
+  return %0 : tensor<4x32x4096x128xbf16>
+}
+
+// -----
+
+// pack_gqa puts a group's query heads in one tile: there must be a group.
+func.func @pack_gqa_without_groups(%q: tensor<1x8x1x128xbf16>, %kv: tensor<1x8x256x128xbf16>) -> tensor<1x8x1x128xbf16> {
+  // expected-error @below {{schedule knob 'pack_gqa' = 1 needs grouped-query heads (Hq > Hkv), got Hq = Hkv = 8; expected pack_gqa = 0}}
+  %0 = hkg.attention %q, %kv, %kv {schedule = #hkg.schedule<tile_q = 16, tile_kv = 64, waves = 1, pack_gqa = 1>} : tensor<1x8x1x128xbf16>, tensor<1x8x256x128xbf16>, tensor<1x8x256x128xbf16> -> tensor<1x8x1x128xbf16>
+  return %0 : tensor<1x8x1x128xbf16>
+}
+
+// -----
+
+// Packed heads and split keys together, causal (the decode step's queries
+// end the key sequence), with a tile longer than the group's rows.
+func.func @pack_gqa_kv_split(%q: tensor<2x32x4x128xbf16>, %kv: tensor<2x8x1000x128xbf16>) -> tensor<2x32x4x128xbf16> {
+  %0 = hkg.attention %q, %kv, %kv causal {schedule = #hkg.schedule<tile_q = 32, tile_kv = 32, waves = 2, kv_split = 16, pack_gqa = 1>} : tensor<2x32x4x128xbf16>, tensor<2x8x1000x128xbf16>, tensor<2x8x1000x128xbf16> -> tensor<2x32x4x128xbf16>
+  return %0 : tensor<2x32x4x128xbf16>
+}
+
+// -----
+
+// kv_split's arrival flag counts in the LDS (16 bytes more than the same
+// tiles without kv_split need).
+func.func @kv_split_lds(%q: tensor<1x2x16x1024xf16>, %kv: tensor<1x2x512x1024xf16>) -> tensor<1x2x16x1024xf16> {
+  // expected-error @below {{schedule needs 100112 bytes of LDS (tile_q x (D + pad) + stages x tile_kv x (D + Dv + 2 pad) elements, + tile_q x tile_kv f32 for P, + 16 for kv_split's flag); gfx942 has 65536}}
+  %0 = hkg.attention %q, %kv, %kv {schedule = #hkg.schedule<tile_q = 16, tile_kv = 16, waves = 1, stages = 1, kv_split = 4>} : tensor<1x2x16x1024xf16>, tensor<1x2x512x1024xf16>, tensor<1x2x512x1024xf16> -> tensor<1x2x16x1024xf16>
+  return %0 : tensor<1x2x16x1024xf16>
+}

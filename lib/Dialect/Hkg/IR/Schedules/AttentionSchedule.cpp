@@ -7,6 +7,12 @@
 // divide are guarded in the kernel (a partial last query tile or key/value
 // block), so that decode steps (1..15 queries) and odd key lengths run.
 //
+// Decode (flash-decoding, issue 28): `kv_split` workgroups share a query
+// tile, each over 1 / kv_split of the key/value blocks, and the last to
+// finish combines their partials (AttentionSplitKv.cpp); `pack_gqa` makes
+// the query heads of a GQA group the rows of one tile, so that a key/value
+// block is read once per key/value head.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ScheduleUtils.h"
@@ -31,6 +37,29 @@ static bool attentionSupportsMma(const MmaInstruction &mma) {
 static constexpr int64_t kMinAttentionTile = 16;
 /// The largest default tiles.
 static constexpr int64_t kMaxDefaultAttentionTile = 64;
+/// The largest kv_split.
+static constexpr int64_t kMaxKvSplit = 64;
+/// The default kv_split gives each split at least this many key/value
+/// blocks, and stops growing at this many workgroups per compute unit.
+static constexpr int64_t kMinDefaultBlocksPerSplit = 4;
+static constexpr int64_t kDefaultWorkgroupsPerCU = 16;
+/// The largest workspace a kv_split schedule may ask for (as split-K's).
+static constexpr int64_t kMaxKvSplitWorkspaceBytes = int64_t(256) << 20;
+/// pack_gqa is the default for query lengths up to this (decode steps).
+static constexpr int64_t kMaxDefaultPackedQueryLength = 16;
+
+/// The query rows the tiles cover per (batch, key/value head) with
+/// pack_gqa, per (batch, query head) without.
+static int64_t queryRows(const AttentionOp::Shape &shape, bool pack) {
+  return pack ? shape.qLen * (shape.qHeads / shape.kvHeads) : shape.qLen;
+}
+
+/// Query tiles of the grid: one per `tileQ` rows of each (batch, head).
+static int64_t queryTiles(const AttentionOp::Shape &shape, bool pack,
+                          int64_t tileQ) {
+  return shape.batch * (pack ? shape.kvHeads : shape.qHeads) *
+         llvm::divideCeil(queryRows(shape, pack), tileQ);
+}
 
 /// The default tile over a sequence of `length` rows: the largest of 64, 32
 /// and 16 that divides it, or, where none does, the smallest that covers it
@@ -59,12 +88,13 @@ static bool chunksFitHeadDims(int64_t d, int64_t dv, int64_t bytes) {
 /// LDS bytes of a schedule: the query tile, `stages` key and value blocks
 /// (rows padded by 16 bytes against ldmatrix bank conflicts) and, for the
 /// FMA kernel, the f32 P tile. With stages = 0 only P: the operands are read
-/// from global memory.
+/// from global memory. kv_split > 1 adds a 16-byte slot for the arrival
+/// flag (AttentionSplitKv.cpp).
 static int64_t attentionLdsBytes(int64_t tileQ, int64_t tileKv, int64_t stages,
-                                 bool fma, int64_t d, int64_t dv,
-                                 int64_t bytes) {
+                                 bool fma, int64_t d, int64_t dv, int64_t bytes,
+                                 bool split) {
   int64_t pad = 16 / bytes;
-  int64_t p = fma ? tileQ * tileKv * 4 : 0;
+  int64_t p = (fma ? tileQ * tileKv * 4 : 0) + (split ? 16 : 0);
   if (stages == 0)
     return p;
   return (tileQ * (d + pad) + stages * tileKv * ((d + pad) + (dv + pad))) *
@@ -91,11 +121,15 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   // where even 16 x 16 tiles do not fit (D = 1024 on 64 KiB chips), the FMA
   // kernel reads its operands from global memory (stages = 0).
   int64_t sq = shape.qLen, skv = shape.kvLen;
-  int64_t tileQ = defaultTile(sq), tileKv = defaultTile(skv), stages = 2;
+  // Decode steps with grouped heads: the group's heads fill the query tile.
+  bool pack =
+      shape.qHeads > shape.kvHeads && sq <= kMaxDefaultPackedQueryLength;
+  int64_t rows = queryRows(shape, pack);
+  int64_t tileQ = defaultTile(rows), tileKv = defaultTile(skv), stages = 2;
   auto ldsBytes = [&] {
     return attentionLdsBytes(tileQ, tileKv, stages,
-                             MmaInstruction::parse(mma).isNone(), d, dv,
-                             bytes);
+                             MmaInstruction::parse(mma).isNone(), d, dv, bytes,
+                             /*split=*/false);
   };
   while (ldsBytes() > target.ldsBytesPerWorkgroup) {
     if (stages > 1)
@@ -113,9 +147,29 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
       !chunksFitHeadDims(d, dv, bytes)) {
     mma = "none";
     stages = 0;
-    tileQ = defaultTile(sq);
+    tileQ = defaultTile(rows);
   }
   int64_t waves = std::min<int64_t>(4, tileQ / 16);
+  // Flash-decoding: where one query tile holds a head's (or with pack_gqa
+  // a group's) queries, a decode step, and the tiles leave the compute
+  // units idle, split the key/value blocks over more workgroups, while each
+  // split keeps kMinDefaultBlocksPerSplit blocks and the grid stays within
+  // kDefaultWorkgroupsPerCU workgroups per compute unit. Prefill (several
+  // query tiles per head) keeps 1.
+  int64_t tiles = queryTiles(shape, pack, tileQ);
+  int64_t blocks = llvm::divideCeil(skv, tileKv);
+  int64_t maxWorkgroups =
+      kDefaultWorkgroupsPerCU * static_cast<int64_t>(target.computeUnits);
+  int64_t kvSplit = 1;
+  while (rows <= tileQ && 2 * kvSplit <= kMaxKvSplit &&
+         tiles * 2 * kvSplit <= maxWorkgroups &&
+         blocks / (2 * kvSplit) >= kMinDefaultBlocksPerSplit)
+    kvSplit *= 2;
+  // (Its arrival flag takes 16 bytes of LDS.)
+  if (attentionLdsBytes(tileQ, tileKv, stages,
+                        MmaInstruction::parse(mma).isNone(), d, dv, bytes,
+                        /*split=*/true) > target.ldsBytesPerWorkgroup)
+    kvSplit = 1;
   ScheduleSpace space;
   space.add(kTileQ, {16, 32, 64, 128}, tileQ, "query rows per workgroup");
   space.add(kTileKv, {16, 32, 64, 128}, tileKv, "key/value rows per step");
@@ -125,6 +179,13 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   space.add(kStages, {0, 1, 2}, stages,
             "LDS buffers for key/value blocks (0: no LDS staging, the "
             "operands read from global memory; mma = none only)");
+  space.add(kKvSplit, {1, 2, 4, 8, 16, 32, 64}, kvSplit,
+            "workgroups per query tile, each over 1 / kv_split of the "
+            "key/value blocks, combined through a global workspace by the "
+            "last to finish (flash-decoding)");
+  space.add(kPackGqa, pack,
+            "1: the Hq / Hkv query heads sharing a key/value head are the "
+            "rows of one query tile (grouped-query attention only)");
   return space;
 }
 
@@ -163,13 +224,39 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
                        << "' = 0 needs mma = none (the " << s.mma.name
                        << " kernel reads its fragments from LDS), got mma = "
                        << s.mma.name;
-  int64_t lds = attentionLdsBytes(tileQ, tileKv, s.stages, fma, d, dv, bytes);
+  int64_t lds = attentionLdsBytes(tileQ, tileKv, s.stages, fma, d, dv, bytes,
+                                  s.kvSplit > 1);
   if (lds > target.ldsBytesPerWorkgroup)
     return emitError() << "schedule needs " << lds
                        << " bytes of LDS (tile_q x (D + pad) + stages x "
                           "tile_kv x (D + Dv + 2 pad) elements"
-                       << (fma ? ", + tile_q x tile_kv f32 for P" : "") << "); "
-                       << target.chip << " has " << target.ldsBytesPerWorkgroup;
+                       << (fma ? ", + tile_q x tile_kv f32 for P" : "")
+                       << (s.kvSplit > 1 ? ", + 16 for kv_split's flag" : "")
+                       << "); " << target.chip << " has "
+                       << target.ldsBytesPerWorkgroup;
+  if (s.packGqa && shape.qHeads == shape.kvHeads)
+    return emitError() << "schedule knob '" << kPackGqa.name
+                       << "' = 1 needs grouped-query heads (Hq > Hkv), got "
+                          "Hq = Hkv = "
+                       << shape.qHeads << "; expected pack_gqa = 0";
+  if (s.kvSplit > 1) {
+    int64_t blocks = llvm::divideCeil(shape.kvLen, tileKv);
+    if (s.kvSplit > blocks)
+      return emitError() << "schedule knob '" << kKvSplit.name
+                         << "' = " << s.kvSplit << " exceeds the " << blocks
+                         << " key/value blocks of tile_kv = " << tileKv
+                         << " over Skv = " << shape.kvLen
+                         << " (each split walks at least one block)";
+    int64_t workspace = queryTiles(shape, s.packGqa, tileQ) * s.kvSplit *
+                        AttentionSchedule::partialBytes(tileQ, dv);
+    if (workspace > kMaxKvSplitWorkspaceBytes)
+      return emitError() << "schedule knob '" << kKvSplit.name
+                         << "' = " << s.kvSplit << " needs " << workspace
+                         << " bytes of workspace (query tiles x kv_split x "
+                            "tile_q x (Dv rounded up to 8 + 8) x 4); expected "
+                            "at most "
+                         << kMaxKvSplitWorkspaceBytes;
+  }
   return success();
 }
 

@@ -20,6 +20,15 @@ inline constexpr IntKnob kTileQ{"tile_q"};
 inline constexpr IntKnob kTileKv{"tile_kv"};
 /// Waves per workgroup, each owning tile_q / waves query rows.
 inline constexpr IntKnob kWaves{"waves"};
+/// Workgroups sharing one query tile, each over 1 / kv_split of the
+/// key/value blocks (flash-decoding); their partial O, row max and row sum
+/// meet in a workspace (AttentionSplitKv.cpp).
+inline constexpr IntKnob kKvSplit{"kv_split"};
+/// Grouped-query attention: the Hq / Hkv query heads that share a key/value
+/// head are the rows of one query tile (a decode step's few tokens per head
+/// fill the 16-row tiles), so that each key/value block is read once per
+/// key/value head.
+inline constexpr BoolKnob kPackGqa{"pack_gqa"};
 
 /// hkg.attention: `tile_q` query rows of one head per workgroup, key/value
 /// blocks of `tile_kv` rows through `stages` LDS buffers.
@@ -29,10 +38,21 @@ struct AttentionSchedule {
   int64_t waves;
   MmaInstruction mma;
   int64_t stages;
+  int64_t kvSplit;
+  bool packGqa;
 
   static AttentionSchedule decode(const ResolvedSchedule &s) {
-    return {s.get(kTileQ), s.get(kTileKv), s.get(kWaves),
-            MmaInstruction::parse(s.get(kMma)), s.get(kStages)};
+    return {s.get(kTileQ),  s.get(kTileKv),
+            s.get(kWaves),  MmaInstruction::parse(s.get(kMma)),
+            s.get(kStages), s.get(kKvSplit),
+            s.get(kPackGqa)};
+  }
+
+  /// Bytes of one workgroup's partial in the kv_split workspace: per query
+  /// row its O (Dv rounded up to whole 8-column tiles) and, per lane of the
+  /// row's quad, its row max and partial row sum, in f32.
+  static int64_t partialBytes(int64_t tileQ, int64_t dv) {
+    return tileQ * (8 * ((dv + 7) / 8) + 8) * 4;
   }
 };
 

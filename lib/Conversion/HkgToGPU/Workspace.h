@@ -1,0 +1,53 @@
+//===- Workspace.h - global workspaces and arrival counters -----*- C++ -*-===//
+//
+// The pieces of a combine step inside one kernel (docs/ABI.md, "Module
+// globals"): workgroups publish partial results to a workspace that the
+// kernel's module holds as a global, count their arrivals on a
+// zero-initialized counter, and the last to arrive resets the counter and
+// combines the partials. Split-K (MatmulSplitKWorkspace.cpp), the
+// attention's kv_split (AttentionSplitKv.cpp) and the row ops' workspace
+// split (ReductionsRowSplitWorkspace.cpp) are built from them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HKG_LIB_CONVERSION_HKGTOGPU_WORKSPACE_H
+#define HKG_LIB_CONVERSION_HKGTOGPU_WORKSPACE_H
+
+#include "hkg/Dialect/Hkg/Utils/TargetInfo.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::hkg {
+
+/// A fence ordering this thread's global accesses with the device's other
+/// workgroups (`syncscope("agent")` on AMD, `("device")` on NVIDIA): release
+/// after a partial's stores, before its arrival is counted; acquire before
+/// the last arrival reads the others' partials; acquire-release between
+/// two atomics that must not pass each other (ReductionsRowSplitWorkspace.cpp).
+void deviceFence(OpBuilder &b, Location loc, const TargetInfo &target,
+                 LLVM::AtomicOrdering ordering);
+
+/// A module-level global named `name` of `type` (global address space) in
+/// the module of `kernel`; zero-initialized when `zero`, otherwise
+/// uninitialized. Returns its memref.get_global at the builder's point.
+Value getModuleGlobal(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
+                      StringRef name, MemRefType type, bool zero);
+
+/// Publishes this workgroup's partial (stored before the call) and counts
+/// its arrival: a release fence, a barrier, then thread `tid` 0 adds 1 to
+/// the i32 `counters[indices()]` (the indices built after the barrier);
+/// the arrival that finds `arrivals` - 1 is the
+/// last, resets the counter to 0 (for the next launch) and tells the
+/// workgroup through `flagLds` (an i32 workgroup memref<1>). Returns an i1,
+/// the same in every thread: whether this workgroup arrived last. The caller
+/// fences with acquire (deviceFence) before it reads the partials.
+Value arriveAndTestLast(OpBuilder &b, Location loc, const TargetInfo &target,
+                        Value tid, Value counters,
+                        function_ref<SmallVector<Value>()> indices,
+                        int64_t arrivals, Value flagLds);
+
+} // namespace mlir::hkg
+
+#endif // HKG_LIB_CONVERSION_HKGTOGPU_WORKSPACE_H
