@@ -11,7 +11,7 @@
 # utils/bench/cases/generic (the generic reductions, log_softmax and norms
 # over an inner axis at >= 256 MiB, timed by RUNNER=hkg-run: docs/perf) or
 # utils/bench/cases/f32 (f32 GEMM 4096^3 with B as [K, N] and [N, K]: the
-# 3xTF32 default, its tf32_split = fast variant and the FMA kernel).
+# FMA default, the 3xTF32 schedule and its tf32_split = fast variant).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTDIR=${1:-.carry/bundles}; shift || true
