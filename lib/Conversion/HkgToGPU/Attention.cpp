@@ -18,9 +18,21 @@
 //     (K rows are the B operand's N rows, D contiguous), V by ldmatrix.trans;
 //     P = exp(S - m) goes from the S accumulators straight into the A
 //     fragments of P V, converted to 16 bits (the C and A layouts agree);
-//   - none (every target, every float type): the same register layout
-//     computed with FMAs from LDS (W / 4 rows per lane step on wave64), P
-//     through a per-wave LDS buffer for the P V product.
+//   - mfma_16x16x16 (CDNA, wave64) and wmma_16x16x16 (RDNA 3 / 4, wave32):
+//     the products are computed transposed, S^T = K Q^T and O^T = V^T P^T,
+//     so that a lane's accumulator elements all belong to one query row
+//     (lane % 16 of the row group) and several keys (MFMA: 4 (l / 16) + e;
+//     gfx12: 8 (l / 16) + e; gfx11: 2 e + l / 16). S^T's accumulator layout
+//     is then the B operand layout of the second product (on gfx11, whose B
+//     operand holds all 16 keys in every lane, after one exchange with lane
+//     l ^ 16), so P goes from registers to the matrix core as on NVIDIA; a
+//     row's max and sum combine the 4 (wave64) or 2 (wave32) lanes l,
+//     l ^ 16 (, l ^ 32). K and Q fragments are vector loads along D from
+//     LDS; V is stored transposed in LDS ([Dv][tile_kv]) so that V^T's
+//     fragments are vector loads along the keys;
+//   - none (every target, every float type): the same register layout as
+//     mma.sync computed with FMAs from LDS (W / 4 rows per lane step on
+//     wave64), P through a per-wave LDS buffer for the P V product.
 //
 // `stages = 0` (FMA kernel only): no LDS buffers but P's; every lane reads
 // its query, key and value elements from global memory (through the
@@ -67,6 +79,7 @@
 
 #include "hkg/Dialect/Hkg/IR/Schedules/AttentionSchedule.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -95,6 +108,9 @@ public:
     kvSplit = s.kvSplit;
     pack = s.packGqa;
     useMma = !s.mma.isNone();
+    amdCore =
+        s.mma.family == MmaFamily::Mfma || s.mma.family == MmaFamily::Wmma;
+    mfma = s.mma.family == MmaFamily::Mfma;
     waveSize = kc.waveSize();
     threads = waves * waveSize;
     AttentionOp::Shape shape = op.getShape();
@@ -105,8 +121,9 @@ public:
     hkv = shape.kvHeads;
     skv = shape.kvLen;
     dv = shape.valueDim;
-    nd = llvm::divideCeil(dv, 8);
-    partialDv = dv % 8 != 0;
+    tileN = amdCore ? 16 : 8;
+    nd = llvm::divideCeil(dv, tileN);
+    partialDv = dv % tileN != 0;
     seqMajor = op.getLayoutOrDefault() == AttentionLayout::Bshd;
     elemT = op.getQuery().getType().getElementType();
     elemBytes = elemT.getIntOrFloatBitWidth() / 8;
@@ -116,7 +133,11 @@ public:
     offset = skv - sq;
     scaleLog2 = op.getEffectiveScale() / std::log(2.0);
     rowGroups = tq / waves / 16;
-    perTile = 128 / waveSize;
+    perTile = (amdCore ? 256 : 128) / waveSize;
+    rowsPerLane = amdCore ? 1 : perTile / 2;
+    perRow = perTile / rowsPerLane;
+    gfx11 = amdCore && !mfma && kc.target.chip.starts_with("gfx11");
+    kPer = mfma ? 4 : gfx11 ? 16 : 8;
     rowStep = waveSize / 4;
     asyncCopy = kc.target.isNVIDIA();
     group = hq / hkv;
@@ -169,23 +190,45 @@ private:
   /// Copies key/value block `kb` into LDS stage `stage`.
   void copyKvBlock(Value kb, Value stage, SmallVectorImpl<Value> &tokens);
   Value commit(ArrayRef<Value> tokens);
-  /// Reduces each value over the 4 lanes of a quad (one row's lanes).
-  SmallVector<Value> quadReduce(ArrayRef<Value> values,
-                                const Combiner &combine) {
+  /// Reduces each value over the lanes that hold one row: the 4 lanes of
+  /// a quad (the m16n8 layout), or on AMD matrix cores lanes l, l ^ 16
+  /// (, l ^ 32).
+  SmallVector<Value> rowReduce(ArrayRef<Value> values,
+                               const Combiner &combine) {
     SmallVector<Value> out;
-    for (Value v : values)
-      out.push_back(
-          subgroupReduce(b, loc, v, combine, 4, waveSize).front());
+    for (Value v : values) {
+      if (!amdCore) {
+        out.push_back(subgroupReduce(b, loc, v, combine, 4, waveSize).front());
+        continue;
+      }
+      for (int64_t offset = 16; offset < waveSize; offset *= 2) {
+        Value other = gpu::ShuffleOp::create(b, loc, v, offset, waveSize,
+                                             gpu::ShuffleMode::XOR)
+                          .getShuffleResult();
+        v = combine(b, loc, v, other).front();
+      }
+      out.push_back(v);
+    }
     return out;
   }
   void waitAll();
 
-  /// The query row (in the tile) and key column (in the block) of element
-  /// `e` of n8 tile `j` in row group `i` of this lane.
+  /// The query row (in the tile) and key column (in the block; for O the
+  /// column along Dv) of element `e` of tile `j` (tileN columns) in row
+  /// group `i` of this lane.
   Value rowOf(int64_t i, int64_t e) {
+    if (amdCore)
+      return add(add(waveRow, 16 * i), lq);
     return add(add(waveRow, 16 * i + rowStep * (e / 2)), g);
   }
-  Value colOf(int64_t j, int64_t e) { return add(mul(t4, 2), 8 * j + e % 2); }
+  Value colOf(int64_t j, int64_t e) {
+    if (!amdCore)
+      return add(mul(t4, 2), 8 * j + e % 2);
+    // The accumulator rows of S^T (keys) and O^T (columns of Dv).
+    if (gfx11)
+      return add(lg, 16 * j + 2 * e);
+    return add(mul(lg, perTile), 16 * j + e);
+  }
 
   /// Q fragments of row group i and K step kk (ldmatrix.x4).
   Value loadQFragment(int64_t i, int64_t kk);
@@ -193,6 +236,23 @@ private:
   /// n8 tile.
   SmallVector<Value> scoresMma(int64_t i, Value stage);
   SmallVector<SmallVector<Value>> scoresFma(Value stage, Value kv0);
+  /// AMD matrix cores: one instruction (MFMA or WMMA 16 x 16 x 16).
+  Value amdMma(Value a, Value bOperand, Value acc) {
+    if (mfma)
+      return amdgpu::MFMAOp::create(b, loc, acc.getType(), 16, 16, 16,
+                                    /*blocks=*/1, a, bOperand, acc);
+    return amdgpu::WMMAOp::create(b, loc, acc.getType(), 16, 16, 16, a,
+                                  bOperand, acc);
+  }
+  /// The kPer elements along K that this lane holds of an AMD operand
+  /// fragment whose row `row` of `lds` (at `prefix`) has K contiguous, K
+  /// step kk.
+  Value loadAmdFragment(Value lds, ValueRange prefix, Value row, int64_t kk);
+  /// S^T of row group `i` (AMD matrix cores), one vector<perTile> per 16
+  /// keys.
+  SmallVector<Value> scoresAmd(int64_t i, Value stage);
+  void accumulateAmd(ArrayRef<SmallVector<Value>> p, Value stage,
+                     SmallVectorImpl<Value> &o);
   /// O += P V.
   void accumulateMma(ArrayRef<SmallVector<Value>> p, Value stage,
                      SmallVectorImpl<Value> &o);
@@ -230,6 +290,12 @@ private:
   /// Sq x group with pack_gqa).
   int64_t group, qRows;
   bool useMma, causal, asyncCopy;
+  /// AMD matrix cores (the transposed products), MFMA (else WMMA), and
+  /// gfx11's WMMA operand layout.
+  bool amdCore, mfma, gfx11;
+  /// Columns per accumulator tile (8: m16n8; 16 on AMD) and the K values
+  /// per lane of an AMD operand fragment.
+  int64_t tileN, kPer;
   /// The bshd layout: the sequence dim before the heads in global memory.
   bool seqMajor;
   /// stages = 0: operands read from global memory.
@@ -237,18 +303,21 @@ private:
   /// Whether the last query tile / key-value block is partial.
   bool partialQ, partialKv;
   int64_t batch, hq, hkv, sq, skv, d, dv, elemBytes, vw, pad, offset;
-  /// n8 tiles of O along Dv: ceil(Dv / 8). The last one is partial when Dv
-  /// is not a multiple of 8 (the FMA kernel only): its columns past Dv read
-  /// a clamped column of V and are not stored.
+  /// Tiles of O along Dv: ceil(Dv / tileN). The last one is partial when
+  /// Dv is not a multiple of 8 (the FMA kernel only): its columns past Dv
+  /// read a clamped column of V and are not stored.
   int64_t nd;
   bool partialDv;
   double scaleLog2;
   Type elemT;
-  /// 16-row groups per wave; accumulator elements per lane and n8 tile;
-  /// rows between a lane's two rows of a tile (8 on wave32, 16 on wave64).
-  int64_t rowGroups, perTile, rowStep;
+  /// 16-row groups per wave; accumulator elements per lane and tile; the
+  /// rows they belong to and the elements of each (elements
+  /// [r perRow, (r + 1) perRow) are row r's); rows between a lane's two
+  /// rows of an m16n8 tile (8 on wave32, 16 on wave64).
+  int64_t rowGroups, perTile, rowsPerLane, perRow, rowStep;
 
-  Value tid, lane, wave, g, t4, waveRow, q0, bIdx, head, kvHead, numKv;
+  /// lq, lg: lane % 16 and lane / 16 (AMD matrix cores).
+  Value tid, lane, wave, g, t4, lq, lg, waveRow, q0, bIdx, head, kvHead, numKv;
   /// The last key/value block this workgroup walks (the prefetch's clamp).
   Value lastKv;
   Value qLds, kLds, vLds, pLds;
@@ -293,7 +362,22 @@ void AttentionKernelBuilder::copyKvBlock(Value kb, Value stage,
     return globalIndices(kvHead, row, col);
   };
   copyTile(kc.args[1], at, row0, tkv, d, skv, kLds, stage, tokens);
-  copyTile(kc.args[2], at, row0, tkv, dv, skv, vLds, stage, tokens);
+  if (!amdCore) {
+    copyTile(kc.args[2], at, row0, tkv, dv, skv, vLds, stage, tokens);
+    return;
+  }
+  // AMD matrix cores: V^T, element (key r, column c) at vLds[stage][c][r].
+  forEachCopyChunk(*this, tid, threads, tkv, dv, vw,
+                   ChunkRowIndexing::FlatIndex, [&](Value r, Value col) {
+                     Value row = add(row0, r);
+                     if (skv % tkv != 0)
+                       row = arith::MinUIOp::create(b, loc, row, c(skv - 1));
+                     Value v = loadChunk(b, loc, kc.args[2], at(row, col), vw);
+                     for (int64_t e = 0; e < vw; ++e)
+                       memref::StoreOp::create(
+                           b, loc, extract(v, e), vLds,
+                           ValueRange{stage, add(col, e), r});
+                   });
 }
 
 Value AttentionKernelBuilder::commit(ArrayRef<Value> tokens) {
@@ -352,6 +436,83 @@ SmallVector<Value> AttentionKernelBuilder::scoresMma(int64_t i, Value stage) {
     }
   }
   return s;
+}
+
+Value AttentionKernelBuilder::loadAmdFragment(Value lds, ValueRange prefix,
+                                              Value row, int64_t kk) {
+  // MFMA 16x16x16: K values 4 (l / 16) + {0..3}; gfx12 WMMA:
+  // 8 (l / 16) + {0..7}; gfx11 WMMA: all 16 (both half-waves alike).
+  Value k = gfx11 ? c(16 * kk) : add(mul(lg, kPer), 16 * kk);
+  SmallVector<Value> indices(prefix);
+  indices.push_back(row);
+  indices.push_back(k);
+  return vector::LoadOp::create(b, loc, VectorType::get({kPer}, elemT), lds,
+                                indices, /*nontemporal=*/false,
+                                llvm::MaybeAlign(kPer * elemBytes));
+}
+
+SmallVector<Value> AttentionKernelBuilder::scoresAmd(int64_t i, Value stage) {
+  auto accType = VectorType::get({perTile}, b.getF32Type());
+  Value zero =
+      arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType));
+  SmallVector<Value> s(tkv / 16, zero);
+  for (int64_t kk = 0; kk < d / 16; ++kk) {
+    // S^T = K Q^T: A is K (rows: keys), B is Q^T (columns: queries); both
+    // fragments are rows of their LDS tile, D contiguous.
+    Value q =
+        rowGroups == 1
+            ? qFrags[kk]
+            : loadAmdFragment(qLds, {}, add(add(waveRow, 16 * i), lq), kk);
+    for (int64_t jj = 0; jj < tkv / 16; ++jj) {
+      Value k = loadAmdFragment(kLds, stage, add(lq, 16 * jj), kk);
+      s[jj] = amdMma(k, q, s[jj]);
+    }
+  }
+  return s;
+}
+
+void AttentionKernelBuilder::accumulateAmd(ArrayRef<SmallVector<Value>> p,
+                                           Value stage,
+                                           SmallVectorImpl<Value> &o) {
+  Type f32 = b.getF32Type();
+  for (int64_t kk = 0; kk < tkv / 16; ++kk) {
+    // P^T's B fragments for keys 16 kk .. 16 kk + 15: S^T's accumulators
+    // of tile kk as they are (MFMA, gfx12), or on gfx11, whose B fragment
+    // holds all 16 keys (key 2 e + h in lane half h), with the other
+    // half-wave's elements.
+    SmallVector<Value> bFrags;
+    for (int64_t i = 0; i < rowGroups; ++i) {
+      Value tile = p[i][kk];
+      if (gfx11) {
+        Value upper =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lg, c(1));
+        SmallVector<Value> mine, other, keys;
+        for (int64_t e = 0; e < perTile; ++e) {
+          mine.push_back(extract(tile, e));
+          other.push_back(gpu::ShuffleOp::create(b, loc, mine.back(), 16,
+                                                 waveSize,
+                                                 gpu::ShuffleMode::XOR)
+                              .getShuffleResult());
+        }
+        for (int64_t k = 0; k < 16; ++k) {
+          // Key k is 2 (k / 2) + (k % 2): lane half k % 2's element k / 2.
+          Value lower = mine[k / 2], higher = other[k / 2];
+          keys.push_back(k % 2 == 0 ? select(upper, higher, lower)
+                                    : select(upper, lower, higher));
+        }
+        tile = vector::FromElementsOp::create(b, loc,
+                                              VectorType::get({16}, f32), keys);
+      }
+      auto type = VectorType::get({kPer}, elemT);
+      bFrags.push_back(arith::TruncFOp::create(b, loc, type, tile));
+    }
+    for (int64_t jd = 0; jd < nd; ++jd) {
+      // V^T's A fragment: rows are columns of Dv, keys contiguous.
+      Value a = loadAmdFragment(vLds, stage, add(lq, 16 * jd), kk);
+      for (int64_t i = 0; i < rowGroups; ++i)
+        o[i * nd + jd] = amdMma(a, bFrags[i], o[i * nd + jd]);
+    }
+  }
 }
 
 Value AttentionKernelBuilder::loadQuery(Value row, Value k) {
@@ -546,7 +707,7 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
                                                       bool masked) {
   SmallVector<Value> state(stateIn);
   Type f32 = b.getF32Type();
-  int64_t nt = tkv / 8, rowsPerLane = perTile / 2;
+  int64_t nt = tkv / tileN;
   Value stage = stages <= 1 ? c(0) : rem(kb, stages);
 
   // Bring block kb into LDS.
@@ -591,7 +752,10 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
 
   // S, scaled to the log2 domain, masked.
   SmallVector<SmallVector<Value>> s;
-  if (useMma) {
+  if (amdCore) {
+    for (int64_t i = 0; i < rowGroups; ++i)
+      s.push_back(scoresAmd(i, stage));
+  } else if (useMma) {
     for (int64_t i = 0; i < rowGroups; ++i)
       s.push_back(scoresMma(i, stage));
   } else {
@@ -637,11 +801,11 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
     for (int64_t r = 0; r < rowsPerLane; ++r) {
       Value mx = negInf;
       for (int64_t jj = 0; jj < nt; ++jj)
-        for (int64_t e = 2 * r; e < 2 * r + 2; ++e)
+        for (int64_t e = r * perRow; e < (r + 1) * perRow; ++e)
           mx = arith::MaximumFOp::create(b, loc, mx, extract(s[i][jj], e));
       rowMax.push_back(mx);
     }
-    rowMax = quadReduce(rowMax, maxOf);
+    rowMax = rowReduce(rowMax, maxOf);
     SmallVector<Value> alpha, mSafe;
     for (int64_t r = 0; r < rowsPerLane; ++r) {
       Value &mr = m[i * rowsPerLane + r];
@@ -661,23 +825,24 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
       SmallVector<Value> elems;
       for (int64_t e = 0; e < perTile; ++e) {
         Value x = arith::SubFOp::create(b, loc, extract(s[i][jj], e),
-                                        mSafe[e / 2]);
+                                        mSafe[e / perRow]);
         Value p = math::Exp2Op::create(b, loc, x, fmf);
-        rowSum[e / 2] = arith::AddFOp::create(b, loc, rowSum[e / 2], p);
+        rowSum[e / perRow] =
+            arith::AddFOp::create(b, loc, rowSum[e / perRow], p);
         elems.push_back(p);
       }
       s[i][jj] = vector::FromElementsOp::create(b, loc, vt, elems);
     }
     for (int64_t r = 0; r < rowsPerLane; ++r) {
-      // l stays a per-lane partial sum (alpha is the same in the quad);
-      // the quad adds its partials at the end.
+      // l stays a per-lane partial sum (alpha is the same in all the
+      // row's lanes); they add their partials at the end.
       Value &lr = l[i * rowsPerLane + r];
       lr = arith::AddFOp::create(
           b, loc, arith::MulFOp::create(b, loc, lr, alpha[r]), rowSum[r]);
     }
     SmallVector<Value> scale;
     for (int64_t e = 0; e < perTile; ++e)
-      scale.push_back(alpha[e / 2]);
+      scale.push_back(alpha[e / perRow]);
     Value scaleVec = vector::FromElementsOp::create(b, loc, vt, scale);
     for (int64_t jd = 0; jd < nd; ++jd)
       state[i * nd + jd] =
@@ -685,7 +850,9 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
   }
 
   SmallVector<Value> o(state.begin(), state.begin() + rowGroups * nd);
-  if (useMma)
+  if (amdCore)
+    accumulateAmd(s, stage, o);
+  else if (useMma)
     accumulateMma(s, stage, o);
   else
     accumulateFma(s, stage, kv0, o);
@@ -712,6 +879,8 @@ LogicalResult AttentionKernelBuilder::build() {
   wave = div(tid, waveSize);
   g = div(lane, 4);
   t4 = rem(lane, 4);
+  lq = rem(lane, 16);
+  lg = div(lane, 16);
   waveRow = mul(wave, tq / waves);
   int64_t numQTiles = llvm::divideCeil(qRows, tq);
   // x: the query tile, and with kv_split its split (the splits of a tile
@@ -737,7 +906,9 @@ LogicalResult AttentionKernelBuilder::build() {
   if (!fromGlobal) {
     qLds = kc.addLds({tq, d + pad}, elemT);
     kLds = kc.addLds({stages, tkv, d + pad}, elemT);
-    vLds = kc.addLds({stages, tkv, dv + pad}, elemT);
+    // AMD matrix cores keep V transposed (V^T's fragments run along keys).
+    vLds = amdCore ? kc.addLds({stages, dv, tkv + pad}, elemT)
+                   : kc.addLds({stages, tkv, dv + pad}, elemT);
   }
   if (!useMma)
     pLds = kc.addLds({tq, tkv}, f32);
@@ -805,12 +976,12 @@ LogicalResult AttentionKernelBuilder::build() {
     waitAll();
     gpu::BarrierOp::create(b, loc);
     for (int64_t kk = 0; kk < d / 16; ++kk)
-      qFrags.push_back(loadQFragment(0, kk));
+      qFrags.push_back(amdCore ? loadAmdFragment(qLds, {}, add(waveRow, lq), kk)
+                               : loadQFragment(0, kk));
   } else if (!asyncCopy) {
     gpu::BarrierOp::create(b, loc);
   }
 
-  int64_t rowsPerLane = perTile / 2;
   auto vt = VectorType::get({perTile}, f32);
   Value zeros = arith::ConstantOp::create(b, loc, vt, b.getZeroAttr(vt));
   SmallVector<Value> state(rowGroups * nd, zeros);
@@ -822,7 +993,8 @@ LogicalResult AttentionKernelBuilder::build() {
     state = buildLoop(full, end, state, /*masked=*/true);
   waitAll();
 
-  // O / l, stored as pairs along Dv.
+  // O / l, stored as pairs along Dv (AMD matrix cores: runs of perRow
+  // columns, or on gfx11 element by element).
   auto store = [&](ArrayRef<Value> state) {
     const Value *l = state.data() + rowGroups * nd + rowGroups * rowsPerLane;
     Combiner sum = makeCombiner(ReduceKind::Sum);
@@ -831,7 +1003,7 @@ LogicalResult AttentionKernelBuilder::build() {
     for (int64_t i = 0; i < rowGroups; ++i) {
       SmallVector<Value> partial(l + i * rowsPerLane,
                                  l + (i + 1) * rowsPerLane);
-      SmallVector<Value> total = quadReduce(partial, sum);
+      SmallVector<Value> total = rowReduce(partial, sum);
       for (int64_t r = 0; r < rowsPerLane; ++r) {
         // A row that saw no key (causal, Sq > Skv) is 0, as the reference.
         Value positive = arith::CmpFOp::create(
@@ -839,7 +1011,7 @@ LogicalResult AttentionKernelBuilder::build() {
         Value inv = select(
             positive, arith::DivFOp::create(b, loc, f(1.0), total[r]), f(0.0));
         Value invPair = vector::BroadcastOp::create(b, loc, pairType, inv);
-        Value row = add(q0, rowOf(i, 2 * r));
+        Value row = add(q0, rowOf(i, r * perRow));
         // The rows of a partial query tile past its Sq (x group) rows are not
         // stored.
         std::optional<OpBuilder::InsertionGuard> rowGuard;
@@ -851,6 +1023,25 @@ LogicalResult AttentionKernelBuilder::build() {
         }
         for (int64_t jd = 0; jd < nd; ++jd) {
           Value acc = state[i * nd + jd];
+          if (amdCore) {
+            // Dv is a multiple of 16: no partial tile.
+            SmallVector<Value> elems;
+            for (int64_t e = r * perRow; e < (r + 1) * perRow; ++e)
+              elems.push_back(
+                  arith::MulFOp::create(b, loc, extract(acc, e), inv));
+            if (gfx11) {
+              for (int64_t e = 0; e < perRow; ++e)
+                memref::StoreOp::create(
+                    b, loc, fromF32(b, loc, elems[e], elemT), out,
+                    queryIndices(row, colOf(jd, r * perRow + e)));
+              continue;
+            }
+            Value run = fromF32(b, loc, vec(elems), elemT);
+            vector::StoreOp::create(
+                b, loc, run, out, queryIndices(row, colOf(jd, r * perRow)),
+                /*nontemporal=*/false, llvm::MaybeAlign(perRow * elemBytes));
+            continue;
+          }
           Value pair = vec({extract(acc, 2 * r), extract(acc, 2 * r + 1)});
           pair = fromF32(b, loc, arith::MulFOp::create(b, loc, pair, invPair),
                          elemT);
@@ -889,12 +1080,12 @@ LogicalResult AttentionKernelBuilder::build() {
   } else {
     // Rows past the tile's last valid row have nothing to combine.
     auto rowValid = [&](int64_t i, int64_t r) -> Value {
-      return partialQ ? lt(add(q0, rowOf(i, 2 * r)), qRows) : Value();
+      return partialQ ? lt(add(q0, rowOf(i, r * perRow)), qRows) : Value();
     };
     int64_t numTiles = batch * (pack ? hkv : hq) * numQTiles;
     Value tileIndex =
         add(mul(add(mul(bIdx, pack ? hkv : hq), headY), numQTiles), qTile);
-    AttentionLaneLayout layout{rowGroups, nd, perTile, threads};
+    AttentionLaneLayout layout{rowGroups, nd, perTile, rowsPerLane, threads};
     combineKvSplitsAndStore(kc, layout, tid, tileIndex, numTiles, split,
                             kvSplit, state, rowValid, store);
   }

@@ -21,14 +21,15 @@
 //   is 0 and the row is stored as 0), then normalizes and stores O / l as
 //   the unsplit kernel does.
 //
-// A lane's l is its share of the row (the quad adds its shares when
-// storing), and w_s is the same in the 4 lanes of a row's quad, so the
-// combine needs no communication between lanes. Partial rows past a query
-// tile's last valid row are not published. The workspace holds, per query
-// tile and split, tile_q rows of ceil(Dv / 8) x 8 + 8 floats
-// (AttentionSchedule::partialBytes): per lane and row, Dv / 4 floats of O
-// and its (m, l) pair; laid out [row group][lane row][column pair or
-// (m, l)][thread][2], so that a warp's 8-byte accesses are contiguous.
+// A lane's l is its share of the row (the row's lanes add their shares when
+// storing), and w_s is the same in all the lanes of a row (the 4 of a quad;
+// on AMD matrix cores 2 or 4), so the combine needs no communication
+// between lanes. Partial rows past a query tile's last valid row are not
+// published. The workspace holds, per query tile and split, tile_q rows of
+// at most ceil(Dv / 8) x 8 + 8 floats (AttentionSchedule::partialBytes):
+// per lane and row, its O elements (Dv / 4 in the m16n8 layout) and its
+// (m, l) pair; laid out [row group][lane row][O run (perRow floats) or
+// (m, l)][thread], so that a wave's accesses are contiguous.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,11 +60,13 @@ void mlir::hkg::combineKvSplitsAndStore(
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
   const int64_t rowGroups = layout.rowGroups, nd = layout.nd,
-                perTile = layout.perTile, threads = layout.threads;
-  const int64_t rowsPerLane = perTile / 2;
-  // Per lane row: nd O pairs and the (m, l) pair, each `threads` x 2 floats.
-  const int64_t pairs = nd + 1;
-  const int64_t slot = rowGroups * rowsPerLane * pairs * threads * 2;
+                perTile = layout.perTile, threads = layout.threads,
+                rowsPerLane = layout.rowsPerLane;
+  const int64_t perRow = perTile / rowsPerLane;
+  // Per lane row: nd O runs of perRow floats and the (m, l) pair, each for
+  // every thread.
+  const int64_t rowFloats = nd * perRow + 2;
+  const int64_t slot = rowGroups * rowsPerLane * rowFloats * threads;
 
   auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
   std::string name = kc.func.getName().str();
@@ -79,7 +82,9 @@ void mlir::hkg::combineKvSplitsAndStore(
   Value flagLds = kc.addLds({1}, i32, /*align=*/4);
 
   auto pairType = VectorType::get({2}, f32);
+  auto runType = VectorType::get({perRow}, f32);
   auto align = llvm::MaybeAlign(8);
+  auto runAlign = llvm::MaybeAlign(4 * perRow);
   const Value *m = state.data() + rowGroups * nd;
   const Value *l = m + rowGroups * rowsPerLane;
   auto elem = [&](Value v, int64_t e) -> Value {
@@ -88,11 +93,20 @@ void mlir::hkg::combineKvSplitsAndStore(
   auto pairOf = [&](Value x, Value y) -> Value {
     return vector::FromElementsOp::create(b, loc, pairType, ValueRange{x, y});
   };
-  // The workspace indices of pair `p` (a column pair < nd, or nd: (m, l))
-  // of lane row (i, r) of split `s`.
+  // The workspace indices of item `p` (O run p < nd, or nd: (m, l)) of
+  // lane row (i, r) of split `s`.
   auto at = [&](Value s, int64_t i, int64_t r, int64_t p) {
-    int64_t base = ((i * rowsPerLane + r) * pairs + p) * threads * 2;
-    return SmallVector<Value, 3>{tileIndex, s, ix.add(ix.mul(tid, 2), base)};
+    int64_t base = ((i * rowsPerLane + r) * rowFloats + p * perRow) * threads;
+    int64_t width = p < nd ? perRow : 2;
+    return SmallVector<Value, 3>{tileIndex, s,
+                                 ix.add(ix.mul(tid, width), base)};
+  };
+  // This lane's O run of row r in vector `o`.
+  auto runOf = [&](Value o, int64_t r) -> Value {
+    SmallVector<Value> elems;
+    for (int64_t e = r * perRow; e < (r + 1) * perRow; ++e)
+      elems.push_back(elem(o, e));
+    return vector::FromElementsOp::create(b, loc, runType, elems);
   };
 
   // Publish this split's rows.
@@ -100,11 +114,9 @@ void mlir::hkg::combineKvSplitsAndStore(
     for (int64_t r = 0; r < rowsPerLane; ++r)
       emitIfThen(b, loc, rowValid(i, r), [&] {
         for (int64_t jd = 0; jd < nd; ++jd) {
-          Value o = state[i * nd + jd];
-          vector::StoreOp::create(b, loc,
-                                  pairOf(elem(o, 2 * r), elem(o, 2 * r + 1)),
-                                  ws, at(split, i, r, jd),
-                                  /*nontemporal=*/false, align);
+          vector::StoreOp::create(b, loc, runOf(state[i * nd + jd], r), ws,
+                                  at(split, i, r, jd),
+                                  /*nontemporal=*/false, runAlign);
         }
         vector::StoreOp::create(
             b, loc, pairOf(m[i * rowsPerLane + r], l[i * rowsPerLane + r]), ws,
@@ -120,13 +132,13 @@ void mlir::hkg::combineKvSplitsAndStore(
     auto fmf = arith::FastMathFlagsAttr::get(ctx, arith::FastMathFlags::afn);
     Value negInf = constF32(b, loc, -std::numeric_limits<double>::infinity());
     Value zero = constF32(b, loc, 0.0);
-    Value zeroPair =
-        arith::ConstantOp::create(b, loc, pairType, b.getZeroAttr(pairType));
-    // Per lane row: the combined O pairs, then l.
+    Value zeroRun =
+        arith::ConstantOp::create(b, loc, runType, b.getZeroAttr(runType));
+    // Per lane row: the combined O runs, then l.
     SmallVector<SmallVector<Value>> combined;
     for (int64_t i = 0; i < rowGroups; ++i)
       for (int64_t r = 0; r < rowsPerLane; ++r) {
-        SmallVector<Type> types(nd, pairType);
+        SmallVector<Type> types(nd, runType);
         types.push_back(f32);
         auto combine = [&]() -> SmallVector<Value> {
           // Two loops over the splits (not unrolled: a full unroll would
@@ -150,7 +162,7 @@ void mlir::hkg::combineKvSplitsAndStore(
           Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                              mMax, negInf);
           Value safe = arith::SelectOp::create(b, loc, none, zero, mMax);
-          SmallVector<Value> init(nd, zeroPair);
+          SmallVector<Value> init(nd, zeroRun);
           init.push_back(zero);
           auto sumLoop =
               scf::ForOp::create(b, loc, ix.c(0), ix.c(kvSplit), ix.c(1), init);
@@ -164,13 +176,13 @@ void mlir::hkg::combineKvSplitsAndStore(
                                        /*nontemporal=*/false, align);
             Value w = math::Exp2Op::create(
                 b, loc, arith::SubFOp::create(b, loc, elem(ml, 0), safe), fmf);
-            Value wPair = vector::BroadcastOp::create(b, loc, pairType, w);
+            Value wRun = vector::BroadcastOp::create(b, loc, runType, w);
             SmallVector<Value> next;
             for (int64_t jd = 0; jd < nd; ++jd) {
-              Value o = vector::LoadOp::create(b, loc, pairType, ws,
+              Value o = vector::LoadOp::create(b, loc, runType, ws,
                                                at(sIdx, i, r, jd),
-                                               /*nontemporal=*/false, align);
-              next.push_back(math::FmaOp::create(b, loc, wPair, o, acc[jd]));
+                                               /*nontemporal=*/false, runAlign);
+              next.push_back(math::FmaOp::create(b, loc, wRun, o, acc[jd]));
             }
             next.push_back(
                 math::FmaOp::create(b, loc, w, elem(ml, 1), acc[nd]));
@@ -192,7 +204,7 @@ void mlir::hkg::combineKvSplitsAndStore(
           b.setInsertionPointToStart(ifOp.thenBlock());
           scf::YieldOp::create(b, loc, combine());
           b.setInsertionPointToStart(ifOp.elseBlock());
-          SmallVector<Value> empty(nd, zeroPair);
+          SmallVector<Value> empty(nd, zeroRun);
           empty.push_back(zero);
           scf::YieldOp::create(b, loc, empty);
         }
@@ -207,7 +219,8 @@ void mlir::hkg::combineKvSplitsAndStore(
       for (int64_t jd = 0; jd < nd; ++jd) {
         SmallVector<Value> elems;
         for (int64_t e = 0; e < perTile; ++e)
-          elems.push_back(elem(combined[i * rowsPerLane + e / 2][jd], e % 2));
+          elems.push_back(
+              elem(combined[i * rowsPerLane + e / perRow][jd], e % perRow));
         result[i * nd + jd] = vector::FromElementsOp::create(b, loc, vt, elems);
       }
       for (int64_t r = 0; r < rowsPerLane; ++r)

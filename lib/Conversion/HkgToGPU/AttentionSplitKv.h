@@ -13,15 +13,17 @@
 namespace mlir::hkg {
 
 /// The attention kernel's per-lane state after its key loop: rowGroups x nd
-/// vectors of O (perTile f32 each, the m16n8 accumulator layout: elements
-/// 2r and 2r + 1 of a vector are row r of the lane's rows), then
-/// rowGroups x perTile / 2 row maxima m (scores in the log2 domain; -inf
-/// for a row that saw no key), then as many partial row sums l (this lane's
-/// share of its quad's row).
+/// vectors of O (perTile f32 each; elements [r perTile / rowsPerLane,
+/// (r + 1) perTile / rowsPerLane) of a vector are row r of the lane's rows:
+/// in the m16n8 accumulator layout 2r and 2r + 1), then rowGroups x
+/// rowsPerLane row maxima m (scores in the log2 domain; -inf for a row that
+/// saw no key), then as many partial row sums l (this lane's share of its
+/// row).
 struct AttentionLaneLayout {
   int64_t rowGroups;
   int64_t nd;
   int64_t perTile;
+  int64_t rowsPerLane;
   /// Threads of the workgroup.
   int64_t threads;
 };

@@ -1,7 +1,7 @@
 // layout(bshd) attention through the upstream GPU backends, as
 // attention-isa.mlir does for bhsd: the same kernels (cp.async, ldmatrix,
-// mma.sync on sm_90; the FMA kernel with 16-byte loads on gfx942, the same
-// 61 KiB of LDS), no scratch or spills: only the global addresses differ.
+// mma.sync on sm_90; MFMA with 16-byte loads on gfx942, the same 45 KiB of
+// LDS), no scratch or spills: only the global addresses differ.
 // REQUIRES: rocdl-toolkit, libdevice
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 | hkg-opt %mm_sm90_ptx | FileCheck %s --check-prefix=SM90
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-lower-to-gpu=chip=gfx942 | hkg-opt %mm_gfx942_isa | FileCheck %s --check-prefix=GFX942
@@ -24,11 +24,12 @@ func.func @gqa_bshd(%q: tensor<1x128x4x64xbf16>, %k: tensor<1x256x2x64xbf16>, %v
 
 // GFX942: global_load_dwordx4
 // GFX942: ds_write_b128
-// GFX942: v_pk_fma_f32
+// GFX942: v_mfma_f32_16x16x16_bf16
 // GFX942: v_exp_f32
-// GFX942: global_store_dword
+// GFX942: v_mfma_f32_16x16x16_bf16
+// GFX942: global_store_dwordx2
 // GFX942-NOT: scratch_
-// GFX942: .amdhsa_group_segment_fixed_size 62464
+// GFX942: .amdhsa_group_segment_fixed_size 46080
 // GFX942: .amdhsa_private_segment_fixed_size 0
 // GFX942: .private_segment_fixed_size: 0
 // GFX942: .vgpr_spill_count: 0

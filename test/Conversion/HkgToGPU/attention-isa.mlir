@@ -1,11 +1,18 @@
 // The default attention kernels through the upstream GPU backends: sm_90 PTX
 // with cp.async copies, ldmatrix (.trans for V), mma.sync m16n8k16 for both
-// products and ex2 for the softmax; the gfx942 code object (FMA kernel,
-// wave64) with 16-byte loads and LDS stores, packed FMAs, v_exp_f32, the
-// quad shuffles as ds_swizzle, its 61 KiB of LDS and no scratch or spills.
+// products and ex2 for the softmax; the AMD code objects on their matrix
+// cores (Attention.cpp: S^T = K Q^T and O^T = V^T P^T, V transposed into
+// LDS by 16-bit stores): v_mfma_f32_16x16x16_bf16 on gfx942 and gfx950
+// (wave64; the row reductions over lanes l ^ 16, l ^ 32 as ds_bpermute /
+// ds_swizzle, on gfx950 v_permlane16/32_swap), v_wmma_f32_16x16x16_bf16 on
+// gfx1100 (P's B fragments exchanged between half-waves) and gfx1201;
+// 45 KiB of LDS, no scratch or spills.
 // REQUIRES: rocdl-toolkit, libdevice
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 | hkg-opt %mm_sm90_ptx | FileCheck %s --check-prefix=SM90
-// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-lower-to-gpu=chip=gfx942 | hkg-opt %mm_gfx942_isa | FileCheck %s --check-prefix=GFX942
+// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-lower-to-gpu=chip=gfx942 | hkg-opt %mm_gfx942_isa | FileCheck %s --check-prefixes=GFX942,CDNA
+// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx950 --hkg-lower-to-gpu=chip=gfx950 | hkg-opt %mm_gfx950_isa | FileCheck %s --check-prefixes=GFX950,CDNA
+// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1100 --hkg-lower-to-gpu=chip=gfx1100 | hkg-opt %mm_gfx1100_isa | FileCheck %s --check-prefixes=GFX1100,RDNA
+// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1201 --hkg-lower-to-gpu=chip=gfx1201 | hkg-opt %mm_gfx1201_isa | FileCheck %s --check-prefixes=GFX1201,RDNA
 
 // Grouped-query causal attention: 4 query heads over 2 key/value heads,
 // 128 queries over 256 keys, head dim 64, bf16.
@@ -40,15 +47,36 @@ func.func @gqa(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x2x256x64xbf16>, %v: ten
 // SM90-SAME: st.global.b32
 // SM90-NOT: .local
 
-// GFX942: global_load_dwordx4
-// GFX942: ds_write_b128
-// GFX942: s_barrier
-// GFX942: v_pk_fma_f32
-// GFX942: ds_swizzle_b32
-// GFX942: v_exp_f32
-// GFX942: global_store_dword
-// GFX942-NOT: scratch_
-// GFX942: .amdhsa_group_segment_fixed_size 62464
-// GFX942: .amdhsa_private_segment_fixed_size 0
-// GFX942: .private_segment_fixed_size: 0
-// GFX942: .vgpr_spill_count: 0
+// CDNA: global_load_dwordx4
+// CDNA: ds_write_b128
+// CDNA: ds_write_b16
+// CDNA: s_barrier
+// CDNA: ds_read2_b64
+// CDNA: v_mfma_f32_16x16x16_bf16
+// GFX942: ds_bpermute_b32
+// GFX950: v_permlane32_swap_b32
+// CDNA: v_exp_f32
+// CDNA: v_mfma_f32_16x16x16_bf16
+// CDNA: global_store_dwordx2
+// CDNA-NOT: scratch_
+// CDNA-NOT: v_pk_fma_f32
+// CDNA: .amdhsa_group_segment_fixed_size 46080
+// CDNA: .amdhsa_private_segment_fixed_size 0
+// CDNA: .private_segment_fixed_size: 0
+// CDNA: .vgpr_spill_count: 0
+
+// RDNA: global_load_b128
+// RDNA: ds_store_b128
+// RDNA: ds_store_b16
+// RDNA: ds_load_b128
+// RDNA: v_wmma_f32_16x16x16_bf16
+// RDNA: v_exp_f32
+// GFX1100: ds_bpermute_b32
+// RDNA: v_wmma_f32_16x16x16_bf16
+// GFX1100: global_store_d16_hi_b16
+// GFX1201: global_store_b128
+// RDNA-NOT: scratch_
+// RDNA: .amdhsa_group_segment_fixed_size 46080
+// RDNA: .amdhsa_private_segment_fixed_size 0
+// RDNA: .private_segment_fixed_size: 0
+// RDNA: .vgpr_spill_count: 0

@@ -3,8 +3,8 @@
 // cp.async and mma.sync, then the partials stored to the module's
 // workspace (.global), the release fence, the arrival counted with an
 // atomic add, and in the last workgroup the acquire fence, the partials
-// read back and weighted with ex2; no local memory. gfx942 (the FMA kernel,
-// wave64): the same at agent scope, global_atomic_add, and no scratch.
+// read back and weighted with ex2; no local memory. gfx942 (MFMA, wave64):
+// the same at agent scope, global_atomic_add, and no scratch.
 // REQUIRES: rocdl-toolkit, libdevice
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 | hkg-opt %mm_sm90_ptx | FileCheck %s --check-prefix=SM90
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-lower-to-gpu=chip=gfx942 | hkg-opt %mm_gfx942_isa | FileCheck %s --check-prefix=GFX942
@@ -41,17 +41,22 @@ func.func @decode(%q: tensor<2x32x1x128xbf16>, %k: tensor<2x8x8192x128xbf16>, %v
 // SM90-SAME: st.global.b32
 // SM90-NOT: .local
 
-// GFX942: v_pk_fma_f32
+// The key loop on MFMA, then the partials (O runs of 4 floats, (m, l)
+// pairs) stored, the release, the arrival, the acquire, the combine.
+// GFX942: v_mfma_f32_16x16x16_bf16
 // GFX942: v_exp_f32
+// GFX942: v_mfma_f32_16x16x16_bf16
+// GFX942: global_store_dwordx4
 // GFX942: global_store_dwordx2
 // GFX942: buffer_wbl2
 // GFX942: global_atomic_add
 // GFX942: buffer_inv
 // GFX942: global_load_dwordx2
+// GFX942: global_load_dwordx4
 // GFX942: v_exp_f32
 // GFX942: v_pk_fma_f32
 // GFX942: v_rcp_f32
-// GFX942: global_store_dword
+// GFX942: global_store_dwordx2
 // GFX942-NOT: scratch_
 // GFX942: .amdhsa_private_segment_fixed_size 0
 // GFX942: .private_segment_fixed_size: 0

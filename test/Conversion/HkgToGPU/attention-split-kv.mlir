@@ -110,7 +110,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 
 // -----
 
-// The FMA kernel (gfx942, wave64) with split keys and unpacked heads,
+// The FMA kernel (gfx942, wave64; pinned, the default is MFMA) with split keys and unpacked heads,
 // causal with 13 queries over 100 keys (bshd): 7 blocks of 16, 2 per split
 // (the last split 1); a split's loops are its blocks clamped to the
 // tile's causal range [0, end) and diagonal [full, end).
@@ -146,7 +146,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK: gpu.return
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
   func.func @split_gfx942(%q: tensor<1x13x4x32xf16>, %k: tensor<1x100x1x32xf16>) -> tensor<1x13x4x32xf16> {
-    %0 = hkg.attention %q, %k, %k causal layout(bshd) {schedule = #hkg.schedule<tile_q = 16, tile_kv = 16, waves = 1, kv_split = 4, pack_gqa = 0>} : tensor<1x13x4x32xf16>, tensor<1x100x1x32xf16>, tensor<1x100x1x32xf16> -> tensor<1x13x4x32xf16>
+    %0 = hkg.attention %q, %k, %k causal layout(bshd) {schedule = #hkg.schedule<mma = none, tile_q = 16, tile_kv = 16, waves = 1, kv_split = 4, pack_gqa = 0>} : tensor<1x13x4x32xf16>, tensor<1x100x1x32xf16>, tensor<1x100x1x32xf16> -> tensor<1x13x4x32xf16>
     return %0 : tensor<1x13x4x32xf16>
   }
 }

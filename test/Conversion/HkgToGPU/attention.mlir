@@ -1,7 +1,8 @@
 // hkg.attention to one flash-attention kernel (Attention.cpp): grouped-query
 // (4 query heads over 2 key/value heads), causal with Skv > Sq (the query
 // rows are the last Sq of the key positions), bf16, under the default
-// schedules of sm_90 (mma.sync m16n8k16) and gfx942 (FMAs).
+// schedule of sm_90 (mma.sync m16n8k16) and the FMA kernel on gfx942 (its
+// default, MFMA: attention-amd-matrix-cores.mlir).
 // RUN: hkg-opt %s --split-input-file --hkg-default-schedule --hkg-lower-to-gpu --canonicalize --cse | FileCheck %s
 
 // sm_90: tile_q = 64 query rows per workgroup (4 waves of 16), K / V blocks
@@ -65,7 +66,8 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 
 // -----
 
-// gfx942 (wave64): no attention MFMA kernel yet, so FMAs: 4 waves, the same
+// gfx942 (wave64), the FMA kernel (mma = none; every target's kernel for
+// f32 and for head dims the matrix cores do not take): 4 waves, the same
 // LDS blocks (staged through registers, no cp.async) plus a 64 x 64 f32
 // block for P, the quad reductions over 64 lanes.
 // CHECK-LABEL: func.func @gqa_gfx942(
@@ -88,7 +90,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK: gpu.return
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
   func.func @gqa_gfx942(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x2x256x64xbf16>, %v: tensor<1x2x256x64xbf16>) -> tensor<1x4x128x64xbf16> {
-    %0 = hkg.attention %q, %k, %v causal : tensor<1x4x128x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16> -> tensor<1x4x128x64xbf16>
+    %0 = hkg.attention %q, %k, %v causal {schedule = #hkg.schedule<mma = none>} : tensor<1x4x128x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16> -> tensor<1x4x128x64xbf16>
     return %0 : tensor<1x4x128x64xbf16>
   }
 }

@@ -7,14 +7,13 @@
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-verify-schedule="chip=sm_90 require-schedule" -o /dev/null
 
 // Attention defaults fit the target's LDS: tile_q x (D + pad) + stages x
-// tile_kv x (D + Dv + 2 pad) elements (pad = 16 bytes per row), plus
-// tile_q x tile_kv f32 for P in the FMA kernel, the only one on AMD targets
-// (attention's MFMA / WMMA kernels are not written yet). Large head dims
-// first give up double buffering, then shrink the K/V tile. NVIDIA kernels
-// take what is above 48 KiB as dynamic shared memory (227 KiB on sm_90).
+// tile_kv x (D + Dv + 2 pad) elements (pad = 16 bytes per row; on AMD
+// matrix cores V is kept transposed, Dv rows of tile_kv + pad), plus
+// tile_q x tile_kv f32 for P in the FMA kernel. Large head dims first give
+// up double buffering, then shrink the K/V tile. NVIDIA kernels take what is
+// above 48 KiB as dynamic shared memory (227 KiB on sm_90).
 
-// D = 64 bf16: 45 KiB double-buffered (61 KiB with the FMA kernel's P),
-// fits everywhere.
+// D = 64 bf16: 45 KiB double-buffered, fits everywhere.
 // CHECK-LABEL: func.func @d64
 // CHECK: stages = 2, tile_kv = 64, tile_q = 64
 func.func @d64(%q: tensor<1x8x256x64xbf16>) -> tensor<1x8x256x64xbf16> {
@@ -22,22 +21,23 @@ func.func @d64(%q: tensor<1x8x256x64xbf16>) -> tensor<1x8x256x64xbf16> {
   return %0 : tensor<1x8x256x64xbf16>
 }
 
-// D = 128 bf16: 85 KiB double-buffered (101 KiB with P); the FMA kernel
-// single-buffered with a 64-row K/V tile needs 67 KiB, with 32 rows 42 KiB.
+// D = 128 bf16: 85 KiB double-buffered (87 KiB with V transposed);
+// single-buffered with a 64-row K/V tile 52 KiB.
 // CHECK-LABEL: func.func @d128
-// LDS64K: mma = none, pack_gqa = 0, stages = 1, tile_kv = 32, tile_q = 64
-// LDS160K: mma = none, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64
+// LDS64K: mma = {{mfma|wmma}}_16x16x16, pack_gqa = 0, stages = 1, tile_kv = 64, tile_q = 64
+// LDS160K: mma = mfma_16x16x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64
 // LDS227K: mma = mma_16x8x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64
 func.func @d128(%q: tensor<4x32x1024x128xbf16>) -> tensor<4x32x1024x128xbf16> {
   %0 = hkg.attention %q, %q, %q causal : tensor<4x32x1024x128xbf16>, tensor<4x32x1024x128xbf16>, tensor<4x32x1024x128xbf16> -> tensor<4x32x1024x128xbf16>
   return %0 : tensor<4x32x1024x128xbf16>
 }
 
-// D = 256 bf16: 165 KiB double-buffered (181 KiB with P); with P,
-// single-buffered: 115 KiB at 64 K/V rows, 74 KiB at 32, 53.5 KiB at 16.
+// D = 256 bf16: 165 KiB double-buffered (171 KiB with V transposed); V
+// transposed, single-buffered: 102 KiB at 64 K/V rows, 69.5 KiB at 32,
+// 53.25 KiB at 16.
 // CHECK-LABEL: func.func @d256
-// LDS64K: mma = none, pack_gqa = 0, stages = 1, tile_kv = 16, tile_q = 64
-// LDS160K: mma = none, pack_gqa = 0, stages = 1, tile_kv = 64, tile_q = 64
+// LDS64K: mma = {{mfma|wmma}}_16x16x16, pack_gqa = 0, stages = 1, tile_kv = 16, tile_q = 64
+// LDS160K: mma = mfma_16x16x16, pack_gqa = 0, stages = 1, tile_kv = 64, tile_q = 64
 // LDS227K: mma = mma_16x8x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64
 func.func @d256(%q: tensor<1x4x256x256xbf16>) -> tensor<1x4x256x256xbf16> {
   %0 = hkg.attention %q, %q, %q : tensor<1x4x256x256xbf16>, tensor<1x4x256x256xbf16>, tensor<1x4x256x256xbf16> -> tensor<1x4x256x256xbf16>
@@ -56,12 +56,12 @@ func.func @short(%q: tensor<1x2x96x64xbf16>, %kv: tensor<1x2x48x64xbf16>) -> ten
 // layout(bshd): the lengths are read from dim 1, the heads from dim 2. A
 // decode step (Sq = 1 over 32 heads) takes one 16-row query tile, a 4096-key
 // cache 64-key blocks; D = 128 with a 16-row query tile fits double-buffered
-// (with P) in 76 KiB, single-buffered in 42 KiB. The 4 query heads of a
+// (V transposed) in 74.25 KiB, single-buffered in 39.25 KiB. The 4 query heads of a
 // key/value head are the rows of one tile (pack_gqa), and the 64 blocks are
 // split 16 ways (4 blocks each; issue 28).
 // CHECK-LABEL: func.func @bshd_decode
-// LDS64K: kv_split = 16, mma = none, pack_gqa = 1, stages = 1, tile_kv = 64, tile_q = 16, waves = 1
-// LDS160K: kv_split = 16, mma = none, pack_gqa = 1, stages = 2, tile_kv = 64, tile_q = 16, waves = 1
+// LDS64K: kv_split = 16, mma = {{mfma|wmma}}_16x16x16, pack_gqa = 1, stages = 1, tile_kv = 64, tile_q = 16, waves = 1
+// LDS160K: kv_split = 16, mma = mfma_16x16x16, pack_gqa = 1, stages = 2, tile_kv = 64, tile_q = 16, waves = 1
 // LDS227K: kv_split = 16, mma = mma_16x8x16, pack_gqa = 1, stages = 2, tile_kv = 64, tile_q = 16, waves = 1
 func.func @bshd_decode(%q: tensor<1x1x32x128xbf16>, %kv: tensor<1x4096x8x128xbf16>) -> tensor<1x1x32x128xbf16> {
   %0 = hkg.attention %q, %kv, %kv layout(bshd) : tensor<1x1x32x128xbf16>, tensor<1x4096x8x128xbf16>, tensor<1x4096x8x128xbf16> -> tensor<1x1x32x128xbf16>

@@ -23,8 +23,8 @@
 // key/value head packed in a 16-row query tile (pack_gqa), one wave, the
 // 64 blocks split 16 ways (kv_split; issue 28).
 // CHECK-LABEL: func.func @decode_q1
-// GFX942: kv_split = 16, mma = none, pack_gqa = 1, stages = 1, tile_kv = 64, tile_q = 16, waves = 1
-// GFX1100: kv_split = 16, mma = none, pack_gqa = 1, stages = 1, tile_kv = 64, tile_q = 16, waves = 1
+// GFX942: kv_split = 16, mma = mfma_16x16x16, pack_gqa = 1, stages = 1, tile_kv = 64, tile_q = 16, waves = 1
+// GFX1100: kv_split = 16, mma = wmma_16x16x16, pack_gqa = 1, stages = 1, tile_kv = 64, tile_q = 16, waves = 1
 // SM90: kv_split = 16, mma = mma_16x8x16, pack_gqa = 1, stages = 2, tile_kv = 64, tile_q = 16, waves = 1
 func.func @decode_q1(%q: tensor<1x32x1x128xbf16>, %k: tensor<1x8x4096x128xbf16>) -> tensor<1x32x1x128xbf16> {
   %0 = hkg.attention %q, %k, %k : tensor<1x32x1x128xbf16>, tensor<1x8x4096x128xbf16>, tensor<1x8x4096x128xbf16> -> tensor<1x32x1x128xbf16>
@@ -33,7 +33,7 @@ func.func @decode_q1(%q: tensor<1x32x1x128xbf16>, %k: tensor<1x8x4096x128xbf16>)
 
 // 13 queries over 4099 keys (prime), causal: both last tiles partial.
 // CHECK-LABEL: func.func @decode_q13_kv4099
-// GFX942: kv_split = 32, mma = none, pack_gqa = 1, stages = 1, tile_kv = 32, tile_q = 64, waves = 4
+// GFX942: kv_split = 16, mma = mfma_16x16x16, pack_gqa = 1, stages = 1, tile_kv = 64, tile_q = 64, waves = 4
 // SM90: kv_split = 16, mma = mma_16x8x16, pack_gqa = 1, stages = 2, tile_kv = 64, tile_q = 64, waves = 4
 func.func @decode_q13_kv4099(%q: tensor<1x32x13x128xbf16>, %k: tensor<1x8x4099x128xbf16>) -> tensor<1x32x13x128xbf16> {
   %0 = hkg.attention %q, %k, %k causal : tensor<1x32x13x128xbf16>, tensor<1x8x4099x128xbf16>, tensor<1x8x4099x128xbf16> -> tensor<1x32x13x128xbf16>
@@ -59,8 +59,8 @@ func.func @prime_prefill(%q: tensor<1x2x4099x64xbf16>) -> tensor<1x2x4099x64xbf1
 
 // D = 512 decode: single-buffered, 16-key blocks on 64 KiB chips.
 // CHECK-LABEL: func.func @d512_decode
-// GFX942: kv_split = 64, mma = none, pack_gqa = 1, stages = 1, tile_kv = 16, tile_q = 16, waves = 1
-// GFX1100: kv_split = 64, mma = none, pack_gqa = 1, stages = 1, tile_kv = 16, tile_q = 16, waves = 1
+// GFX942: kv_split = 64, mma = mfma_16x16x16, pack_gqa = 1, stages = 1, tile_kv = 16, tile_q = 16, waves = 1
+// GFX1100: kv_split = 64, mma = wmma_16x16x16, pack_gqa = 1, stages = 1, tile_kv = 16, tile_q = 16, waves = 1
 // SM90: kv_split = 16, mma = mma_16x8x16, pack_gqa = 1, stages = 1, tile_kv = 64, tile_q = 16, waves = 1
 func.func @d512_decode(%q: tensor<1x8x1x512xbf16>, %k: tensor<1x2x4096x512xbf16>) -> tensor<1x8x1x512xbf16> {
   %0 = hkg.attention %q, %k, %k : tensor<1x8x1x512xbf16>, tensor<1x2x4096x512xbf16>, tensor<1x2x4096x512xbf16> -> tensor<1x8x1x512xbf16>

@@ -4,8 +4,17 @@
 // f16/bf16 rule of `mma`: verify-schedule-mma-per-target.mlir, on sm_90).
 
 func.func @lds(%q: tensor<1x8x512x128xbf16>) -> tensor<1x8x512x128xbf16> {
-  // expected-error @below {{schedule needs 239616 bytes of LDS (tile_q x (D + pad) + stages x tile_kv x (D + Dv + 2 pad) elements, + tile_q x tile_kv f32 for P); gfx942 has 65536}}
+  // expected-error @below {{schedule needs 174080 bytes of LDS (tile_q x (D + pad) + stages x (tile_kv x (D + pad) + Dv x (tile_kv + pad)) elements); gfx942 has 65536}}
   %0 = hkg.attention %q, %q, %q causal {schedule = #hkg.schedule<tile_q = 128, tile_kv = 128, stages = 2, waves = 8>} : tensor<1x8x512x128xbf16>, tensor<1x8x512x128xbf16>, tensor<1x8x512x128xbf16> -> tensor<1x8x512x128xbf16>
+  return %0 : tensor<1x8x512x128xbf16>
+}
+
+// -----
+
+// The FMA kernel's LDS adds its f32 P tile.
+func.func @lds_fma(%q: tensor<1x8x512x128xbf16>) -> tensor<1x8x512x128xbf16> {
+  // expected-error @below {{schedule needs 239616 bytes of LDS (tile_q x (D + pad) + stages x tile_kv x (D + Dv + 2 pad) elements, + tile_q x tile_kv f32 for P); gfx942 has 65536}}
+  %0 = hkg.attention %q, %q, %q causal {schedule = #hkg.schedule<mma = none, tile_q = 128, tile_kv = 128, stages = 2, waves = 8>} : tensor<1x8x512x128xbf16>, tensor<1x8x512x128xbf16>, tensor<1x8x512x128xbf16> -> tensor<1x8x512x128xbf16>
   return %0 : tensor<1x8x512x128xbf16>
 }
 

@@ -26,11 +26,21 @@ using namespace mlir::hkg;
 using namespace mlir::hkg::detail;
 
 /// The matrix instructions the attention kernel is written for: mma.sync
-/// m16n8k16 on NVIDIA. AMD's MFMA / WMMA (and sm_90a's warpgroup MMA) are
-/// not lowered for attention yet: there it runs the FMA kernel.
+/// m16n8k16 on NVIDIA, MFMA 16x16x16 (CDNA) and WMMA 16x16x16 (RDNA 3 / 4)
+/// on AMD. sm_90a's warpgroup MMA is not lowered for attention yet (sm_90
+/// runs mma.sync).
 static bool attentionSupportsMma(const MmaInstruction &mma) {
-  return mma.family == MmaFamily::MmaSync && mma.m == 16 && mma.n == 8 &&
-         mma.k == 16;
+  if (mma.family == MmaFamily::MmaSync)
+    return mma.m == 16 && mma.n == 8 && mma.k == 16;
+  if (mma.family == MmaFamily::Mfma || mma.family == MmaFamily::Wmma)
+    return mma.m == 16 && mma.n == 16 && mma.k == 16;
+  return false;
+}
+
+/// Whether the kernel keeps V transposed in LDS: the AMD matrix cores'
+/// products run transposed (O^T = V^T P^T; Attention.cpp).
+static bool transposesValues(const MmaInstruction &mma) {
+  return mma.family == MmaFamily::Mfma || mma.family == MmaFamily::Wmma;
 }
 
 /// The smallest query and key/value tiles: the kernel's 16-row groups.
@@ -86,19 +96,21 @@ static bool chunksFitHeadDims(int64_t d, int64_t dv, int64_t bytes) {
 }
 
 /// LDS bytes of a schedule: the query tile, `stages` key and value blocks
-/// (rows padded by 16 bytes against ldmatrix bank conflicts) and, for the
-/// FMA kernel, the f32 P tile. With stages = 0 only P: the operands are read
-/// from global memory. kv_split > 1 adds a 16-byte slot for the arrival
-/// flag (AttentionSplitKv.cpp).
+/// (rows padded by 16 bytes against ldmatrix bank conflicts; V transposed,
+/// Dv rows of tile_kv + pad, on AMD matrix cores) and, for the FMA kernel,
+/// the f32 P tile. With stages = 0 only P: the operands are read from
+/// global memory. kv_split > 1 adds a 16-byte slot for the arrival flag
+/// (AttentionSplitKv.cpp).
 static int64_t attentionLdsBytes(int64_t tileQ, int64_t tileKv, int64_t stages,
-                                 bool fma, int64_t d, int64_t dv, int64_t bytes,
-                                 bool split) {
+                                 const MmaInstruction &mma, int64_t d,
+                                 int64_t dv, int64_t bytes, bool split) {
   int64_t pad = 16 / bytes;
-  int64_t p = (fma ? tileQ * tileKv * 4 : 0) + (split ? 16 : 0);
+  int64_t p = (mma.isNone() ? tileQ * tileKv * 4 : 0) + (split ? 16 : 0);
   if (stages == 0)
     return p;
-  return (tileQ * (d + pad) + stages * tileKv * ((d + pad) + (dv + pad))) *
-             bytes +
+  int64_t values =
+      transposesValues(mma) ? dv * (tileKv + pad) : tileKv * (dv + pad);
+  return (tileQ * (d + pad) + stages * (tileKv * (d + pad) + values)) * bytes +
          p;
 }
 
@@ -127,9 +139,8 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   int64_t rows = queryRows(shape, pack);
   int64_t tileQ = defaultTile(rows), tileKv = defaultTile(skv), stages = 2;
   auto ldsBytes = [&] {
-    return attentionLdsBytes(tileQ, tileKv, stages,
-                             MmaInstruction::parse(mma).isNone(), d, dv, bytes,
-                             /*split=*/false);
+    return attentionLdsBytes(tileQ, tileKv, stages, MmaInstruction::parse(mma),
+                             d, dv, bytes, /*split=*/false);
   };
   while (ldsBytes() > target.ldsBytesPerWorkgroup) {
     if (stages > 1)
@@ -166,8 +177,8 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
          blocks / (2 * kvSplit) >= kMinDefaultBlocksPerSplit)
     kvSplit *= 2;
   // (Its arrival flag takes 16 bytes of LDS.)
-  if (attentionLdsBytes(tileQ, tileKv, stages,
-                        MmaInstruction::parse(mma).isNone(), d, dv, bytes,
+  if (attentionLdsBytes(tileQ, tileKv, stages, MmaInstruction::parse(mma), d,
+                        dv, bytes,
                         /*split=*/true) > target.ldsBytesPerWorkgroup)
     kvSplit = 1;
   ScheduleSpace space;
@@ -224,12 +235,15 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
                        << "' = 0 needs mma = none (the " << s.mma.name
                        << " kernel reads its fragments from LDS), got mma = "
                        << s.mma.name;
-  int64_t lds = attentionLdsBytes(tileQ, tileKv, s.stages, fma, d, dv, bytes,
+  int64_t lds = attentionLdsBytes(tileQ, tileKv, s.stages, s.mma, d, dv, bytes,
                                   s.kvSplit > 1);
   if (lds > target.ldsBytesPerWorkgroup)
     return emitError() << "schedule needs " << lds
                        << " bytes of LDS (tile_q x (D + pad) + stages x "
-                          "tile_kv x (D + Dv + 2 pad) elements"
+                       << (transposesValues(s.mma)
+                               ? "(tile_kv x (D + pad) + Dv x (tile_kv + pad))"
+                               : "tile_kv x (D + Dv + 2 pad)")
+                       << " elements"
                        << (fma ? ", + tile_q x tile_kv f32 for P" : "")
                        << (s.kvSplit > 1 ? ", + 16 for kv_split's flag" : "")
                        << "); " << target.chip << " has "
