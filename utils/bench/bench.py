@@ -424,6 +424,8 @@ def make_case(case):
                         shape=f"{m}x{n}x{k} int8 (B as [N,K]), i32 out",
                         tol=0.0, out_elem_bytes=4)
         spec.update(flops=2 * m * n * k, inductor=False)
+    elif op == "w4a16":
+        spec = w4a16_case(tag)
     elif op == "gemv":
         spec = gemv_case(tag)
     elif op in GENERIC and not tag:
@@ -531,6 +533,45 @@ def measure_hkg(row, opdir, inputs, score, tol, nbytes, spec, copy_tbs):
             row[key] = dict(error=f"WRONG ({bad[0].get('error') or 'err %.3g' % bad[0]['err']})")
     print(row["case"], "hkg variants:", len(row["variants"]), "ok:", len(good),
           "default:", row.get("hkg"), "i32:", row.get("hkg_i32"), "best:", row.get("hkg_best"), flush=True)
+
+
+def w4a16_case(tag):
+    """W4A16 (issue 30; utils/bench/cases/w4a16): activations [M, K] bf16
+    times int4 weights packed two per byte along K ([N, K / 2] int8, low
+    nibble = even k; docs/ABI.md), scales [N, K / G] bf16 and zero points
+    [N, K / G] int8 (0..15), tag MxNxK with G = 128. Beside it the bf16
+    cuBLAS GEMM of the same shape on the weights dequantized once, outside
+    the timing (x @ W^T, W [N, K] bf16). The bytes (the floor) are every
+    input read once and the output written once: 4-bit weights, scales,
+    zero points and activations."""
+    m, n, k = (int(d) for d in tag.split("x"))
+    g = 128
+    cache = {}
+
+    def dequant(w, s, z):
+        b = w.to(torch.int16) & 0xFF
+        q = torch.stack([b & 0xF, b >> 4], dim=-1).reshape(n, k)
+        return (q.double() - z.double().repeat_interleave(g, 1)) * s.double().repeat_interleave(g, 1)
+
+    def bf16_weight(w, s, z):
+        key = w.data_ptr()
+        if key not in cache:
+            cache.clear()
+            cache[key] = dequant(w, s, z).to(torch.bfloat16)
+        return cache[key]
+
+    def inputs():
+        x = torch.randn(m, k, device="cuda").to(torch.bfloat16)
+        w = torch.randint(-128, 128, (n, k // 2), device="cuda", dtype=torch.int8)
+        s = ((torch.rand(n, k // g, device="cuda") + 0.5) / (4 * k ** 0.5)).to(torch.bfloat16)
+        z = torch.randint(0, 16, (n, k // g), device="cuda", dtype=torch.int8)
+        return [x, w, s, z]
+
+    return dict(inputs=inputs,
+                eager=lambda x, w, s, z: x @ bf16_weight(w, s, z).t(),
+                ref=lambda x, w, s, z: x.double() @ dequant(w, s, z).t(),
+                flops=2 * m * n * k, inductor=False, tol=TOL[torch.bfloat16], out_elem_bytes=2,
+                shape=f"{m}x{n}x{k} bf16 x int4 (W as [N,K], g{g}); eager = bf16 cuBLAS on dequantized W")
 
 
 def run_case(args, case, copy_tbs):
@@ -891,7 +932,7 @@ def main():
                     help="for kernels with dynamic sizes whose inputs come from the manifest (the statistical "
                     "test): every size parameter takes this value (elsewhere the case's inputs give them)")
     args = ap.parse_args()
-    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj", "gemv", "linear", "linear_gelu", "linear_silu_mul", "gemm_f32", "gemm_fp8", "gemm_i8"] + list(GENERIC)
+    known = MEMORY_BOUND + ["top_p", "topk", "gemm", "gemm8192", "gemm_decode", "qkv_proj", "gemv", "linear", "linear_gelu", "linear_silu_mul", "gemm_f32", "gemm_fp8", "gemm_i8", "w4a16"] + list(GENERIC)
     asked = [x for x in args.ops.split(",") if x]
     if "attention" in asked:
         ap.error("attention is not benched here: run utils/bench/attention_bench.py --bundles "

@@ -569,10 +569,49 @@ def quant_cases():
     add_matmul_8bit("i8", 512, 512, 512, odt="f32")
 
 
+# W4A16 (issue 30): activations [M, K] (bf16 / f16) times int4 weights
+# packed two per byte along K ([N, K / 2] i8, low nibble = even k), with
+# group-wise scales [N, K / G] (the activations' type) and zero points
+# [N, K / G] (i8 holding 0..15); check_cases.py draws the bytes uniformly
+# and dequantizes in float64 (docs/ABI.md, "Packed int4 weights").
+def add_w4a16(dt, m, n, k, g, odt=None, s=""):
+    odt = odt or dt
+    X, W, S, Z, O = t([m, k], dt), t([n, k // 2], "i8"), t([n, k // g], dt), t([n, k // g], "i8"), t([m, n], odt)
+    attr = " {schedule = #hkg.schedule<%s>}" % s if s else ""
+    mlir = (f"func.func @f(%x: {X}, %w: {W}, %s: {S}, %z: {Z}) -> {O} {{\n"
+            f"  %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size({g}){attr} : {X}, {W}, {S}, {Z} -> {O}\n"
+            f"  return %y : {O}\n}}")
+    ref = {"op": "matmul_w4a16", "group_size": g,
+           "args": [[dt, [m, k]], ["i8", [n, k // 2]], [dt, [n, k // g]], ["i8", [n, k // g]]], "out": [odt, [m, n]]}
+    add("w4a16_%s_%dx%dx%d_g%d_%s_%d" % (dt, m, n, k, g, odt, len(cases)), mlir, ref)
+
+
+def w4a16_cases():
+    # The bench shapes (N x K weights) at batch 1, 16 and 128.
+    for n, k in ((28672, 8192), (8192, 28672), (4096, 4096), (14336, 4096)):
+        for m in (1, 16, 128):
+            add_w4a16("bf16", m, n, k, 128)
+    # Group sizes, f16, f32 results, ragged M / N / K (a partial step, rows
+    # past N in the last wave, a partial activation tile).
+    add_w4a16("f16", 4, 4096, 4096, 32)
+    add_w4a16("bf16", 8, 4096, 4096, 64, odt="f32")
+    add_w4a16("f16", 3, 1000, 4160, 64)
+    add_w4a16("bf16", 37, 333, 96, 32)
+    add_w4a16("bf16", 256, 2048, 2048, 128)
+    # Non-default schedules: every rows_per_wave, unroll and a small tile.
+    add_w4a16("bf16", 5, 1024, 2048, 32, s="tile_m = 2, rows_per_wave = 4, unroll = 4, threads = 128")
+    add_w4a16("bf16", 16, 1030, 8192, 128, s="tile_m = 4, rows_per_wave = 8, unroll = 1, threads = 64")
+    add_w4a16("f16", 2, 777, 1024, 128, s="tile_m = 1, rows_per_wave = 1, unroll = 8, threads = 512")
+
+
 # --quant: only the 8-bit matmul cases.
 if "--quant" in sys.argv:
     cases.clear()
     quant_cases()
+# --w4a16: only the W4A16 cases.
+if "--w4a16" in sys.argv:
+    cases.clear()
+    w4a16_cases()
 if "--attention" in sys.argv:  # only the attention cases
     cases[:] = [c for c in cases if c["ref"]["op"] == "attention"]
 # --top-p: only the top-p cases.

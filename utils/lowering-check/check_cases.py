@@ -88,12 +88,42 @@ def reference(ref, ins):
         out[..., 0::2] = a * ca - b * sa
         out[..., 1::2] = b * cb + a * sb
         return out
+    if op == "matmul_w4a16":
+        return w4a16_reference(ref, ins)
     if op == "matmul":
         a, b = matmul_operands(ref, xs)
         return epilogue(ref, a @ b, xs)
     if op == "attention":
         return attention_reference(ref, xs)
     raise ValueError(op)
+
+
+def w4a16_dequant(ref, w, s, z):
+    """The [N, K] float64 weights of packed int4 `w` ([N, K / 2] int8: low
+    nibble k = 2j, high nibble k = 2j + 1), (q - z) * s per group."""
+    b = w.to(torch.int16) & 0xFF
+    q = torch.stack([b & 0xF, b >> 4], dim=-1).reshape(w.shape[0], -1).double()
+    g = ref["group_size"]
+    zz = z.double().repeat_interleave(g, dim=1)
+    ss = s.double().repeat_interleave(g, dim=1)
+    return (q - zz) * ss
+
+
+def w4a16_reference(ref, ins):
+    x, w, s, z = ins
+    return x.double() @ w4a16_dequant(ref, w, s, z).T
+
+
+def w4a16_inputs(ref):
+    """Activations randn, every weight byte uniform, zero points 0..15,
+    positive scales ~ 1 / (4 sqrt(K)): outputs O(1)."""
+    (dt, xs), (_, ws), (_, ss), (_, zs) = ref["args"]
+    k = xs[1]
+    x = torch.randn(xs, device="cuda").to(DT[dt])
+    w = torch.randint(-128, 128, ws, device="cuda", dtype=torch.int8)
+    s = ((torch.rand(ss, device="cuda") + 0.5) / (4 * k ** 0.5)).to(DT[dt])
+    z = torch.randint(0, 16, zs, device="cuda", dtype=torch.int8)
+    return [x, w, s, z]
 
 
 def attention_reference(ref, xs):
@@ -135,6 +165,8 @@ def run_case(dirname, case):
         if ref.get("positive"):
             t = t.abs() + 0.5
         ins.append(t.to(DT[dt]))
+    if ref["op"] == "matmul_w4a16":
+        ins = w4a16_inputs(ref)
     if ref.get("transform"):
         x = ins[0].float()
         ins[0] = eval(ref["transform"], {"torch": torch, "x": x}).to(ins[0].dtype)

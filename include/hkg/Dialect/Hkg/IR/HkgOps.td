@@ -51,6 +51,7 @@ def Hkg_YieldOp : Hkg_Op<"yield", [Pure, ReturnLike, Terminator,
 //===----------------------------------------------------------------------===//
 
 include "hkg/Dialect/Hkg/IR/Ops/MatmulOp.td"
+include "hkg/Dialect/Hkg/IR/Ops/MatmulW4A16Op.td"
 include "hkg/Dialect/Hkg/IR/Ops/ElementwiseOp.td"
 include "hkg/Dialect/Hkg/IR/Ops/RowOps.td"
 include "hkg/Dialect/Hkg/IR/Ops/RopeOp.td"
