@@ -29,10 +29,11 @@
 // contiguous bytes of the lane's activation row at the same k, and one
 // shuffle of each 16-byte piece (elements 0 4 1 5 2 6 3 7) gives the pairs.
 //
-// - Grid: x over groups of `threads / wave` waves, each wave owning
-//   `rows_per_wave` weight rows (rows_per_wave / 16 instruction tiles); y
-//   over `split_k` slices of K; z over tiles of `tile_m` activation rows
-//   (tile_m / N instruction tiles). Each wave walks its slice of K one span
+// - Grid: x over tiles of `tile_m` activation rows (tile_m / N instruction
+//   tiles), so the tiles that read the same weights run together; y over
+//   `split_k` slices of K; z over groups of `threads / wave` waves, each
+//   wave owning `rows_per_wave` weight rows (rows_per_wave / 16 instruction
+//   tiles). Each wave walks its slice of K one span
 //   per lane chunk, `unroll` spans a step; the next step's weight chunks,
 //   scales and zero points are loaded (loop-carried registers) before the
 //   current step is dequantized and multiplied.
@@ -190,7 +191,10 @@ LogicalResult mlir::hkg::lowerMatmulW4A16MatrixCore(MatmulW4A16Op op,
   int64_t mTiles = s.rowsPerWave / mma.m, nTiles = s.tileM / mma.n;
   int64_t gridX = llvm::divideCeil(n, s.rowsPerWave * waves);
   int64_t gridZ = llvm::divideCeil(m, s.tileM);
-  kc.grid = {gridX, s.splitK, gridZ};
+  // The activation tiles of one weight-row group are neighbours in the
+  // launch order (x), so a weight chunk read by the first comes from L2 for
+  // the others.
+  kc.grid = {gridZ, s.splitK, gridX};
   kc.block = {s.threads, 1, 1};
 
   Type elemT = op.getInput().getType().getElementType();
@@ -206,9 +210,9 @@ LogicalResult mlir::hkg::lowerMatmulW4A16MatrixCore(MatmulW4A16Op op,
   Value lane = arith::RemUIOp::create(b, loc, tid, constIndex(b, loc, wave));
   Value waveId = arith::DivUIOp::create(b, loc, tid, constIndex(b, loc, wave));
   W4A16Lanes L(b, loc, mma, wave, lane);
-  Value bx = blockIdX(b, loc);
+  Value bz = blockIdX(b, loc);
   Value rank = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   Value rowBase = L.mul(arith::AddIOp::create(b, loc, L.mul(bx, waves), waveId),
                         s.rowsPerWave);
   Value mBase = L.mul(bz, s.tileM);

@@ -87,9 +87,13 @@ static void addMatrixCoreDefaults(ScheduleSpace &space, int64_t m, int64_t n,
   int64_t waves = 4;
   int64_t spans = llvm::divideCeil(k, w4a16SpanValues(mma, wave));
   int64_t tileWaves = llvm::divideCeil(n, rows) * llvm::divideCeil(m, tileM);
+  // Each slice keeps at least 2 spans, and the f32 partials (M rounded up
+  // to the tile, x N x 4 bytes a slice) stay within the packed weights'
+  // bytes (N x K / 2): split_k <= K / (8 M).
+  int64_t paddedM = llvm::divideCeil(m, tileM) * tileM;
   int64_t splitK = 1;
   while (splitK < 64 && tileWaves * splitK < 16 * target.computeUnits &&
-         spans / (2 * splitK) >= 2)
+         spans / (2 * splitK) >= 2 && 2 * splitK * 8 * paddedM <= k)
     splitK *= 2;
   int64_t perSplit = llvm::divideCeil(spans, splitK);
   int64_t unroll = std::min<int64_t>(
