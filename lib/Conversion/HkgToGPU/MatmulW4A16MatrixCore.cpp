@@ -448,16 +448,24 @@ LogicalResult mlir::hkg::lowerMatmulW4A16MatrixCore(MatmulW4A16Op op,
       [&]() -> SmallVector<Value> { return {tileIdx}; }, s.splitK, isLastLds);
   emitIfThen(b, loc, isLast, [&] {
     deviceFence(b, loc, kc.target, LLVM::AtomicOrdering::acquire);
+    // Each accumulator's partials summed in rank order by a loop (not
+    // unrolled: ptxas spills when split_k x accumulators loads are in
+    // flight at once).
     SmallVector<Value> sums;
     for (int64_t i = 0; i < numAcc; ++i) {
-      Value sum;
-      for (int64_t r = 0; r < s.splitK; ++r) {
-        Value v = vector::LoadOp::create(
-            b, loc, accType, ws, ValueRange{tileIdx, L.c(r), elem(i)},
-            /*nontemporal=*/false, llvm::MaybeAlign(16));
-        sum = sum ? arith::AddFOp::create(b, loc, sum, v).getResult() : v;
-      }
-      sums.push_back(sum);
+      Value e = elem(i);
+      auto sumLoop = scf::ForOp::create(
+          b, loc, L.c(0), L.c(s.splitK), L.c(1), ValueRange{zeroAcc},
+          [&](OpBuilder &nb, Location l, Value r, ValueRange sum) {
+            Value v = vector::LoadOp::create(nb, l, accType, ws,
+                                             ValueRange{tileIdx, r, e},
+                                             /*nontemporal=*/false,
+                                             llvm::MaybeAlign(16));
+            scf::YieldOp::create(
+                nb, l, ValueRange{arith::AddFOp::create(nb, l, sum[0], v)});
+          });
+      disableLLVMUnroll(sumLoop);
+      sums.push_back(sumLoop.getResult(0));
     }
     store(sums);
   });
