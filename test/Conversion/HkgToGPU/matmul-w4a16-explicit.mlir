@@ -4,7 +4,8 @@
 // RUN: hkg-opt %s --hkg-lower-to-gpu=chip=sm_90 | FileCheck %s
 
 // Split-K: each workgroup stores its partial to the workspace global,
-// counts its arrival, and the last one sums the 2 partials in rank order.
+// counts its arrival, and the last one sums the 2 partials in rank order
+// (a loop LLVM does not unroll).
 // CHECK-LABEL: gpu.module @hkg_matmul_w4a16_0
 // CHECK: memref.global "private" @hkg_matmul_w4a16_0_split_k_arrivals : memref<1xi32, #gpu.address_space<global>> = dense<0>
 // CHECK: memref.global "private" @hkg_matmul_w4a16_0_split_k_partials : memref<1x2x2048xf32, #gpu.address_space<global>>
@@ -16,9 +17,10 @@
 // CHECK: gpu.barrier
 // CHECK: memref.atomic_rmw addi
 // CHECK: llvm.fence syncscope("device") acquire
-// CHECK: %[[P0:.*]] = vector.load %{{.*}}[%{{.*}}, %c0{{.*}}, %{{.*}}] {{.*}} : memref<1x2x2048xf32, #gpu.address_space<global>>, vector<4xf32>
-// CHECK: %[[P1:.*]] = vector.load %{{.*}}[%{{.*}}, %c1{{.*}}, %{{.*}}] {{.*}} : memref<1x2x2048xf32, #gpu.address_space<global>>, vector<4xf32>
-// CHECK: arith.addf %[[P0]], %[[P1]] : vector<4xf32>
+// CHECK: scf.for %[[R:.*]] = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args(%[[SUM:.*]] = %cst{{.*}}) -> (vector<4xf32>)
+// CHECK:   %[[P:.*]] = vector.load %{{.*}}[%{{.*}}, %[[R]], %{{.*}}] {{.*}} : memref<1x2x2048xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK:   arith.addf %[[SUM]], %[[P]] : vector<4xf32>
+// CHECK: } {llvm.loop_annotation
 // CHECK: memref.store %{{.*}} : memref<16x128xf16>
 func.func @split(%x: tensor<16x1024xf16>, %w: tensor<128x512xi8>, %s: tensor<128x16xf16>, %z: tensor<128x16xi8>) -> tensor<16x128xf16> {
   %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size(64) {schedule = #hkg.schedule<mma = mma_16x8x16, rows_per_wave = 16, tile_m = 16, threads = 256, unroll = 2, split_k = 2>} : tensor<16x1024xf16>, tensor<128x512xi8>, tensor<128x16xf16>, tensor<128x16xi8> -> tensor<16x128xf16>
