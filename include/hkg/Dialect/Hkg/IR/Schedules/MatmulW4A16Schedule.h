@@ -27,8 +27,9 @@ inline constexpr int64_t kW4A16ChunkValues = 2 * kW4A16ChunkBytes;
 /// The matrix-core instruction names the W4A16 matrix-core kernel builds
 /// (MatmulW4A16MatrixCore.cpp) on `target`, the weights as the
 /// instruction's A operand: mma.sync m16n8k16 (NVIDIA sm_80+), MFMA 16x16x16
-/// (CDNA) and WMMA 16x16x16 (gfx12); empty elsewhere (gfx11's WMMA
-/// replicates its operands across the half-waves: not built).
+/// (CDNA) and WMMA 16x16x16 (gfx1200 / gfx1201); empty elsewhere (gfx11's
+/// WMMA replicates its operands across the half-waves, gfx1250's is
+/// 16x16x32: not built).
 llvm::SmallVector<llvm::StringRef>
 w4a16MatrixCoreInstructions(const TargetInfo &target);
 
