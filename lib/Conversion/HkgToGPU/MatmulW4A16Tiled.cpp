@@ -1,0 +1,379 @@
+//===- MatmulW4A16Tiled.cpp - W4A16 for large batches through LDS ---------===//
+//
+// hkg.matmul_w4a16 with `mma` = mma_16x8x16 and `stages` > 0: the
+// large-batch kernel (Marlin-style). y = x W^T is an ordinary GEMM tile by
+// tile: the activations are mma.sync's A operand (rows m, K contiguous),
+// the weights, dequantized, its B operand (columns n = weight rows).
+//
+// - Grid: x over tiles of `tile_m` activation rows (the tiles that read the
+//   same weights are neighbours in the launch order), y over `split_k`
+//   slices of K, z over tiles of tile_n = rows_per_wave x waves / waves_m
+//   weight rows. Block: waves_m x (waves / waves_m) waves, each owning a
+//   (tile_m / waves_m) x rows_per_wave warp tile of m16 x n8 f32
+//   accumulators.
+// - LDS: `stages` buffers of both operands per K step of 64: the
+//   activations as tile_m rows of 128 bytes, 16-byte chunks XOR-swizzled by
+//   row (conflict-free ldmatrix), the packed weights as tile_n rows of 32
+//   bytes padded to 48 (the 8 rows of an n8 tile read distinct banks). Both
+//   are copied with 16-byte cp.async (TileCopy.h); an activation chunk past
+//   M or K is zero-filled, weight rows past N are read clamped.
+// - K loop: the GEMM's cp.async pipeline (MatmulTilePipeline.cpp): stages -
+//   1 steps in flight, one barrier a step, the stage freed by the previous
+//   step refilled. Per k16 a wave loads its A fragments with ldmatrix.x4
+//   (MatrixCore.h) and, per n8 tile, 8 bytes of its weight row g = lane / 4
+//   (k16 of the row, shared by the 4 lanes of the row): byte t = lane % 4 of
+//   each 32-bit word holds k = 2t, 2t + 1 (low, high nibble), so
+//   ((w >> 8t) & 0xF) | ((w >> 8t) << 12 & 0xF0000) | magic is the pair of
+//   16-bit floats (magic + q[2t], magic + q[2t + 1]) the B fragment's
+//   register wants (word 0: b0 b1, word 1: b2 b3). Minus the pair (magic +
+//   z) it is q - z exactly, times the scale pair: one rounding, the bf16 /
+//   f16 weight, as in MatmulW4A16MatrixCore.cpp. The scales and zero points
+//   of the next step are loaded (loop-carried) during the current one.
+//   Each weight is dequantized by the waves_m waves that share its column.
+// - split_k > 1: the partials meet in a workspace global of the kernel's
+//   module and the last workgroup of a tile sums them in rank order, as in
+//   MatmulW4A16MatrixCore.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUBuildingBlocks.h"
+#include "Matmul.h"
+#include "MatrixCore.h"
+#include "TileCopy.h"
+#include "TileIndexing.h"
+#include "Workspace.h"
+
+#include "hkg/Dialect/Hkg/IR/Schedules/MatmulW4A16Schedule.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::hkg;
+
+LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
+                                               KernelContext &kc) {
+  OpBuilder &b = kc.b;
+  Location loc = kc.loc;
+  MatmulW4A16Schedule s = MatmulW4A16Schedule::decode(kc.schedule);
+  if (!kc.target.isNVIDIA() || !w4a16HasTiledKernel(s.mma))
+    return op.emitOpError("schedule knob 'stages' = ")
+           << s.stages << " needs mma = mma_16x8x16 on an NVIDIA target";
+  IndexArith ix(b, loc);
+  int64_t m = op.getM(), n = op.getN(), k = op.getK();
+  int64_t groupSize = op.getGroupSize();
+  int64_t wave = kc.waveSize();
+  int64_t waves = s.threads / wave;
+  int64_t wavesN = waves / s.wavesM;
+  int64_t tm = s.tileM, tn = s.tileN(wave), tk = kW4A16TileK;
+  int64_t warpM = tm / s.wavesM, warpN = s.rowsPerWave;
+  int64_t mTiles = warpM / 16, nTiles = warpN / 8;
+  int64_t stages = s.stages;
+  int64_t numK = llvm::divideCeil(k, tk);
+  int64_t perSplit = llvm::divideCeil(numK, s.splitK);
+  int64_t tilesM = llvm::divideCeil(m, tm), tilesN = llvm::divideCeil(n, tn);
+  kc.grid = {tilesM, s.splitK, tilesN};
+  kc.block = {s.threads, 1, 1};
+
+  Type elemT = op.getInput().getType().getElementType();
+  Type resultType = op.getResult().getType().getElementType();
+  Type f32 = b.getF32Type(), i32 = b.getI32Type(), i8 = b.getI8Type();
+  int64_t elemBytes = elemT.getIntOrFloatBitWidth() / 8;
+  int64_t xVw = 16 / elemBytes;
+  Value x = kc.args[0], w = kc.args[1], scales = kc.args[2], zeros = kc.args[3],
+        out = kc.args[4];
+
+  // LDS: activations [stages][tm][tk] (16-byte chunks swizzled by row),
+  // packed weights [stages][tn][tk / 2 + pad] bytes.
+  int64_t wRowBytes = tk / 2 + kW4A16WeightRowPad;
+  Value xs = kc.addLds({stages, tm, tk}, elemT);
+  Value ws = kc.addLds({stages, tn, wRowBytes}, i8);
+  int64_t xChunks = tk / xVw;
+  auto swizzle = [&](Value row, Value col) {
+    // The 16-byte chunk of `col` XOR the row's phase (row % chunks a row).
+    Value chunk = ix.div(col, xVw);
+    Value phys = arith::XOrIOp::create(b, loc, chunk, ix.rem(row, xChunks));
+    return ix.add(ix.mul(phys, xVw), ix.rem(col, xVw));
+  };
+
+  Value tid = threadIdX(b, loc);
+  Value lane = ix.rem(tid, wave);
+  Value waveId = ix.div(tid, wave);
+  Value waveRow = ix.mul(ix.div(waveId, wavesN), warpM);
+  Value waveCol = ix.mul(ix.rem(waveId, wavesN), warpN);
+  Value mTile = blockIdX(b, loc);
+  Value rank = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value nTile = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value m0 = ix.mul(mTile, tm), n0 = ix.mul(nTile, tn);
+  Value firstStep = ix.mul(rank, perSplit);
+  Value zero = ix.c(0);
+
+  // cp.async of K step `kt` (global, possibly past K) into `stage`.
+  auto issueCopies = [&](Value kt, Value stage) {
+    SmallVector<Value> tokens;
+    Value k0 = ix.mul(kt, tk);
+    forEachCopyChunk(ix, tid, s.threads, tm, tk, xVw,
+                     ChunkRowIndexing::RowOffset, [&](Value row, Value col) {
+                       Value gm = ix.add(m0, row), gk = ix.add(k0, col);
+                       Value valid = ix.andI(ix.lt(gm, m), ix.lt(gk, k));
+                       Value srcElements = ix.select(valid, ix.c(xVw), zero);
+                       tokens.push_back(asyncCopyChunk(
+                           b, loc, xs,
+                           ValueRange{stage, row, swizzle(row, col)}, x,
+                           ValueRange{ix.select(valid, gm, zero),
+                                      ix.select(valid, gk, zero)},
+                           xVw, srcElements));
+                     });
+    forEachCopyChunk(
+        ix, tid, s.threads, tn, tk / 2, 16, ChunkRowIndexing::RowOffset,
+        [&](Value row, Value col) {
+          Value gn =
+              arith::MinUIOp::create(b, loc, ix.add(n0, row), ix.c(n - 1));
+          Value gb = arith::MinUIOp::create(b, loc, ix.add(ix.div(k0, 2), col),
+                                            ix.c(k / 2 - 16));
+          tokens.push_back(asyncCopyChunk(b, loc, ws,
+                                          ValueRange{stage, row, col}, w,
+                                          ValueRange{gn, gb}, 16));
+        });
+    return commitAsyncCopies(b, loc, tokens);
+  };
+
+  // This lane's weight rows (one per n8 tile: row g), clamped, and the
+  // scales and zero points of step `kt`: per n8 tile, per k16 slice's
+  // group (tk / G groups a step, at least 1).
+  Value g = ix.div(lane, 4), t = ix.rem(lane, 4);
+  SmallVector<Value> gRows;
+  for (int64_t j = 0; j < nTiles; ++j)
+    gRows.push_back(arith::MinUIOp::create(
+        b, loc, ix.add(ix.add(ix.add(n0, waveCol), g), 8 * j), ix.c(n - 1)));
+  int64_t groupsPerStep = std::max<int64_t>(1, tk / groupSize);
+  int64_t numGroups = k / groupSize;
+  auto loadScales = [&](Value kt) {
+    SmallVector<Value> sc, zs;
+    for (int64_t q = 0; q < groupsPerStep; ++q) {
+      Value grp = arith::MinUIOp::create(
+          b, loc, ix.add(ix.div(ix.mul(kt, tk), groupSize), q),
+          ix.c(numGroups - 1));
+      for (Value r : gRows) {
+        sc.push_back(memref::LoadOp::create(b, loc, scales, {r, grp}));
+        zs.push_back(memref::LoadOp::create(b, loc, zeros, {r, grp}));
+      }
+    }
+    llvm::append_range(sc, zs);
+    return sc;
+  };
+  int64_t numScales = groupsPerStep * nTiles;
+
+  auto accType = VectorType::get({4}, f32);
+  Value zeroAcc =
+      arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType));
+  int64_t numAcc = mTiles * nTiles;
+
+  // Prologue: steps 0 .. stages - 2 in flight.
+  int64_t ahead = stages - 1;
+  Value token;
+  for (int64_t st = 0; st < ahead; ++st)
+    token = issueCopies(ix.add(firstStep, std::min<int64_t>(st, perSplit - 1)),
+                        ix.c(st));
+  SmallVector<Value> init(numAcc, zeroAcc);
+  llvm::append_range(init, loadScales(firstStep));
+
+  bool isBf16 = elemT.isBF16();
+  int64_t magic = isBf16 ? 0x4300 : 0x6400;
+  auto pairType = VectorType::get({2}, elemT);
+  auto i32x1 = VectorType::get({1}, i32);
+  auto toPair = [&](Value word) -> Value {
+    return vector::BitCastOp::create(
+        b, loc, pairType, vector::BroadcastOp::create(b, loc, i32x1, word));
+  };
+  // The lane's byte of each weight word: bits 8t .. 8t + 7.
+  Value shift = arith::IndexCastOp::create(b, loc, i32, ix.mul(t, 8));
+  auto aType = VectorType::get({4, 2}, elemT);
+  auto bType = VectorType::get({2, 2}, elemT);
+  Value r8 = ix.rem(lane, 8), jm = ix.div(lane, 8);
+  Value jLow = ix.rem(jm, 2), jHigh = ix.div(jm, 2);
+
+  auto loop = scf::ForOp::create(
+      b, loc, zero, ix.c(perSplit), ix.c(1), init,
+      [&](OpBuilder &nb, Location l, Value kt, ValueRange iter) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        SmallVector<Value> acc(iter.begin(), iter.begin() + numAcc);
+        ValueRange raw = iter.drop_front(numAcc);
+        Value step = ix.add(firstStep, kt);
+        // The next step's scales and zero points (clamped past the end).
+        SmallVector<Value> nextRaw = loadScales(
+            ix.add(firstStep, arith::MinUIOp::create(b, l, ix.add(kt, 1),
+                                                     ix.c(perSplit - 1))));
+        Value stage = ix.rem(kt, stages);
+        if (stages > 1) {
+          nvgpu::DeviceAsyncWaitOp::create(b, l, token,
+                                           b.getI32IntegerAttr(ahead - 1));
+          gpu::BarrierOp::create(b, l);
+          Value next = ix.add(kt, ahead);
+          Value tile = arith::MinUIOp::create(b, l, next, ix.c(perSplit - 1));
+          issueCopies(ix.add(firstStep, tile), ix.rem(next, stages));
+        } else {
+          gpu::BarrierOp::create(b, l);
+          Value tok = issueCopies(step, zero);
+          nvgpu::DeviceAsyncWaitOp::create(b, l, tok, b.getI32IntegerAttr(0));
+          gpu::BarrierOp::create(b, l);
+        }
+
+        // Per group of the step: the scale pairs and the (magic + zero)
+        // pairs of the lane's rows.
+        SmallVector<Value> scale2, zero2;
+        for (int64_t q = 0; q < numScales; ++q) {
+          scale2.push_back(vector::BroadcastOp::create(b, l, pairType, raw[q]));
+          Value z = arith::ExtUIOp::create(b, l, i32, raw[numScales + q]);
+          z = arith::OrIOp::create(
+              b, l, arith::AndIOp::create(b, l, z, constI32(b, l, 15)),
+              constI32(b, l, magic));
+          z = arith::MulIOp::create(b, l, z, constI32(b, l, 0x10001));
+          zero2.push_back(toPair(z));
+        }
+        Value mask = constI32(b, l, 0xF), maskHigh = constI32(b, l, 0xF0000);
+        Value magic2 = constI32(b, l, magic * 0x10001);
+        Value twelve = constI32(b, l, 12);
+        auto dequant = [&](Value word, int64_t q) -> Value {
+          Value v = arith::ShRUIOp::create(b, l, word, shift);
+          Value lo = arith::AndIOp::create(b, l, v, mask);
+          Value hi = arith::AndIOp::create(
+              b, l, arith::ShLIOp::create(b, l, v, twelve), maskHigh);
+          Value p = arith::OrIOp::create(
+              b, l, arith::OrIOp::create(b, l, lo, hi), magic2);
+          Value h = arith::SubFOp::create(b, l, toPair(p), zero2[q]);
+          return arith::MulFOp::create(b, l, h, scale2[q]);
+        };
+
+        for (int64_t kk = 0; kk < tk; kk += 16) {
+          int64_t grp = groupsPerStep > 1 ? kk / groupSize : 0;
+          // A: the wave's m16 tiles, ldmatrix.x4 (matrices: m 0-7 / 8-15
+          // x k 0-7 / 8-15).
+          SmallVector<Value> aFrag;
+          for (int64_t i = 0; i < mTiles; ++i) {
+            Value row =
+                ix.add(ix.add(ix.add(waveRow, 16 * i), r8), ix.mul(jLow, 8));
+            Value col = ix.add(ix.mul(jHigh, 8), kk);
+            aFrag.push_back(nvgpu::LdMatrixOp::create(
+                b, l, aType, xs, ValueRange{stage, row, swizzle(row, col)},
+                /*transpose=*/false, 4));
+          }
+          for (int64_t j = 0; j < nTiles; ++j) {
+            // B: 8 bytes (k16) of weight row g of n8 tile j.
+            Value row = ix.add(ix.add(waveCol, 8 * j), g);
+            Value bytes = vector::LoadOp::create(
+                b, l, VectorType::get({8}, i8), ws,
+                ValueRange{stage, row, ix.c(kk / 2)}, /*nontemporal=*/false,
+                llvm::MaybeAlign(8));
+            Value words = vector::BitCastOp::create(
+                b, l, VectorType::get({2}, i32), bytes);
+            int64_t q = grp * nTiles + j;
+            Value p0 = dequant(vector::ExtractOp::create(b, l, words, 0), q);
+            Value p1 = dequant(vector::ExtractOp::create(b, l, words, 1), q);
+            Value bf =
+                arith::ConstantOp::create(b, l, bType, b.getZeroAttr(bType));
+            bf = vector::InsertOp::create(b, l, p0, bf, 0);
+            bf = vector::InsertOp::create(b, l, p1, bf, 1);
+            for (int64_t i = 0; i < mTiles; ++i) {
+              Value &av = acc[i * nTiles + j];
+              av = mmaSyncM16N8K16(b, l, aFrag[i], bf, av);
+            }
+          }
+        }
+        SmallVector<Value> yield = acc;
+        llvm::append_range(yield, nextRaw);
+        scf::YieldOp::create(b, l, yield);
+      });
+  if (stages > 1)
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(0));
+  SmallVector<Value> acc(loop.getResults().begin(),
+                         loop.getResults().begin() + numAcc);
+
+  // Stores: c0 c1 at (row g, columns 2t, 2t + 1) of the m16 x n8 tile, c2
+  // c3 8 rows below; a pair in one access when the tile is in bounds.
+  bool aligned = m % tm == 0 && n % tn == 0;
+  Value t2 = ix.mul(t, 2);
+  auto store = [&](ArrayRef<Value> sums) {
+    for (int64_t i = 0; i < mTiles; ++i)
+      for (int64_t j = 0; j < nTiles; ++j)
+        for (int64_t h = 0; h < 2; ++h) {
+          Value gm = ix.add(ix.add(ix.add(m0, waveRow), g), 16 * i + 8 * h);
+          Value gn = ix.add(ix.add(ix.add(n0, waveCol), t2), 8 * j);
+          SmallVector<Value> vals;
+          for (int64_t e = 0; e < 2; ++e)
+            vals.push_back(fromF32(b, loc,
+                                   vector::ExtractOp::create(
+                                       b, loc, sums[i * nTiles + j], 2 * h + e),
+                                   resultType));
+          if (aligned) {
+            auto vt = VectorType::get({2}, resultType);
+            Value v = vector::FromElementsOp::create(b, loc, vt, vals);
+            vector::StoreOp::create(b, loc, v, out, ValueRange{gm, gn});
+            continue;
+          }
+          for (int64_t e = 0; e < 2; ++e) {
+            Value gne = ix.add(gn, e);
+            Value ok = ix.andI(ix.lt(gm, m), ix.lt(gne, n));
+            emitIfThen(b, loc, ok, [&] {
+              memref::StoreOp::create(b, loc, vals[e], out, {gm, gne});
+            });
+          }
+        }
+  };
+  if (s.splitK == 1) {
+    store(acc);
+    return success();
+  }
+
+  // Split-K: partials through a workspace global, summed in rank order by
+  // the last workgroup of the tile (as MatmulW4A16MatrixCore.cpp does).
+  MLIRContext *ctx = b.getContext();
+  auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
+  int64_t numTiles = tilesM * tilesN;
+  int64_t slot = numAcc * 4 * s.threads;
+  std::string name = kc.func.getName().str();
+  Value wsp =
+      getModuleGlobal(b, loc, kc.func, name + "_split_k_partials",
+                      MemRefType::get({numTiles, s.splitK, slot}, f32,
+                                      MemRefLayoutAttrInterface(), global),
+                      /*zero=*/false);
+  Value arrivals = getModuleGlobal(
+      b, loc, kc.func, name + "_split_k_arrivals",
+      MemRefType::get({numTiles}, i32, MemRefLayoutAttrInterface(), global),
+      /*zero=*/true);
+  Value isLastLds = kc.addLds({1}, i32, 4);
+  Value tileIdx = ix.add(mTile, ix.mul(nTile, tilesM));
+  auto elem = [&](int64_t i) { return ix.mul(ix.add(tid, i * s.threads), 4); };
+  for (int64_t i = 0; i < numAcc; ++i)
+    vector::StoreOp::create(b, loc, acc[i], wsp,
+                            ValueRange{tileIdx, rank, elem(i)},
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+  Value isLast = arriveAndTestLast(
+      b, loc, kc.target, tid, arrivals,
+      [&]() -> SmallVector<Value> { return {tileIdx}; }, s.splitK, isLastLds);
+  emitIfThen(b, loc, isLast, [&] {
+    deviceFence(b, loc, kc.target, LLVM::AtomicOrdering::acquire);
+    SmallVector<Value> sums;
+    for (int64_t i = 0; i < numAcc; ++i) {
+      Value e = elem(i);
+      auto sumLoop = scf::ForOp::create(
+          b, loc, ix.c(0), ix.c(s.splitK), ix.c(1), ValueRange{zeroAcc},
+          [&](OpBuilder &nb, Location l, Value r, ValueRange sum) {
+            Value v = vector::LoadOp::create(
+                nb, l, accType, wsp, ValueRange{tileIdx, r, e},
+                /*nontemporal=*/false, llvm::MaybeAlign(16));
+            scf::YieldOp::create(
+                nb, l, ValueRange{arith::AddFOp::create(nb, l, sum[0], v)});
+          });
+      disableLLVMUnroll(sumLoop);
+      sums.push_back(sumLoop.getResult(0));
+    }
+    store(sums);
+  });
+  return success();
+}
