@@ -313,7 +313,10 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
           if (aligned) {
             auto vt = VectorType::get({2}, resultType);
             Value v = vector::FromElementsOp::create(b, loc, vt, vals);
-            vector::StoreOp::create(b, loc, v, out, ValueRange{gm, gn});
+            // gn is even and so is N: the pair is aligned to its size.
+            vector::StoreOp::create(
+                b, loc, v, out, ValueRange{gm, gn}, /*nontemporal=*/false,
+                llvm::MaybeAlign(2 * resultType.getIntOrFloatBitWidth() / 8));
             continue;
           }
           for (int64_t e = 0; e < 2; ++e) {

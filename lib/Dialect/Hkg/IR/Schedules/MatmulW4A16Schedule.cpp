@@ -50,14 +50,17 @@ mlir::hkg::w4a16MatrixCoreInstructions(const TargetInfo &target) {
 static constexpr int64_t kTiledMinBatch = 64;
 
 /// The knobs only the LDS-pipelined kernel reads.
-static void addTiledKnobs(ScheduleSpace &space, int64_t stages,
-                          int64_t wavesM) {
+static void addTiledKnobs(ScheduleSpace &space, const TargetInfo &target,
+                          int64_t stages, int64_t wavesM) {
   space.add(kStages, {0, 2, 3, 4}, stages,
             "LDS buffers of the LDS-pipelined kernel (cp.async, mma.sync); "
             "0 picks the LDS-free matrix-core kernel (or the streaming one)");
   space.add(kWavesM, {1, 2, 4}, wavesM,
             "waves along the activation rows of the LDS-pipelined kernel's "
-            "workgroup tile (1 with stages = 0)");
+            "workgroup tile (read by that kernel only)");
+  // The LDS-pipelined kernel's 256 threads hold ~135-165 registers: one
+  // workgroup an SM unless the code generator is asked for two.
+  addOccupancyKnob(space, target);
 }
 
 /// The streaming kernel's defaults (mma = none).
@@ -90,7 +93,7 @@ static void addStreamDefaults(ScheduleSpace &space, int64_t m, int64_t n,
   space.add(kSplitK, {1, 2, 4, 8, 16, 32, 64}, 1,
             "workgroups along K (matrix-core kernel), their f32 partials "
             "summed through a global workspace");
-  addTiledKnobs(space, 0, 1);
+  addTiledKnobs(space, target, 0, 1);
 }
 
 /// The LDS-pipelined kernel's defaults (mma.sync, batches of 64 and more):
@@ -129,7 +132,7 @@ static void addTiledDefaults(ScheduleSpace &space, int64_t m, int64_t n,
   space.add(kSplitK, {1, 2, 4, 8, 16, 32, 64}, splitK,
             "workgroups along K (matrix-core kernel), their f32 partials "
             "summed through a global workspace");
-  addTiledKnobs(space, 3, wavesM);
+  addTiledKnobs(space, target, 3, wavesM);
 }
 
 /// The matrix-core kernel's defaults: 32 weight rows a wave, 4 waves, the
@@ -174,7 +177,7 @@ static void addMatrixCoreDefaults(ScheduleSpace &space, int64_t m, int64_t n,
   space.add(kSplitK, {1, 2, 4, 8, 16, 32, 64}, splitK,
             "workgroups along K (matrix-core kernel), their f32 partials "
             "summed through a global workspace");
-  addTiledKnobs(space, 0, 1);
+  addTiledKnobs(space, target, 0, 1);
 }
 
 ScheduleSpace MatmulW4A16Op::getScheduleSpace(const TargetInfo &target) {
@@ -264,11 +267,6 @@ LogicalResult MatmulW4A16Op::verifyScheduleConstraints(
     return emitError() << "schedule knob '" << kThreads.name
                        << "' = " << s.threads
                        << " is not a multiple of the wave size " << wave;
-  if (!s.isTiled() && s.wavesM != 1)
-    return emitError() << "schedule knob '" << kWavesM.name
-                       << "' = " << s.wavesM
-                       << " with stages = 0, expected 1 (waves split the "
-                       << "activation rows in the LDS-pipelined kernel only)";
   if (s.isTiled())
     return verifyTiled(*this, s, target, emitError);
   if (s.mma.isNone()) {
