@@ -617,7 +617,7 @@ def w4a16_cases():
     # 2 / 3 / 4 stages, waves_m 1 / 2 / 4, 64- and 128-row tiles.
     add_w4a16("bf16", 64, 4096, 4096, 128)
     add_w4a16("f16", 96, 1000, 4128, 32)
-    add_w4a16("bf16", 200, 777, 4128, 64, odt="f32")
+    add_w4a16("bf16", 200, 777, 4160, 64, odt="f32")
     tl = "mma = mma_16x8x16, "
     add_w4a16("f16", 130, 1030, 2048, 64, s=tl + "stages = 3, tile_m = 64, waves_m = 1, threads = 128, rows_per_wave = 32, split_k = 4")
     add_w4a16("bf16", 256, 512, 8192, 128, s=tl + "stages = 4, tile_m = 128, waves_m = 2, threads = 256, rows_per_wave = 16, split_k = 8")
