@@ -45,6 +45,7 @@
 
 #include "hkg/Dialect/Hkg/IR/Schedules/MatmulW4A16Schedule.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -55,14 +56,32 @@
 using namespace mlir;
 using namespace mlir::hkg;
 
+/// Concatenates 1-D vectors of one element type.
+static Value concatVectors(OpBuilder &b, Location loc, ArrayRef<Value> parts) {
+  Value v = parts.front();
+  for (Value p : parts.drop_front()) {
+    int64_t n0 = cast<VectorType>(v.getType()).getNumElements();
+    int64_t n1 = cast<VectorType>(p.getType()).getNumElements();
+    SmallVector<int64_t> mask;
+    for (int64_t i = 0; i < n0 + n1; ++i)
+      mask.push_back(i);
+    v = vector::ShuffleOp::create(b, loc, v, p, mask);
+  }
+  return v;
+}
+
 LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
                                                KernelContext &kc) {
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   MatmulW4A16Schedule s = MatmulW4A16Schedule::decode(kc.schedule);
-  if (!kc.target.isNVIDIA() || !w4a16HasTiledKernel(s.mma))
+  if (!w4a16HasTiledKernel(s.mma))
     return op.emitOpError("schedule knob 'stages' = ")
-           << s.stages << " needs mma = mma_16x8x16 on an NVIDIA target";
+           << s.stages << " needs a matrix-core mma";
+  bool nv = s.mma.family == MmaFamily::MmaSync;
+  if (!nv && s.stages != 2)
+    return op.emitOpError("schedule knob 'stages' = ")
+           << s.stages << " on AMD, expected 2 (register-staged double buffer)";
   IndexArith ix(b, loc);
   int64_t m = op.getM(), n = op.getN(), k = op.getK();
   int64_t groupSize = op.getGroupSize();
@@ -71,7 +90,12 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
   int64_t wavesN = waves / s.wavesM;
   int64_t tm = s.tileM, tn = s.tileN(wave), tk = kW4A16TileK;
   int64_t warpM = tm / s.wavesM, warpN = s.rowsPerWave;
-  int64_t mTiles = warpM / 16, nTiles = warpN / 8;
+  int64_t mmaN = s.mma.n;
+  int64_t mTiles = warpM / 16, nTiles = warpN / mmaN;
+  // AMD: k values a lane holds of one instruction's row, and f32
+  // accumulator elements a lane holds of one tile.
+  int64_t kPer = nv ? 0 : 256 / wave;
+  int64_t accPer = nv ? 4 : 256 / wave;
   int64_t stages = s.stages;
   int64_t numK = llvm::divideCeil(k, tk);
   int64_t perSplit = llvm::divideCeil(numK, s.splitK);
@@ -141,15 +165,61 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
         });
     return commitAsyncCopies(b, loc, tokens);
   };
+  // AMD: step `kt`'s chunks into registers (zero past M or K), then into
+  // `stage`.
+  auto loadToRegisters = [&](Value kt) {
+    SmallVector<Value> regs;
+    Value k0 = ix.mul(kt, tk);
+    forEachCopyChunk(
+        ix, tid, s.threads, tm, tk, xVw, ChunkRowIndexing::RowOffset,
+        [&](Value row, Value col) {
+          Value gm = ix.add(m0, row), gk = ix.add(k0, col);
+          Value valid = ix.andI(ix.lt(gm, m), ix.lt(gk, k));
+          Value v = loadChunk(b, loc, x,
+                              ValueRange{ix.select(valid, gm, zero),
+                                         ix.select(valid, gk, zero)},
+                              xVw);
+          Value z = arith::ConstantOp::create(b, loc, v.getType(),
+                                              b.getZeroAttr(v.getType()));
+          regs.push_back(arith::SelectOp::create(b, loc, valid, v, z));
+        });
+    forEachCopyChunk(
+        ix, tid, s.threads, tn, tk / 2, 16, ChunkRowIndexing::RowOffset,
+        [&](Value row, Value col) {
+          Value gn =
+              arith::MinUIOp::create(b, loc, ix.add(n0, row), ix.c(n - 1));
+          Value gb = arith::MinUIOp::create(b, loc, ix.add(ix.div(k0, 2), col),
+                                            ix.c(k / 2 - 16));
+          regs.push_back(loadChunk(b, loc, w, ValueRange{gn, gb}, 16));
+        });
+    return regs;
+  };
+  auto storeRegisters = [&](ArrayRef<Value> regs, Value stage) {
+    unsigned i = 0;
+    forEachCopyChunk(ix, tid, s.threads, tm, tk, xVw,
+                     ChunkRowIndexing::RowOffset, [&](Value row, Value col) {
+                       storeChunk(b, loc, regs[i++], xs,
+                                  ValueRange{stage, row, swizzle(row, col)});
+                     });
+    forEachCopyChunk(
+        ix, tid, s.threads, tn, tk / 2, 16, ChunkRowIndexing::RowOffset,
+        [&](Value row, Value col) {
+          storeChunk(b, loc, regs[i++], ws, ValueRange{stage, row, col});
+        });
+  };
 
   // This lane's weight rows (one per n8 tile: row g), clamped, and the
   // scales and zero points of step `kt`: per n8 tile, per k16 slice's
   // group (tk / G groups a step, at least 1).
-  Value g = ix.div(lane, 4), t = ix.rem(lane, 4);
+  // mma.sync: g = lane / 4 (the lane's B column, its C row), t = lane % 4;
+  // AMD: g = lane % 16 (its A row, B column and C column), t = lane / 16
+  // (its k group and C row group).
+  Value g = nv ? ix.div(lane, 4) : ix.rem(lane, 16);
+  Value t = nv ? ix.rem(lane, 4) : ix.div(lane, 16);
   SmallVector<Value> gRows;
   for (int64_t j = 0; j < nTiles; ++j)
     gRows.push_back(arith::MinUIOp::create(
-        b, loc, ix.add(ix.add(ix.add(n0, waveCol), g), 8 * j), ix.c(n - 1)));
+        b, loc, ix.add(ix.add(ix.add(n0, waveCol), g), mmaN * j), ix.c(n - 1)));
   int64_t groupsPerStep = std::max<int64_t>(1, tk / groupSize);
   int64_t numGroups = k / groupSize;
   auto loadScales = [&](Value kt) {
@@ -168,7 +238,7 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
   };
   int64_t numScales = groupsPerStep * nTiles;
 
-  auto accType = VectorType::get({4}, f32);
+  auto accType = VectorType::get({accPer}, f32);
   Value zeroAcc =
       arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType));
   int64_t numAcc = mTiles * nTiles;
@@ -176,9 +246,14 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
   // Prologue: steps 0 .. stages - 2 in flight.
   int64_t ahead = stages - 1;
   Value token;
-  for (int64_t st = 0; st < ahead; ++st)
-    token = issueCopies(ix.add(firstStep, std::min<int64_t>(st, perSplit - 1)),
-                        ix.c(st));
+  if (nv) {
+    for (int64_t st = 0; st < ahead; ++st)
+      token = issueCopies(
+          ix.add(firstStep, std::min<int64_t>(st, perSplit - 1)), ix.c(st));
+  } else {
+    storeRegisters(loadToRegisters(firstStep), zero);
+    gpu::BarrierOp::create(b, loc);
+  }
   SmallVector<Value> init(numAcc, zeroAcc);
   llvm::append_range(init, loadScales(firstStep));
 
@@ -190,8 +265,14 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
     return vector::BitCastOp::create(
         b, loc, pairType, vector::BroadcastOp::create(b, loc, i32x1, word));
   };
-  // The lane's byte of each weight word: bits 8t .. 8t + 7.
+  // mma.sync: the lane's byte of each weight word, bits 8t .. 8t + 7.
+  // AMD: the word of the k16 slice's 8 bytes that holds the lane's kPer / 2
+  // bytes (from byte kPer t / 2), and the first one's bit offset in it.
   Value shift = arith::IndexCastOp::create(b, loc, i32, ix.mul(t, 8));
+  Value laneByte = ix.div(ix.mul(t, std::max<int64_t>(kPer, 1)), 2);
+  Value wordOfLane = ix.div(laneByte, 4);
+  Value shiftOfLane =
+      arith::IndexCastOp::create(b, loc, i32, ix.mul(ix.rem(laneByte, 4), 8));
   auto aType = VectorType::get({4, 2}, elemT);
   auto bType = VectorType::get({2, 2}, elemT);
   Value r8 = ix.rem(lane, 8), jm = ix.div(lane, 8);
@@ -210,7 +291,13 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
             ix.add(firstStep, arith::MinUIOp::create(b, l, ix.add(kt, 1),
                                                      ix.c(perSplit - 1))));
         Value stage = ix.rem(kt, stages);
-        if (stages > 1) {
+        SmallVector<Value> nextRegs;
+        if (!nv) {
+          // The next step's chunks, in flight while this one is multiplied.
+          nextRegs = loadToRegisters(
+              ix.add(firstStep, arith::MinUIOp::create(b, l, ix.add(kt, 1),
+                                                       ix.c(perSplit - 1))));
+        } else if (stages > 1) {
           nvgpu::DeviceAsyncWaitOp::create(b, l, token,
                                            b.getI32IntegerAttr(ahead - 1));
           gpu::BarrierOp::create(b, l);
@@ -239,8 +326,8 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
         Value mask = constI32(b, l, 0xF), maskHigh = constI32(b, l, 0xF0000);
         Value magic2 = constI32(b, l, magic * 0x10001);
         Value twelve = constI32(b, l, 12);
-        auto dequant = [&](Value word, int64_t q) -> Value {
-          Value v = arith::ShRUIOp::create(b, l, word, shift);
+        auto dequant = [&](Value word, Value sh, int64_t q) -> Value {
+          Value v = arith::ShRUIOp::create(b, l, word, sh);
           Value lo = arith::AndIOp::create(b, l, v, mask);
           Value hi = arith::AndIOp::create(
               b, l, arith::ShLIOp::create(b, l, v, twelve), maskHigh);
@@ -250,7 +337,55 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
           return arith::MulFOp::create(b, l, h, scale2[q]);
         };
 
-        for (int64_t kk = 0; kk < tk; kk += 16) {
+        for (int64_t kk = 0; kk < tk && !nv; kk += 16) {
+          int64_t grp = groupsPerStep > 1 ? kk / groupSize : 0;
+          // A: kPer k of activation row g of each m16 tile, one LDS read.
+          SmallVector<Value> aFrag;
+          Value col = ix.add(ix.mul(t, kPer), kk);
+          for (int64_t i = 0; i < mTiles; ++i) {
+            Value row = ix.add(ix.add(waveRow, 16 * i), g);
+            aFrag.push_back(vector::LoadOp::create(
+                b, l, VectorType::get({kPer}, elemT), xs,
+                ValueRange{stage, row, swizzle(row, col)},
+                /*nontemporal=*/false, llvm::MaybeAlign(kPer * elemBytes)));
+          }
+          for (int64_t j = 0; j < nTiles; ++j) {
+            // B: the same k of weight row g of n16 tile j: the 32-bit word
+            // holding them, a pair a byte.
+            Value row = ix.add(ix.add(waveCol, mmaN * j), g);
+            Value bytes = vector::LoadOp::create(
+                b, l, VectorType::get({4}, i8), ws,
+                ValueRange{stage, row, ix.add(ix.mul(wordOfLane, 4), kk / 2)},
+                /*nontemporal=*/false, llvm::MaybeAlign(4));
+            Value word = vector::ExtractOp::create(
+                b, l,
+                vector::BitCastOp::create(b, l, VectorType::get({1}, i32),
+                                          bytes),
+                0);
+            int64_t q = grp * nTiles + j;
+            SmallVector<Value> pairs;
+            for (int64_t p = 0; p < kPer / 2; ++p)
+              pairs.push_back(
+                  dequant(word,
+                          p ? arith::AddIOp::create(b, l, shiftOfLane,
+                                                    constI32(b, l, 8 * p))
+                                  .getResult()
+                            : shiftOfLane,
+                          q));
+            Value bv = concatVectors(b, l, pairs);
+            for (int64_t i = 0; i < mTiles; ++i) {
+              Value &av = acc[i * nTiles + j];
+              if (s.mma.family == MmaFamily::Mfma)
+                av = amdgpu::MFMAOp::create(b, l, accType, s.mma.m, s.mma.n,
+                                            s.mma.k, /*blocks=*/1, aFrag[i], bv,
+                                            av);
+              else
+                av = amdgpu::WMMAOp::create(b, l, accType, s.mma.m, s.mma.n,
+                                            s.mma.k, aFrag[i], bv, av);
+            }
+          }
+        }
+        for (int64_t kk = 0; kk < tk && nv; kk += 16) {
           int64_t grp = groupsPerStep > 1 ? kk / groupSize : 0;
           // A: the wave's m16 tiles, ldmatrix.x4 (matrices: m 0-7 / 8-15
           // x k 0-7 / 8-15).
@@ -273,8 +408,10 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
             Value words = vector::BitCastOp::create(
                 b, l, VectorType::get({2}, i32), bytes);
             int64_t q = grp * nTiles + j;
-            Value p0 = dequant(vector::ExtractOp::create(b, l, words, 0), q);
-            Value p1 = dequant(vector::ExtractOp::create(b, l, words, 1), q);
+            Value p0 =
+                dequant(vector::ExtractOp::create(b, l, words, 0), shift, q);
+            Value p1 =
+                dequant(vector::ExtractOp::create(b, l, words, 1), shift, q);
             Value bf =
                 arith::ConstantOp::create(b, l, bType, b.getZeroAttr(bType));
             bf = vector::InsertOp::create(b, l, p0, bf, 0);
@@ -285,11 +422,17 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
             }
           }
         }
+        if (!nv) {
+          // The next step into the other buffer (read by no wave during
+          // this step), published by the step's one barrier.
+          storeRegisters(nextRegs, ix.rem(ix.add(kt, 1), stages));
+          gpu::BarrierOp::create(b, l);
+        }
         SmallVector<Value> yield = acc;
         llvm::append_range(yield, nextRaw);
         scf::YieldOp::create(b, l, yield);
       });
-  if (stages > 1)
+  if (nv && stages > 1)
     nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(0));
   SmallVector<Value> acc(loop.getResults().begin(),
                          loop.getResults().begin() + numAcc);
@@ -298,7 +441,30 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
   // c3 8 rows below; a pair in one access when the tile is in bounds.
   bool aligned = m % tm == 0 && n % tn == 0;
   Value t2 = ix.mul(t, 2);
+  // AMD: element e at row accPer t + e, column g of the 16 x 16 tile.
+  auto storeAmd = [&](ArrayRef<Value> sums) {
+    for (int64_t i = 0; i < mTiles; ++i)
+      for (int64_t j = 0; j < nTiles; ++j)
+        for (int64_t e = 0; e < accPer; ++e) {
+          Value gm = ix.add(ix.add(ix.add(m0, waveRow), ix.mul(t, accPer)),
+                            16 * i + e);
+          Value gn = ix.add(ix.add(ix.add(n0, waveCol), g), mmaN * j);
+          Value v = fromF32(
+              b, loc,
+              vector::ExtractOp::create(b, loc, sums[i * nTiles + j], e),
+              resultType);
+          if (aligned) {
+            memref::StoreOp::create(b, loc, v, out, {gm, gn});
+            continue;
+          }
+          emitIfThen(b, loc, ix.andI(ix.lt(gm, m), ix.lt(gn, n)), [&] {
+            memref::StoreOp::create(b, loc, v, out, {gm, gn});
+          });
+        }
+  };
   auto store = [&](ArrayRef<Value> sums) {
+    if (!nv)
+      return storeAmd(sums);
     for (int64_t i = 0; i < mTiles; ++i)
       for (int64_t j = 0; j < nTiles; ++j)
         for (int64_t h = 0; h < 2; ++h) {
@@ -338,7 +504,7 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
   MLIRContext *ctx = b.getContext();
   auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
   int64_t numTiles = tilesM * tilesN;
-  int64_t slot = numAcc * 4 * s.threads;
+  int64_t slot = numAcc * accPer * s.threads;
   std::string name = kc.func.getName().str();
   Value wsp =
       getModuleGlobal(b, loc, kc.func, name + "_split_k_partials",
@@ -351,7 +517,9 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
       /*zero=*/true);
   Value isLastLds = kc.addLds({1}, i32, 4);
   Value tileIdx = ix.add(mTile, ix.mul(nTile, tilesM));
-  auto elem = [&](int64_t i) { return ix.mul(ix.add(tid, i * s.threads), 4); };
+  auto elem = [&](int64_t i) {
+    return ix.mul(ix.add(tid, i * s.threads), accPer);
+  };
   for (int64_t i = 0; i < numAcc; ++i)
     vector::StoreOp::create(b, loc, acc[i], wsp,
                             ValueRange{tileIdx, rank, elem(i)},

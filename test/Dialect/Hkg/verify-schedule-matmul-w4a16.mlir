@@ -107,7 +107,7 @@ module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
 
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
   func.func @tiled_mfma(%x: tensor<128x256xbf16>, %w: tensor<256x128xi8>, %s: tensor<256x8xbf16>, %z: tensor<256x8xi8>) -> tensor<128x256xbf16> {
-    // expected-error @below {{schedule knob 'stages' = 3 with mma = mfma_16x16x16, expected 0 (the LDS-pipelined kernel is built for mma_16x8x16 only)}}
+    // expected-error @below {{schedule knob 'stages' = 3 with mma = mfma_16x16x16, expected 0 or 2 (AMD stages through registers into a double buffer)}}
     %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size(32) {schedule = #hkg.schedule<mma = mfma_16x16x16, stages = 3>} : tensor<128x256xbf16>, tensor<256x128xi8>, tensor<256x8xbf16>, tensor<256x8xi8> -> tensor<128x256xbf16>
     return %y : tensor<128x256xbf16>
   }
@@ -137,7 +137,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @tiled_rows(%x: tensor<128x256xbf16>, %w: tensor<256x128xi8>, %s: tensor<256x8xbf16>, %z: tensor<256x8xi8>) -> tensor<128x256xbf16> {
-    // expected-error @below {{schedule knob 'rows_per_wave' = 4 with stages > 0, expected a multiple of 8}}
+    // expected-error @below {{schedule knob 'rows_per_wave' = 4 with stages > 0 and mma = mma_16x8x16, expected a multiple of 8}}
     %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size(32) {schedule = #hkg.schedule<mma = mma_16x8x16, stages = 3, rows_per_wave = 4>} : tensor<128x256xbf16>, tensor<256x128xi8>, tensor<256x8xbf16>, tensor<256x8xi8> -> tensor<128x256xbf16>
     return %y : tensor<128x256xbf16>
   }

@@ -96,19 +96,27 @@ static void addStreamDefaults(ScheduleSpace &space, int64_t m, int64_t n,
   addTiledKnobs(space, target, 0, 1);
 }
 
-/// The LDS-pipelined kernel's defaults (mma.sync, batches of 64 and more):
-/// 128 x 128 workgroup tiles (64 x 128 up to 64 rows) of 2 x 4 (1 x 4)
-/// waves with 64 x 32 warp tiles, 3 stages of 64 k, and K split until the
-/// grid covers the SMs while each slice keeps 8 steps and the f32 partials
-/// stay within the packed weights' bytes.
+/// The LDS-pipelined kernel's defaults (batches of 64 and more): 128 x 128
+/// workgroup tiles (64 x 128 up to 64 rows) of 2 x 4 (1 x 4) waves with
+/// 64 x 32 warp tiles (CDNA: 2 x 2 waves of 64 x 64; gfx12: 128 x 64 tiles
+/// of 4 x 2 waves of 32 x 32), 3 stages of 64 k
+/// (AMD: 2, through registers), and K split until the grid covers the SMs
+/// while each slice keeps 8 steps and the f32 partials stay within the
+/// packed weights' bytes.
 static void addTiledDefaults(ScheduleSpace &space, int64_t m, int64_t n,
                              int64_t k, const TargetInfo &target,
                              ArrayRef<int64_t> threads) {
   int64_t tileM = std::clamp<int64_t>(llvm::PowerOf2Ceil(m), 64, 128);
-  int64_t wavesM = tileM / 64;
-  int64_t waves = 4 * wavesM;
-  int64_t rows = 32;
-  int64_t tileN = rows * waves / wavesM;
+  // Warp tiles: NVIDIA 64 x 32 (4 waves per 64 rows of M, 128 weight rows
+  // a tile); CDNA (wave64) 64 x 64 (2 waves); gfx12 (wave32, no packed
+  // bf16 math: the dequantization goes through f32) 32 x 32, 64 weight
+  // rows a tile (232 VGPRs, no scratch; 64 x 32 spills).
+  bool gfx12 = target.isAMD() && target.waveSize == 32;
+  int64_t warpM = gfx12 ? 32 : 64;
+  int64_t rows = target.waveSize == 64 ? 64 : 32;
+  int64_t tileN = gfx12 ? 64 : 128;
+  int64_t wavesM = tileM / warpM;
+  int64_t waves = tileN / rows * wavesM;
   int64_t tiles = llvm::divideCeil(n, tileN) * llvm::divideCeil(m, tileM);
   int64_t steps = llvm::divideCeil(k, kW4A16TileK);
   int64_t paddedM = llvm::divideCeil(m, tileM) * tileM;
@@ -132,7 +140,8 @@ static void addTiledDefaults(ScheduleSpace &space, int64_t m, int64_t n,
   space.add(kSplitK, {1, 2, 4, 8, 16, 32, 64}, splitK,
             "workgroups along K (matrix-core kernel), their f32 partials "
             "summed through a global workspace");
-  addTiledKnobs(space, target, 3, wavesM);
+  // AMD stages through registers: a double buffer.
+  addTiledKnobs(space, target, target.isNVIDIA() ? 3 : 2, wavesM);
 }
 
 /// The matrix-core kernel's defaults: 32 weight rows a wave, 4 waves, the
@@ -219,8 +228,13 @@ static LogicalResult verifyTiled(MatmulW4A16Op op, const MatmulW4A16Schedule &s,
   if (!w4a16HasTiledKernel(s.mma))
     return emitError() << "schedule knob '" << kStages.name
                        << "' = " << s.stages << " with mma = " << s.mma.name
-                       << ", expected 0 (the LDS-pipelined "
-                       << "kernel is built for mma_16x8x16 only)";
+                       << ", expected 0 (the LDS-pipelined kernel needs a "
+                       << "matrix-core instruction)";
+  if (!target.isNVIDIA() && s.stages != 2)
+    return emitError() << "schedule knob '" << kStages.name
+                       << "' = " << s.stages << " with mma = " << s.mma.name
+                       << ", expected 0 or 2 (AMD stages through registers "
+                       << "into a double buffer)";
   int64_t waves = s.threads / wave;
   if (waves % s.wavesM != 0)
     return emitError() << "schedule knob '" << kWavesM.name
@@ -230,11 +244,13 @@ static LogicalResult verifyTiled(MatmulW4A16Op op, const MatmulW4A16Schedule &s,
     return emitError() << "schedule knob '" << kTileM.name << "' = " << s.tileM
                        << " with stages > 0, expected a multiple "
                        << "of 16 x waves_m = " << 16 * s.wavesM;
-  if (s.rowsPerWave % 8 != 0)
+  if (s.rowsPerWave % s.mma.n != 0)
     return emitError() << "schedule knob '" << kRowsPerWave.name
                        << "' = " << s.rowsPerWave
-                       << " with stages > 0, expected a multiple of 8";
-  int64_t acc = (s.tileM / s.wavesM / 16) * (s.rowsPerWave / 8) * 4;
+                       << " with stages > 0 and mma = " << s.mma.name
+                       << ", expected a multiple of " << s.mma.n;
+  int64_t acc = (s.tileM / s.wavesM / 16) * (s.rowsPerWave / s.mma.n) *
+                (s.mma.m * s.mma.n / wave);
   if (acc > kMaxMatrixCoreAccumulators)
     return emitError() << "schedule knobs '" << kTileM.name << "' / '"
                        << kWavesM.name << "' x '" << kRowsPerWave.name

@@ -56,10 +56,11 @@ inline int64_t w4a16AccPerInstruction(const MmaInstruction &mma,
 inline constexpr int64_t kW4A16TileK = 64;
 inline constexpr int64_t kW4A16WeightRowPad = 16;
 
-/// Whether the LDS-pipelined kernel is built with `mma` (mma.sync m16n8k16
-/// only, so far).
+/// Whether the LDS-pipelined kernel is built with `mma`: the matrix-core
+/// kernel's instructions (w4a16MatrixCoreInstructions), mma.sync with
+/// cp.async, MFMA / gfx12 WMMA staged through registers.
 inline bool w4a16HasTiledKernel(const MmaInstruction &mma) {
-  return mma.family == MmaFamily::MmaSync;
+  return !mma.isNone();
 }
 
 /// LDS bytes of the LDS-pipelined kernel: `stages` x (activation tile
