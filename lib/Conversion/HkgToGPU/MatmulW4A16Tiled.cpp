@@ -23,8 +23,8 @@
 //   (MatrixCore.h) and, per n8 tile, 8 bytes of its weight row g = lane / 4
 //   (k16 of the row, shared by the 4 lanes of the row): byte t = lane % 4 of
 //   each 32-bit word holds k = 2t, 2t + 1 (low, high nibble), so
-//   ((w >> 8t) & 0xF) | ((w >> 8t) << 12 & 0xF0000) | magic is the pair of
-//   16-bit floats (magic + q[2t], magic + q[2t + 1]) the B fragment's
+//   prmt(w, w >> 4: bytes t, -, 4 + t, -) & 0x000F000F | magic is the pair
+//   of 16-bit floats (magic + q[2t], magic + q[2t + 1]) the B fragment's
 //   register wants (word 0: b0 b1, word 1: b2 b3). Minus the pair (magic +
 //   z) it is q - z exactly, times the scale pair: one rounding, the bf16 /
 //   f16 weight, as in MatmulW4A16MatrixCore.cpp. The scales and zero points
@@ -48,6 +48,7 @@
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -55,6 +56,18 @@
 
 using namespace mlir;
 using namespace mlir::hkg;
+
+/// prmt.b32 (NVIDIA PTX): byte i of the result is byte (sel >> 4i) & 7 of
+/// {hi, lo} (0-3: lo's bytes, 4-7: hi's).
+static Value permuteBytes(OpBuilder &b, Location loc, Value lo, Value hi,
+                          Value sel) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, b.getI32Type(), ValueRange{lo, hi, sel},
+      "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r", /*has_side_effects=*/false,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
+  return op.getResult(0);
+}
 
 /// Concatenates 1-D vectors of one element type.
 static Value concatVectors(OpBuilder &b, Location loc, ArrayRef<Value> parts) {
@@ -136,6 +149,25 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
   Value firstStep = ix.mul(rank, perSplit);
   Value zero = ix.c(0);
 
+  // Which bounds a copy must check: activation rows past M, k past K (K
+  // not a multiple of the step, or a slice running past the last step),
+  // weight rows past N. Unchecked ones cost no per-step index math.
+  bool checkM = m % tm != 0, checkN = n % tn != 0;
+  bool checkK = k % tk != 0 || perSplit * s.splitK != numK;
+  auto chunkValid = [&](Value gm, Value gk) {
+    return ix.andI(checkM ? ix.lt(gm, m) : Value(),
+                   checkK ? ix.lt(gk, k) : Value());
+  };
+  auto weightIndices = [&](Value row, Value col, Value k0) {
+    Value gn = ix.add(n0, row);
+    if (checkN)
+      gn = arith::MinUIOp::create(b, loc, gn, ix.c(n - 1));
+    Value gb = ix.add(ix.div(k0, 2), col);
+    if (checkK)
+      gb = arith::MinUIOp::create(b, loc, gb, ix.c(k / 2 - 16));
+    return SmallVector<Value>{gn, gb};
+  };
+
   // cp.async of K step `kt` (global, possibly past K) into `stage`.
   auto issueCopies = [&](Value kt, Value stage) {
     SmallVector<Value> tokens;
@@ -143,26 +175,24 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
     forEachCopyChunk(ix, tid, s.threads, tm, tk, xVw,
                      ChunkRowIndexing::RowOffset, [&](Value row, Value col) {
                        Value gm = ix.add(m0, row), gk = ix.add(k0, col);
-                       Value valid = ix.andI(ix.lt(gm, m), ix.lt(gk, k));
-                       Value srcElements = ix.select(valid, ix.c(xVw), zero);
+                       Value valid = chunkValid(gm, gk);
+                       Value srcElements;
+                       if (valid) {
+                         srcElements = ix.select(valid, ix.c(xVw), zero);
+                         gm = ix.select(valid, gm, zero);
+                         gk = ix.select(valid, gk, zero);
+                       }
                        tokens.push_back(asyncCopyChunk(
                            b, loc, xs,
                            ValueRange{stage, row, swizzle(row, col)}, x,
-                           ValueRange{ix.select(valid, gm, zero),
-                                      ix.select(valid, gk, zero)},
-                           xVw, srcElements));
+                           ValueRange{gm, gk}, xVw, srcElements));
                      });
-    forEachCopyChunk(
-        ix, tid, s.threads, tn, tk / 2, 16, ChunkRowIndexing::RowOffset,
-        [&](Value row, Value col) {
-          Value gn =
-              arith::MinUIOp::create(b, loc, ix.add(n0, row), ix.c(n - 1));
-          Value gb = arith::MinUIOp::create(b, loc, ix.add(ix.div(k0, 2), col),
-                                            ix.c(k / 2 - 16));
-          tokens.push_back(asyncCopyChunk(b, loc, ws,
-                                          ValueRange{stage, row, col}, w,
-                                          ValueRange{gn, gb}, 16));
-        });
+    forEachCopyChunk(ix, tid, s.threads, tn, tk / 2, 16,
+                     ChunkRowIndexing::RowOffset, [&](Value row, Value col) {
+                       tokens.push_back(asyncCopyChunk(
+                           b, loc, ws, ValueRange{stage, row, col}, w,
+                           weightIndices(row, col, k0), 16));
+                     });
     return commitAsyncCopies(b, loc, tokens);
   };
   // AMD: step `kt`'s chunks into registers (zero past M or K), then into
@@ -174,7 +204,11 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
         ix, tid, s.threads, tm, tk, xVw, ChunkRowIndexing::RowOffset,
         [&](Value row, Value col) {
           Value gm = ix.add(m0, row), gk = ix.add(k0, col);
-          Value valid = ix.andI(ix.lt(gm, m), ix.lt(gk, k));
+          Value valid = chunkValid(gm, gk);
+          if (!valid) {
+            regs.push_back(loadChunk(b, loc, x, ValueRange{gm, gk}, xVw));
+            return;
+          }
           Value v = loadChunk(b, loc, x,
                               ValueRange{ix.select(valid, gm, zero),
                                          ix.select(valid, gk, zero)},
@@ -186,11 +220,7 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
     forEachCopyChunk(
         ix, tid, s.threads, tn, tk / 2, 16, ChunkRowIndexing::RowOffset,
         [&](Value row, Value col) {
-          Value gn =
-              arith::MinUIOp::create(b, loc, ix.add(n0, row), ix.c(n - 1));
-          Value gb = arith::MinUIOp::create(b, loc, ix.add(ix.div(k0, 2), col),
-                                            ix.c(k / 2 - 16));
-          regs.push_back(loadChunk(b, loc, w, ValueRange{gn, gb}, 16));
+          regs.push_back(loadChunk(b, loc, w, weightIndices(row, col, k0), 16));
         });
     return regs;
   };
@@ -265,10 +295,12 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
     return vector::BitCastOp::create(
         b, loc, pairType, vector::BroadcastOp::create(b, loc, i32x1, word));
   };
-  // mma.sync: the lane's byte of each weight word, bits 8t .. 8t + 7.
   // AMD: the word of the k16 slice's 8 bytes that holds the lane's kPer / 2
   // bytes (from byte kPer t / 2), and the first one's bit offset in it.
-  Value shift = arith::IndexCastOp::create(b, loc, i32, ix.mul(t, 8));
+  // prmt selector: byte 0 = byte t of the word, byte 2 = byte t of the
+  // word >> 4 (the high nibble in the low half of the byte).
+  Value prmtSel = arith::IndexCastOp::create(
+      b, loc, i32, ix.add(t, ix.mul(ix.add(t, 4), 256)));
   Value laneByte = ix.div(ix.mul(t, std::max<int64_t>(kPer, 1)), 2);
   Value wordOfLane = ix.div(laneByte, 4);
   Value shiftOfLane =
@@ -326,6 +358,17 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
         Value mask = constI32(b, l, 0xF), maskHigh = constI32(b, l, 0xF0000);
         Value magic2 = constI32(b, l, magic * 0x10001);
         Value twelve = constI32(b, l, 12);
+        // mma.sync: one prmt gathers the lane's two nibbles (k = 2t, 2t + 1)
+        // into the two halves: (magic + q[2t], magic + q[2t + 1]).
+        Value mask2 = constI32(b, l, 0x000F000F), four = constI32(b, l, 4);
+        auto dequantPrmt = [&](Value word, int64_t q) -> Value {
+          Value hi = arith::ShRUIOp::create(b, l, word, four);
+          Value d = permuteBytes(b, l, word, hi, prmtSel);
+          Value p = arith::OrIOp::create(
+              b, l, arith::AndIOp::create(b, l, d, mask2), magic2);
+          Value h = arith::SubFOp::create(b, l, toPair(p), zero2[q]);
+          return arith::MulFOp::create(b, l, h, scale2[q]);
+        };
         auto dequant = [&](Value word, Value sh, int64_t q) -> Value {
           Value v = arith::ShRUIOp::create(b, l, word, sh);
           Value lo = arith::AndIOp::create(b, l, v, mask);
@@ -409,9 +452,9 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
                 b, l, VectorType::get({2}, i32), bytes);
             int64_t q = grp * nTiles + j;
             Value p0 =
-                dequant(vector::ExtractOp::create(b, l, words, 0), shift, q);
+                dequantPrmt(vector::ExtractOp::create(b, l, words, 0), q);
             Value p1 =
-                dequant(vector::ExtractOp::create(b, l, words, 1), shift, q);
+                dequantPrmt(vector::ExtractOp::create(b, l, words, 1), q);
             Value bf =
                 arith::ConstantOp::create(b, l, bType, b.getZeroAttr(bType));
             bf = vector::InsertOp::create(b, l, p0, bf, 0);

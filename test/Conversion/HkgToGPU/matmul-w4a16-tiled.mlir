@@ -3,18 +3,20 @@
 // `stages` LDS buffers by cp.async (activation chunks past M or K
 // zero-filled, weight rows past N clamped), the activations read by
 // ldmatrix.x4 as mma.sync's A operand, each lane's k16 weight word pair read
-// from LDS and its byte lane % 4 turned into 16-bit pairs
-// (((w >> 8t) & 0xF) | ((w >> 8t) << 12 & 0xF0000) | magic, minus magic + z,
-// times the scale) as the B fragment.
+// from LDS and its byte lane % 4 turned into 16-bit pairs (prmt of the word
+// and the word >> 4, & 0x000F000F | magic, minus magic + z, times the
+// scale) as the B fragment.
 // RUN: hkg-opt %s --hkg-lower-to-gpu=chip=sm_90 | FileCheck %s
 
 // 64 x 64 x 128, groups of 32: 2 x 2 waves of 32 x 16 warp tiles (2 m16 x
 // 2 n8), tile_n = 32, 2 stages; two groups a step of 64 k (scales and zero
-// points of the next step loop-carried); in bounds: pair stores.
+// points of the next step loop-carried); in bounds: no zero fill, no
+// clamps, pair stores.
 // CHECK-LABEL: gpu.func @hkg_matmul_w4a16_0
 // CHECK-SAME: workgroup(%[[XS:[a-z0-9]+]] : memref<2x64x64xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[WS:[a-z0-9]+]] : memref<2x32x48xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: arith.xori
-// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[XS]][%{{.*}}, %{{.*}}, %{{.*}}], 8, %{{.*}} {bypassL1} : memref<64x128xbf16> to memref<2x64x64xbf16
+// CHECK-NOT: arith.select
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[XS]][%{{.*}}, %{{.*}}, %{{.*}}], 8 {bypassL1} : memref<64x128xbf16> to memref<2x64x64xbf16
 // CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[WS]][%{{.*}}, %{{.*}}, %{{.*}}], 16 {bypassL1} : memref<64x64xi8> to memref<2x32x48xi8
 // CHECK: nvgpu.device_async_create_group
 // CHECK: memref.load %{{.*}} : memref<64x4xbf16>
@@ -28,10 +30,9 @@
 // CHECK:   nvgpu.ldmatrix %[[XS]][{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<2x64x64xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // CHECK:   vector.load %[[WS]][{{.*}}] {alignment = 8 : i64} : memref<2x32x48xi8, #gpu.address_space<workgroup>>, vector<8xi8>
 // CHECK:   vector.bitcast %{{.*}} : vector<8xi8> to vector<2xi32>
-// CHECK:   arith.shrui
-// CHECK:   arith.andi %{{.*}}, %c15_i32{{(_[0-9]+)?}}
-// CHECK:   arith.shli %{{.*}}, %c12_i32{{(_[0-9]+)?}}
-// CHECK:   arith.andi %{{.*}}, %c983040_i32{{(_[0-9]+)?}}
+// CHECK:   arith.shrui %{{.*}}, %c4_i32{{(_[0-9]+)?}}
+// CHECK:   llvm.inline_asm "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r" %{{.*}}, %{{.*}}, %{{.*}} : (i32, i32, i32) -> i32
+// CHECK:   arith.andi %{{.*}}, %c983055_i32{{(_[0-9]+)?}}
 // CHECK:   arith.ori %{{.*}}, %c1124090624_i32{{(_[0-9]+)?}}
 // CHECK:   arith.subf %{{.*}} : vector<2xbf16>
 // CHECK:   arith.mulf %{{.*}} : vector<2xbf16>
