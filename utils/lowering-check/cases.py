@@ -605,12 +605,24 @@ def w4a16_cases():
     # Matrix-core schedules: each group size with a split of K whose last
     # slice is partly past K, several m16 tiles a wave, 128-row activation
     # tiles, one span a step and 4 in flight, one wave a workgroup.
-    mc = "mma = mma_16x8x16, "
+    mc = "mma = mma_16x8x16, stages = 0, "
     add_w4a16("bf16", 16, 1030, 8192, 128, s=mc + "tile_m = 16, rows_per_wave = 16, unroll = 4, threads = 256, split_k = 8")
     add_w4a16("f16", 5, 777, 4160, 64, s=mc + "tile_m = 8, rows_per_wave = 64, unroll = 1, threads = 64, split_k = 4")
     add_w4a16("bf16", 33, 300, 2080, 32, s=mc + "tile_m = 32, rows_per_wave = 32, unroll = 2, threads = 128, split_k = 16")
     add_w4a16("bf16", 128, 512, 1024, 64, odt="f32", s=mc + "tile_m = 128, rows_per_wave = 16, unroll = 1, threads = 32, split_k = 1")
     add_w4a16("f16", 64, 4096, 4096, 128, s=mc + "tile_m = 64, rows_per_wave = 32, unroll = 2, threads = 256, split_k = 2")
+    # The LDS-pipelined kernel (stages > 0; the default from batch 64 on
+    # sm_90): every group size, ragged M / N and K (K % 64 = 32: a half
+    # step; a split whose last slice runs past K), f16 and f32 results,
+    # 2 / 3 / 4 stages, waves_m 1 / 2 / 4, 64- and 128-row tiles.
+    add_w4a16("bf16", 64, 4096, 4096, 128)
+    add_w4a16("f16", 96, 1000, 4128, 32)
+    add_w4a16("bf16", 200, 777, 4160, 64, odt="f32")
+    tl = "mma = mma_16x8x16, "
+    add_w4a16("f16", 130, 1030, 2048, 64, s=tl + "stages = 3, tile_m = 64, waves_m = 1, threads = 128, rows_per_wave = 32, split_k = 4")
+    add_w4a16("bf16", 256, 512, 8192, 128, s=tl + "stages = 4, tile_m = 128, waves_m = 2, threads = 256, rows_per_wave = 16, split_k = 8")
+    add_w4a16("bf16", 64, 300, 1056, 32, s=tl + "stages = 2, tile_m = 64, waves_m = 4, threads = 128, rows_per_wave = 8, split_k = 2")
+    add_w4a16("f16", 255, 2050, 1024, 128, odt="f32", s=tl + "stages = 3, tile_m = 128, waves_m = 2, threads = 256, rows_per_wave = 32, split_k = 1")
     # The streaming kernel (mma = none): every rows_per_wave, unroll and a
     # small tile.
     sk = "mma = none, split_k = 1, "

@@ -53,6 +53,9 @@ LogicalResult lowerMatmul(MatmulOp op, KernelContext &kc);
 /// a matrix-core `mma` the kernel of MatmulW4A16MatrixCore.cpp.
 LogicalResult lowerMatmulW4A16(MatmulW4A16Op op, KernelContext &kc);
 LogicalResult lowerMatmulW4A16MatrixCore(MatmulW4A16Op op, KernelContext &kc);
+/// With `stages` > 0: the LDS-pipelined large-batch kernel
+/// (MatmulW4A16Tiled.cpp).
+LogicalResult lowerMatmulW4A16Tiled(MatmulW4A16Op op, KernelContext &kc);
 
 } // namespace mlir::hkg
 

@@ -83,6 +83,8 @@ LogicalResult mlir::hkg::lowerMatmulW4A16(MatmulW4A16Op op, KernelContext &kc) {
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   MatmulW4A16Schedule s = MatmulW4A16Schedule::decode(kc.schedule);
+  if (s.isTiled())
+    return lowerMatmulW4A16Tiled(op, kc);
   if (!s.mma.isNone())
     return lowerMatmulW4A16MatrixCore(op, kc);
   int64_t m = op.getM(), n = op.getN(), k = op.getK();

@@ -1,6 +1,9 @@
 // W4A16 kernels for the ptxas report (test/Target/NVVM/matmul-w4a16.test): the
 // bench shapes at batch 1, 16 and 128 with default schedules (the matrix-core
-// kernel), f16 with groups of 32, and the streaming kernel (mma = none).
+// kernel; the LDS-pipelined kernel at batch 128), f16 with groups of 32, the
+// streaming kernel (mma = none), and the LDS-pipelined kernel on ragged
+// shapes (f16, groups of 32, K % 64 = 32, an f32 result) and on the bench's
+// 4096 x 4096 and 14336 x 4096 weights at batch 128.
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @b1_28672x8192(%x: tensor<1x8192xbf16>, %w: tensor<28672x4096xi8>, %s: tensor<28672x64xbf16>, %z: tensor<28672x64xi8>) -> tensor<1x28672xbf16> {
     %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size(128) : tensor<1x8192xbf16>, tensor<28672x4096xi8>, tensor<28672x64xbf16>, tensor<28672x64xi8> -> tensor<1x28672xbf16>
@@ -33,5 +36,17 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @stream(%x: tensor<4x4096xbf16>, %w: tensor<4096x2048xi8>, %s: tensor<4096x64xbf16>, %z: tensor<4096x64xi8>) -> tensor<4x4096xbf16> {
     %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size(64) {schedule = #hkg.schedule<mma = none, tile_m = 4, rows_per_wave = 2, unroll = 2, threads = 256, split_k = 1>} : tensor<4x4096xbf16>, tensor<4096x2048xi8>, tensor<4096x64xbf16>, tensor<4096x64xi8> -> tensor<4x4096xbf16>
     return %y : tensor<4x4096xbf16>
+  }
+  func.func @tiled_ragged(%x: tensor<100x4128xf16>, %w: tensor<1000x2064xi8>, %s: tensor<1000x129xf16>, %z: tensor<1000x129xi8>) -> tensor<100x1000xf32> {
+    %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size(32) : tensor<100x4128xf16>, tensor<1000x2064xi8>, tensor<1000x129xf16>, tensor<1000x129xi8> -> tensor<100x1000xf32>
+    return %y : tensor<100x1000xf32>
+  }
+  func.func @b128_4096x4096(%x: tensor<128x4096xbf16>, %w: tensor<4096x2048xi8>, %s: tensor<4096x32xbf16>, %z: tensor<4096x32xi8>) -> tensor<128x4096xbf16> {
+    %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size(128) : tensor<128x4096xbf16>, tensor<4096x2048xi8>, tensor<4096x32xbf16>, tensor<4096x32xi8> -> tensor<128x4096xbf16>
+    return %y : tensor<128x4096xbf16>
+  }
+  func.func @b128_14336x4096(%x: tensor<128x4096xbf16>, %w: tensor<14336x2048xi8>, %s: tensor<14336x32xbf16>, %z: tensor<14336x32xi8>) -> tensor<128x14336xbf16> {
+    %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size(128) : tensor<128x4096xbf16>, tensor<14336x2048xi8>, tensor<14336x32xbf16>, tensor<14336x32xi8> -> tensor<128x14336xbf16>
+    return %y : tensor<128x14336xbf16>
   }
 }

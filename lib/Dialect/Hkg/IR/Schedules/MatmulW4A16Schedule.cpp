@@ -43,6 +43,26 @@ mlir::hkg::w4a16MatrixCoreInstructions(const TargetInfo &target) {
   return {};
 }
 
+/// Batches from which the default is the LDS-pipelined kernel (mma.sync):
+/// the LDS-free matrix-core kernel's waves each read their activation
+/// tile from L1 (tile_m x 256 bytes a span of 128 k for every 32 weight
+/// rows) and are issue-bound from ~64 rows on (docs/Matmul.md, "W4A16").
+static constexpr int64_t kTiledMinBatch = 64;
+
+/// The knobs only the LDS-pipelined kernel reads.
+static void addTiledKnobs(ScheduleSpace &space, const TargetInfo &target,
+                          int64_t stages, int64_t wavesM) {
+  space.add(kStages, {0, 2, 3, 4}, stages,
+            "LDS buffers of the LDS-pipelined kernel (cp.async, mma.sync); "
+            "0 picks the LDS-free matrix-core kernel (or the streaming one)");
+  space.add(kWavesM, {1, 2, 4}, wavesM,
+            "waves along the activation rows of the LDS-pipelined kernel's "
+            "workgroup tile (read by that kernel only)");
+  // The LDS-pipelined kernel's 256 threads hold ~135-165 registers: one
+  // workgroup an SM unless the code generator is asked for two.
+  addOccupancyKnob(space, target);
+}
+
 /// The streaming kernel's defaults (mma = none).
 static void addStreamDefaults(ScheduleSpace &space, int64_t m, int64_t n,
                               int64_t chunks, const TargetInfo &target,
@@ -73,6 +93,55 @@ static void addStreamDefaults(ScheduleSpace &space, int64_t m, int64_t n,
   space.add(kSplitK, {1, 2, 4, 8, 16, 32, 64}, 1,
             "workgroups along K (matrix-core kernel), their f32 partials "
             "summed through a global workspace");
+  addTiledKnobs(space, target, 0, 1);
+}
+
+/// The LDS-pipelined kernel's defaults (batches of 64 and more): 128 x 128
+/// workgroup tiles (64 x 128 up to 64 rows) of 2 x 4 (1 x 4) waves with
+/// 64 x 32 warp tiles (CDNA: 2 x 2 waves of 64 x 64; gfx12: 128 x 64 tiles
+/// of 4 x 2 waves of 32 x 32), 3 stages of 64 k
+/// (AMD: 2, through registers), and K split until the grid covers the SMs
+/// while each slice keeps 8 steps and the f32 partials stay within the
+/// packed weights' bytes.
+static void addTiledDefaults(ScheduleSpace &space, int64_t m, int64_t n,
+                             int64_t k, const TargetInfo &target,
+                             ArrayRef<int64_t> threads) {
+  int64_t tileM = std::clamp<int64_t>(llvm::PowerOf2Ceil(m), 64, 128);
+  // Warp tiles: NVIDIA 64 x 32 (4 waves per 64 rows of M, 128 weight rows
+  // a tile); CDNA (wave64) 64 x 64 (2 waves); gfx12 (wave32, no packed
+  // bf16 math: the dequantization goes through f32) 32 x 32, 64 weight
+  // rows a tile (232 VGPRs, no scratch; 64 x 32 spills).
+  bool gfx12 = target.isAMD() && target.waveSize == 32;
+  int64_t warpM = gfx12 ? 32 : 64;
+  int64_t rows = target.waveSize == 64 ? 64 : 32;
+  int64_t tileN = gfx12 ? 64 : 128;
+  int64_t wavesM = tileM / warpM;
+  int64_t waves = tileN / rows * wavesM;
+  int64_t tiles = llvm::divideCeil(n, tileN) * llvm::divideCeil(m, tileM);
+  int64_t steps = llvm::divideCeil(k, kW4A16TileK);
+  int64_t paddedM = llvm::divideCeil(m, tileM) * tileM;
+  int64_t splitK = 1;
+  while (splitK < 64 && tiles * splitK < target.computeUnits &&
+         steps / (2 * splitK) >= 8 && 2 * splitK * 8 * paddedM <= k)
+    splitK *= 2;
+  space.add(kTileM, {1, 2, 4, 8, 16, 32, 64, 128}, tileM,
+            "activation rows per workgroup tile (streaming kernel: each lane "
+            "multiplies a dequantized chunk with them; matrix-core kernel: "
+            "the B operand's rows, a multiple of the instruction's N)");
+  space.add(kRowsPerWave, {1, 2, 4, 8, 16, 32, 64}, rows,
+            "weight rows (output columns) each wave streams at once (a "
+            "multiple of 16 with a matrix-core mma)");
+  space.add(kUnroll, {1, 2, 4, 8}, 1,
+            "16-byte weight chunks per lane and row in flight per step "
+            "(matrix-core kernel: K spans per step)");
+  space.add(kThreads, threads,
+            std::min<int64_t>(waves * target.waveSize, threads.back()),
+            "threads per workgroup (each wave its own weight rows)");
+  space.add(kSplitK, {1, 2, 4, 8, 16, 32, 64}, splitK,
+            "workgroups along K (matrix-core kernel), their f32 partials "
+            "summed through a global workspace");
+  // AMD stages through registers: a double buffer.
+  addTiledKnobs(space, target, target.isNVIDIA() ? 3 : 2, wavesM);
 }
 
 /// The matrix-core kernel's defaults: 32 weight rows a wave, 4 waves, the
@@ -117,6 +186,7 @@ static void addMatrixCoreDefaults(ScheduleSpace &space, int64_t m, int64_t n,
   space.add(kSplitK, {1, 2, 4, 8, 16, 32, 64}, splitK,
             "workgroups along K (matrix-core kernel), their f32 partials "
             "summed through a global workspace");
+  addTiledKnobs(space, target, 0, 1);
 }
 
 ScheduleSpace MatmulW4A16Op::getScheduleSpace(const TargetInfo &target) {
@@ -136,12 +206,72 @@ ScheduleSpace MatmulW4A16Op::getScheduleSpace(const TargetInfo &target) {
   space.add(kMma, mmas, mma,
             "matrix-core instruction (weights dequantized into its A "
             "fragments), or none for the f32-FMA streaming kernel");
+  // Large batches: the LDS-pipelined kernel, each weight dequantized once
+  // per wave for 64 activation rows (the LDS-free kernel's waves re-read
+  // the activations from L1 for every 32 weight rows).
   if (mma == "none")
     addStreamDefaults(space, m, n, k / kW4A16ChunkValues, target, threads);
+  else if (m >= kTiledMinBatch &&
+           w4a16HasTiledKernel(MmaInstruction::parse(mma)))
+    addTiledDefaults(space, m, n, k, target, threads);
   else
     addMatrixCoreDefaults(space, m, n, k, MmaInstruction::parse(mma), target,
                           threads);
   return space;
+}
+
+/// The LDS-pipelined kernel's constraints (stages > 0).
+static LogicalResult verifyTiled(MatmulW4A16Op op, const MatmulW4A16Schedule &s,
+                                 const TargetInfo &target,
+                                 function_ref<InFlightDiagnostic()> emitError) {
+  int64_t wave = target.waveSize;
+  if (!w4a16HasTiledKernel(s.mma))
+    return emitError() << "schedule knob '" << kStages.name
+                       << "' = " << s.stages << " with mma = " << s.mma.name
+                       << ", expected 0 (the LDS-pipelined kernel needs a "
+                       << "matrix-core instruction)";
+  if (!target.isNVIDIA() && s.stages != 2)
+    return emitError() << "schedule knob '" << kStages.name
+                       << "' = " << s.stages << " with mma = " << s.mma.name
+                       << ", expected 0 or 2 (AMD stages through registers "
+                       << "into a double buffer)";
+  int64_t waves = s.threads / wave;
+  if (waves % s.wavesM != 0)
+    return emitError() << "schedule knob '" << kWavesM.name
+                       << "' = " << s.wavesM << " does not divide the " << waves
+                       << " waves of " << s.threads << " threads";
+  if (s.tileM % (16 * s.wavesM) != 0)
+    return emitError() << "schedule knob '" << kTileM.name << "' = " << s.tileM
+                       << " with stages > 0, expected a multiple "
+                       << "of 16 x waves_m = " << 16 * s.wavesM;
+  if (s.rowsPerWave % s.mma.n != 0)
+    return emitError() << "schedule knob '" << kRowsPerWave.name
+                       << "' = " << s.rowsPerWave
+                       << " with stages > 0 and mma = " << s.mma.name
+                       << ", expected a multiple of " << s.mma.n;
+  int64_t acc = (s.tileM / s.wavesM / 16) * (s.rowsPerWave / s.mma.n) *
+                (s.mma.m * s.mma.n / wave);
+  if (acc > kMaxMatrixCoreAccumulators)
+    return emitError() << "schedule knobs '" << kTileM.name << "' / '"
+                       << kWavesM.name << "' x '" << kRowsPerWave.name
+                       << "' = " << s.tileM / s.wavesM << " x " << s.rowsPerWave
+                       << " need " << acc
+                       << " f32 accumulators per lane, expected at most "
+                       << kMaxMatrixCoreAccumulators;
+  int64_t elemBytes =
+      op.getInput().getType().getElementType().getIntOrFloatBitWidth() / 8;
+  int64_t lds = w4a16TiledLdsBytes(s.tileM, s.tileN(wave), s.stages, elemBytes);
+  if (lds > target.ldsBytesPerWorkgroup)
+    return emitError() << "schedule knobs '" << kStages.name << "', '"
+                       << kTileM.name << "' and '" << kRowsPerWave.name
+                       << "' need " << lds << " bytes of LDS, expected at "
+                       << "most " << target.ldsBytesPerWorkgroup;
+  int64_t steps = llvm::divideCeil(op.getK(), kW4A16TileK);
+  if (s.splitK > steps)
+    return emitError() << "schedule knob '" << kSplitK.name
+                       << "' = " << s.splitK << ", expected at most " << steps
+                       << " (the K steps of " << kW4A16TileK << " values)";
+  return success();
 }
 
 LogicalResult MatmulW4A16Op::verifyScheduleConstraints(
@@ -153,6 +283,8 @@ LogicalResult MatmulW4A16Op::verifyScheduleConstraints(
     return emitError() << "schedule knob '" << kThreads.name
                        << "' = " << s.threads
                        << " is not a multiple of the wave size " << wave;
+  if (s.isTiled())
+    return verifyTiled(*this, s, target, emitError);
   if (s.mma.isNone()) {
     if (s.tileM > kMaxStreamTileM)
       return emitError() << "schedule knob '" << kTileM.name

@@ -49,7 +49,29 @@ inline int64_t w4a16AccPerInstruction(const MmaInstruction &mma,
   return mma.m * mma.n / waveSize;
 }
 
-/// hkg.matmul_w4a16's schedule. Two kernels (docs/Matmul.md, "W4A16"):
+/// The LDS-pipelined kernel (MatmulW4A16Tiled.cpp): K values per pipeline
+/// step (64 activations = 128 bytes of a row, 32 packed weight bytes), and
+/// the bytes each weight row of an LDS stage is padded by (48-byte rows:
+/// the 8 rows of an n8 tile read their 16-byte pieces from distinct banks).
+inline constexpr int64_t kW4A16TileK = 64;
+inline constexpr int64_t kW4A16WeightRowPad = 16;
+
+/// Whether the LDS-pipelined kernel is built with `mma`: the matrix-core
+/// kernel's instructions (w4a16MatrixCoreInstructions), mma.sync with
+/// cp.async, MFMA / gfx12 WMMA staged through registers.
+inline bool w4a16HasTiledKernel(const MmaInstruction &mma) {
+  return !mma.isNone();
+}
+
+/// LDS bytes of the LDS-pipelined kernel: `stages` x (activation tile
+/// tile_m x kW4A16TileK, weight tile tile_n rows of padded packed bytes).
+inline int64_t w4a16TiledLdsBytes(int64_t tileM, int64_t tileN, int64_t stages,
+                                  int64_t elemBytes) {
+  return stages * (tileM * kW4A16TileK * elemBytes +
+                   tileN * (kW4A16TileK / 2 + kW4A16WeightRowPad));
+}
+
+/// hkg.matmul_w4a16's schedule. Three kernels (docs/Matmul.md, "W4A16"):
 ///
 /// - `mma = none`: weight streaming with f32 FMAs. Each wave owns
 ///   `rowsPerWave` weight rows and walks their K, each lane dequantizing
@@ -63,6 +85,12 @@ inline int64_t w4a16AccPerInstruction(const MmaInstruction &mma,
 ///   dequantized into the instruction's A fragments, with the activations
 ///   as B; `unroll` K spans (a 16-byte chunk per lane and row) in flight per
 ///   step; `splitK` workgroups along K meet in a global workspace.
+/// - the same `mma` with `stages` > 0 (large batches, mma.sync): workgroup
+///   tiles of `tileM` activation rows x `rowsPerWave` x waves / `wavesM`
+///   weight rows, both operands staged through `stages` LDS buffers by
+///   cp.async, the activations read by ldmatrix as the A operand, the
+///   weights dequantized once per wave from LDS into B fragments; `splitK`
+///   as above.
 struct MatmulW4A16Schedule {
   int64_t tileM;
   int64_t rowsPerWave;
@@ -70,6 +98,16 @@ struct MatmulW4A16Schedule {
   int64_t threads;
   MmaInstruction mma;
   int64_t splitK;
+  /// LDS buffers of the LDS-pipelined kernel; 0: one of the other two.
+  int64_t stages;
+  /// Waves along the activation rows (LDS-pipelined kernel; 1 otherwise).
+  int64_t wavesM;
+
+  bool isTiled() const { return stages > 0; }
+  /// The LDS-pipelined kernel's workgroup tile along N (weight rows).
+  int64_t tileN(int64_t waveSize) const {
+    return rowsPerWave * (threads / waveSize) / wavesM;
+  }
 
   static MatmulW4A16Schedule decode(const ResolvedSchedule &s) {
     return {s.get(kTileM),
@@ -77,7 +115,9 @@ struct MatmulW4A16Schedule {
             s.get(kUnroll),
             s.get(kThreads),
             MmaInstruction::parse(s.get(kMma)),
-            s.get(kSplitK)};
+            s.get(kSplitK),
+            s.get(kStages),
+            s.get(kWavesM)};
   }
 };
 
