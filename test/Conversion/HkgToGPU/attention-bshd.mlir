@@ -30,7 +30,7 @@
 // CHECK: gpu.return
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @bshd_sm90(%q: tensor<1x128x4x64xbf16>, %k: tensor<1x256x2x64xbf16>, %v: tensor<1x256x2x64xbf16>) -> tensor<1x128x4x64xbf16> {
-    %0 = hkg.attention %q, %k, %v causal layout(bshd) : tensor<1x128x4x64xbf16>, tensor<1x256x2x64xbf16>, tensor<1x256x2x64xbf16> -> tensor<1x128x4x64xbf16>
+    %0 = hkg.attention %q, %k, %v causal layout(bshd) {schedule = #hkg.schedule<mma = mma_16x8x16, tile_q = 64, tile_kv = 64, waves = 4, stages = 2>} : tensor<1x128x4x64xbf16>, tensor<1x256x2x64xbf16>, tensor<1x256x2x64xbf16> -> tensor<1x128x4x64xbf16>
     return %0 : tensor<1x128x4x64xbf16>
   }
 }

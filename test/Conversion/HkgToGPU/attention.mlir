@@ -1,8 +1,9 @@
 // hkg.attention to one flash-attention kernel (Attention.cpp): grouped-query
 // (4 query heads over 2 key/value heads), causal with Skv > Sq (the query
-// rows are the last Sq of the key positions), bf16, under the default
-// schedule of sm_90 (mma.sync m16n8k16) and the FMA kernel on gfx942 (its
-// default, MFMA: attention-amd-matrix-cores.mlir).
+// rows are the last Sq of the key positions), bf16, under sm_90's mma.sync
+// m16n8k16 schedule (its default there is warpgroup MMA:
+// attention-wgmma.mlir) and the FMA kernel on gfx942 (its default, MFMA:
+// attention-amd-matrix-cores.mlir).
 // RUN: hkg-opt %s --split-input-file --hkg-default-schedule --hkg-lower-to-gpu --canonicalize --cse | FileCheck %s
 
 // sm_90: tile_q = 64 query rows per workgroup (4 waves of 16), K / V blocks
@@ -59,7 +60,7 @@
 // CHECK: gpu.return
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @gqa_sm90(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x2x256x64xbf16>, %v: tensor<1x2x256x64xbf16>) -> tensor<1x4x128x64xbf16> {
-    %0 = hkg.attention %q, %k, %v causal : tensor<1x4x128x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16> -> tensor<1x4x128x64xbf16>
+    %0 = hkg.attention %q, %k, %v causal {schedule = #hkg.schedule<mma = mma_16x8x16, tile_q = 64, tile_kv = 64, waves = 4, stages = 2>} : tensor<1x4x128x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16> -> tensor<1x4x128x64xbf16>
     return %0 : tensor<1x4x128x64xbf16>
   }
 }
