@@ -313,10 +313,15 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
                                   s.kvSplit > 1);
   if (lds > target.ldsBytesPerWorkgroup)
     return emitError() << "schedule needs " << lds
-                       << " bytes of LDS (tile_q x (D + pad) + stages x "
-                       << (transposesValues(s.mma)
-                               ? "(tile_kv x (D + pad) + Dv x (tile_kv + pad))"
-                               : "tile_kv x (D + Dv + 2 pad)")
+                       << " bytes of LDS ("
+                       << (s.mma.family == MmaFamily::Wgmma
+                               ? "tile_q x D + stages x tile_kv x (D + Dv), "
+                                 "unpadded"
+                           : transposesValues(s.mma)
+                               ? "tile_q x (D + pad) + stages x (tile_kv x "
+                                 "(D + pad) + Dv x (tile_kv + pad))"
+                               : "tile_q x (D + pad) + stages x tile_kv x (D "
+                                 "+ Dv + 2 pad)")
                        << " elements"
                        << (fma ? ", + tile_q x tile_kv f32 for P" : "")
                        << (s.kvSplit > 1 ? ", + 16 for kv_split's flag" : "")
