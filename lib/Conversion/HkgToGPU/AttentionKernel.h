@@ -212,9 +212,9 @@ private:
   /// Global row `row` of a sequence of `length` rows, clamped to the last
   /// row where `partial` tiles may run past it.
   Value clampRow(Value row, int64_t length, bool partial) {
-    return partial ? arith::MinUIOp::create(b, loc, row, c(length - 1))
-                         .getResult()
-                   : row;
+    return partial
+               ? arith::MinUIOp::create(b, loc, row, c(length - 1)).getResult()
+               : row;
   }
 
   /// The loop over key/value blocks [begin, end): the state is O (rowGroups
@@ -273,7 +273,6 @@ private:
   /// The first group's token (the waits' operand).
   Value lastToken;
 };
-
 
 } // namespace mlir::hkg::attention
 

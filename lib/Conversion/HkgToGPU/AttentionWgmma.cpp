@@ -83,8 +83,8 @@ SmallVector<Value> AttentionKernelBuilder::scoresWgmma(Value stage) {
   };
   // This warpgroup's 64 rows of Q; the stage's key block.
   Value wgRow = mul(div(wave, 4), 64);
-  Value addrQ = arith::AddIOp::create(b, loc, wgmma::sharedAddress(b, loc, qLds),
-                                      toI64(mul(wgRow, kRowBytes)));
+  Value addrQ = arith::AddIOp::create(
+      b, loc, wgmma::sharedAddress(b, loc, qLds), toI64(mul(wgRow, kRowBytes)));
   int64_t kStageBytes = d / kPanel * tkv * kRowBytes;
   Value addrK =
       arith::AddIOp::create(b, loc, wgmma::sharedAddress(b, loc, kLds),
@@ -95,8 +95,8 @@ SmallVector<Value> AttentionKernelBuilder::scoresWgmma(Value stage) {
   for (int64_t kk = 0; kk < d / 16; ++kk) {
     // K step kk: 32 bytes along the rows of panel kk / 4.
     int64_t panel = kk * 16 / kPanel, within = (kk * 16 % kPanel) * 2;
-    Value descQ = wgmma::descriptor(
-        b, loc, plus(addrQ, panel * tq * kRowBytes + within));
+    Value descQ =
+        wgmma::descriptor(b, loc, plus(addrQ, panel * tq * kRowBytes + within));
     Value descK = wgmma::descriptor(
         b, loc, plus(addrK, panel * tkv * kRowBytes + within));
     acc = wgmma::mmaAsync(b, loc, operandType(elemT), acc, descQ, {}, descK,

@@ -63,8 +63,7 @@ static SmallVector<Value> elements(OpBuilder &b, Location loc, Value s) {
 
 /// Output constraints `outs` (e.g. "=f" per output), then `middle`, then one
 /// input tied to each output.
-static std::string tiedConstraints(ArrayRef<StringRef> outs,
-                                   StringRef middle) {
+static std::string tiedConstraints(ArrayRef<StringRef> outs, StringRef middle) {
   std::string c;
   for (StringRef o : outs)
     c += o.str() + ",";
@@ -74,9 +73,9 @@ static std::string tiedConstraints(ArrayRef<StringRef> outs,
   return c;
 }
 
-std::pair<Value, SmallVector<Value>>
-wgmma::tiedAsm(OpBuilder &b, Location loc, StringRef text, Value acc,
-               ValueRange regs) {
+std::pair<Value, SmallVector<Value>> wgmma::tiedAsm(OpBuilder &b, Location loc,
+                                                    StringRef text, Value acc,
+                                                    ValueRange regs) {
   SmallVector<Value> operands = elements(b, loc, acc);
   int64_t n = operands.size();
   llvm::append_range(operands, regs);
@@ -87,9 +86,9 @@ wgmma::tiedAsm(OpBuilder &b, Location loc, StringRef text, Value acc,
     outs.push_back(v.getType().isF32() ? "=f" : "=r");
   }
   Type resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
-  Value all = inlineAsm(b, loc, resultType, operands, text,
-                        tiedConstraints(outs, ""))
-                  .getResult(0);
+  Value all =
+      inlineAsm(b, loc, resultType, operands, text, tiedConstraints(outs, ""))
+          .getResult(0);
   if (regs.empty())
     return {all, {}};
   SmallVector<Value> parts = elements(b, loc, all);
@@ -100,8 +99,7 @@ wgmma::tiedAsm(OpBuilder &b, Location loc, StringRef text, Value acc,
 }
 
 Value wgmma::mmaAsync(OpBuilder &b, Location loc, StringRef type, Value acc,
-                      Value aDesc, ValueRange aRegs, Value bDesc,
-                      bool transB) {
+                      Value aDesc, ValueRange aRegs, Value bDesc, bool transB) {
   SmallVector<Value> accs = elements(b, loc, acc);
   int64_t n = accs.size();
   auto reg = [](int64_t i) { return "$" + std::to_string(i); };
@@ -125,8 +123,8 @@ Value wgmma::mmaAsync(OpBuilder &b, Location loc, StringRef type, Value acc,
   }
   int64_t next = n + operands.size();
   operands.push_back(bDesc);
-  operands.push_back(
-      arith::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(1)));
+  operands.push_back(arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                               b.getI32IntegerAttr(1)));
   middle += "l,r,";
   // imm-scale-a, imm-scale-b (1: not negated), then imm-trans-a (A in LDS
   // only) and imm-trans-b.

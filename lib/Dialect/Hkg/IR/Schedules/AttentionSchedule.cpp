@@ -185,14 +185,14 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   // warpgroups of 64, eight waves of 16), key/value blocks of 128 (64 where
   // Dv = 256 would leave too few registers), two stages.
   if (half && !pack && sq > kMaxDefaultPackedQueryLength &&
-      llvm::is_contained(mmas, "wgmma_64x128x16") &&
-      d % kWgmmaPanel == 0 && dv % kWgmmaPanel == 0 && d <= kWgmmaMaxN &&
-      dv <= kWgmmaMaxN) {
+      llvm::is_contained(mmas, "wgmma_64x128x16") && d % kWgmmaPanel == 0 &&
+      dv % kWgmmaPanel == 0 && d <= kWgmmaMaxN && dv <= kWgmmaMaxN) {
     int64_t wgTileQ = rows > kWgmmaRows ? 2 * kWgmmaRows : kWgmmaRows;
     int64_t wgTileKv = std::max(d, dv) > 128 ? 64 : 128;
     wgTileKv = std::min<int64_t>(
-        wgTileKv, std::max<int64_t>(kMinAttentionTile,
-                                    llvm::bit_ceil(static_cast<uint64_t>(skv))));
+        wgTileKv,
+        std::max<int64_t>(kMinAttentionTile,
+                          llvm::bit_ceil(static_cast<uint64_t>(skv))));
     auto wg = MmaInstruction::parse("wgmma_64x128x16");
     int64_t wgThreads = wgTileQ / 16 * target.waveSize;
     if (attentionLdsBytes(wgTileQ, wgTileKv, 2, wg, d, dv, bytes,
@@ -284,15 +284,15 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
     // AttentionWgmma.cpp: a warp per 16 rows, a warpgroup per 64; Q, K and
     // V in swizzled panels of 64 columns; Dv is one instruction's N.
     if (tileQ % kWgmmaRows != 0 || waves != tileQ / 16)
-      return emitError() << "schedule knob '" << kMma.name << "' = "
-                         << s.mma.name << " needs '" << kTileQ.name
-                         << "' a multiple of " << kWgmmaRows
-                         << " (warpgroups of 64 rows) and '" << kWaves.name
-                         << "' = tile_q / 16 (a wave per 16 rows), got tile_q = "
-                         << tileQ << " and waves = " << waves;
+      return emitError()
+             << "schedule knob '" << kMma.name << "' = " << s.mma.name
+             << " needs '" << kTileQ.name << "' a multiple of " << kWgmmaRows
+             << " (warpgroups of 64 rows) and '" << kWaves.name
+             << "' = tile_q / 16 (a wave per 16 rows), got tile_q = " << tileQ
+             << " and waves = " << waves;
     if (d % kWgmmaPanel != 0 || dv % kWgmmaPanel != 0 || dv > kWgmmaMaxN)
-      return emitError() << "schedule knob '" << kMma.name << "' = "
-                         << s.mma.name
+      return emitError() << "schedule knob '" << kMma.name
+                         << "' = " << s.mma.name
                          << " needs D and Dv multiples of 64 (128-byte "
                             "swizzled rows) and Dv <= 256 (one instruction's "
                             "N), got D = "
@@ -300,20 +300,19 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
     int64_t threads = waves * target.waveSize;
     int64_t budget = std::min<int64_t>(255, 65536 / threads);
     if (wgmmaRegisters(tileKv, dv) > budget)
-      return emitError() << "schedule knob '" << kMma.name << "' = "
-                         << s.mma.name << " needs "
+      return emitError() << "schedule knob '" << kMma.name
+                         << "' = " << s.mma.name << " needs "
                          << wgmmaRegisters(tileKv, dv)
                          << " registers per thread (tile_kv / 2 + Dv / 2 "
                             "accumulators + tile_kv / 4 for P + "
-                         << kAttentionWgmmaRegisterReserve << "), more than the "
-                         << budget << " of " << threads
+                         << kAttentionWgmmaRegisterReserve
+                         << "), more than the " << budget << " of " << threads
                          << " threads; expected a smaller tile_kv";
   }
   int64_t lds = attentionLdsBytes(tileQ, tileKv, s.stages, s.mma, d, dv, bytes,
                                   s.kvSplit > 1);
   if (lds > target.ldsBytesPerWorkgroup)
-    return emitError() << "schedule needs " << lds
-                       << " bytes of LDS ("
+    return emitError() << "schedule needs " << lds << " bytes of LDS ("
                        << (s.mma.family == MmaFamily::Wgmma
                                ? "tile_q x D + stages x tile_kv x (D + Dv), "
                                  "unpadded"
