@@ -480,6 +480,98 @@ void AttentionKernelBuilder::accumulateFma(ArrayRef<SmallVector<Value>> p,
 // The key/value loop
 //===----------------------------------------------------------------------===//
 
+SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
+    SmallVectorImpl<SmallVector<Value>> &s, int64_t j0, int64_t j1, Value kv0,
+    bool masked, SmallVectorImpl<Value> &state) {
+  Type f32 = b.getF32Type();
+  Value negInf = f(-std::numeric_limits<double>::infinity());
+  auto vt = VectorType::get({perTile}, f32);
+  auto fmf = arith::FastMathFlagsAttr::get(b.getContext(),
+                                           arith::FastMathFlags::afn);
+  for (int64_t i = 0; i < rowGroups; ++i)
+    for (int64_t jj = j0; jj < j1; ++jj) {
+      SmallVector<Value> elems;
+      for (int64_t e = 0; e < perTile; ++e) {
+        Value x = arith::MulFOp::create(b, loc, extract(s[i][jj], e),
+                                        f(scaleLog2));
+        if (masked) {
+          // With `causal`, key kv0 + col is visible to query q0 + row iff
+          // col + kv0 <= row + q0 + (Skv - Sq); keys past Skv (the rows a
+          // partial block repeats) are visible to none.
+          Value key = add(kv0, colOf(jj, e));
+          Value visible;
+          if (causal) {
+            Value limit = add(queryToken(add(q0, rowOf(i, e))), offset);
+            visible = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                            key, limit);
+          }
+          if (partialKv)
+            visible = andI(visible, lt(key, skv));
+          x = select(visible, x, negInf);
+        }
+        elems.push_back(x);
+      }
+      s[i][jj] = vector::FromElementsOp::create(b, loc, vt, elems);
+    }
+
+  // Online softmax per row: m, l, O's scale, P = exp2(S - m).
+  Value *m = state.data() + rowGroups * nd;
+  SmallVector<Value> scales;
+  Value *l = m + rowGroups * rowsPerLane;
+  Combiner maxOf = makeCombiner(ReduceKind::Max);
+  for (int64_t i = 0; i < rowGroups; ++i) {
+    SmallVector<Value> rowMax;
+    for (int64_t r = 0; r < rowsPerLane; ++r) {
+      Value mx = negInf;
+      for (int64_t jj = j0; jj < j1; ++jj)
+        for (int64_t e = r * perRow; e < (r + 1) * perRow; ++e)
+          mx = arith::MaximumFOp::create(b, loc, mx, extract(s[i][jj], e));
+      rowMax.push_back(mx);
+    }
+    rowMax = rowReduce(rowMax, maxOf);
+    SmallVector<Value> alpha, mSafe;
+    for (int64_t r = 0; r < rowsPerLane; ++r) {
+      Value &mr = m[i * rowsPerLane + r];
+      Value mNew = arith::MaximumFOp::create(b, loc, mr, rowMax[r]);
+      // A row that sees no key yet keeps m = -inf: subtract 0 instead, so
+      // that its P and alpha are exp2(-inf) = 0 rather than NaN.
+      Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         mNew, negInf);
+      Value safe = select(none, f(0.0), mNew);
+      alpha.push_back(math::Exp2Op::create(
+          b, loc, arith::SubFOp::create(b, loc, mr, safe), fmf));
+      mSafe.push_back(safe);
+      mr = mNew;
+    }
+    SmallVector<Value> rowSum(rowsPerLane, f(0.0));
+    for (int64_t jj = j0; jj < j1; ++jj) {
+      SmallVector<Value> elems;
+      for (int64_t e = 0; e < perTile; ++e) {
+        Value x = arith::SubFOp::create(b, loc, extract(s[i][jj], e),
+                                        mSafe[e / perRow]);
+        Value p = math::Exp2Op::create(b, loc, x, fmf);
+        rowSum[e / perRow] =
+            arith::AddFOp::create(b, loc, rowSum[e / perRow], p);
+        elems.push_back(p);
+      }
+      s[i][jj] = vector::FromElementsOp::create(b, loc, vt, elems);
+    }
+    for (int64_t r = 0; r < rowsPerLane; ++r) {
+      // l stays a per-lane partial sum (alpha is the same in all the
+      // row's lanes); they add their partials at the end.
+      Value &lr = l[i * rowsPerLane + r];
+      lr = arith::AddFOp::create(
+          b, loc, arith::MulFOp::create(b, loc, lr, alpha[r]), rowSum[r]);
+    }
+    SmallVector<Value> scale;
+    for (int64_t e = 0; e < perTile; ++e)
+      scale.push_back(alpha[e / perRow]);
+    scales.push_back(vector::FromElementsOp::create(b, loc, vt, scale));
+  }
+  return scales;
+}
+
+
 SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
                                                       ValueRange stateIn,
                                                       bool masked) {
@@ -530,6 +622,13 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
 
   // S, scaled to the log2 domain, masked.
   SmallVector<SmallVector<Value>> s;
+  Value kv0 = mul(kb, tkv);
+  if (wgmmaCore && wgmmaOverlap) {
+    // S in two groups, each half's softmax under the MMAs still in flight
+    // (AttentionWgmma.cpp).
+    overlappedWgmmaBlock(stage, kv0, masked, state);
+    return state;
+  }
   if (wgmmaCore) {
     s.push_back(scoresWgmma(stage));
   } else if (amdCore) {
@@ -541,93 +640,11 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
   } else {
     s = scoresFma(stage, mul(kb, tkv));
   }
-  Value negInf = f(-std::numeric_limits<double>::infinity());
-  Value kv0 = mul(kb, tkv);
-  auto vt = VectorType::get({perTile}, f32);
-  auto fmf = arith::FastMathFlagsAttr::get(b.getContext(),
-                                           arith::FastMathFlags::afn);
+  SmallVector<Value> alpha = softmaxUpdate(s, 0, nt, kv0, masked, state);
   for (int64_t i = 0; i < rowGroups; ++i)
-    for (int64_t jj = 0; jj < nt; ++jj) {
-      SmallVector<Value> elems;
-      for (int64_t e = 0; e < perTile; ++e) {
-        Value x = arith::MulFOp::create(b, loc, extract(s[i][jj], e),
-                                        f(scaleLog2));
-        if (masked) {
-          // With `causal`, key kv0 + col is visible to query q0 + row iff
-          // col + kv0 <= row + q0 + (Skv - Sq); keys past Skv (the rows a
-          // partial block repeats) are visible to none.
-          Value key = add(kv0, colOf(jj, e));
-          Value visible;
-          if (causal) {
-            Value limit = add(queryToken(add(q0, rowOf(i, e))), offset);
-            visible = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
-                                            key, limit);
-          }
-          if (partialKv)
-            visible = andI(visible, lt(key, skv));
-          x = select(visible, x, negInf);
-        }
-        elems.push_back(x);
-      }
-      s[i][jj] = vector::FromElementsOp::create(b, loc, vt, elems);
-    }
-
-  // Online softmax per row: m, l, rescale O, P = exp2(S - m).
-  Value *m = state.data() + rowGroups * nd;
-  Value *l = m + rowGroups * rowsPerLane;
-  Combiner maxOf = makeCombiner(ReduceKind::Max);
-  for (int64_t i = 0; i < rowGroups; ++i) {
-    SmallVector<Value> rowMax;
-    for (int64_t r = 0; r < rowsPerLane; ++r) {
-      Value mx = negInf;
-      for (int64_t jj = 0; jj < nt; ++jj)
-        for (int64_t e = r * perRow; e < (r + 1) * perRow; ++e)
-          mx = arith::MaximumFOp::create(b, loc, mx, extract(s[i][jj], e));
-      rowMax.push_back(mx);
-    }
-    rowMax = rowReduce(rowMax, maxOf);
-    SmallVector<Value> alpha, mSafe;
-    for (int64_t r = 0; r < rowsPerLane; ++r) {
-      Value &mr = m[i * rowsPerLane + r];
-      Value mNew = arith::MaximumFOp::create(b, loc, mr, rowMax[r]);
-      // A row that sees no key yet keeps m = -inf: subtract 0 instead, so
-      // that its P and alpha are exp2(-inf) = 0 rather than NaN.
-      Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                         mNew, negInf);
-      Value safe = select(none, f(0.0), mNew);
-      alpha.push_back(math::Exp2Op::create(
-          b, loc, arith::SubFOp::create(b, loc, mr, safe), fmf));
-      mSafe.push_back(safe);
-      mr = mNew;
-    }
-    SmallVector<Value> rowSum(rowsPerLane, f(0.0));
-    for (int64_t jj = 0; jj < nt; ++jj) {
-      SmallVector<Value> elems;
-      for (int64_t e = 0; e < perTile; ++e) {
-        Value x = arith::SubFOp::create(b, loc, extract(s[i][jj], e),
-                                        mSafe[e / perRow]);
-        Value p = math::Exp2Op::create(b, loc, x, fmf);
-        rowSum[e / perRow] =
-            arith::AddFOp::create(b, loc, rowSum[e / perRow], p);
-        elems.push_back(p);
-      }
-      s[i][jj] = vector::FromElementsOp::create(b, loc, vt, elems);
-    }
-    for (int64_t r = 0; r < rowsPerLane; ++r) {
-      // l stays a per-lane partial sum (alpha is the same in all the
-      // row's lanes); they add their partials at the end.
-      Value &lr = l[i * rowsPerLane + r];
-      lr = arith::AddFOp::create(
-          b, loc, arith::MulFOp::create(b, loc, lr, alpha[r]), rowSum[r]);
-    }
-    SmallVector<Value> scale;
-    for (int64_t e = 0; e < perTile; ++e)
-      scale.push_back(alpha[e / perRow]);
-    Value scaleVec = vector::FromElementsOp::create(b, loc, vt, scale);
     for (int64_t jd = 0; jd < nd; ++jd)
       state[i * nd + jd] =
-          arith::MulFOp::create(b, loc, state[i * nd + jd], scaleVec);
-  }
+          arith::MulFOp::create(b, loc, state[i * nd + jd], alpha[i]);
 
   SmallVector<Value> o(state.begin(), state.begin() + rowGroups * nd);
   if (wgmmaCore)

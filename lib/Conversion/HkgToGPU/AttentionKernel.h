@@ -41,6 +41,7 @@ public:
     amdCore =
         s.mma.family == MmaFamily::Mfma || s.mma.family == MmaFamily::Wmma;
     wgmmaCore = s.mma.family == MmaFamily::Wgmma;
+    wgmmaOverlap = s.wgmmaOverlap;
     mfma = s.mma.family == MmaFamily::Mfma;
     waveSize = kc.waveSize();
     threads = waves * waveSize;
@@ -198,6 +199,24 @@ private:
   /// registers.
   void accumulateWgmma(ArrayRef<SmallVector<Value>> p, Value stage,
                        SmallVectorImpl<Value> &o);
+  /// Issues (commits, does not wait for) S = Q K^T for the keys of the
+  /// block in `stage` from key0 on, as many as `acc` (zeroed, fenced
+  /// accumulators) has columns.
+  Value issueScoresWgmma(Value stage, int64_t key0, Value acc);
+  /// Issues (commits, does not wait for) O += P V for keys [key0, key0 +
+  /// 16 x p.size() / 2) of the block in `stage`: fences O's struct `o`
+  /// and P's registers, then one wgmma per 16 keys. `p`: P's n8 tiles of
+  /// those keys (vector<4> each).
+  Value issueValuesWgmma(ArrayRef<Value> p, Value stage, int64_t key0,
+                         Value o);
+  /// O's n8 tiles (vector<4> each) as wgmma's accumulator struct, and back.
+  Value packAccumulators(ArrayRef<Value> tiles);
+  SmallVector<Value> unpackAccumulators(Value acc, int64_t tiles);
+  /// wgmma_overlap = 1: one key/value block with S in two wgmma groups
+  /// (the block's halves), the first half's softmax while the second's
+  /// MMAs run and the second's while the first half's P V runs.
+  void overlappedWgmmaBlock(Value stage, Value kv0, bool masked,
+                            SmallVectorImpl<Value> &state);
   /// O += P V.
   void accumulateMma(ArrayRef<SmallVector<Value>> p, Value stage,
                      SmallVectorImpl<Value> &o);
@@ -217,6 +236,14 @@ private:
                : row;
   }
 
+  /// Scales S's tiles [j0, j1) (of tileN keys, from key kv0) of every row
+  /// group to the log2 domain, masks them (`masked`), updates the online
+  /// softmax's m and l in `state` with them and replaces them by P =
+  /// exp2(S - m). Returns, per row group, the factor exp2(m_old - m_new) by
+  /// which the caller rescales O (one vector<perTile>).
+  SmallVector<Value> softmaxUpdate(SmallVectorImpl<SmallVector<Value>> &s,
+                                   int64_t j0, int64_t j1, Value kv0,
+                                   bool masked, SmallVectorImpl<Value> &state);
   /// The loop over key/value blocks [begin, end): the state is O (rowGroups
   /// x nd vectors), then m and l (rowGroups x perTile / 2 scalars each).
   SmallVector<Value> buildLoop(Value begin, Value end, ValueRange state,
@@ -241,6 +268,8 @@ private:
   /// sm_90a's warpgroup MMA: Q, K and V in swizzled LDS panels read by
   /// wgmma, waves of 16 rows in warpgroups of 64.
   bool wgmmaCore;
+  /// wgmma_overlap: S of a block in two halves, softmax under the MMAs.
+  bool wgmmaOverlap;
   /// Columns per accumulator tile (8: m16n8; 16 on AMD) and the K values
   /// per lane of an AMD operand fragment.
   int64_t tileN, kPer;

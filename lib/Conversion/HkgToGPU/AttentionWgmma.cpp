@@ -71,7 +71,8 @@ static StringRef operandType(Type elem) {
   return elem.isBF16() ? "bf16" : "f16";
 }
 
-SmallVector<Value> AttentionKernelBuilder::scoresWgmma(Value stage) {
+Value AttentionKernelBuilder::issueScoresWgmma(Value stage, int64_t key0,
+                                               Value acc) {
   Type i64 = b.getI64Type();
   auto toI64 = [&](Value index) -> Value {
     return arith::IndexCastOp::create(b, loc, i64, index);
@@ -81,7 +82,7 @@ SmallVector<Value> AttentionKernelBuilder::scoresWgmma(Value stage) {
         b, loc, addr,
         arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(bytes)));
   };
-  // This warpgroup's 64 rows of Q; the stage's key block.
+  // This warpgroup's 64 rows of Q; the stage's keys from key0.
   Value wgRow = mul(div(wave, 4), 64);
   Value addrQ = arith::AddIOp::create(
       b, loc, wgmma::sharedAddress(b, loc, qLds), toI64(mul(wgRow, kRowBytes)));
@@ -89,9 +90,7 @@ SmallVector<Value> AttentionKernelBuilder::scoresWgmma(Value stage) {
   Value addrK =
       arith::AddIOp::create(b, loc, wgmma::sharedAddress(b, loc, kLds),
                             toI64(mul(stage, kStageBytes)));
-  Value acc = LLVM::ZeroOp::create(
-      b, loc, wgmma::accumulatorType(b.getContext(), tkv / 2));
-  acc = wgmma::tiedAsm(b, loc, "wgmma.fence.sync.aligned;", acc).first;
+  addrK = plus(addrK, key0 * kRowBytes);
   for (int64_t kk = 0; kk < d / 16; ++kk) {
     // K step kk: 32 bytes along the rows of panel kk / 4.
     int64_t panel = kk * 16 / kPanel, within = (kk * 16 % kPanel) * 2;
@@ -103,70 +102,131 @@ SmallVector<Value> AttentionKernelBuilder::scoresWgmma(Value stage) {
                           /*transB=*/false);
   }
   wgmma::sideEffectAsm(b, loc, "wgmma.commit_group.sync.aligned;");
-  acc = wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 0;", acc).first;
-  // Element 4j + e of the struct is element e of n8 tile j.
-  SmallVector<Value> s;
-  for (int64_t j = 0; j < tkv / 8; ++j) {
+  return acc;
+}
+
+Value AttentionKernelBuilder::packAccumulators(ArrayRef<Value> tiles) {
+  // Element 4j + e of the struct is element e of n8 tile j (Wgmma.h).
+  Value acc = LLVM::PoisonOp::create(
+      b, loc,
+      wgmma::accumulatorType(b.getContext(),
+                             4 * static_cast<int64_t>(tiles.size())));
+  for (auto [j, tile] : llvm::enumerate(tiles))
+    for (int64_t e = 0; e < 4; ++e)
+      acc = LLVM::InsertValueOp::create(b, loc, acc, extract(tile, e),
+                                        4 * j + e);
+  return acc;
+}
+
+SmallVector<Value> AttentionKernelBuilder::unpackAccumulators(Value acc,
+                                                              int64_t tiles) {
+  SmallVector<Value> out;
+  for (int64_t j = 0; j < tiles; ++j) {
     SmallVector<Value> elems;
     for (int64_t e = 0; e < 4; ++e)
       elems.push_back(LLVM::ExtractValueOp::create(b, loc, acc, 4 * j + e));
-    s.push_back(vec(elems));
+    out.push_back(vec(elems));
   }
-  return s;
+  return out;
 }
 
-void AttentionKernelBuilder::accumulateWgmma(ArrayRef<SmallVector<Value>> p,
-                                             Value stage,
-                                             SmallVectorImpl<Value> &o) {
+/// Zeroed accumulators of an m64nNk16 wgmma (N = 2 x n), through
+/// wgmma.fence: their registers are written before the MMAs read them.
+static Value fencedZeros(OpBuilder &b, Location loc, int64_t n) {
+  Value zero =
+      LLVM::ZeroOp::create(b, loc, wgmma::accumulatorType(b.getContext(), n));
+  return wgmma::tiedAsm(b, loc, "wgmma.fence.sync.aligned;", zero).first;
+}
+
+SmallVector<Value> AttentionKernelBuilder::scoresWgmma(Value stage) {
+  Value acc = issueScoresWgmma(stage, 0, fencedZeros(b, loc, tkv / 2));
+  acc = wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 0;", acc).first;
+  return unpackAccumulators(acc, tkv / 8);
+}
+
+Value AttentionKernelBuilder::issueValuesWgmma(ArrayRef<Value> p, Value stage,
+                                               int64_t key0, Value o) {
   Type i64 = b.getI64Type(), i32 = b.getI32Type();
   // P's A fragments, per 16 keys kk: (row g, keys 2 t4 + {0, 1}), (row g +
   // 8, same keys), then the same for keys + 8: elements {0, 1} and {2, 3}
   // of n8 tiles 2 kk and 2 kk + 1, as bf16 / f16 pairs in b32 registers.
   auto halfPair = VectorType::get({2}, elemT);
   auto wordType = VectorType::get({1}, i32);
+  int64_t steps = static_cast<int64_t>(p.size()) / 2;
   SmallVector<Value> regs;
-  for (int64_t kk = 0; kk < tkv / 16; ++kk)
+  for (int64_t kk = 0; kk < steps; ++kk)
     for (int64_t reg = 0; reg < 4; ++reg) {
-      Value tile = p[0][2 * kk + reg / 2];
+      Value tile = p[2 * kk + reg / 2];
       int64_t e0 = 2 * (reg % 2);
       Value pair = vec({extract(tile, e0), extract(tile, e0 + 1)});
       pair = arith::TruncFOp::create(b, loc, halfPair, pair);
       Value word = vector::BitCastOp::create(b, loc, wordType, pair);
       regs.push_back(extract(word, 0));
     }
-  // O as the accumulator struct: element 4 jd + e is element e of n8 tile
-  // jd.
-  Value acc = LLVM::PoisonOp::create(
-      b, loc, wgmma::accumulatorType(b.getContext(), dv / 2));
-  for (int64_t jd = 0; jd < nd; ++jd)
-    for (int64_t e = 0; e < 4; ++e)
-      acc = LLVM::InsertValueOp::create(b, loc, acc, extract(o[jd], e),
-                                        4 * jd + e);
-  std::tie(acc, regs) =
-      wgmma::tiedAsm(b, loc, "wgmma.fence.sync.aligned;", acc, regs);
+  // O's and P's registers are written before the fence.
+  std::tie(o, regs) =
+      wgmma::tiedAsm(b, loc, "wgmma.fence.sync.aligned;", o, regs);
   int64_t vStageBytes = dv / kPanel * tkv * kRowBytes;
   Value addrV = arith::AddIOp::create(
       b, loc, wgmma::sharedAddress(b, loc, vLds),
       arith::IndexCastOp::create(b, loc, i64, mul(stage, vStageBytes)));
-  for (int64_t kk = 0; kk < tkv / 16; ++kk) {
+  for (int64_t kk = 0; kk < steps; ++kk) {
     // V is MN-major: 16 keys are 16 rows of every panel; the next panel
     // (64 columns of Dv) is tile_kv rows on.
     Value addr = arith::AddIOp::create(
         b, loc, addrV,
-        arith::ConstantOp::create(b, loc, i64,
-                                  b.getI64IntegerAttr(kk * 16 * kRowBytes)));
+        arith::ConstantOp::create(
+            b, loc, i64, b.getI64IntegerAttr((key0 + kk * 16) * kRowBytes)));
     Value descV = wgmma::descriptor(b, loc, addr,
                                     /*leadingBytes=*/tkv * kRowBytes);
-    acc = wgmma::mmaAsync(b, loc, operandType(elemT), acc, Value(),
-                          ArrayRef<Value>(regs).slice(4 * kk, 4), descV,
-                          /*transB=*/true);
+    o = wgmma::mmaAsync(b, loc, operandType(elemT), o, Value(),
+                        ArrayRef<Value>(regs).slice(4 * kk, 4), descV,
+                        /*transB=*/true);
   }
   wgmma::sideEffectAsm(b, loc, "wgmma.commit_group.sync.aligned;");
+  return o;
+}
+
+void AttentionKernelBuilder::accumulateWgmma(ArrayRef<SmallVector<Value>> p,
+                                             Value stage,
+                                             SmallVectorImpl<Value> &o) {
+  Value acc = issueValuesWgmma(p[0], stage, 0, packAccumulators(o));
   acc = wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 0;", acc).first;
-  for (int64_t jd = 0; jd < nd; ++jd) {
-    SmallVector<Value> elems;
-    for (int64_t e = 0; e < 4; ++e)
-      elems.push_back(LLVM::ExtractValueOp::create(b, loc, acc, 4 * jd + e));
-    o[jd] = vec(elems);
+  llvm::copy(unpackAccumulators(acc, nd), o.begin());
+}
+
+void AttentionKernelBuilder::overlappedWgmmaBlock(
+    Value stage, Value kv0, bool masked, SmallVectorImpl<Value> &state) {
+  int64_t half = tkv / 2, tilesPerHalf = half / 8;
+  // Both halves' S, two groups.
+  Value zeroA = fencedZeros(b, loc, half / 2);
+  Value zeroB = fencedZeros(b, loc, half / 2);
+  SmallVector<Value> sAcc = {issueScoresWgmma(stage, 0, zeroA),
+                             issueScoresWgmma(stage, half, zeroB)};
+  SmallVector<SmallVector<Value>> s(1, SmallVector<Value>(tkv / 8));
+  Value o;
+  for (int64_t h = 0; h < 2; ++h) {
+    // Half h's S: every group but the newest has completed (h = 0: the
+    // second half's S is in flight; h = 1: the first half's P V).
+    Value acc =
+        wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 1;", sAcc[h])
+            .first;
+    llvm::copy(unpackAccumulators(acc, tilesPerHalf),
+               s[0].begin() + h * tilesPerHalf);
+    SmallVector<Value> alpha = softmaxUpdate(
+        s, h * tilesPerHalf, (h + 1) * tilesPerHalf, kv0, masked, state);
+    // O is read again (rescaled) once the first half's P V completed.
+    SmallVector<Value> tiles(state.begin(), state.begin() + nd);
+    if (h == 1) {
+      o = wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 0;", o).first;
+      tiles = unpackAccumulators(o, nd);
+    }
+    for (Value &tile : tiles)
+      tile = arith::MulFOp::create(b, loc, tile, alpha[0]);
+    o = issueValuesWgmma(
+        ArrayRef<Value>(s[0]).slice(h * tilesPerHalf, tilesPerHalf), stage,
+        h * half, packAccumulators(tiles));
   }
+  o = wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 0;", o).first;
+  llvm::copy(unpackAccumulators(o, nd), state.begin());
 }

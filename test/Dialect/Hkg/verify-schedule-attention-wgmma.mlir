@@ -74,3 +74,30 @@ func.func @lds(%q: tensor<1x2x256x256xbf16>, %v: tensor<1x2x256x128xbf16>) -> te
   %0 = hkg.attention %q, %q, %v {schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_q = 128, waves = 8, tile_kv = 128, stages = 2>} : tensor<1x2x256x256xbf16>, tensor<1x2x256x256xbf16>, tensor<1x2x256x128xbf16> -> tensor<1x2x256x128xbf16>
   return %0 : tensor<1x2x256x128xbf16>
 }
+
+// -----
+
+// wgmma_overlap splits a block's S into two wgmma groups: warpgroup MMA only.
+func.func @overlap_mma_sync(%q: tensor<1x2x256x128xbf16>) -> tensor<1x2x256x128xbf16> {
+  // expected-error @below {{schedule knob 'wgmma_overlap' = 1 needs warpgroup MMA, got mma = mma_16x8x16; expected wgmma_overlap = 0}}
+  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = mma_16x8x16, tile_q = 64, waves = 4, tile_kv = 64, stages = 2, wgmma_overlap = 1>} : tensor<1x2x256x128xbf16>, tensor<1x2x256x128xbf16>, tensor<1x2x256x128xbf16> -> tensor<1x2x256x128xbf16>
+  return %0 : tensor<1x2x256x128xbf16>
+}
+
+// -----
+
+// ... into halves of whole 16-key steps.
+func.func @overlap_kv16(%q: tensor<1x2x256x128xbf16>) -> tensor<1x2x256x128xbf16> {
+  // expected-error @below {{schedule knob 'wgmma_overlap' = 1 splits a key/value block in halves of whole 16-key steps, got tile_kv = 16; expected a multiple of 32}}
+  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_q = 128, waves = 8, tile_kv = 16, stages = 2, wgmma_overlap = 1>} : tensor<1x2x256x128xbf16>, tensor<1x2x256x128xbf16>, tensor<1x2x256x128xbf16> -> tensor<1x2x256x128xbf16>
+  return %0 : tensor<1x2x256x128xbf16>
+}
+
+// -----
+
+// The knob exists only where warpgroup MMA does (16-bit operands on sm_90).
+func.func @overlap_f32(%q: tensor<1x2x256x64xf32>) -> tensor<1x2x256x64xf32> {
+  // expected-error @below {{schedule knob 'wgmma_overlap' is not available for hkg.attention on sm_90: warpgroup MMA takes f16 / bf16 attention on sm_90}}
+  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = none, wgmma_overlap = 1>} : tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32> -> tensor<1x2x256x64xf32>
+  return %0 : tensor<1x2x256x64xf32>
+}

@@ -239,6 +239,15 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
             "workgroups per query tile, each over 1 / kv_split of the "
             "key/value blocks, combined through a global workspace by the "
             "last to finish (flash-decoding)");
+  // Warpgroup MMA's overlap of the softmax with the MMAs, where wgmma is.
+  if (half && llvm::is_contained(mmas, "wgmma_64x128x16"))
+    space.add(kWgmmaOverlap, false,
+              "wgmma: S of each key/value block in two wgmma groups, the "
+              "first half's softmax under the second half's MMAs, the "
+              "second's under the first half's P V (tile_kv >= 32)");
+  else
+    space.addUnavailable(kWgmmaOverlap.name,
+                         "warpgroup MMA takes f16 / bf16 attention on sm_90");
   space.add(kPackGqa, pack,
             "1: the Hq / Hkv query heads sharing a key/value head are the "
             "rows of one query tile (grouped-query attention only)");
@@ -309,6 +318,15 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
                          << "), more than the " << budget << " of " << threads
                          << " threads; expected a smaller tile_kv";
   }
+  if (s.wgmmaOverlap && s.mma.family != MmaFamily::Wgmma)
+    return emitError() << "schedule knob '" << kWgmmaOverlap.name
+                       << "' = 1 needs warpgroup MMA, got mma = " << s.mma.name
+                       << "; expected wgmma_overlap = 0";
+  if (s.wgmmaOverlap && tileKv % 32 != 0)
+    return emitError() << "schedule knob '" << kWgmmaOverlap.name
+                       << "' = 1 splits a key/value block in halves of whole "
+                          "16-key steps, got tile_kv = "
+                       << tileKv << "; expected a multiple of 32";
   int64_t lds = attentionLdsBytes(tileQ, tileKv, s.stages, s.mma, d, dv, bytes,
                                   s.kvSplit > 1);
   if (lds > target.ldsBytesPerWorkgroup)
