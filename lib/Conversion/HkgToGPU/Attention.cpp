@@ -571,10 +571,8 @@ SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
   return scales;
 }
 
-
-SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
-                                                      ValueRange stateIn,
-                                                      bool masked) {
+SmallVector<Value>
+AttentionKernelBuilder::buildBlock(Value kb, ValueRange stateIn, bool masked) {
   SmallVector<Value> state(stateIn);
   Type f32 = b.getF32Type();
   int64_t nt = tkv / tileN;

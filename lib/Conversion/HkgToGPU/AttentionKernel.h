@@ -207,8 +207,7 @@ private:
   /// 16 x p.size() / 2) of the block in `stage`: fences O's struct `o`
   /// and P's registers, then one wgmma per 16 keys. `p`: P's n8 tiles of
   /// those keys (vector<4> each).
-  Value issueValuesWgmma(ArrayRef<Value> p, Value stage, int64_t key0,
-                         Value o);
+  Value issueValuesWgmma(ArrayRef<Value> p, Value stage, int64_t key0, Value o);
   /// O's n8 tiles (vector<4> each) as wgmma's accumulator struct, and back.
   Value packAccumulators(ArrayRef<Value> tiles);
   SmallVector<Value> unpackAccumulators(Value acc, int64_t tiles);

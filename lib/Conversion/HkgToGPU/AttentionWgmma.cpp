@@ -113,8 +113,8 @@ Value AttentionKernelBuilder::packAccumulators(ArrayRef<Value> tiles) {
                              4 * static_cast<int64_t>(tiles.size())));
   for (auto [j, tile] : llvm::enumerate(tiles))
     for (int64_t e = 0; e < 4; ++e)
-      acc = LLVM::InsertValueOp::create(b, loc, acc, extract(tile, e),
-                                        4 * j + e);
+      acc =
+          LLVM::InsertValueOp::create(b, loc, acc, extract(tile, e), 4 * j + e);
   return acc;
 }
 

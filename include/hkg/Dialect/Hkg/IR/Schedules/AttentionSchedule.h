@@ -50,9 +50,9 @@ struct AttentionSchedule {
   bool wgmmaOverlap;
 
   static AttentionSchedule decode(const ResolvedSchedule &s) {
-    return {s.get(kTileQ),  s.get(kTileKv),
-            s.get(kWaves),  MmaInstruction::parse(s.get(kMma)),
-            s.get(kStages), s.get(kKvSplit),
+    return {s.get(kTileQ),   s.get(kTileKv),
+            s.get(kWaves),   MmaInstruction::parse(s.get(kMma)),
+            s.get(kStages),  s.get(kKvSplit),
             s.get(kPackGqa), s.getOr(kWgmmaOverlap, false)};
   }
 
