@@ -2,6 +2,7 @@
 
 #include "hkg/Runtime/KernelRunner.h"
 #include "hkg/Runtime/Check.h"
+#include "hkg/Runtime/HostWorkCache.h"
 #include "hkg/Runtime/KernelModel.h"
 #include "hkg/Runtime/RandomInputs.h"
 #include "hkg/Runtime/Reference.h"
@@ -358,11 +359,25 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
     return makeEmptyLaunchRecord();
   if (llvm::Error e = validateArgs(spec, op))
     return std::move(e);
-  // The kernel's inputs, and the op's operands they hold (the same, but
-  // for slice views).
-  auto inputs = makeRandomInputs(model, op, options.seed);
+  // The kernel's inputs and the reference: host work, done before taking
+  // the device lock, or loaded from the host cache where an earlier run of
+  // the same op (any schedule) left them.
+  bool wantReference = !model.check || model.checkUsesReference;
+  std::string cacheKey;
+  std::optional<HostWork> cached;
+  if (!options.hostCacheDir.empty()) {
+    cacheKey = getHostWorkKey(op, options.seed,
+                              options.maxReferenceMultiplyAdds, wantReference);
+    cached = loadHostWork(options.hostCacheDir, cacheKey);
+  }
+  auto inputs = [&]() -> llvm::Expected<llvm::SmallVector<HostTensor>> {
+    if (cached)
+      return std::move(cached->inputs);
+    return makeRandomInputs(model, op, options.seed);
+  }();
   if (!inputs)
     return inputs.takeError();
+  // The op's operands the inputs hold (the same, but for slice views).
   auto operands = evaluateOperands(op, *inputs);
   if (!operands)
     return operands.takeError();
@@ -373,15 +388,30 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
     outputs.emplace_back(a.dtype, a.shape);
     poison(outputs.back());
   }
-  // The reference first: host work, done before taking the device lock.
   std::optional<ReferenceResult> reference;
-  if (!model.check || model.checkUsesReference) {
+  if (cached) {
+    reference = std::move(cached->reference);
+  } else if (wantReference) {
     ReferenceOptions refOptions;
     refOptions.maxMultiplyAdds = options.maxReferenceMultiplyAdds;
     auto ref = evaluateReference(model, op, *operands, refOptions);
     if (!ref)
       return ref.takeError();
     reference = std::move(*ref);
+  }
+  // "hit", "stored" or (a cache that could not be written) "unwritable".
+  std::optional<std::string> cacheOutcome;
+  if (!options.hostCacheDir.empty()) {
+    if (cached) {
+      cacheOutcome = "hit";
+    } else {
+      HostWork work;
+      work.inputs = *inputs;
+      work.reference = reference;
+      llvm::Error e = storeHostWork(options.hostCacheDir, cacheKey, work);
+      cacheOutcome = e ? "unwritable" : "stored";
+      llvm::consumeError(std::move(e));
+    }
   }
 
   auto mod = loadKernelModule(bundle, spec, device);
@@ -414,6 +444,8 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
   outcome["status"] = check->passed ? "pass" : "fail";
   outcome["message"] = check->message;
   outcome["check"] = makeCheckRecord(*check);
+  if (cacheOutcome)
+    outcome["host_cache"] = *cacheOutcome;
   if (check->passed && options.reps > 0) {
     auto timing = timeKernel(bundle, device, *kernel, spec, op, model,
                              buffers.get(), bytes, options);

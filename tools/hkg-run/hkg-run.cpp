@@ -120,6 +120,12 @@ static cl::opt<bool> timeCopyOpt(
              "bytes, the same way and right after it: the floor measured at "
              "the op's size (copy_us, %copy)"),
     cl::init(false), cl::cat(category));
+static cl::opt<std::string> hostCache(
+    "host-cache",
+    cl::desc("Keep each kernel's random inputs and float64 reference in this "
+             "directory and reuse them in later runs of the same op and seed "
+             "(any schedule): hkg-tune's candidates share them"),
+    cl::value_desc("dir"), cl::cat(category));
 static cl::list<int64_t> sizesOpt(
     "sizes",
     cl::desc("Sizes to run the kernels with dynamic sizes at: each such "
@@ -164,6 +170,7 @@ static RunOptions getRunOptions() {
   options.ceilingTflops = ceilingTflops;
   options.deviceLockPath = deviceLock;
   options.timeCopy = timeCopyOpt;
+  options.hostCacheDir = hostCache;
   return options;
 }
 
@@ -273,6 +280,8 @@ static json::Object runIsolated(const char *argv0, llvm::StringRef bundlePath,
     args.push_back("--device-lock=" + deviceLock);
   if (timeCopyOpt)
     args.push_back("--time-copy");
+  if (!hostCache.empty())
+    args.push_back("--host-cache=" + hostCache);
   if (size)
     args.push_back("--sizes=" + std::to_string(*size));
   for (const std::string &f : testFaults)

@@ -154,6 +154,12 @@ static cl::opt<std::string> tuneDeviceLock(
     cl::desc("Lock file held while a candidate uses the GPU, for several "
              "hkg-tune runs sharing one GPU"),
     cl::value_desc("file"), cl::sub(tuneCmd));
+static cl::opt<std::string> tuneHostCache(
+    "host-cache",
+    cl::desc("Directory where the candidates of an op share its random "
+             "inputs and float64 reference (kept; default: a temporary one "
+             "removed at exit)"),
+    cl::value_desc("dir"), cl::sub(tuneCmd));
 static cl::opt<unsigned> sampleCount("n", cl::desc("Schedules to print"),
                                      cl::init(32), cl::sub(sampleCmd));
 static cl::opt<unsigned> sampleOpIndex("op-index",
@@ -465,6 +471,7 @@ static int tuneMain() {
     device.timeoutSeconds = tuneTimeout;
     device.flushMiB = tuneFlushMiB;
     device.deviceLock = tuneDeviceLock;
+    device.hostCacheDir = tuneHostCache;
     registerDeviceMeasurer(device);
     TuneCommandOptions options;
     options.input = inputPath;

@@ -641,21 +641,37 @@ def add_w4a16(dt, m, n, k, g, odt=None, s=""):
 
 
 def w4a16_cases():
-    # The bench shapes (N x K weights) at batch 1, 16 and 128.
+    # The bench shapes (N x K weights) at batch 1, 16 and 128: default
+    # schedules (the mma.sync matrix-core kernel on sm_90, split K).
     for n, k in ((28672, 8192), (8192, 28672), (4096, 4096), (14336, 4096)):
         for m in (1, 16, 128):
             add_w4a16("bf16", m, n, k, 128)
-    # Group sizes, f16, f32 results, ragged M / N / K (a partial step, rows
-    # past N in the last wave, a partial activation tile).
+    # Group sizes, f16, f32 results, ragged M / N / K (a partial span: K not
+    # a multiple of 128; rows past N in the last wave; a partial activation
+    # tile), under the default (matrix-core) schedules.
     add_w4a16("f16", 4, 4096, 4096, 32)
     add_w4a16("bf16", 8, 4096, 4096, 64, odt="f32")
     add_w4a16("f16", 3, 1000, 4160, 64)
     add_w4a16("bf16", 37, 333, 96, 32)
     add_w4a16("bf16", 256, 2048, 2048, 128)
-    # Non-default schedules: every rows_per_wave, unroll and a small tile.
-    add_w4a16("bf16", 5, 1024, 2048, 32, s="tile_m = 2, rows_per_wave = 4, unroll = 4, threads = 128")
-    add_w4a16("bf16", 16, 1030, 8192, 128, s="tile_m = 4, rows_per_wave = 8, unroll = 1, threads = 64")
-    add_w4a16("f16", 2, 777, 1024, 128, s="tile_m = 1, rows_per_wave = 1, unroll = 8, threads = 512")
+    add_w4a16("f16", 100, 1000, 4160, 32, odt="f32")
+    add_w4a16("bf16", 17, 24, 224, 32)
+    # Matrix-core schedules: each group size with a split of K whose last
+    # slice is partly past K, several m16 tiles a wave, 128-row activation
+    # tiles, one span a step and 4 in flight, one wave a workgroup.
+    mc = "mma = mma_16x8x16, "
+    add_w4a16("bf16", 16, 1030, 8192, 128, s=mc + "tile_m = 16, rows_per_wave = 16, unroll = 4, threads = 256, split_k = 8")
+    add_w4a16("f16", 5, 777, 4160, 64, s=mc + "tile_m = 8, rows_per_wave = 64, unroll = 1, threads = 64, split_k = 4")
+    add_w4a16("bf16", 33, 300, 2080, 32, s=mc + "tile_m = 32, rows_per_wave = 32, unroll = 2, threads = 128, split_k = 16")
+    add_w4a16("bf16", 128, 512, 1024, 64, odt="f32", s=mc + "tile_m = 128, rows_per_wave = 16, unroll = 1, threads = 32, split_k = 1")
+    add_w4a16("f16", 64, 4096, 4096, 128, s=mc + "tile_m = 64, rows_per_wave = 32, unroll = 2, threads = 256, split_k = 2")
+    # The streaming kernel (mma = none): every rows_per_wave, unroll and a
+    # small tile.
+    sk = "mma = none, split_k = 1, "
+    add_w4a16("bf16", 5, 1024, 2048, 32, s=sk + "tile_m = 2, rows_per_wave = 4, unroll = 4, threads = 128")
+    add_w4a16("bf16", 16, 1030, 8192, 128, s=sk + "tile_m = 4, rows_per_wave = 8, unroll = 1, threads = 64")
+    add_w4a16("f16", 2, 777, 1024, 128, s=sk + "tile_m = 1, rows_per_wave = 1, unroll = 8, threads = 512")
+    add_w4a16("bf16", 1, 28672, 8192, 128, s=sk + "tile_m = 1, rows_per_wave = 2, unroll = 2, threads = 256")
 
 
 # --quant: only the 8-bit matmul cases.

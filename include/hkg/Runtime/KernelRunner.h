@@ -51,6 +51,10 @@ struct RunOptions {
   /// a floor measured on the device at hand, at the op's size, under the
   /// kernel's own timing (flush included), where `floor_us` is the peak's.
   bool timeCopy = false;
+  /// A directory where the host work of a run (random inputs, float64
+  /// reference) is kept for the next run of the same op and seed, whatever
+  /// its schedule (HostWorkCache.h); empty: computed every time.
+  std::string hostCacheDir;
 };
 
 /// Opens (creating it if needed) the lock file of RunOptions::deviceLockPath

@@ -52,6 +52,12 @@ struct DeviceMeasurerOptions {
   /// Also time a copy of the op's bytes with each candidate (hkg-run
   /// --time-copy): Measurement::copyUs.
   bool timeCopy = true;
+  /// Keep the random inputs and float64 reference of an op for its next
+  /// candidates (hkg-run --host-cache, HostWorkCache.h): in `hostCacheDir`
+  /// when given (kept), else in a temporary directory of the measurer's
+  /// own, removed with it.
+  bool shareHostWork = true;
+  std::string hostCacheDir;
 };
 
 /// Creates the measurer of the device at hand for `target`, or returns null

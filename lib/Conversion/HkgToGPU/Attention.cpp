@@ -14,7 +14,8 @@
 // row's values sit in the 4 lanes of a quad (row max / sum: 2 shuffles).
 //
 //   - mma_16x8x16 (NVIDIA): Q fragments by ldmatrix (held in registers for
-//     the whole key loop when a wave owns 16 rows), K fragments by ldmatrix
+//     the whole key loop when a wave owns 16 rows and they take at most 32
+//     registers: D <= 128), K fragments by ldmatrix
 //     (K rows are the B operand's N rows, D contiguous), V by ldmatrix.trans;
 //     P = exp(S - m) goes from the S accumulators straight into the A
 //     fragments of P V, converted to 16 bits (the C and A layouts agree);
@@ -198,7 +199,7 @@ SmallVector<Value> AttentionKernelBuilder::scoresMma(int64_t i, Value stage) {
   Value r8 = rem(lane, 8), j = div(lane, 8);
   auto pairType = VectorType::get({4, 2}, elemT);
   for (int64_t kk = 0; kk < d / 16; ++kk) {
-    Value a = rowGroups == 1 ? qFrags[kk] : loadQFragment(i, kk);
+    Value a = holdQ ? qFrags[kk] : loadQFragment(i, kk);
     for (int64_t jn = 0; jn < tkv / 8; jn += 2) {
       // K rows are the N rows of B, D (= K of the mma) contiguous:
       // matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7),
@@ -238,7 +239,7 @@ SmallVector<Value> AttentionKernelBuilder::scoresAmd(int64_t i, Value stage) {
     // S^T = K Q^T: A is K (rows: keys), B is Q^T (columns: queries); both
     // fragments are rows of their LDS tile, D contiguous.
     Value q =
-        rowGroups == 1
+        holdQ
             ? qFrags[kk]
             : loadAmdFragment(qLds, {}, add(add(waveRow, 16 * i), lq), kk);
     for (int64_t jj = 0; jj < tkv / 16; ++jj) {
@@ -772,7 +773,7 @@ LogicalResult AttentionKernelBuilder::build() {
   }
   commit(tokens);
   // (wgmma reads Q from LDS: the first block's wait and barrier cover it.)
-  if (useMma && rowGroups == 1 && !wgmmaCore) {
+  if (holdQ) {
     waitAll();
     gpu::BarrierOp::create(b, loc);
     for (int64_t kk = 0; kk < d / 16; ++kk)

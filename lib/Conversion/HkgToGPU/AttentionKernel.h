@@ -70,6 +70,12 @@ public:
     perRow = perTile / rowsPerLane;
     gfx11 = amdCore && !mfma && kc.target.chip.starts_with("gfx11");
     kPer = mfma ? 4 : gfx11 ? 16 : 8;
+    // A wave that owns one row group holds its Q fragments in registers
+    // across the key loop, unless they would crowd out O and S (D = 256 on
+    // NVIDIA: 64 registers of Q beside 128 of O spilled). wgmma reads Q
+    // from LDS.
+    int64_t qRegisters = (d / 16) * (amdCore ? kPer / 2 : 4);
+    holdQ = useMma && !wgmmaCore && rowGroups == 1 && qRegisters <= 32;
     rowStep = waveSize / 4;
     asyncCopy = kc.target.isNVIDIA();
     group = hq / hkv;
@@ -264,6 +270,8 @@ private:
   /// AMD matrix cores (the transposed products), MFMA (else WMMA), and
   /// gfx11's WMMA operand layout.
   bool amdCore, mfma, gfx11;
+  /// Whether the Q fragments stay in registers for the whole key loop.
+  bool holdQ;
   /// sm_90a's warpgroup MMA: Q, K and V in swizzled LDS panels read by
   /// wgmma, waves of 16 rows in warpgroups of 64.
   bool wgmmaCore;

@@ -49,8 +49,10 @@ FailureOr<MatmulLaunch> buildMatmulKernel(OpBuilder &b, gpu::GPUFuncOp kernel,
 /// The family's entry point (KernelLowerings.def): builds the kernel and
 /// sets its launch dims.
 LogicalResult lowerMatmul(MatmulOp op, KernelContext &kc);
-/// hkg.matmul_w4a16: the weight-streaming kernel (MatmulW4A16.cpp).
+/// hkg.matmul_w4a16: the weight-streaming kernel (MatmulW4A16.cpp), or with
+/// a matrix-core `mma` the kernel of MatmulW4A16MatrixCore.cpp.
 LogicalResult lowerMatmulW4A16(MatmulW4A16Op op, KernelContext &kc);
+LogicalResult lowerMatmulW4A16MatrixCore(MatmulW4A16Op op, KernelContext &kc);
 
 } // namespace mlir::hkg
 

@@ -26,10 +26,8 @@
 // - At the end each accumulator is summed over the wave's lanes (shuffle
 //   butterfly) and lane 0 stores the tile's outputs.
 //
-// Not built yet: split-K (the rows of a short N are not spread over more
-// waves), matrix-core variants (mma.sync / wgmma on sm_90, MFMA / WMMA on
-// AMD) for batches where the f32 FMAs bound the kernel (docs/Matmul.md,
-// "W4A16").
+// This is the `mma = none` kernel (targets without an instruction of
+// MatmulW4A16MatrixCore.cpp, and a tuning baseline); it does not split K.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,6 +83,8 @@ LogicalResult mlir::hkg::lowerMatmulW4A16(MatmulW4A16Op op, KernelContext &kc) {
   OpBuilder &b = kc.b;
   Location loc = kc.loc;
   MatmulW4A16Schedule s = MatmulW4A16Schedule::decode(kc.schedule);
+  if (!s.mma.isNone())
+    return lowerMatmulW4A16MatrixCore(op, kc);
   int64_t m = op.getM(), n = op.getN(), k = op.getK();
   int64_t groupSize = op.getGroupSize();
   int64_t wave = kc.waveSize();

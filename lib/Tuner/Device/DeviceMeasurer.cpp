@@ -49,6 +49,14 @@ public:
     ctx = std::make_unique<MLIRContext>(registry);
     ctx->disableMultithreading();
     ctx->loadAllAvailableDialects();
+    // Without a directory the candidates compute their host work each.
+    if (!this->options.shareHostWork)
+      return;
+    if (!this->options.hostCacheDir.empty())
+      hostCacheDir = this->options.hostCacheDir;
+    else if (!llvm::sys::fs::createUniqueDirectory("hkg-host-work",
+                                                   ownHostCache.path))
+      hostCacheDir = std::string(ownHostCache.path);
   }
 
   Measurement measure(const MeasureRequest &request) override;
@@ -65,6 +73,11 @@ private:
   DeviceMeasurerOptions options;
   std::string name;
   std::unique_ptr<MLIRContext> ctx;
+  /// Where the candidates' workers share the op's inputs and reference
+  /// (empty: nowhere), and the temporary directory the measurer made for
+  /// it, if any.
+  std::string hostCacheDir;
+  TempDir ownHostCache;
 };
 } // namespace
 
@@ -186,6 +199,8 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
     args.push_back("--device-lock=" + options.deviceLock);
   if (options.timeCopy)
     args.push_back("--time-copy");
+  if (!hostCacheDir.empty())
+    args.push_back("--host-cache=" + hostCacheDir);
   if (kernel.hasSizeParameters())
     args.push_back("--sizes=" + std::to_string(*sizeHint));
   rt::WorkerResult w =

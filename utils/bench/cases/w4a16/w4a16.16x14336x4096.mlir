@@ -1,7 +1,8 @@
 // W4A16 (issue 30): [16, 4096] bf16 activations times a [14336, 4096] weight of
 // int4 packed two per byte along K (28 MiB), groups of 128 along K with bf16
 // scales and i8 zero points (docs/ABI.md, "Packed int4 weights"); the
-// default schedule (the weight-streaming kernel, docs/Matmul.md "W4A16").
+// default schedule (the mma.sync matrix-core kernel with split K,
+// docs/Matmul.md "W4A16").
 // bench.py's w4a16: beside the bf16 cuBLAS GEMM x @ W^T on the weights
 // dequantized once.
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
