@@ -504,6 +504,60 @@ add_attention("bf16", 1, 8, 2, 2, 3000, 128, causal=True, s="kv_split = 4, pack_
 # issue 28's decode step (B32, 32 / 8 heads, 1 query, 8192 keys, D128)
 add_attention("bf16", 32, 32, 8, 1, 8192, 128, causal=False)
 
+
+# sm_90a warpgroup MMA (AttentionWgmma.cpp; the sm_90 default for 16-bit
+# prefill with D and Dv multiples of 64 up to 256, so the default-schedule
+# prefill cases above run it too): causal and not, D 64 / 128 / 192 / 256,
+# D != Dv, GQA, bshd, f16, ragged lengths (partial query tiles and key
+# blocks, Sq < Skv, Sq > Skv without causal), one warpgroup (tile_q 64),
+# key blocks of 16 to 128, one stage, kv_split (its combine), pack_gqa.
+def wg(s=""):
+    base = {"mma": "wgmma_64x128x16", "stages": "2", "tile_kv": "128", "tile_q": "128", "waves": "8"}
+    for kv in filter(None, s.split(", ")):
+        k, v = kv.split(" = ")
+        base[k] = v
+    return ", ".join("%s = %s" % kv for kv in sorted(base.items()))
+
+
+def wgmma_attention_cases():
+    add_attention("bf16", 1, 4, 4, 512, 512, 64)
+    add_attention("bf16", 1, 4, 4, 512, 512, 64, causal=False)
+    add_attention("bf16", 2, 8, 2, 512, 512, 128, s=wg())
+    add_attention("bf16", 1, 4, 4, 384, 384, 128, causal=False, s=wg())
+    add_attention("bf16", 1, 2, 2, 256, 256, 256)
+    add_attention("bf16", 1, 2, 2, 256, 512, 256, causal=False)
+    add_attention("f16", 1, 4, 2, 300, 300, 128)
+    add_attention("bf16", 1, 4, 2, 200, 333, 128)
+    add_attention("bf16", 1, 2, 1, 77, 1000, 64, causal=False)
+    add_attention("bf16", 1, 2, 2, 500, 130, 128, causal=False, s=wg())
+    add_attention("bf16", 2, 8, 2, 256, 512, 128, bshd=True, s=wg())
+    add_attention("bf16", 1, 4, 2, 190, 190, 64, bshd=True, causal=False, s=wg("tile_kv = 64"))
+    add_attention("bf16", 1, 4, 4, 256, 256, 64, dv=128, scale=0.25, s=wg())
+    add_attention("bf16", 1, 2, 2, 256, 256, 192, dv=128, causal=False, s=wg("tile_kv = 64"))
+    add_attention("bf16", 1, 4, 2, 512, 512, 128, s=wg("tile_q = 64, waves = 4"))
+    add_attention("bf16", 1, 4, 2, 512, 512, 128, s=wg("tile_kv = 64"))
+    add_attention("bf16", 1, 4, 2, 512, 512, 128, s=wg("tile_kv = 32, stages = 1"))
+    add_attention("bf16", 1, 4, 2, 333, 333, 64, causal=False, s=wg("tile_kv = 16"))
+    add_attention("bf16", 1, 4, 2, 256, 1024, 128, s=wg("kv_split = 4"))
+    add_attention("bf16", 1, 8, 2, 32, 700, 128, s=wg("pack_gqa = 1, kv_split = 2"))
+    add_attention("bf16", 1, 8, 2, 64, 1000, 256, causal=False, s=wg("tile_kv = 64, pack_gqa = 1"))
+    add_attention("bf16", 1, 4, 4, 2048, 2048, 64)
+    add_attention("bf16", 1, 4, 4, 2048, 2048, 256)
+    add_attention("bf16", 1, 4, 4, 2048, 2048, 128, causal=False)
+    # wgmma_overlap = 1: each block's S in two groups, the softmax of a half
+    # under the MMAs in flight (the masked diagonal and partial blocks too).
+    add_attention("bf16", 2, 8, 2, 512, 512, 128, s=wg("wgmma_overlap = 1"))
+    add_attention("bf16", 1, 4, 4, 384, 384, 128, causal=False, s=wg("wgmma_overlap = 1"))
+    add_attention("bf16", 1, 4, 4, 512, 512, 64, s=wg("wgmma_overlap = 1"))
+    add_attention("bf16", 1, 2, 2, 256, 512, 256, causal=False, s=wg("tile_kv = 64, wgmma_overlap = 1"))
+    add_attention("f16", 1, 4, 2, 200, 333, 128, s=wg("wgmma_overlap = 1"))
+    add_attention("bf16", 1, 4, 2, 190, 190, 64, bshd=True, s=wg("tile_q = 64, waves = 4, tile_kv = 32, wgmma_overlap = 1"))
+    add_attention("bf16", 1, 4, 2, 256, 1024, 128, s=wg("kv_split = 4, wgmma_overlap = 1"))
+    add_attention("bf16", 1, 4, 4, 2048, 2048, 128, s=wg("tile_kv = 64, wgmma_overlap = 1"))
+
+
+wgmma_attention_cases()
+
 # 8-bit matmuls (issue 30): fp8 (OCP e4m3 / e5m2) and i8 operands, f32
 # accumulation for fp8 and exact i32 for i8; per-tensor / per-row /
 # per-column scales as epilogue operands (tensor<f32>, [M, 1], [N]), as
@@ -642,6 +696,9 @@ if "--w4a16" in sys.argv:
     w4a16_cases()
 if "--attention" in sys.argv:  # only the attention cases
     cases[:] = [c for c in cases if c["ref"]["op"] == "attention"]
+if "--attention-wgmma" in sys.argv:  # only the wgmma attention cases
+    cases.clear()
+    wgmma_attention_cases()
 # --top-p: only the top-p cases.
 if "--wgmma" in sys.argv:  # only the wgmma cases
     cases[:] = [c for c in cases if "wgmma" in c["mlir"]]

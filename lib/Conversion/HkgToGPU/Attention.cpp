@@ -73,10 +73,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionKernel.h"
 #include "AttentionSplitKv.h"
 #include "GPUBuildingBlocks.h"
 #include "MatrixCore.h"
 #include "TileCopy.h"
+#include "Wgmma.h"
 
 #include "hkg/Dialect/Hkg/IR/Schedules/AttentionSchedule.h"
 
@@ -95,246 +97,7 @@
 using namespace mlir;
 using namespace mlir::hkg;
 
-namespace {
-
-class AttentionKernelBuilder : IndexArith {
-public:
-  AttentionKernelBuilder(AttentionOp op, KernelContext &kc)
-      : IndexArith(kc.b, op.getLoc()), kc(kc), op(op) {
-    AttentionSchedule s = AttentionSchedule::decode(kc.schedule);
-    tq = s.tileQ;
-    tkv = s.tileKv;
-    waves = s.waves;
-    stages = s.stages;
-    kvSplit = s.kvSplit;
-    pack = s.packGqa;
-    useMma = !s.mma.isNone();
-    amdCore =
-        s.mma.family == MmaFamily::Mfma || s.mma.family == MmaFamily::Wmma;
-    mfma = s.mma.family == MmaFamily::Mfma;
-    waveSize = kc.waveSize();
-    threads = waves * waveSize;
-    AttentionOp::Shape shape = op.getShape();
-    batch = shape.batch;
-    hq = shape.qHeads;
-    sq = shape.qLen;
-    d = shape.headDim;
-    hkv = shape.kvHeads;
-    skv = shape.kvLen;
-    dv = shape.valueDim;
-    tileN = amdCore ? 16 : 8;
-    nd = llvm::divideCeil(dv, tileN);
-    partialDv = dv % tileN != 0;
-    seqMajor = op.getLayoutOrDefault() == AttentionLayout::Bshd;
-    elemT = op.getQuery().getType().getElementType();
-    elemBytes = elemT.getIntOrFloatBitWidth() / 8;
-    vw = 16 / elemBytes;
-    pad = vw;
-    causal = op.getCausal();
-    offset = skv - sq;
-    scaleLog2 = op.getEffectiveScale() / std::log(2.0);
-    rowGroups = tq / waves / 16;
-    perTile = (amdCore ? 256 : 128) / waveSize;
-    rowsPerLane = amdCore ? 1 : perTile / 2;
-    perRow = perTile / rowsPerLane;
-    gfx11 = amdCore && !mfma && kc.target.chip.starts_with("gfx11");
-    kPer = mfma ? 4 : gfx11 ? 16 : 8;
-    // A wave that owns one row group holds its Q fragments in registers
-    // across the key loop, unless they would crowd out O and S (D = 256 on
-    // NVIDIA: 64 registers of Q beside 128 of O spilled).
-    int64_t qRegisters = (d / 16) * (amdCore ? kPer / 2 : 4);
-    holdQ = useMma && rowGroups == 1 && qRegisters <= 32;
-    rowStep = waveSize / 4;
-    asyncCopy = kc.target.isNVIDIA();
-    group = hq / hkv;
-    qRows = pack ? sq * group : sq;
-    partialQ = qRows % tq != 0;
-    fromGlobal = stages == 0;
-    partialKv = skv % tkv != 0;
-  }
-
-  LogicalResult build();
-
-private:
-  Value f(double v) { return constF32(b, loc, v); }
-  Value extract(Value v, int64_t i) {
-    return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{i});
-  }
-  Value vec(ArrayRef<Value> elems) {
-    auto t = VectorType::get({static_cast<int64_t>(elems.size())},
-                             elems.front().getType());
-    return vector::FromElementsOp::create(b, loc, t, elems);
-  }
-
-  /// The indices of element (batch bIdx, head `h`, sequence row `row`,
-  /// column `col`) of a global operand or the result: {bIdx, h, row, col}
-  /// in the bhsd layout, {bIdx, row, h, col} in bshd.
-  SmallVector<Value, 4> globalIndices(Value h, Value row, Value col) {
-    if (seqMajor)
-      return {bIdx, row, h, col};
-    return {bIdx, h, row, col};
-  }
-
-  /// The indices of element `col` of query tile row `v` (of the qRows rows
-  /// per grid row): with pack_gqa, token v % Sq of query head
-  /// kvHead x Hq / Hkv + v / Sq; without, token v of `head`.
-  SmallVector<Value, 4> queryIndices(Value v, Value col) {
-    if (!pack)
-      return globalIndices(head, v, col);
-    return globalIndices(add(mul(kvHead, group), div(v, sq)), rem(v, sq), col);
-  }
-  /// The query token (sequence position) of tile row `v`.
-  Value queryToken(Value v) { return pack ? rem(v, sq) : v; }
-
-  /// Copies rows [row0, row0 + rows) of a sequence of `length` rows into
-  /// `lds` at indices prefix ++ (r, c), reading row `row`'s column `col` of
-  /// the global `g` at at(row, col); rows at or past `length` read row
-  /// length - 1 instead. cp.async appends its tokens to `tokens`.
-  void copyTile(Value g, function_ref<SmallVector<Value, 4>(Value, Value)> at,
-                Value row0, int64_t rows, int64_t cols, int64_t length,
-                Value lds, ValueRange prefix, SmallVectorImpl<Value> &tokens);
-  /// Copies key/value block `kb` into LDS stage `stage`.
-  void copyKvBlock(Value kb, Value stage, SmallVectorImpl<Value> &tokens);
-  Value commit(ArrayRef<Value> tokens);
-  /// Reduces each value over the lanes that hold one row: the 4 lanes of
-  /// a quad (the m16n8 layout), or on AMD matrix cores lanes l, l ^ 16
-  /// (, l ^ 32).
-  SmallVector<Value> rowReduce(ArrayRef<Value> values,
-                               const Combiner &combine) {
-    SmallVector<Value> out;
-    for (Value v : values) {
-      if (!amdCore) {
-        out.push_back(subgroupReduce(b, loc, v, combine, 4, waveSize).front());
-        continue;
-      }
-      for (int64_t offset = 16; offset < waveSize; offset *= 2) {
-        Value other = gpu::ShuffleOp::create(b, loc, v, offset, waveSize,
-                                             gpu::ShuffleMode::XOR)
-                          .getShuffleResult();
-        v = combine(b, loc, v, other).front();
-      }
-      out.push_back(v);
-    }
-    return out;
-  }
-  void waitAll();
-
-  /// The query row (in the tile) and key column (in the block; for O the
-  /// column along Dv) of element `e` of tile `j` (tileN columns) in row
-  /// group `i` of this lane.
-  Value rowOf(int64_t i, int64_t e) {
-    if (amdCore)
-      return add(add(waveRow, 16 * i), lq);
-    return add(add(waveRow, 16 * i + rowStep * (e / 2)), g);
-  }
-  Value colOf(int64_t j, int64_t e) {
-    if (!amdCore)
-      return add(mul(t4, 2), 8 * j + e % 2);
-    // The accumulator rows of S^T (keys) and O^T (columns of Dv).
-    if (gfx11)
-      return add(lg, 16 * j + 2 * e);
-    return add(mul(lg, perTile), 16 * j + e);
-  }
-
-  /// Q fragments of row group i and K step kk (ldmatrix.x4).
-  Value loadQFragment(int64_t i, int64_t kk);
-  /// S of row group `i` for the block in `stage`, one vector<perTile> per
-  /// n8 tile.
-  SmallVector<Value> scoresMma(int64_t i, Value stage);
-  SmallVector<SmallVector<Value>> scoresFma(Value stage, Value kv0);
-  /// AMD matrix cores: one instruction (MFMA or WMMA 16 x 16 x 16).
-  Value amdMma(Value a, Value bOperand, Value acc) {
-    if (mfma)
-      return amdgpu::MFMAOp::create(b, loc, acc.getType(), 16, 16, 16,
-                                    /*blocks=*/1, a, bOperand, acc);
-    return amdgpu::WMMAOp::create(b, loc, acc.getType(), 16, 16, 16, a,
-                                  bOperand, acc);
-  }
-  /// The kPer elements along K that this lane holds of an AMD operand
-  /// fragment whose row `row` of `lds` (at `prefix`) has K contiguous, K
-  /// step kk.
-  Value loadAmdFragment(Value lds, ValueRange prefix, Value row, int64_t kk);
-  /// S^T of row group `i` (AMD matrix cores), one vector<perTile> per 16
-  /// keys.
-  SmallVector<Value> scoresAmd(int64_t i, Value stage);
-  void accumulateAmd(ArrayRef<SmallVector<Value>> p, Value stage,
-                     SmallVectorImpl<Value> &o);
-  /// O += P V.
-  void accumulateMma(ArrayRef<SmallVector<Value>> p, Value stage,
-                     SmallVectorImpl<Value> &o);
-  void accumulateFma(ArrayRef<SmallVector<Value>> p, Value stage, Value kv0,
-                     SmallVectorImpl<Value> &o);
-  /// The FMA kernel's operand reads: from LDS, or with stages = 0 from
-  /// global memory. `row` is the query row in the tile, `key` the key row in
-  /// the block starting at key `kv0`; V is read two columns at a time.
-  Value loadQuery(Value row, Value k);
-  Value loadKey(Value stage, Value kv0, Value key, Value k);
-  Value loadValuePair(Value stage, Value kv0, Value key, Value col);
-  /// Global row `row` of a sequence of `length` rows, clamped to the last
-  /// row where `partial` tiles may run past it.
-  Value clampRow(Value row, int64_t length, bool partial) {
-    return partial ? arith::MinUIOp::create(b, loc, row, c(length - 1))
-                         .getResult()
-                   : row;
-  }
-
-  /// The loop over key/value blocks [begin, end): the state is O (rowGroups
-  /// x nd vectors), then m and l (rowGroups x perTile / 2 scalars each).
-  SmallVector<Value> buildLoop(Value begin, Value end, ValueRange state,
-                               bool masked);
-  SmallVector<Value> buildBlock(Value kb, ValueRange state, bool masked);
-
-  KernelContext &kc;
-  AttentionOp op;
-
-  int64_t tq, tkv, waves, stages, waveSize, threads;
-  /// Workgroups per query tile (each over its share of the key/value
-  /// blocks), and whether a GQA group's heads share the query tiles.
-  int64_t kvSplit;
-  bool pack;
-  /// Query heads per key/value head; query rows per grid row (Sq, or
-  /// Sq x group with pack_gqa).
-  int64_t group, qRows;
-  bool useMma, causal, asyncCopy;
-  /// AMD matrix cores (the transposed products), MFMA (else WMMA), and
-  /// gfx11's WMMA operand layout.
-  bool amdCore, mfma, gfx11;
-  /// Whether the Q fragments stay in registers for the whole key loop.
-  bool holdQ;
-  /// Columns per accumulator tile (8: m16n8; 16 on AMD) and the K values
-  /// per lane of an AMD operand fragment.
-  int64_t tileN, kPer;
-  /// The bshd layout: the sequence dim before the heads in global memory.
-  bool seqMajor;
-  /// stages = 0: operands read from global memory.
-  bool fromGlobal;
-  /// Whether the last query tile / key-value block is partial.
-  bool partialQ, partialKv;
-  int64_t batch, hq, hkv, sq, skv, d, dv, elemBytes, vw, pad, offset;
-  /// Tiles of O along Dv: ceil(Dv / tileN). The last one is partial when
-  /// Dv is not a multiple of 8 (the FMA kernel only): its columns past Dv
-  /// read a clamped column of V and are not stored.
-  int64_t nd;
-  bool partialDv;
-  double scaleLog2;
-  Type elemT;
-  /// 16-row groups per wave; accumulator elements per lane and tile; the
-  /// rows they belong to and the elements of each (elements
-  /// [r perRow, (r + 1) perRow) are row r's); rows between a lane's two
-  /// rows of an m16n8 tile (8 on wave32, 16 on wave64).
-  int64_t rowGroups, perTile, rowsPerLane, perRow, rowStep;
-
-  /// lq, lg: lane % 16 and lane / 16 (AMD matrix cores).
-  Value tid, lane, wave, g, t4, lq, lg, waveRow, q0, bIdx, head, kvHead, numKv;
-  /// The last key/value block this workgroup walks (the prefetch's clamp).
-  Value lastKv;
-  Value qLds, kLds, vLds, pLds;
-  SmallVector<Value> qFrags;
-  /// The first group's token (the waits' operand).
-  Value lastToken;
-};
-
-} // namespace
+using namespace mlir::hkg::attention;
 
 void AttentionKernelBuilder::copyTile(
     Value gm, function_ref<SmallVector<Value, 4>(Value, Value)> at, Value row0,
@@ -344,8 +107,12 @@ void AttentionKernelBuilder::copyTile(
   forEachCopyChunk(*this, tid, threads, rows, cols, vw,
                    ChunkRowIndexing::FlatIndex, [&](Value r, Value col) {
                      SmallVector<Value> dst(prefix);
-                     dst.push_back(r);
-                     dst.push_back(col);
+                     if (wgmmaCore) {
+                       dst = swizzledIndices(prefix, r, col);
+                     } else {
+                       dst.push_back(r);
+                       dst.push_back(col);
+                     }
                      Value row = add(row0, r);
                      // A partial tile repeats the last row (finite data
                      // that the guards discard).
@@ -400,9 +167,13 @@ Value AttentionKernelBuilder::commit(ArrayRef<Value> tokens) {
 }
 
 void AttentionKernelBuilder::waitAll() {
-  if (asyncCopy && lastToken)
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, lastToken,
-                                     b.getI32IntegerAttr(0));
+  if (!asyncCopy || !lastToken)
+    return;
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, lastToken, b.getI32IntegerAttr(0));
+  // wgmma reads LDS through the async proxy: this thread's cp.async writes
+  // become visible to it (before the barrier that follows every wait).
+  if (wgmmaCore)
+    wgmma::sideEffectAsm(b, loc, "fence.proxy.async.shared::cta;");
 }
 
 //===----------------------------------------------------------------------===//
@@ -710,9 +481,99 @@ void AttentionKernelBuilder::accumulateFma(ArrayRef<SmallVector<Value>> p,
 // The key/value loop
 //===----------------------------------------------------------------------===//
 
-SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
-                                                      ValueRange stateIn,
-                                                      bool masked) {
+SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
+    SmallVectorImpl<SmallVector<Value>> &s, int64_t j0, int64_t j1, Value kv0,
+    bool masked, SmallVectorImpl<Value> &state) {
+  Type f32 = b.getF32Type();
+  Value negInf = f(-std::numeric_limits<double>::infinity());
+  auto vt = VectorType::get({perTile}, f32);
+  auto fmf = arith::FastMathFlagsAttr::get(b.getContext(),
+                                           arith::FastMathFlags::afn);
+  for (int64_t i = 0; i < rowGroups; ++i)
+    for (int64_t jj = j0; jj < j1; ++jj) {
+      SmallVector<Value> elems;
+      for (int64_t e = 0; e < perTile; ++e) {
+        Value x = arith::MulFOp::create(b, loc, extract(s[i][jj], e),
+                                        f(scaleLog2));
+        if (masked) {
+          // With `causal`, key kv0 + col is visible to query q0 + row iff
+          // col + kv0 <= row + q0 + (Skv - Sq); keys past Skv (the rows a
+          // partial block repeats) are visible to none.
+          Value key = add(kv0, colOf(jj, e));
+          Value visible;
+          if (causal) {
+            Value limit = add(queryToken(add(q0, rowOf(i, e))), offset);
+            visible = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                            key, limit);
+          }
+          if (partialKv)
+            visible = andI(visible, lt(key, skv));
+          x = select(visible, x, negInf);
+        }
+        elems.push_back(x);
+      }
+      s[i][jj] = vector::FromElementsOp::create(b, loc, vt, elems);
+    }
+
+  // Online softmax per row: m, l, O's scale, P = exp2(S - m).
+  Value *m = state.data() + rowGroups * nd;
+  SmallVector<Value> scales;
+  Value *l = m + rowGroups * rowsPerLane;
+  Combiner maxOf = makeCombiner(ReduceKind::Max);
+  for (int64_t i = 0; i < rowGroups; ++i) {
+    SmallVector<Value> rowMax;
+    for (int64_t r = 0; r < rowsPerLane; ++r) {
+      Value mx = negInf;
+      for (int64_t jj = j0; jj < j1; ++jj)
+        for (int64_t e = r * perRow; e < (r + 1) * perRow; ++e)
+          mx = arith::MaximumFOp::create(b, loc, mx, extract(s[i][jj], e));
+      rowMax.push_back(mx);
+    }
+    rowMax = rowReduce(rowMax, maxOf);
+    SmallVector<Value> alpha, mSafe;
+    for (int64_t r = 0; r < rowsPerLane; ++r) {
+      Value &mr = m[i * rowsPerLane + r];
+      Value mNew = arith::MaximumFOp::create(b, loc, mr, rowMax[r]);
+      // A row that sees no key yet keeps m = -inf: subtract 0 instead, so
+      // that its P and alpha are exp2(-inf) = 0 rather than NaN.
+      Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         mNew, negInf);
+      Value safe = select(none, f(0.0), mNew);
+      alpha.push_back(math::Exp2Op::create(
+          b, loc, arith::SubFOp::create(b, loc, mr, safe), fmf));
+      mSafe.push_back(safe);
+      mr = mNew;
+    }
+    SmallVector<Value> rowSum(rowsPerLane, f(0.0));
+    for (int64_t jj = j0; jj < j1; ++jj) {
+      SmallVector<Value> elems;
+      for (int64_t e = 0; e < perTile; ++e) {
+        Value x = arith::SubFOp::create(b, loc, extract(s[i][jj], e),
+                                        mSafe[e / perRow]);
+        Value p = math::Exp2Op::create(b, loc, x, fmf);
+        rowSum[e / perRow] =
+            arith::AddFOp::create(b, loc, rowSum[e / perRow], p);
+        elems.push_back(p);
+      }
+      s[i][jj] = vector::FromElementsOp::create(b, loc, vt, elems);
+    }
+    for (int64_t r = 0; r < rowsPerLane; ++r) {
+      // l stays a per-lane partial sum (alpha is the same in all the
+      // row's lanes); they add their partials at the end.
+      Value &lr = l[i * rowsPerLane + r];
+      lr = arith::AddFOp::create(
+          b, loc, arith::MulFOp::create(b, loc, lr, alpha[r]), rowSum[r]);
+    }
+    SmallVector<Value> scale;
+    for (int64_t e = 0; e < perTile; ++e)
+      scale.push_back(alpha[e / perRow]);
+    scales.push_back(vector::FromElementsOp::create(b, loc, vt, scale));
+  }
+  return scales;
+}
+
+SmallVector<Value>
+AttentionKernelBuilder::buildBlock(Value kb, ValueRange stateIn, bool masked) {
   SmallVector<Value> state(stateIn);
   Type f32 = b.getF32Type();
   int64_t nt = tkv / tileN;
@@ -760,7 +621,16 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
 
   // S, scaled to the log2 domain, masked.
   SmallVector<SmallVector<Value>> s;
-  if (amdCore) {
+  Value kv0 = mul(kb, tkv);
+  if (wgmmaCore && wgmmaOverlap) {
+    // S in two groups, each half's softmax under the MMAs still in flight
+    // (AttentionWgmma.cpp).
+    overlappedWgmmaBlock(stage, kv0, masked, state);
+    return state;
+  }
+  if (wgmmaCore) {
+    s.push_back(scoresWgmma(stage));
+  } else if (amdCore) {
     for (int64_t i = 0; i < rowGroups; ++i)
       s.push_back(scoresAmd(i, stage));
   } else if (useMma) {
@@ -769,96 +639,16 @@ SmallVector<Value> AttentionKernelBuilder::buildBlock(Value kb,
   } else {
     s = scoresFma(stage, mul(kb, tkv));
   }
-  Value negInf = f(-std::numeric_limits<double>::infinity());
-  Value kv0 = mul(kb, tkv);
-  auto vt = VectorType::get({perTile}, f32);
-  auto fmf = arith::FastMathFlagsAttr::get(b.getContext(),
-                                           arith::FastMathFlags::afn);
+  SmallVector<Value> alpha = softmaxUpdate(s, 0, nt, kv0, masked, state);
   for (int64_t i = 0; i < rowGroups; ++i)
-    for (int64_t jj = 0; jj < nt; ++jj) {
-      SmallVector<Value> elems;
-      for (int64_t e = 0; e < perTile; ++e) {
-        Value x = arith::MulFOp::create(b, loc, extract(s[i][jj], e),
-                                        f(scaleLog2));
-        if (masked) {
-          // With `causal`, key kv0 + col is visible to query q0 + row iff
-          // col + kv0 <= row + q0 + (Skv - Sq); keys past Skv (the rows a
-          // partial block repeats) are visible to none.
-          Value key = add(kv0, colOf(jj, e));
-          Value visible;
-          if (causal) {
-            Value limit = add(queryToken(add(q0, rowOf(i, e))), offset);
-            visible = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
-                                            key, limit);
-          }
-          if (partialKv)
-            visible = andI(visible, lt(key, skv));
-          x = select(visible, x, negInf);
-        }
-        elems.push_back(x);
-      }
-      s[i][jj] = vector::FromElementsOp::create(b, loc, vt, elems);
-    }
-
-  // Online softmax per row: m, l, rescale O, P = exp2(S - m).
-  Value *m = state.data() + rowGroups * nd;
-  Value *l = m + rowGroups * rowsPerLane;
-  Combiner maxOf = makeCombiner(ReduceKind::Max);
-  for (int64_t i = 0; i < rowGroups; ++i) {
-    SmallVector<Value> rowMax;
-    for (int64_t r = 0; r < rowsPerLane; ++r) {
-      Value mx = negInf;
-      for (int64_t jj = 0; jj < nt; ++jj)
-        for (int64_t e = r * perRow; e < (r + 1) * perRow; ++e)
-          mx = arith::MaximumFOp::create(b, loc, mx, extract(s[i][jj], e));
-      rowMax.push_back(mx);
-    }
-    rowMax = rowReduce(rowMax, maxOf);
-    SmallVector<Value> alpha, mSafe;
-    for (int64_t r = 0; r < rowsPerLane; ++r) {
-      Value &mr = m[i * rowsPerLane + r];
-      Value mNew = arith::MaximumFOp::create(b, loc, mr, rowMax[r]);
-      // A row that sees no key yet keeps m = -inf: subtract 0 instead, so
-      // that its P and alpha are exp2(-inf) = 0 rather than NaN.
-      Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                         mNew, negInf);
-      Value safe = select(none, f(0.0), mNew);
-      alpha.push_back(math::Exp2Op::create(
-          b, loc, arith::SubFOp::create(b, loc, mr, safe), fmf));
-      mSafe.push_back(safe);
-      mr = mNew;
-    }
-    SmallVector<Value> rowSum(rowsPerLane, f(0.0));
-    for (int64_t jj = 0; jj < nt; ++jj) {
-      SmallVector<Value> elems;
-      for (int64_t e = 0; e < perTile; ++e) {
-        Value x = arith::SubFOp::create(b, loc, extract(s[i][jj], e),
-                                        mSafe[e / perRow]);
-        Value p = math::Exp2Op::create(b, loc, x, fmf);
-        rowSum[e / perRow] =
-            arith::AddFOp::create(b, loc, rowSum[e / perRow], p);
-        elems.push_back(p);
-      }
-      s[i][jj] = vector::FromElementsOp::create(b, loc, vt, elems);
-    }
-    for (int64_t r = 0; r < rowsPerLane; ++r) {
-      // l stays a per-lane partial sum (alpha is the same in all the
-      // row's lanes); they add their partials at the end.
-      Value &lr = l[i * rowsPerLane + r];
-      lr = arith::AddFOp::create(
-          b, loc, arith::MulFOp::create(b, loc, lr, alpha[r]), rowSum[r]);
-    }
-    SmallVector<Value> scale;
-    for (int64_t e = 0; e < perTile; ++e)
-      scale.push_back(alpha[e / perRow]);
-    Value scaleVec = vector::FromElementsOp::create(b, loc, vt, scale);
     for (int64_t jd = 0; jd < nd; ++jd)
       state[i * nd + jd] =
-          arith::MulFOp::create(b, loc, state[i * nd + jd], scaleVec);
-  }
+          arith::MulFOp::create(b, loc, state[i * nd + jd], alpha[i]);
 
   SmallVector<Value> o(state.begin(), state.begin() + rowGroups * nd);
-  if (amdCore)
+  if (wgmmaCore)
+    accumulateWgmma(s, stage, o);
+  else if (amdCore)
     accumulateAmd(s, stage, o);
   else if (useMma)
     accumulateMma(s, stage, o);
@@ -911,7 +701,9 @@ LogicalResult AttentionKernelBuilder::build() {
   int64_t kvBlocks = llvm::divideCeil(skv, tkv);
   numKv = c(kvBlocks);
 
-  if (!fromGlobal) {
+  if (wgmmaCore) {
+    allocateWgmmaLds();
+  } else if (!fromGlobal) {
     qLds = kc.addLds({tq, d + pad}, elemT);
     kLds = kc.addLds({stages, tkv, d + pad}, elemT);
     // AMD matrix cores keep V transposed (V^T's fragments run along keys).
@@ -980,6 +772,7 @@ LogicalResult AttentionKernelBuilder::build() {
     copyKvBlock(first, kvSplit > 1 ? rem(begin, stages) : c(0), tokens);
   }
   commit(tokens);
+  // (wgmma reads Q from LDS: the first block's wait and barrier cover it.)
   if (holdQ) {
     waitAll();
     gpu::BarrierOp::create(b, loc);

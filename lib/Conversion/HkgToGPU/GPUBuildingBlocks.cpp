@@ -74,14 +74,22 @@ FailureOr<int64_t> mlir::hkg::moveLdsToDynamicSharedMemory(
   SmallVector<int64_t> offsets;
   int64_t total = 0;
   bool placeable = true;
-  for (BlockArgument buffer : buffers) {
+  unsigned first = func.getFirstWorkgroupAttributionIndex();
+  for (auto [i, buffer] : llvm::enumerate(buffers)) {
     auto type = cast<MemRefType>(buffer.getType());
     if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
         !type.getElementType().isIntOrFloat()) {
       placeable = false;
       break;
     }
-    total = llvm::alignTo(total, 16);
+    // Each buffer keeps its attribution's alignment (wgmma's swizzled
+    // tiles: 1024 bytes, which the dynamic buffer's own alignment then
+    // provides), at least 16 bytes.
+    int64_t align = 16;
+    if (auto attr = dyn_cast_or_null<IntegerAttr>(
+            func.getWorkgroupAttributionAttr(i, "llvm.align")))
+      align = std::max<int64_t>(align, attr.getInt());
+    total = llvm::alignTo(total, align);
     offsets.push_back(total);
     total += type.getNumElements() *
              llvm::divideCeil(type.getElementTypeBitWidth(), 8);
@@ -124,7 +132,6 @@ FailureOr<int64_t> mlir::hkg::moveLdsToDynamicSharedMemory(
                                         ValueRange{});
     Value(buffer).replaceAllUsesWith(view);
   }
-  unsigned first = func.getFirstWorkgroupAttributionIndex();
   for (unsigned i = buffers.size(); i > 0; --i)
     entry.eraseArgument(first + i - 1);
   func->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),

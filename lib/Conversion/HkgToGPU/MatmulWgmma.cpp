@@ -12,8 +12,10 @@
 // are XOR-swizzled by row % 8: the 128-byte-swizzle layouts the descriptors
 // name, in 1024-byte aligned buffers.
 //
-// The instructions are inline PTX (wgmma.fence, mma_async, commit_group,
-// wait_group, fence.proxy.async): all of it is in this file. With
+// The instructions are inline PTX: mma_async (16-bit, 8-bit and integer
+// forms), wgmma.fence and wait_group tied to the accumulators here; the
+// matrix descriptors, commit_group and fence.proxy.async from Wgmma.h
+// (shared with the attention kernel). With
 // wgmma_pending = 1 a step's MMAs stay in flight while the next step waits
 // for its tile and issues its copies (wgmma.wait_group 1). With
 // wgmma_promote = 1 (fp8) a step's first MMA ignores its accumulators
@@ -23,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MatmulTilePipeline.h"
+#include "Wgmma.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -50,7 +53,7 @@ public:
   /// wgmma reads LDS through the async proxy: this thread's cp.async
   /// writes become visible to it before the barrier.
   void beforeStageBarrier() override {
-    sideEffectAsm("fence.proxy.async.shared::cta;");
+    wgmma::sideEffectAsm(b, loc, "fence.proxy.async.shared::cta;");
   }
   /// With wgmma_pending = 1 the last step's MMAs are still in flight.
   SmallVector<Value> finishKLoop(SmallVector<Value> acc) override {
@@ -60,16 +63,8 @@ public:
   }
 
 private:
-  /// The shared-memory address of LDS buffer `buf` as i64.
-  Value sharedAddress(Value buf);
-  /// A wgmma matrix descriptor of the 128-byte-swizzle tile at shared
-  /// address `addr` (i64); `leadingBytes`: the MN-major panel stride (16, a
-  /// placeholder, for K-major tiles).
-  Value wgmmaDescriptor(Value addr, int64_t leadingBytes = 16);
   /// The LLVM struct of the thread's wgmma accumulators.
   Type wgmmaAccType();
-  /// Inline PTX `text` with side effects, no operands.
-  void sideEffectAsm(StringRef text);
   /// Inline PTX `text` that reads and rewrites the accumulator struct `acc`
   /// in place (its registers tied), so that nothing moves the accumulators
   /// across it: wgmma.fence / wait_group.
@@ -118,14 +113,6 @@ static std::string operandType(Type elem) {
   return "s8";
 }
 
-void WgmmaCore::sideEffectAsm(StringRef text) {
-  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{}, text, "",
-                            /*has_side_effects=*/true,
-                            /*is_align_stack=*/false,
-                            LLVM::tailcallkind::TailCallKind::None,
-                            /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
-}
-
 /// `n` outputs (f32 registers, or 32-bit integer ones with `integer`), the
 /// `middle` inputs, then inputs tied to the outputs, as constraints.
 static std::string tiedConstraints(int64_t n, StringRef middle, bool integer) {
@@ -152,28 +139,6 @@ Value WgmmaCore::accumulatorAsm(StringRef text, Value acc) {
   return asmOp.getResult(0);
 }
 
-Value WgmmaCore::sharedAddress(Value buf) {
-  Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buf);
-  return arith::IndexCastOp::create(b, loc, b.getI64Type(), p);
-}
-
-/// Matrix descriptor (PTX ISA, "Matrix Descriptor Format"): bits 0-13 the
-/// start address >> 4, 16-29 the leading-dimension byte offset >> 4 (K-major
-/// swizzled layouts do not use it; MN-major: from one 64-element panel to
-/// the next), 32-45 the stride byte offset >> 4 (1024: eight 128-byte rows,
-/// the swizzle atom), 62-63 the swizzle mode (1: 128 bytes).
-Value WgmmaCore::wgmmaDescriptor(Value addr, int64_t leadingBytes) {
-  Type i64 = b.getI64Type();
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
-  };
-  Value start = arith::ShRUIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, addr, cst(0x3FFFF)), cst(4));
-  int64_t fixed = (int64_t((leadingBytes >> 4) & 0x3FFF) << 16) |
-                  (int64_t(1024 >> 4) << 32) | (int64_t(1) << 62);
-  return arith::OrIOp::create(b, loc, start, cst(fixed));
-}
-
 SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
   Type i64 = b.getI64Type();
   auto toI64 = [&](Value index) -> Value {
@@ -188,10 +153,10 @@ SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
   Value offB = add(mul(stage, t.ldsB.rows * rowBytes),
                    t.transB ? mul(wgCol, rowBytes)
                             : mul(div(wgCol, 128 / t.elemBytes), panelBytes));
-  Value addrA =
-      arith::AddIOp::create(b, loc, sharedAddress(t.ldsA.buf), toI64(offA));
-  Value addrB =
-      arith::AddIOp::create(b, loc, sharedAddress(t.ldsB.buf), toI64(offB));
+  Value addrA = arith::AddIOp::create(
+      b, loc, wgmma::sharedAddress(b, loc, t.ldsA.buf), toI64(offA));
+  Value addrB = arith::AddIOp::create(
+      b, loc, wgmma::sharedAddress(b, loc, t.ldsB.buf), toI64(offB));
   int64_t n = t.mmaN / 2;
   std::string ty = operandType(t.elemT);
   bool integer = t.accT.isInteger(32);
@@ -226,14 +191,17 @@ SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
     };
     // K-major: an instruction's K values are 32 bytes along the row;
     // MN-major (16-bit only): 16 rows.
-    Value descA = wgmmaDescriptor(
-        arith::AddIOp::create(b, loc, addrA, offset(kk * t.elemBytes)));
+    Value descA = wgmma::descriptor(
+        b, loc, arith::AddIOp::create(b, loc, addrA, offset(kk * t.elemBytes)));
     Value descB =
-        t.transB ? wgmmaDescriptor(arith::AddIOp::create(
-                       b, loc, addrB, offset(kk * t.elemBytes)))
-                 : wgmmaDescriptor(arith::AddIOp::create(b, loc, addrB,
-                                                         offset(kk * rowBytes)),
-                                   /*leadingBytes=*/panelBytes);
+        t.transB
+            ? wgmma::descriptor(b, loc,
+                                arith::AddIOp::create(b, loc, addrB,
+                                                      offset(kk * t.elemBytes)))
+            : wgmma::descriptor(
+                  b, loc,
+                  arith::AddIOp::create(b, loc, addrB, offset(kk * rowBytes)),
+                  /*leadingBytes=*/panelBytes);
     // scale-d: 0 starts a promoted step's sum from zero.
     SmallVector<Value> operands = {descA, descB,
                                    promote && kk == 0 ? zero : one};
@@ -246,7 +214,7 @@ SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
               LLVM::tailcallkind::TailCallKind::None, nullptr, nullptr)
               .getResult(0);
   }
-  sideEffectAsm("wgmma.commit_group.sync.aligned;");
+  wgmma::sideEffectAsm(b, loc, "wgmma.commit_group.sync.aligned;");
   // Wait for this step's MMAs (wgmma_pending = 0) or the previous step's
   // (1) before the loop's barrier, after which a refill overwrites their
   // stage; the loop's exit waits for all before the accumulators are read.

@@ -8,7 +8,9 @@
 // gfx1100 (P's B fragments exchanged between half-waves) and gfx1201;
 // 45 KiB of LDS, no scratch or spills.
 // REQUIRES: rocdl-toolkit, libdevice
-// RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 | hkg-opt %mm_sm90_ptx | FileCheck %s --check-prefix=SM90
+// sm_90's default is warpgroup MMA (test/Target/NVVM/attention-wgmma.test): the mma.sync
+// kernel is pinned there.
+// RUN: sed 's/causal :/causal {schedule = #hkg.schedule<mma = mma_16x8x16, tile_q = 64, tile_kv = 64, waves = 4, stages = 2>} :/' %s | hkg-opt --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 | hkg-opt %mm_sm90_ptx | FileCheck %s --check-prefix=SM90
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-lower-to-gpu=chip=gfx942 | hkg-opt %mm_gfx942_isa | FileCheck %s --check-prefixes=GFX942,CDNA
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx950 --hkg-lower-to-gpu=chip=gfx950 | hkg-opt %mm_gfx950_isa | FileCheck %s --check-prefixes=GFX950,CDNA
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1100 --hkg-lower-to-gpu=chip=gfx1100 | hkg-opt %mm_gfx1100_isa | FileCheck %s --check-prefixes=GFX1100,RDNA

@@ -1,8 +1,9 @@
 // hkg.attention to one flash-attention kernel (Attention.cpp): grouped-query
 // (4 query heads over 2 key/value heads), causal with Skv > Sq (the query
-// rows are the last Sq of the key positions), bf16, under the default
-// schedule of sm_90 (mma.sync m16n8k16) and the FMA kernel on gfx942 (its
-// default, MFMA: attention-amd-matrix-cores.mlir).
+// rows are the last Sq of the key positions), bf16, under sm_90's mma.sync
+// m16n8k16 schedule (its default there is warpgroup MMA:
+// attention-wgmma.mlir) and the FMA kernel on gfx942 (its default, MFMA:
+// attention-amd-matrix-cores.mlir).
 // RUN: hkg-opt %s --split-input-file --hkg-default-schedule --hkg-lower-to-gpu --canonicalize --cse | FileCheck %s
 
 // sm_90: tile_q = 64 query rows per workgroup (4 waves of 16), K / V blocks
@@ -12,7 +13,7 @@
 // Q: 64 rows of 64 + 8 padding elements; K and V: 2 stages of 64 x 72.
 // CHECK: gpu.func @hkg_attention_0(%{{.*}}: memref<1x4x128x64xbf16>, %{{.*}}: memref<1x2x256x64xbf16>, %{{.*}}: memref<1x2x256x64xbf16>, %{{.*}}: memref<1x4x128x64xbf16>)
 // CHECK-SAME: workgroup(%[[LQ:.*]] : memref<64x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LK:.*]] : memref<2x64x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LV:.*]] : memref<2x64x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = mma_16x8x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64, waves = 4>
+// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = mma_16x8x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64, waves = 4, wgmma_overlap = 0>
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 // CHECK-SAME: known_grid_size = array<i32: 2, 4, 1>
 // softmax in base 2: scale 1/sqrt(64) x log2(e); running maxima start at -inf.
@@ -59,7 +60,7 @@
 // CHECK: gpu.return
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @gqa_sm90(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x2x256x64xbf16>, %v: tensor<1x2x256x64xbf16>) -> tensor<1x4x128x64xbf16> {
-    %0 = hkg.attention %q, %k, %v causal : tensor<1x4x128x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16> -> tensor<1x4x128x64xbf16>
+    %0 = hkg.attention %q, %k, %v causal {schedule = #hkg.schedule<mma = mma_16x8x16, tile_q = 64, tile_kv = 64, waves = 4, stages = 2>} : tensor<1x4x128x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16> -> tensor<1x4x128x64xbf16>
     return %0 : tensor<1x4x128x64xbf16>
   }
 }

@@ -11,11 +11,16 @@
 // matrix cores V is kept transposed, Dv rows of tile_kv + pad), plus
 // tile_q x tile_kv f32 for P in the FMA kernel. Large head dims first give
 // up double buffering, then shrink the K/V tile. NVIDIA kernels take what is
-// above 48 KiB as dynamic shared memory (227 KiB on sm_90).
+// above 48 KiB as dynamic shared memory (227 KiB on sm_90). sm_90 prefill
+// takes warpgroup MMA (no padding, Q, K and V in swizzled panels): 128 query
+// rows, 128-key blocks (64 for Dv = 256), two stages.
 
-// D = 64 bf16: 45 KiB double-buffered, fits everywhere.
+// D = 64 bf16: 45 KiB double-buffered, fits everywhere; wgmma's 128 x 128
+// tiles 80 KiB.
 // CHECK-LABEL: func.func @d64
-// CHECK: stages = 2, tile_kv = 64, tile_q = 64
+// LDS64K: stages = 2, tile_kv = 64, tile_q = 64
+// LDS160K: stages = 2, tile_kv = 64, tile_q = 64
+// LDS227K: mma = wgmma_64x128x16, pack_gqa = 0, stages = 2, tile_kv = 128, tile_q = 128, waves = 8
 func.func @d64(%q: tensor<1x8x256x64xbf16>) -> tensor<1x8x256x64xbf16> {
   %0 = hkg.attention %q, %q, %q causal : tensor<1x8x256x64xbf16>, tensor<1x8x256x64xbf16>, tensor<1x8x256x64xbf16> -> tensor<1x8x256x64xbf16>
   return %0 : tensor<1x8x256x64xbf16>
@@ -26,7 +31,8 @@ func.func @d64(%q: tensor<1x8x256x64xbf16>) -> tensor<1x8x256x64xbf16> {
 // CHECK-LABEL: func.func @d128
 // LDS64K: mma = {{mfma|wmma}}_16x16x16, pack_gqa = 0, stages = 1, tile_kv = 64, tile_q = 64
 // LDS160K: mma = mfma_16x16x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64
-// LDS227K: mma = mma_16x8x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64
+// wgmma: 160 KiB.
+// LDS227K: mma = wgmma_64x128x16, pack_gqa = 0, stages = 2, tile_kv = 128, tile_q = 128, waves = 8
 func.func @d128(%q: tensor<4x32x1024x128xbf16>) -> tensor<4x32x1024x128xbf16> {
   %0 = hkg.attention %q, %q, %q causal : tensor<4x32x1024x128xbf16>, tensor<4x32x1024x128xbf16>, tensor<4x32x1024x128xbf16> -> tensor<4x32x1024x128xbf16>
   return %0 : tensor<4x32x1024x128xbf16>
@@ -38,16 +44,21 @@ func.func @d128(%q: tensor<4x32x1024x128xbf16>) -> tensor<4x32x1024x128xbf16> {
 // CHECK-LABEL: func.func @d256
 // LDS64K: mma = {{mfma|wmma}}_16x16x16, pack_gqa = 0, stages = 1, tile_kv = 16, tile_q = 64
 // LDS160K: mma = mfma_16x16x16, pack_gqa = 0, stages = 1, tile_kv = 64, tile_q = 64
-// LDS227K: mma = mma_16x8x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64
+// wgmma with 64-key blocks (the registers of Dv = 256): 192 KiB.
+// LDS227K: mma = wgmma_64x128x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 128, waves = 8
 func.func @d256(%q: tensor<1x4x256x256xbf16>) -> tensor<1x4x256x256xbf16> {
   %0 = hkg.attention %q, %q, %q : tensor<1x4x256x256xbf16>, tensor<1x4x256x256xbf16>, tensor<1x4x256x256xbf16> -> tensor<1x4x256x256xbf16>
   return %0 : tensor<1x4x256x256xbf16>
 }
 
 // Sequence lengths that 64 does not divide take the largest tiles that do;
-// the waves follow tile_q (16 rows each).
+// the waves follow tile_q (16 rows each). wgmma's tiles are 64 or 128
+// query rows and at most the keys' power of two (the kernel guards the
+// partial tiles).
 // CHECK-LABEL: func.func @short
-// CHECK: stages = 2, tile_kv = 16, tile_q = 32, waves = 2
+// LDS64K: stages = 2, tile_kv = 16, tile_q = 32, waves = 2
+// LDS160K: stages = 2, tile_kv = 16, tile_q = 32, waves = 2
+// LDS227K: mma = wgmma_64x128x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 128, waves = 8
 func.func @short(%q: tensor<1x2x96x64xbf16>, %kv: tensor<1x2x48x64xbf16>) -> tensor<1x2x96x64xbf16> {
   %0 = hkg.attention %q, %kv, %kv : tensor<1x2x96x64xbf16>, tensor<1x2x48x64xbf16>, tensor<1x2x48x64xbf16> -> tensor<1x2x96x64xbf16>
   return %0 : tensor<1x2x96x64xbf16>

@@ -86,12 +86,13 @@ module attributes {hkg.target = #hkg.target<chip = "sm_80">} {
 
 // -----
 
-// sm_90's warpgroup MMA (sm_90a) is a matmul form; attention takes mma.sync,
-// and only with 16-bit operands.
+// Attention takes sm_90's warpgroup MMA (sm_90a) under one keyword,
+// wgmma_64x128x16 (its instructions' N are tile_kv and Dv), and only with
+// 16-bit operands.
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @wgmma_attention(%q: tensor<1x2x64x64xbf16>) -> tensor<1x2x64x64xbf16> {
-    // expected-error @below {{schedule knob 'mma' = wgmma_64x128x16 is not legal for hkg.attention on sm_90; expected one of: none, mma_16x8x16}}
-    %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = wgmma_64x128x16>} : tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16> -> tensor<1x2x64x64xbf16>
+    // expected-error @below {{schedule knob 'mma' = wgmma_64x256x16 is not legal for hkg.attention on sm_90; expected one of: none, mma_16x8x16, wgmma_64x128x16}}
+    %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = wgmma_64x256x16>} : tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16> -> tensor<1x2x64x64xbf16>
     return %0 : tensor<1x2x64x64xbf16>
   }
 }

@@ -27,11 +27,14 @@ using namespace mlir::hkg::detail;
 
 /// The matrix instructions the attention kernel is written for: mma.sync
 /// m16n8k16 on NVIDIA, MFMA 16x16x16 (CDNA) and WMMA 16x16x16 (RDNA 3 / 4)
-/// on AMD. sm_90a's warpgroup MMA is not lowered for attention yet (sm_90
-/// runs mma.sync).
+/// on AMD, and sm_90a's warpgroup MMA under one keyword, wgmma_64x128x16:
+/// its instructions are m64nNk16 with N = tile_kv for S = Q K^T and N = Dv
+/// for O = P V (AttentionWgmma.cpp), whatever the keyword's 128.
 static bool attentionSupportsMma(const MmaInstruction &mma) {
   if (mma.family == MmaFamily::MmaSync)
     return mma.m == 16 && mma.n == 8 && mma.k == 16;
+  if (mma.family == MmaFamily::Wgmma)
+    return mma.m == 64 && mma.n == 128 && mma.k == 16;
   if (mma.family == MmaFamily::Mfma || mma.family == MmaFamily::Wmma)
     return mma.m == 16 && mma.n == 16 && mma.k == 16;
   return false;
@@ -41,6 +44,21 @@ static bool attentionSupportsMma(const MmaInstruction &mma) {
 /// products run transposed (O^T = V^T P^T; Attention.cpp).
 static bool transposesValues(const MmaInstruction &mma) {
   return mma.family == MmaFamily::Mfma || mma.family == MmaFamily::Wmma;
+}
+
+/// The wgmma kernel: rows of its swizzled LDS panels (128 bytes of 16-bit
+/// elements: D and Dv are multiples of it), the largest instruction N (Dv),
+/// the query rows of a warpgroup, and the registers a thread needs besides
+/// S's tile_kv / 2 and O's Dv / 2 accumulators and P's tile_kv / 4 packed
+/// pairs (addresses, descriptors, the softmax's m and l and temporaries).
+static constexpr int64_t kWgmmaPanel = 64;
+static constexpr int64_t kWgmmaMaxN = 256;
+static constexpr int64_t kWgmmaRows = 64;
+static constexpr int64_t kAttentionWgmmaRegisterReserve = 40;
+
+/// Registers per thread of the wgmma kernel's accumulators and P.
+static int64_t wgmmaRegisters(int64_t tileKv, int64_t dv) {
+  return tileKv / 2 + dv / 2 + tileKv / 4 + kAttentionWgmmaRegisterReserve;
 }
 
 /// The smallest query and key/value tiles: the kernel's 16-row groups.
@@ -104,7 +122,8 @@ static bool chunksFitHeadDims(int64_t d, int64_t dv, int64_t bytes) {
 static int64_t attentionLdsBytes(int64_t tileQ, int64_t tileKv, int64_t stages,
                                  const MmaInstruction &mma, int64_t d,
                                  int64_t dv, int64_t bytes, bool split) {
-  int64_t pad = 16 / bytes;
+  // wgmma: the 128-byte swizzle needs no padding.
+  int64_t pad = mma.family == MmaFamily::Wgmma ? 0 : 16 / bytes;
   int64_t p = (mma.isNone() ? tileQ * tileKv * 4 : 0) + (split ? 16 : 0);
   if (stages == 0)
     return p;
@@ -161,6 +180,32 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
     tileQ = defaultTile(rows);
   }
   int64_t waves = std::min<int64_t>(4, tileQ / 16);
+  // sm_90: warpgroup MMA for 16-bit prefill whose head dims are whole
+  // 128-byte panels, up to wgmma's N of 256: 128 query rows (two
+  // warpgroups of 64, eight waves of 16), key/value blocks of 128 (64 where
+  // Dv = 256 would leave too few registers), two stages.
+  if (half && !pack && sq > kMaxDefaultPackedQueryLength &&
+      llvm::is_contained(mmas, "wgmma_64x128x16") && d % kWgmmaPanel == 0 &&
+      dv % kWgmmaPanel == 0 && d <= kWgmmaMaxN && dv <= kWgmmaMaxN) {
+    int64_t wgTileQ = rows > kWgmmaRows ? 2 * kWgmmaRows : kWgmmaRows;
+    int64_t wgTileKv = std::max(d, dv) > 128 ? 64 : 128;
+    wgTileKv = std::min<int64_t>(
+        wgTileKv,
+        std::max<int64_t>(kMinAttentionTile,
+                          llvm::bit_ceil(static_cast<uint64_t>(skv))));
+    auto wg = MmaInstruction::parse("wgmma_64x128x16");
+    int64_t wgThreads = wgTileQ / 16 * target.waveSize;
+    if (attentionLdsBytes(wgTileQ, wgTileKv, 2, wg, d, dv, bytes,
+                          /*split=*/false) <= target.ldsBytesPerWorkgroup &&
+        wgmmaRegisters(wgTileKv, dv) <=
+            std::min<int64_t>(255, 65536 / wgThreads)) {
+      mma = "wgmma_64x128x16";
+      tileQ = wgTileQ;
+      tileKv = wgTileKv;
+      stages = 2;
+      waves = wgTileQ / 16;
+    }
+  }
   // Flash-decoding: where one query tile holds a head's (or with pack_gqa
   // a group's) queries, a decode step, and the tiles leave the compute
   // units idle, split the key/value blocks over more workgroups, while each
@@ -194,6 +239,15 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
             "workgroups per query tile, each over 1 / kv_split of the "
             "key/value blocks, combined through a global workspace by the "
             "last to finish (flash-decoding)");
+  // Warpgroup MMA's overlap of the softmax with the MMAs, where wgmma is.
+  if (half && llvm::is_contained(mmas, "wgmma_64x128x16"))
+    space.add(kWgmmaOverlap, false,
+              "wgmma: S of each key/value block in two wgmma groups, the "
+              "first half's softmax under the second half's MMAs, the "
+              "second's under the first half's P V (tile_kv >= 32)");
+  else
+    space.addUnavailable(kWgmmaOverlap.name,
+                         "warpgroup MMA takes f16 / bf16 attention on sm_90");
   space.add(kPackGqa, pack,
             "1: the Hq / Hkv query heads sharing a key/value head are the "
             "rows of one query tile (grouped-query attention only)");
@@ -235,14 +289,56 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
                        << "' = 0 needs mma = none (the " << s.mma.name
                        << " kernel reads its fragments from LDS), got mma = "
                        << s.mma.name;
+  if (s.mma.family == MmaFamily::Wgmma) {
+    // AttentionWgmma.cpp: a warp per 16 rows, a warpgroup per 64; Q, K and
+    // V in swizzled panels of 64 columns; Dv is one instruction's N.
+    if (tileQ % kWgmmaRows != 0 || waves != tileQ / 16)
+      return emitError()
+             << "schedule knob '" << kMma.name << "' = " << s.mma.name
+             << " needs '" << kTileQ.name << "' a multiple of " << kWgmmaRows
+             << " (warpgroups of 64 rows) and '" << kWaves.name
+             << "' = tile_q / 16 (a wave per 16 rows), got tile_q = " << tileQ
+             << " and waves = " << waves;
+    if (d % kWgmmaPanel != 0 || dv % kWgmmaPanel != 0 || dv > kWgmmaMaxN)
+      return emitError() << "schedule knob '" << kMma.name
+                         << "' = " << s.mma.name
+                         << " needs D and Dv multiples of 64 (128-byte "
+                            "swizzled rows) and Dv <= 256 (one instruction's "
+                            "N), got D = "
+                         << d << " and Dv = " << dv;
+    int64_t threads = waves * target.waveSize;
+    int64_t budget = std::min<int64_t>(255, 65536 / threads);
+    if (wgmmaRegisters(tileKv, dv) > budget)
+      return emitError() << "schedule knob '" << kMma.name
+                         << "' = " << s.mma.name << " needs "
+                         << wgmmaRegisters(tileKv, dv)
+                         << " registers per thread (tile_kv / 2 + Dv / 2 "
+                            "accumulators + tile_kv / 4 for P + "
+                         << kAttentionWgmmaRegisterReserve
+                         << "), more than the " << budget << " of " << threads
+                         << " threads; expected a smaller tile_kv";
+  }
+  if (s.wgmmaOverlap && s.mma.family != MmaFamily::Wgmma)
+    return emitError() << "schedule knob '" << kWgmmaOverlap.name
+                       << "' = 1 needs warpgroup MMA, got mma = " << s.mma.name
+                       << "; expected wgmma_overlap = 0";
+  if (s.wgmmaOverlap && tileKv % 32 != 0)
+    return emitError() << "schedule knob '" << kWgmmaOverlap.name
+                       << "' = 1 splits a key/value block in halves of whole "
+                          "16-key steps, got tile_kv = "
+                       << tileKv << "; expected a multiple of 32";
   int64_t lds = attentionLdsBytes(tileQ, tileKv, s.stages, s.mma, d, dv, bytes,
                                   s.kvSplit > 1);
   if (lds > target.ldsBytesPerWorkgroup)
-    return emitError() << "schedule needs " << lds
-                       << " bytes of LDS (tile_q x (D + pad) + stages x "
-                       << (transposesValues(s.mma)
-                               ? "(tile_kv x (D + pad) + Dv x (tile_kv + pad))"
-                               : "tile_kv x (D + Dv + 2 pad)")
+    return emitError() << "schedule needs " << lds << " bytes of LDS ("
+                       << (s.mma.family == MmaFamily::Wgmma
+                               ? "tile_q x D + stages x tile_kv x (D + Dv), "
+                                 "unpadded"
+                           : transposesValues(s.mma)
+                               ? "tile_q x (D + pad) + stages x (tile_kv x "
+                                 "(D + pad) + Dv x (tile_kv + pad))"
+                               : "tile_q x (D + pad) + stages x tile_kv x (D "
+                                 "+ Dv + 2 pad)")
                        << " elements"
                        << (fma ? ", + tile_q x tile_kv f32 for P" : "")
                        << (s.kvSplit > 1 ? ", + 16 for kv_split's flag" : "")

@@ -30,6 +30,12 @@ inline constexpr IntKnob kKvSplit{"kv_split"};
 /// key/value head.
 inline constexpr BoolKnob kPackGqa{"pack_gqa"};
 
+/// Warpgroup MMA (mma = wgmma_*): S of each key/value block in two wgmma
+/// groups (its halves), so that the first half's softmax runs while the
+/// second half's MMAs do and the second half's while the first half's
+/// P V does (AttentionWgmma.cpp). Only in the space where wgmma is.
+inline constexpr BoolKnob kWgmmaOverlap{"wgmma_overlap"};
+
 /// hkg.attention: `tile_q` query rows of one head per workgroup, key/value
 /// blocks of `tile_kv` rows through `stages` LDS buffers.
 struct AttentionSchedule {
@@ -40,12 +46,14 @@ struct AttentionSchedule {
   int64_t stages;
   int64_t kvSplit;
   bool packGqa;
+  /// wgmma_overlap = 1 (0, or no such knob).
+  bool wgmmaOverlap;
 
   static AttentionSchedule decode(const ResolvedSchedule &s) {
-    return {s.get(kTileQ),  s.get(kTileKv),
-            s.get(kWaves),  MmaInstruction::parse(s.get(kMma)),
-            s.get(kStages), s.get(kKvSplit),
-            s.get(kPackGqa)};
+    return {s.get(kTileQ),   s.get(kTileKv),
+            s.get(kWaves),   MmaInstruction::parse(s.get(kMma)),
+            s.get(kStages),  s.get(kKvSplit),
+            s.get(kPackGqa), s.getOr(kWgmmaOverlap, false)};
   }
 
   /// Bytes of one workgroup's partial in the kv_split workspace: per query
