@@ -418,56 +418,9 @@ LogicalResult mlir::hkg::lowerMatmulW4A16MatrixCore(MatmulW4A16Op op,
   }
 
   // Split-K: partials through a workspace global, summed in rank order by
-  // the last workgroup of the tile. Thread tid's accumulator i lives at
-  // (i x threads + tid) x accPer of its partial (coalesced).
-  MLIRContext *ctx = b.getContext();
-  auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
-  int64_t numTiles = gridX * gridZ;
-  int64_t slot = numAcc * L.accPer * s.threads;
-  std::string name = kc.func.getName().str();
-  Value ws =
-      getModuleGlobal(b, loc, kc.func, name + "_split_k_partials",
-                      MemRefType::get({numTiles, s.splitK, slot}, f32,
-                                      MemRefLayoutAttrInterface(), global),
-                      /*zero=*/false);
-  Value arrivals = getModuleGlobal(
-      b, loc, kc.func, name + "_split_k_arrivals",
-      MemRefType::get({numTiles}, i32, MemRefLayoutAttrInterface(), global),
-      /*zero=*/true);
-  Value isLastLds = kc.addLds({1}, i32, 4);
-  Value tileIdx = arith::AddIOp::create(b, loc, bx, L.mul(bz, gridX));
-  auto elem = [&](int64_t i) {
-    return L.mul(L.add(tid, i * s.threads), L.accPer);
-  };
-  for (int64_t i = 0; i < numAcc; ++i)
-    vector::StoreOp::create(b, loc, acc[i], ws,
-                            ValueRange{tileIdx, rank, elem(i)},
-                            /*nontemporal=*/false, llvm::MaybeAlign(16));
-  Value isLast = arriveAndTestLast(
-      b, loc, kc.target, tid, arrivals,
-      [&]() -> SmallVector<Value> { return {tileIdx}; }, s.splitK, isLastLds);
-  emitIfThen(b, loc, isLast, [&] {
-    deviceFence(b, loc, kc.target, LLVM::AtomicOrdering::acquire);
-    // Each accumulator's partials summed in rank order by a loop (not
-    // unrolled: ptxas spills when split_k x accumulators loads are in
-    // flight at once).
-    SmallVector<Value> sums;
-    for (int64_t i = 0; i < numAcc; ++i) {
-      Value e = elem(i);
-      auto sumLoop = scf::ForOp::create(
-          b, loc, L.c(0), L.c(s.splitK), L.c(1), ValueRange{zeroAcc},
-          [&](OpBuilder &nb, Location l, Value r, ValueRange sum) {
-            Value v = vector::LoadOp::create(nb, l, accType, ws,
-                                             ValueRange{tileIdx, r, e},
-                                             /*nontemporal=*/false,
-                                             llvm::MaybeAlign(16));
-            scf::YieldOp::create(
-                nb, l, ValueRange{arith::AddFOp::create(nb, l, sum[0], v)});
-          });
-      disableLLVMUnroll(sumLoop);
-      sums.push_back(sumLoop.getResult(0));
-    }
-    store(sums);
-  });
+  // the last workgroup of the tile (Workspace.h).
+  sumSplitKPartials(kc, tid, s.threads,
+                    arith::AddIOp::create(b, loc, bx, L.mul(bz, gridX)),
+                    gridX * gridZ, rank, s.splitK, acc, store);
   return success();
 }

@@ -543,51 +543,8 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
   }
 
   // Split-K: partials through a workspace global, summed in rank order by
-  // the last workgroup of the tile (as MatmulW4A16MatrixCore.cpp does).
-  MLIRContext *ctx = b.getContext();
-  auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
-  int64_t numTiles = tilesM * tilesN;
-  int64_t slot = numAcc * accPer * s.threads;
-  std::string name = kc.func.getName().str();
-  Value wsp =
-      getModuleGlobal(b, loc, kc.func, name + "_split_k_partials",
-                      MemRefType::get({numTiles, s.splitK, slot}, f32,
-                                      MemRefLayoutAttrInterface(), global),
-                      /*zero=*/false);
-  Value arrivals = getModuleGlobal(
-      b, loc, kc.func, name + "_split_k_arrivals",
-      MemRefType::get({numTiles}, i32, MemRefLayoutAttrInterface(), global),
-      /*zero=*/true);
-  Value isLastLds = kc.addLds({1}, i32, 4);
-  Value tileIdx = ix.add(mTile, ix.mul(nTile, tilesM));
-  auto elem = [&](int64_t i) {
-    return ix.mul(ix.add(tid, i * s.threads), accPer);
-  };
-  for (int64_t i = 0; i < numAcc; ++i)
-    vector::StoreOp::create(b, loc, acc[i], wsp,
-                            ValueRange{tileIdx, rank, elem(i)},
-                            /*nontemporal=*/false, llvm::MaybeAlign(16));
-  Value isLast = arriveAndTestLast(
-      b, loc, kc.target, tid, arrivals,
-      [&]() -> SmallVector<Value> { return {tileIdx}; }, s.splitK, isLastLds);
-  emitIfThen(b, loc, isLast, [&] {
-    deviceFence(b, loc, kc.target, LLVM::AtomicOrdering::acquire);
-    SmallVector<Value> sums;
-    for (int64_t i = 0; i < numAcc; ++i) {
-      Value e = elem(i);
-      auto sumLoop = scf::ForOp::create(
-          b, loc, ix.c(0), ix.c(s.splitK), ix.c(1), ValueRange{zeroAcc},
-          [&](OpBuilder &nb, Location l, Value r, ValueRange sum) {
-            Value v = vector::LoadOp::create(
-                nb, l, accType, wsp, ValueRange{tileIdx, r, e},
-                /*nontemporal=*/false, llvm::MaybeAlign(16));
-            scf::YieldOp::create(
-                nb, l, ValueRange{arith::AddFOp::create(nb, l, sum[0], v)});
-          });
-      disableLLVMUnroll(sumLoop);
-      sums.push_back(sumLoop.getResult(0));
-    }
-    store(sums);
-  });
+  // the last workgroup of the tile (Workspace.h).
+  sumSplitKPartials(kc, tid, s.threads, ix.add(mTile, ix.mul(nTile, tilesM)),
+                    tilesM * tilesN, rank, s.splitK, acc, store);
   return success();
 }

@@ -3,10 +3,13 @@
 #include "Workspace.h"
 
 #include "GPUBuildingBlocks.h"
+#include "TileIndexing.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::hkg;
@@ -67,4 +70,62 @@ Value mlir::hkg::arriveAndTestLast(OpBuilder &b, Location loc,
   Value flag = memref::LoadOp::create(b, loc, flagLds, ValueRange{zeroIndex});
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, flag,
                                i32Const(0));
+}
+
+void mlir::hkg::sumSplitKPartials(KernelContext &kc, Value tid, int64_t threads,
+                                  Value tileIndex, int64_t numTiles, Value rank,
+                                  int64_t splitK, ArrayRef<Value> acc,
+                                  function_ref<void(ArrayRef<Value>)> store) {
+  OpBuilder &b = kc.b;
+  Location loc = kc.loc;
+  IndexArith ix(b, loc);
+  auto accType = cast<VectorType>(acc.front().getType());
+  int64_t width = accType.getNumElements();
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  auto global =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Global);
+  int64_t slot = static_cast<int64_t>(acc.size()) * width * threads;
+  std::string name = kc.func.getName().str();
+  Value ws =
+      getModuleGlobal(b, loc, kc.func, name + "_split_k_partials",
+                      MemRefType::get({numTiles, splitK, slot}, f32,
+                                      MemRefLayoutAttrInterface(), global),
+                      /*zero=*/false);
+  Value arrivals = getModuleGlobal(
+      b, loc, kc.func, name + "_split_k_arrivals",
+      MemRefType::get({numTiles}, i32, MemRefLayoutAttrInterface(), global),
+      /*zero=*/true);
+  Value isLastLds = kc.addLds({1}, i32, 4);
+  auto elem = [&](int64_t i) {
+    return ix.mul(ix.add(tid, i * threads), width);
+  };
+  auto align = llvm::MaybeAlign(std::min<int64_t>(16, 4 * width));
+  for (int64_t i = 0, e = acc.size(); i < e; ++i)
+    vector::StoreOp::create(b, loc, acc[i], ws,
+                            ValueRange{tileIndex, rank, elem(i)},
+                            /*nontemporal=*/false, align);
+  Value isLast = arriveAndTestLast(
+      b, loc, kc.target, tid, arrivals,
+      [&]() -> SmallVector<Value> { return {tileIndex}; }, splitK, isLastLds);
+  emitIfThen(b, loc, isLast, [&] {
+    deviceFence(b, loc, kc.target, LLVM::AtomicOrdering::acquire);
+    Value zero =
+        arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType));
+    SmallVector<Value> sums;
+    for (int64_t i = 0, e = acc.size(); i < e; ++i) {
+      Value at = elem(i);
+      auto sumLoop = scf::ForOp::create(
+          b, loc, ix.c(0), ix.c(splitK), ix.c(1), ValueRange{zero},
+          [&](OpBuilder &nb, Location l, Value r, ValueRange sum) {
+            Value v = vector::LoadOp::create(nb, l, accType, ws,
+                                             ValueRange{tileIndex, r, at},
+                                             /*nontemporal=*/false, align);
+            scf::YieldOp::create(
+                nb, l, ValueRange{arith::AddFOp::create(nb, l, sum[0], v)});
+          });
+      disableLLVMUnroll(sumLoop);
+      sums.push_back(sumLoop.getResult(0));
+    }
+    store(sums);
+  });
 }

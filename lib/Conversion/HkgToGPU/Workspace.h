@@ -48,6 +48,20 @@ Value arriveAndTestLast(OpBuilder &b, Location loc, const TargetInfo &target,
                         function_ref<SmallVector<Value>()> indices,
                         int64_t arrivals, Value flagLds);
 
+struct KernelContext;
+
+/// Split-K through `<kernel>_split_k_partials` / `_arrivals`: the workgroup
+/// of split `rank` (of `splitK`) of tile `tileIndex` (of `numTiles`)
+/// publishes its accumulators `acc` (vectors of f32; thread tid's
+/// accumulator i at (i x threads + tid) x its width, coalesced), counts its
+/// arrival, and the last to arrive sums each accumulator's partials in rank
+/// order (a rolled loop: unrolled, split_k x accumulators loads in flight
+/// spill) and calls `store` with the sums, in that workgroup only.
+void sumSplitKPartials(KernelContext &kc, Value tid, int64_t threads,
+                       Value tileIndex, int64_t numTiles, Value rank,
+                       int64_t splitK, ArrayRef<Value> acc,
+                       function_ref<void(ArrayRef<Value>)> store);
+
 } // namespace mlir::hkg
 
 #endif // HKG_LIB_CONVERSION_HKGTOGPU_WORKSPACE_H
