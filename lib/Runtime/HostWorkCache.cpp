@@ -12,6 +12,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/EndianStream.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -62,10 +63,7 @@ class Writer {
 public:
   explicit Writer(llvm::raw_ostream &os) : os(os) {}
   void u64(uint64_t v) {
-    char b[8];
-    for (int i = 0; i < 8; ++i)
-      b[i] = static_cast<char>(v >> (8 * i));
-    os.write(b, 8);
+    llvm::support::endian::write<uint64_t>(os, v, llvm::endianness::little);
   }
   void bytes(const void *data, size_t n) {
     os.write(static_cast<const char *>(data), n);
@@ -92,10 +90,7 @@ public:
   uint64_t u64() {
     if (!take(8))
       return 0;
-    uint64_t v = 0;
-    for (int i = 0; i < 8; ++i)
-      v |= uint64_t(static_cast<uint8_t>(buf[pos - 8 + i])) << (8 * i);
-    return v;
+    return llvm::support::endian::read64le(buf.data() + pos - 8);
   }
   const char *bytes(uint64_t n) {
     if (!take(n))
