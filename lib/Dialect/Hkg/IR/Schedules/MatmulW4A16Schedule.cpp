@@ -63,6 +63,28 @@ static void addTiledKnobs(ScheduleSpace &space, const TargetInfo &target,
   addOccupancyKnob(space, target);
 }
 
+/// The knobs every kernel reads, with the defaults of the kernel that the
+/// schedule space's `mma` and batch pick.
+static void addSharedKnobs(ScheduleSpace &space, ArrayRef<int64_t> threads,
+                           int64_t tileM, int64_t rows, int64_t unroll,
+                           int64_t threadCount, int64_t splitK) {
+  space.add(kTileM, {1, 2, 4, 8, 16, 32, 64, 128}, tileM,
+            "activation rows per workgroup tile (streaming kernel: each lane "
+            "multiplies a dequantized chunk with them; matrix-core kernel: "
+            "the B operand's rows, a multiple of the instruction's N)");
+  space.add(kRowsPerWave, {1, 2, 4, 8, 16, 32, 64}, rows,
+            "weight rows (output columns) each wave streams at once (a "
+            "multiple of 16 with a matrix-core mma)");
+  space.add(kUnroll, {1, 2, 4, 8}, unroll,
+            "16-byte weight chunks per lane and row in flight per step "
+            "(matrix-core kernel: K spans per step)");
+  space.add(kThreads, threads, threadCount,
+            "threads per workgroup (each wave its own weight rows)");
+  space.add(kSplitK, {1, 2, 4, 8, 16, 32, 64}, splitK,
+            "workgroups along K (matrix-core kernel), their f32 partials "
+            "summed through a global workspace");
+}
+
 /// The streaming kernel's defaults (mma = none).
 static void addStreamDefaults(ScheduleSpace &space, int64_t m, int64_t n,
                               int64_t chunks, const TargetInfo &target,
@@ -70,29 +92,17 @@ static void addStreamDefaults(ScheduleSpace &space, int64_t m, int64_t n,
   // Activation rows per grid row: all of a decode batch (up to 16) in one
   // pass over the weights.
   int64_t tileM = std::min<int64_t>(16, llvm::PowerOf2Ceil(m));
-  space.add(kTileM, {1, 2, 4, 8, 16, 32, 64, 128}, tileM,
-            "activation rows per workgroup tile (streaming kernel: each lane "
-            "multiplies a dequantized chunk with them; matrix-core kernel: "
-            "the B operand's rows, a multiple of the instruction's N)");
   // Registers bound the work a lane keeps in flight (sm_90, ptxas, no
   // spills): 2 rows x 2 chunks up to 4 activation rows (73-109 registers),
   // 2 x 1 for 8 (108), 1 x 2 for 16 (127).
   int64_t rows = std::min<int64_t>(tileM <= 8 ? 2 : 1, llvm::PowerOf2Ceil(n));
-  space.add(kRowsPerWave, {1, 2, 4, 8, 16, 32, 64}, rows,
-            "weight rows (output columns) each wave streams at once (a "
-            "multiple of 16 with a matrix-core mma)");
   // Chunks of a row each lane loads per step: as many as the row has per
   // lane, at most the register budget's.
   int64_t perLane = llvm::divideCeil(chunks, target.waveSize);
-  space.add(kUnroll, {1, 2, 4, 8},
-            clampPow2(llvm::PowerOf2Ceil(perLane), 1, tileM == 8 ? 1 : 2),
-            "16-byte weight chunks per lane and row in flight per step "
-            "(matrix-core kernel: K spans per step)");
-  space.add(kThreads, threads, std::min<int64_t>(256, threads.back()),
-            "threads per workgroup (each wave its own weight rows)");
-  space.add(kSplitK, {1, 2, 4, 8, 16, 32, 64}, 1,
-            "workgroups along K (matrix-core kernel), their f32 partials "
-            "summed through a global workspace");
+  int64_t unroll =
+      clampPow2(llvm::PowerOf2Ceil(perLane), 1, tileM == 8 ? 1 : 2);
+  addSharedKnobs(space, threads, tileM, rows, unroll,
+                 std::min<int64_t>(256, threads.back()), /*splitK=*/1);
   addTiledKnobs(space, target, 0, 1);
 }
 
@@ -124,22 +134,9 @@ static void addTiledDefaults(ScheduleSpace &space, int64_t m, int64_t n,
   while (splitK < 64 && tiles * splitK < target.computeUnits &&
          steps / (2 * splitK) >= 8 && 2 * splitK * 8 * paddedM <= k)
     splitK *= 2;
-  space.add(kTileM, {1, 2, 4, 8, 16, 32, 64, 128}, tileM,
-            "activation rows per workgroup tile (streaming kernel: each lane "
-            "multiplies a dequantized chunk with them; matrix-core kernel: "
-            "the B operand's rows, a multiple of the instruction's N)");
-  space.add(kRowsPerWave, {1, 2, 4, 8, 16, 32, 64}, rows,
-            "weight rows (output columns) each wave streams at once (a "
-            "multiple of 16 with a matrix-core mma)");
-  space.add(kUnroll, {1, 2, 4, 8}, 1,
-            "16-byte weight chunks per lane and row in flight per step "
-            "(matrix-core kernel: K spans per step)");
-  space.add(kThreads, threads,
-            std::min<int64_t>(waves * target.waveSize, threads.back()),
-            "threads per workgroup (each wave its own weight rows)");
-  space.add(kSplitK, {1, 2, 4, 8, 16, 32, 64}, splitK,
-            "workgroups along K (matrix-core kernel), their f32 partials "
-            "summed through a global workspace");
+  addSharedKnobs(space, threads, tileM, rows, /*unroll=*/1,
+                 std::min<int64_t>(waves * target.waveSize, threads.back()),
+                 splitK);
   // AMD stages through registers: a double buffer.
   addTiledKnobs(space, target, target.isNVIDIA() ? 3 : 2, wavesM);
 }
@@ -171,21 +168,8 @@ static void addMatrixCoreDefaults(ScheduleSpace &space, int64_t m, int64_t n,
   int64_t unroll = std::min<int64_t>(
       tileM <= 16 ? 2 : 1,
       (int64_t)llvm::bit_floor(static_cast<uint64_t>(perSplit)));
-  space.add(kTileM, {1, 2, 4, 8, 16, 32, 64, 128}, tileM,
-            "activation rows per workgroup tile (streaming kernel: each lane "
-            "multiplies a dequantized chunk with them; matrix-core kernel: "
-            "the B operand's rows, a multiple of the instruction's N)");
-  space.add(kRowsPerWave, {1, 2, 4, 8, 16, 32, 64}, rows,
-            "weight rows (output columns) each wave streams at once (a "
-            "multiple of 16 with a matrix-core mma)");
-  space.add(kUnroll, {1, 2, 4, 8}, unroll,
-            "16-byte weight chunks per lane and row in flight per step "
-            "(matrix-core kernel: K spans per step)");
-  space.add(kThreads, threads, std::min<int64_t>(waves * wave, threads.back()),
-            "threads per workgroup (each wave its own weight rows)");
-  space.add(kSplitK, {1, 2, 4, 8, 16, 32, 64}, splitK,
-            "workgroups along K (matrix-core kernel), their f32 partials "
-            "summed through a global workspace");
+  addSharedKnobs(space, threads, tileM, rows, unroll,
+                 std::min<int64_t>(waves * wave, threads.back()), splitK);
   addTiledKnobs(space, target, 0, 1);
 }
 
