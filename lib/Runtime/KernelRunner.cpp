@@ -17,6 +17,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Timer.h"
 
 #include <algorithm>
 
@@ -363,6 +364,15 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
   // the device lock, or loaded from the host cache where an earlier run of
   // the same op (any schedule) left them.
   bool wantReference = !model.check || model.checkUsesReference;
+  // Wall seconds of each phase ("seconds" in the record): where a tuning
+  // trial's time goes.
+  json::Object seconds;
+  double lapStart = llvm::TimeRecord::getCurrentTime(true).getWallTime();
+  auto lap = [&](llvm::StringRef phase) {
+    double now = llvm::TimeRecord::getCurrentTime(true).getWallTime();
+    seconds[phase] = now - lapStart;
+    lapStart = now;
+  };
   std::string cacheKey;
   std::optional<HostWork> cached;
   if (!options.hostCacheDir.empty()) {
@@ -413,6 +423,7 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
       llvm::consumeError(std::move(e));
     }
   }
+  lap("host");
 
   auto mod = loadKernelModule(bundle, spec, device);
   if (!mod)
@@ -422,6 +433,7 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
   auto kernel = device.getKernel(*mod, spec.entry);
   if (!kernel)
     return kernel.takeError();
+  lap("load");
 
   // Device buffers: inputs, then the (poisoned) outputs, in arg order.
   DeviceBuffers buffers(device);
@@ -446,12 +458,15 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
   outcome["check"] = makeCheckRecord(*check);
   if (cacheOutcome)
     outcome["host_cache"] = *cacheOutcome;
+  lap("check");
   if (check->passed && options.reps > 0) {
     auto timing = timeKernel(bundle, device, *kernel, spec, op, model,
                              buffers.get(), bytes, options);
     if (!timing)
       return timing.takeError();
     outcome["timing"] = std::move(*timing);
+    lap("time");
   }
+  outcome["seconds"] = std::move(seconds);
   return outcome;
 }

@@ -19,12 +19,6 @@ std::optional<double> ConfirmResult::getSpeedup() const {
          finalists[*winner].confirmedUs;
 }
 
-static double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
 ConfirmResult mlir::hkg::tuner::confirmFinalists(
     const SearchResult &result, const KnobMap &defaultKnobs,
     const MeasureFn &measure, const ConfirmOptions &options,

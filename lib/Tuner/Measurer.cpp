@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/StringSwitch.h"
 
+#include <algorithm>
 #include <mutex>
 
 using namespace mlir;
@@ -37,6 +38,26 @@ mlir::hkg::tuner::parseMeasureStatus(StringRef text) {
       .Case("fault", MeasureStatus::Fault)
       .Case("timeout", MeasureStatus::Timeout)
       .Default(std::nullopt);
+}
+
+double mlir::hkg::tuner::median(std::vector<double> values) {
+  if (values.empty())
+    return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+StatMap mlir::hkg::tuner::getMedianSeconds(
+    llvm::ArrayRef<const Measurement *> measurements) {
+  std::map<std::string, std::vector<double>> byPhase;
+  for (const Measurement *m : measurements)
+    for (const auto &[phase, seconds] : m->seconds)
+      byPhase[phase].push_back(seconds);
+  StatMap medians;
+  for (auto &[phase, values] : byPhase)
+    medians[phase] = median(std::move(values));
+  return medians;
 }
 
 std::string ReplayMeasurer::key(StringRef signature, StringRef target,

@@ -35,6 +35,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <csignal>
@@ -203,12 +204,17 @@ static llvm::Expected<KernelSpec> specializeTo(const KernelSpec &spec,
 /// Runs one (concrete) kernel in this process and returns its record.
 static json::Object runHere(const Bundle &bundle, const KernelSpec &spec,
                             DeviceKind kind) {
+  double start = llvm::TimeRecord::getCurrentTime(true).getWallTime();
   auto device = Device::open(kind, ordinalOpt);
   if (!device)
     return errorRecord(spec, "no-device", device.takeError());
+  double openSeconds =
+      llvm::TimeRecord::getCurrentTime(true).getWallTime() - start;
   auto record = runKernel(bundle, spec, **device, getRunOptions());
   if (!record)
     return errorRecord(spec, "error", record.takeError());
+  if (json::Object *seconds = record->getObject("seconds"))
+    (*seconds)["open"] = openSeconds;
   record->try_emplace("name", spec.name);
   record->try_emplace("op", spec.op);
   return std::move(*record);

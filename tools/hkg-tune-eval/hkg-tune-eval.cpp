@@ -118,14 +118,6 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
-static double median(std::vector<double> v) {
-  if (v.empty())
-    return std::numeric_limits<double>::quiet_NaN();
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /// Trials until the best-so-far reaches `target` us; budget + 1 if never.
 static unsigned trialsToReach(const SearchResult &r, double targetUs) {
   for (size_t i = 0; i < r.trials.size(); ++i) {

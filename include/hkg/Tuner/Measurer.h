@@ -51,9 +51,22 @@ struct Measurement {
   double copyUs = std::numeric_limits<double>::quiet_NaN();
   /// Why a candidate failed, for reports (not stored in the database).
   std::string message;
+  /// Wall seconds the measurement took, by phase: "compile", "worker" (the
+  /// whole worker process) and the worker's own "open" (the device),
+  /// "host" (inputs and reference, or the host cache), "load" (the code
+  /// object), "check" and "time"; empty where not measured (not stored in
+  /// the database).
+  StatMap seconds;
 
   bool isOk() const { return status == MeasureStatus::Ok; }
 };
+
+/// The median of `values`; NaN when there are none.
+double median(std::vector<double> values);
+
+/// Per phase of Measurement::seconds, the median over the measurements that
+/// timed it.
+StatMap getMedianSeconds(llvm::ArrayRef<const Measurement *> measurements);
 
 /// One candidate to measure. `op` is the live op when there is one (the
 /// pass); replay only needs the signature.

@@ -19,6 +19,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -151,7 +152,12 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
     return m;
   }
   std::optional<int64_t> sizeHint;
-  if (std::optional<std::string> error = compile(request, dir.path, sizeHint)) {
+  double compileStart = llvm::TimeRecord::getCurrentTime(true).getWallTime();
+  std::optional<std::string> compileError =
+      compile(request, dir.path, sizeHint);
+  m.seconds["compile"] =
+      llvm::TimeRecord::getCurrentTime(true).getWallTime() - compileStart;
+  if (std::optional<std::string> error = std::move(compileError)) {
     m.status = MeasureStatus::CompileError;
     m.message = *error;
     return m;
@@ -205,6 +211,7 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
     args.push_back("--sizes=" + std::to_string(*sizeHint));
   rt::WorkerResult w =
       rt::runWorker(options.workerProgram, args, options.timeoutSeconds * 1000);
+  m.seconds["worker"] = w.seconds;
   if (w.status == rt::WorkerStatus::TimedOut) {
     m.status = MeasureStatus::Timeout;
     m.message = "worker " + w.message;
@@ -224,6 +231,10 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
       m.message += ": " + firstLine(w.errors);
     return m;
   }
+  if (const llvm::json::Object *phases = result->getObject("seconds"))
+    for (const auto &[phase, value] : *phases)
+      if (std::optional<double> s = value.getAsNumber())
+        m.seconds[phase.str()] = *s;
   llvm::StringRef status = result->getString("status").value_or("");
   m.message = result->getString("message").value_or("").str();
   if (const llvm::json::Object *check = result->getObject("check"))
