@@ -373,22 +373,46 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
     seconds[phase] = now - lapStart;
     lapStart = now;
   };
+  // The host work comes from the memo (this process ran the op last), the
+  // cache directory (another process did), or is computed here; `fresh`
+  // says it was computed, so the reference is still to make and to store.
   std::string cacheKey;
-  std::optional<HostWork> cached;
-  if (!options.hostCacheDir.empty()) {
+  if (!options.hostCacheDir.empty() || options.memo)
     cacheKey = getHostWorkKey(op, options.seed,
                               options.maxReferenceMultiplyAdds, wantReference);
-    cached = loadHostWork(options.hostCacheDir, cacheKey);
+  // "memory", "hit", "stored" or (a cache that could not be written)
+  // "unwritable".
+  std::optional<std::string> cacheOutcome;
+  HostWork local;
+  HostWork *work = &local;
+  bool fresh = false;
+  if (options.memo && !options.memo->key.empty() &&
+      options.memo->key == cacheKey) {
+    work = &options.memo->work;
+    cacheOutcome = "memory";
+  } else {
+    std::optional<HostWork> cached;
+    if (!options.hostCacheDir.empty())
+      cached = loadHostWork(options.hostCacheDir, cacheKey);
+    if (cached) {
+      local = std::move(*cached);
+      cacheOutcome = "hit";
+    } else {
+      auto inputs = makeRandomInputs(model, op, options.seed);
+      if (!inputs)
+        return inputs.takeError();
+      local.inputs = std::move(*inputs);
+      fresh = true;
+    }
+    if (options.memo) {
+      // Valid (keyed) only once the reference is made, below.
+      options.memo->key.clear();
+      options.memo->work = std::move(local);
+      work = &options.memo->work;
+    }
   }
-  auto inputs = [&]() -> llvm::Expected<llvm::SmallVector<HostTensor>> {
-    if (cached)
-      return std::move(cached->inputs);
-    return makeRandomInputs(model, op, options.seed);
-  }();
-  if (!inputs)
-    return inputs.takeError();
   // The op's operands the inputs hold (the same, but for slice views).
-  auto operands = evaluateOperands(op, *inputs);
+  auto operands = evaluateOperands(op, work->inputs);
   if (!operands)
     return operands.takeError();
   llvm::SmallVector<HostTensor> outputs;
@@ -398,31 +422,21 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
     outputs.emplace_back(a.dtype, a.shape);
     poison(outputs.back());
   }
-  std::optional<ReferenceResult> reference;
-  if (cached) {
-    reference = std::move(cached->reference);
-  } else if (wantReference) {
+  if (fresh && wantReference) {
     ReferenceOptions refOptions;
     refOptions.maxMultiplyAdds = options.maxReferenceMultiplyAdds;
     auto ref = evaluateReference(model, op, *operands, refOptions);
     if (!ref)
       return ref.takeError();
-    reference = std::move(*ref);
+    work->reference = std::move(*ref);
   }
-  // "hit", "stored" or (a cache that could not be written) "unwritable".
-  std::optional<std::string> cacheOutcome;
-  if (!options.hostCacheDir.empty()) {
-    if (cached) {
-      cacheOutcome = "hit";
-    } else {
-      HostWork work;
-      work.inputs = *inputs;
-      work.reference = reference;
-      llvm::Error e = storeHostWork(options.hostCacheDir, cacheKey, work);
-      cacheOutcome = e ? "unwritable" : "stored";
-      llvm::consumeError(std::move(e));
-    }
+  if (fresh && !options.hostCacheDir.empty()) {
+    llvm::Error e = storeHostWork(options.hostCacheDir, cacheKey, *work);
+    cacheOutcome = e ? "unwritable" : "stored";
+    llvm::consumeError(std::move(e));
   }
+  if (options.memo)
+    options.memo->key = cacheKey;
   lap("host");
 
   auto mod = loadKernelModule(bundle, spec, device);
@@ -437,8 +451,8 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
 
   // Device buffers: inputs, then the (poisoned) outputs, in arg order.
   DeviceBuffers buffers(device);
-  if (llvm::Error e = launchForCheck(device, *kernel, spec, *inputs, outputs,
-                                     buffers, options))
+  if (llvm::Error e = launchForCheck(device, *kernel, spec, work->inputs,
+                                     outputs, buffers, options))
     return std::move(e);
   // What the kernel reads: its operands (a slice view's, not the whole
   // buffer).
@@ -448,8 +462,9 @@ hkg::rt::runKernelOp(const Bundle &bundle, const KernelSpec &spec,
   for (const HostTensor &t : outputs)
     bytes += t.getNumBytes();
 
-  llvm::Expected<CheckResult> check = checkKernelOutputs(
-      model, op, *operands, outputs, reference ? &*reference : nullptr);
+  llvm::Expected<CheckResult> check =
+      checkKernelOutputs(model, op, *operands, outputs,
+                         work->reference ? &*work->reference : nullptr);
   if (!check)
     return check.takeError();
   json::Object outcome;

@@ -51,3 +51,99 @@ TEST(WorkerTest, MissingProgramFailsToStart) {
   EXPECT_FALSE(r.succeeded());
   EXPECT_NE(r.status, WorkerStatus::Crashed);
 }
+
+//===----------------------------------------------------------------------===//
+// ServingWorker: one process, many requests
+//===----------------------------------------------------------------------===//
+
+/// A stand-in server: reads lines and answers each by what it asks:
+/// "crash" kills itself with SIGSEGV, "hang" sleeps, "quit" exits without
+/// answering, "fault" answers and exits (as hkg-run --serve does after a run
+/// without a verdict), anything else is noted on stderr and then echoed with
+/// the server's pid.
+static ServingWorker makeServer() {
+  return ServingWorker(
+      "/bin/sh",
+      {"sh", "-c",
+       "while read -r line; do case \"$line\" in "
+       "crash) echo dying >&2; kill -SEGV $$ ;; "
+       "hang) exec sleep 30 ;; "
+       "quit) exit 4 ;; "
+       "fault) echo \"fault $$\"; exit 0 ;; "
+       "*) echo \"note $line\" >&2; echo \"$line $$\" ;; esac; done"});
+}
+
+/// The pid the stand-in appended to its reply.
+static std::string pidOf(const WorkerResult &r) {
+  return r.output.substr(r.output.rfind(' ') + 1);
+}
+
+TEST(ServingWorkerTest, OneProcessAnswersManyRequests) {
+  ServingWorker server = makeServer();
+  WorkerResult a = server.request("first", 10000);
+  WorkerResult b = server.request("second", 10000);
+  ASSERT_TRUE(a.succeeded()) << a.message;
+  ASSERT_TRUE(b.succeeded()) << b.message;
+  EXPECT_EQ(a.output.substr(0, 6), "first ");
+  EXPECT_EQ(b.output.substr(0, 7), "second ");
+  EXPECT_EQ(pidOf(a), pidOf(b));
+  // Each request gets the stderr written while it ran, not earlier lines.
+  EXPECT_EQ(a.errors, "note first\n");
+  EXPECT_EQ(b.errors, "note second\n");
+  EXPECT_EQ(server.getNumStarts(), 1u);
+}
+
+TEST(ServingWorkerTest, CrashIsAResultAndTheNextRequestGetsAFreshWorker) {
+  ServingWorker server = makeServer();
+  WorkerResult before = server.request("a", 10000);
+  WorkerResult crash = server.request("crash", 10000);
+  EXPECT_EQ(crash.status, WorkerStatus::Crashed);
+  EXPECT_NE(crash.message.find("crashed: Segmentation fault"),
+            std::string::npos)
+      << crash.message;
+  EXPECT_EQ(crash.errors, "dying\n");
+  EXPECT_FALSE(crash.succeeded());
+  WorkerResult after = server.request("b", 10000);
+  ASSERT_TRUE(after.succeeded()) << after.message;
+  EXPECT_NE(pidOf(before), pidOf(after));
+  EXPECT_EQ(server.getNumStarts(), 2u);
+}
+
+TEST(ServingWorkerTest, HangIsKilledAtTheDeadline) {
+  ServingWorker server = makeServer();
+  WorkerResult hang = server.request("hang", 300);
+  EXPECT_EQ(hang.status, WorkerStatus::TimedOut);
+  EXPECT_EQ(hang.message, "timed out after 0.3 s (killed)");
+  EXPECT_TRUE(server.request("next", 10000).succeeded());
+  EXPECT_EQ(server.getNumStarts(), 2u);
+}
+
+TEST(ServingWorkerTest, ExitWithoutAnswerIsNotASuccess) {
+  ServingWorker server = makeServer();
+  WorkerResult quit = server.request("quit", 10000);
+  EXPECT_EQ(quit.status, WorkerStatus::Exited);
+  EXPECT_EQ(quit.exitCode, 4);
+  EXPECT_EQ(quit.message, "exited with code 4 before answering");
+  EXPECT_FALSE(quit.succeeded());
+  EXPECT_TRUE(server.request("next", 10000).succeeded());
+}
+
+TEST(ServingWorkerTest, AnsweredThenExitedWorkerIsReplaced) {
+  ServingWorker server = makeServer();
+  WorkerResult fault = server.request("fault", 10000);
+  ASSERT_TRUE(fault.succeeded()) << fault.message;
+  // Whether or not it has exited yet, reset() ends it; the next request
+  // starts another.
+  server.reset();
+  WorkerResult next = server.request("next", 10000);
+  ASSERT_TRUE(next.succeeded()) << next.message;
+  EXPECT_NE(pidOf(fault), pidOf(next));
+  EXPECT_EQ(server.getNumStarts(), 2u);
+}
+
+TEST(ServingWorkerTest, MissingProgramFailsToStart) {
+  ServingWorker server("/nonexistent/worker", {"worker"});
+  WorkerResult r = server.request("x", 1000);
+  EXPECT_EQ(r.status, WorkerStatus::FailedToStart);
+  EXPECT_FALSE(r.succeeded());
+}

@@ -22,6 +22,7 @@
 
 #include "hkg/Runtime/Bundle.h"
 #include "hkg/Runtime/Device.h"
+#include "hkg/Runtime/HostWorkCache.h"
 #include "hkg/Runtime/KernelRunner.h"
 #include "hkg/Runtime/PlanRunner.h"
 #include "hkg/Runtime/Worker.h"
@@ -39,6 +40,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <csignal>
+#include <iostream>
 #include <thread>
 
 using namespace hkg::rt;
@@ -150,6 +152,14 @@ static cl::opt<bool>
 // Internal: the worker mode, and a fault injector for testing isolation.
 static cl::opt<bool> workerMode("worker", cl::Hidden,
                                 cl::desc("Run one kernel (internal)"));
+static cl::opt<bool> serveMode(
+    "serve", cl::Hidden,
+    cl::desc("Serve runs (internal, the tuner's measurer): one JSON request "
+             "a line on stdin, {\"bundle\": DIR, \"kernel\": NAME[, "
+             "\"size\": N]}, one record a line on stdout, on one device "
+             "opened once, the last op's host work kept in memory; exits at "
+             "the end of its input or after a run that did not reach a "
+             "verdict (the device may be unusable)"));
 static cl::list<std::string> testFaults(
     "test-fault", cl::Hidden,
     cl::desc("Testing only: <kernel>=crash|hang makes that kernel's worker "
@@ -255,6 +265,85 @@ static int workerMain(const Bundle &bundle, const KernelSpec &spec,
   llvm::outs() << json::Value(std::move(record)) << "\n";
   llvm::outs().flush();
   return code;
+}
+
+/// One request of --serve: the record of the run it asks for.
+static json::Object serveOne(const json::Object &request,
+                             std::unique_ptr<Device> &device, DeviceKind kind,
+                             const RunOptions &options) {
+  std::optional<llvm::StringRef> path = request.getString("bundle");
+  std::optional<llvm::StringRef> name = request.getString("kernel");
+  if (!path || !name)
+    return json::Object{{"status", "error"},
+                        {"message",
+                         "expected a request {\"bundle\": DIR, \"kernel\": NAME"
+                         "[, \"size\": N]}"}};
+  llvm::Expected<Bundle> bundle = loadBundle(*path);
+  if (!bundle)
+    return json::Object{{"name", *name},
+                        {"status", "error"},
+                        {"message", llvm::toString(bundle.takeError())}};
+  const KernelSpec *spec = bundle->lookup(*name);
+  if (!spec)
+    return json::Object{
+        {"name", *name},
+        {"status", "error"},
+        {"message", "no kernel '" + name->str() + "' in the bundle"}};
+  applyTestFault(spec->name);
+  std::optional<int64_t> size = request.getInteger("size");
+  llvm::Expected<KernelSpec> concrete = specializeTo(*spec, size);
+  if (!concrete)
+    return errorRecord(*spec, "error", concrete.takeError());
+  std::optional<double> openSeconds;
+  if (!device) {
+    double start = llvm::TimeRecord::getCurrentTime(true).getWallTime();
+    auto opened = Device::open(kind, ordinalOpt);
+    if (!opened)
+      return errorRecord(*spec, "no-device", opened.takeError());
+    device = std::move(*opened);
+    openSeconds = llvm::TimeRecord::getCurrentTime(true).getWallTime() - start;
+  }
+  auto record = runKernel(*bundle, *concrete, *device, options);
+  if (!record)
+    return errorRecord(*spec, "error", record.takeError());
+  record->try_emplace("name", spec->name);
+  record->try_emplace("op", spec->op);
+  if (json::Object *seconds = record->getObject("seconds"))
+    (*seconds)["open"] = openSeconds.value_or(0.0);
+  return std::move(*record);
+}
+
+/// --serve: runs requests until stdin ends or a run does not reach a
+/// verdict (pass or fail): after a fault the device may be unusable (a CUDA
+/// context's illegal address is sticky), so the caller starts a fresh
+/// worker for the next one.
+static int serveMain(DeviceKind kind) {
+  std::unique_ptr<Device> device;
+  HostWorkMemo memo;
+  RunOptions options = getRunOptions();
+  options.memo = &memo;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (llvm::StringRef(line).trim().empty())
+      continue;
+    json::Object record;
+    llvm::Expected<json::Value> request = json::parse(line);
+    if (!request || !request->getAsObject()) {
+      if (!request)
+        llvm::consumeError(request.takeError());
+      record = json::Object{{"status", "error"},
+                            {"message", "the request is not a JSON object"}};
+    } else {
+      record = serveOne(*request->getAsObject(), device, kind, options);
+    }
+    llvm::StringRef status = record.getString("status").value_or("");
+    bool verdict = status == "pass" || status == "fail";
+    llvm::outs() << json::Value(std::move(record)) << "\n";
+    llvm::outs().flush();
+    if (!verdict)
+      return 0;
+  }
+  return 0;
 }
 
 //===----------------------------------------------------------------------===//
@@ -597,11 +686,15 @@ static int runMain(int argc, char **argv) {
     return true;
   };
 
-  if (workerMode) {
+  if (workerMode || serveMode) {
     // A worker that crashes should die at once with the signal, not spend
     // its deadline printing a symbolized stack trace.
     for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
       std::signal(sig, SIG_DFL);
+  }
+  if (serveMode)
+    return serveMain(*kind);
+  if (workerMode) {
     if (!loadSelected(inputPath))
       return ExitUsage;
     if (selected.size() != 1) {

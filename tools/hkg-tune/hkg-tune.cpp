@@ -160,6 +160,13 @@ static cl::opt<std::string> tuneHostCache(
              "inputs and float64 reference (kept; default: a temporary one "
              "removed at exit)"),
     cl::value_desc("dir"), cl::sub(tuneCmd));
+static cl::opt<bool> tuneServe(
+    "serve",
+    cl::desc("Measure every candidate in one serving hkg-run worker (the "
+             "device opened once, the op's host work kept in memory; "
+             "replaced after a crash, hang or fault); "
+             "--serve=false starts one worker per candidate"),
+    cl::init(true), cl::sub(tuneCmd));
 static cl::opt<unsigned> sampleCount("n", cl::desc("Schedules to print"),
                                      cl::init(32), cl::sub(sampleCmd));
 static cl::opt<unsigned> sampleOpIndex("op-index",
@@ -472,6 +479,7 @@ static int tuneMain() {
     device.flushMiB = tuneFlushMiB;
     device.deviceLock = tuneDeviceLock;
     device.hostCacheDir = tuneHostCache;
+    device.serve = tuneServe;
     registerDeviceMeasurer(device);
     TuneCommandOptions options;
     options.input = inputPath;

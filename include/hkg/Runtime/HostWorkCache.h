@@ -36,6 +36,15 @@ struct HostWork {
   std::optional<ReferenceResult> reference;
 };
 
+/// The host work of the last op a process ran, kept in memory: a serving
+/// worker (`hkg-run --serve`) measuring one candidate after another of one
+/// op reuses it without reading or copying anything (RunOptions::memo).
+struct HostWorkMemo {
+  /// getHostWorkKey of `work`; empty while there is none.
+  std::string key;
+  HostWork work;
+};
+
 /// The cache key of `op`'s host work: a hash of the op as printed in the
 /// generic form without its `schedule` attribute (so that every schedule
 /// of one op shares it), the seed, the reference's work bound and whether

@@ -26,6 +26,7 @@ class Operation;
 namespace hkg::rt {
 
 struct KernelModel;
+struct HostWorkMemo;
 
 struct RunOptions {
   /// Seed of the random inputs.
@@ -55,6 +56,9 @@ struct RunOptions {
   /// reference) is kept for the next run of the same op and seed, whatever
   /// its schedule (HostWorkCache.h); empty: computed every time.
   std::string hostCacheDir;
+  /// The last op's host work, kept in memory across runs of one process
+  /// (hkg-run --serve); checked before `hostCacheDir`. Null: none.
+  HostWorkMemo *memo = nullptr;
 };
 
 /// Opens (creating it if needed) the lock file of RunOptions::deviceLockPath

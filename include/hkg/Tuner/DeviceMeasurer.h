@@ -2,11 +2,12 @@
 //
 // Measures a candidate schedule on the GPU at hand: the op (from its
 // signature) gets the candidate schedule and is compiled into a kernel bundle
-// (compileBundle, in a context of the measurer's own), then `hkg-run
-// --worker` runs it in a separate process with a deadline (runKernel: fresh
-// seeded inputs, poisoned output, check against the float64 reference,
-// cold-L2 device-event timing, median). A crash or hang is a result, never
-// the caller's death. An op with dynamic dims compiles to a kernel with
+// (compileBundle, in a context of the measurer's own), then a worker process
+// runs it with a deadline (runKernel: seeded inputs, poisoned output, check
+// against the float64 reference, cold-L2 device-event timing, median): one
+// `hkg-run --serve` for all candidates by default, replaced after a fault,
+// or one `hkg-run --worker` each. A crash or hang is a result, never the
+// caller's death. An op with dynamic dims compiles to a kernel with
 // dynamic sizes, measured with every size at the op's size hint (which its
 // signature carries: hkg-run --sizes).
 //
@@ -58,6 +59,12 @@ struct DeviceMeasurerOptions {
   /// own, removed with it.
   bool shareHostWork = true;
   std::string hostCacheDir;
+  /// Run every candidate in one serving worker (`hkg-run --serve`,
+  /// rt::ServingWorker): the device is opened once and the op's host work
+  /// stays in its memory; a worker that crashes, hangs or faults is
+  /// replaced for the next candidate. False: a fresh `hkg-run --worker`
+  /// process per candidate.
+  bool serve = true;
 };
 
 /// Creates the measurer of the device at hand for `target`, or returns null

@@ -79,6 +79,8 @@ private:
   /// it, if any.
   std::string hostCacheDir;
   TempDir ownHostCache;
+  /// The serving worker (options.serve), started on the first candidate.
+  std::unique_ptr<rt::ServingWorker> server;
 };
 } // namespace
 
@@ -190,11 +192,9 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
       if (std::optional<double> number = value.getAsNumber())
         m.stats[key.str()] = *number;
 
-  std::vector<std::string> args = {
-      options.workerProgram,
-      bundleDir,
-      "--worker",
-      "--kernel=" + kernel.name,
+  // The options every worker takes; the serving one gets the bundle and
+  // kernel in each request, a per-candidate one on its command line.
+  std::vector<std::string> common = {
       "--device=" + options.device,
       "--device-index=" + std::to_string(options.ordinal),
       "--seed=" + std::to_string(options.seed),
@@ -202,15 +202,34 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
       "--reps=" + std::to_string(options.reps),
       "--flush-l2-mib=" + std::to_string(options.flushMiB)};
   if (!options.deviceLock.empty())
-    args.push_back("--device-lock=" + options.deviceLock);
+    common.push_back("--device-lock=" + options.deviceLock);
   if (options.timeCopy)
-    args.push_back("--time-copy");
+    common.push_back("--time-copy");
   if (!hostCacheDir.empty())
-    args.push_back("--host-cache=" + hostCacheDir);
-  if (kernel.hasSizeParameters())
-    args.push_back("--sizes=" + std::to_string(*sizeHint));
-  rt::WorkerResult w =
-      rt::runWorker(options.workerProgram, args, options.timeoutSeconds * 1000);
+    common.push_back("--host-cache=" + hostCacheDir);
+  rt::WorkerResult w;
+  if (options.serve) {
+    if (!server) {
+      std::vector<std::string> args = {options.workerProgram, "-", "--serve"};
+      llvm::append_range(args, common);
+      server = std::make_unique<rt::ServingWorker>(options.workerProgram,
+                                                   std::move(args));
+    }
+    llvm::json::Object request{{"bundle", bundleDir}, {"kernel", kernel.name}};
+    if (kernel.hasSizeParameters())
+      request["size"] = *sizeHint;
+    std::string line;
+    llvm::raw_string_ostream(line) << llvm::json::Value(std::move(request));
+    w = server->request(line, options.timeoutSeconds * 1000);
+  } else {
+    std::vector<std::string> args = {options.workerProgram, bundleDir,
+                                     "--worker", "--kernel=" + kernel.name};
+    llvm::append_range(args, common);
+    if (kernel.hasSizeParameters())
+      args.push_back("--sizes=" + std::to_string(*sizeHint));
+    w = rt::runWorker(options.workerProgram, args,
+                      options.timeoutSeconds * 1000);
+  }
   m.seconds["worker"] = w.seconds;
   if (w.status == rt::WorkerStatus::TimedOut) {
     m.status = MeasureStatus::Timeout;
@@ -258,6 +277,10 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
       m.copyUs = *copy;
     return m;
   }
+  // A serving worker exits after a run without a verdict (its device may
+  // be unusable); the next candidate gets a fresh one.
+  if (server && status != "fail")
+    server->reset();
   m.status = status == "fail" ? MeasureStatus::Wrong : MeasureStatus::Fault;
   if (m.message.empty())
     m.message = "worker status '" + status.str() + "'";
