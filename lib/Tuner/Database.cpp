@@ -585,6 +585,21 @@ Expected<std::vector<TuningRecord>> TuningDatabase::getAllRecords() {
 // RecordingMeasurer
 //===----------------------------------------------------------------------===//
 
+void RecordingMeasurer::prefetch(ArrayRef<MeasureRequest> requests) {
+  std::vector<MeasureRequest> unrecorded;
+  for (const MeasureRequest &request : requests) {
+    Expected<std::optional<TuningRecord>> found =
+        db.lookup(request.signature, request.target->chip, *request.schedule);
+    if (!found)
+      llvm::consumeError(found.takeError());
+    else if (*found)
+      continue;
+    unrecorded.push_back(request);
+  }
+  if (!unrecorded.empty())
+    inner.prefetch(unrecorded);
+}
+
 Measurement RecordingMeasurer::measure(const MeasureRequest &request) {
   StringRef chip = request.target->chip;
   Expected<std::optional<TuningRecord>> found =

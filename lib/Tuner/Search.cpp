@@ -177,6 +177,12 @@ public:
 private:
   bool isNew(const KnobMap &k) const { return !measured.count(formatKnobs(k)); }
   bool tryMeasure(const KnobMap &k, llvm::StringRef agent);
+  /// Measures candidates known to be new and legal, in order, stopping
+  /// early when the search is stopped; the prefetch hook is told first.
+  void measureAll(llvm::ArrayRef<std::pair<KnobMap, std::string>> batch);
+  /// One candidate: measured and recorded, the scorer retrained and
+  /// `stopWhen` asked as due.
+  void measureOne(const KnobMap &k, llvm::StringRef agent);
   void record(Trial t);
   std::optional<KnobMap> explore();
   std::optional<KnobMap> evolve();
@@ -201,13 +207,32 @@ private:
 bool SearchState::tryMeasure(const KnobMap &k, llvm::StringRef agent) {
   if (!isNew(k) || !space.isLegal(k))
     return false;
+  measureOne(k, agent);
+  return true;
+}
+
+void SearchState::measureOne(const KnobMap &k, llvm::StringRef agent) {
   record(Trial{k, measure(k), agent.str()});
   if (scorer && options.retrainEvery &&
       result.trials.size() % options.retrainEvery == 0)
     scorer->update(result.trials);
   if (options.stopWhen && options.stopWhen(result))
     result.stopped = true;
-  return true;
+}
+
+void SearchState::measureAll(
+    llvm::ArrayRef<std::pair<KnobMap, std::string>> batch) {
+  if (batch.size() > 1 && options.prefetch) {
+    std::vector<KnobMap> schedules;
+    for (const auto &[k, agent] : batch)
+      schedules.push_back(k);
+    options.prefetch(schedules);
+  }
+  for (const auto &[k, agent] : batch) {
+    if (result.stopped)
+      break;
+    measureOne(k, agent);
+  }
 }
 
 void SearchState::record(Trial t) {
@@ -397,13 +422,19 @@ void SearchState::trySketches() {
         return scores[a] > scores[b];
       });
   }
-  size_t tried = 0;
+  // Every pooled sketch is new and legal: the first `cap` that the budget
+  // leaves room for are measured, `batch` at a time.
+  size_t room = std::min(cap, options.budget - result.trials.size());
+  std::vector<std::pair<KnobMap, std::string>> chosen;
   for (size_t i : order) {
-    if (tried >= cap || result.trials.size() >= options.budget ||
-        result.stopped)
+    if (chosen.size() >= room)
       break;
-    tried += tryMeasure(pool[i], "sketch");
+    chosen.emplace_back(pool[i], "sketch");
   }
+  size_t step = std::max(1u, options.batch);
+  for (size_t at = 0; at < chosen.size() && !result.stopped; at += step)
+    measureAll(
+        llvm::ArrayRef(chosen).slice(at, std::min(step, chosen.size() - at)));
 }
 
 SearchResult SearchState::run() {
@@ -429,24 +460,34 @@ SearchResult SearchState::run() {
   unsigned misses = 0;
   while (result.trials.size() < options.budget && misses < 64 &&
          !result.stopped) {
-    double r = unit(rng) * total;
-    std::optional<KnobMap> k;
-    llvm::StringRef agent;
-    if (r < options.evolutionaryWeight) {
-      agent = "evolutionary";
-      k = evolve();
-    } else if (r < options.evolutionaryWeight + greedyWeight) {
-      agent = "model-greedy";
-      k = greedy();
-    } else {
-      agent = "explorer";
-      k = explore();
+    // Up to `batch` new legal candidates, picked from the same state (each
+    // marked as taken, so the batch holds no duplicate), then measured.
+    size_t room = std::min<size_t>(std::max(1u, options.batch),
+                                   options.budget - result.trials.size());
+    std::vector<std::pair<KnobMap, std::string>> batch;
+    while (batch.size() < room && misses < 64) {
+      double r = unit(rng) * total;
+      std::optional<KnobMap> k;
+      llvm::StringRef agent;
+      if (r < options.evolutionaryWeight) {
+        agent = "evolutionary";
+        k = evolve();
+      } else if (r < options.evolutionaryWeight + greedyWeight) {
+        agent = "model-greedy";
+        k = greedy();
+      } else {
+        agent = "explorer";
+        k = explore();
+      }
+      if (k && isNew(*k) && space.isLegal(*k)) {
+        measured.insert(formatKnobs(*k));
+        batch.emplace_back(std::move(*k), agent.str());
+        misses = 0;
+        continue;
+      }
+      ++misses;
     }
-    if (k && tryMeasure(*k, agent)) {
-      misses = 0;
-      continue;
-    }
-    ++misses;
+    measureAll(batch);
   }
   return result;
 }

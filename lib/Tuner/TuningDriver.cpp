@@ -123,6 +123,14 @@ public:
   }
 
   size_t getNumResumed() const { return numTrials; }
+
+  /// Measurer::prefetch for the search's next candidates.
+  void prefetch(llvm::ArrayRef<KnobMap> schedules) {
+    std::vector<MeasureRequest> requests;
+    for (const KnobMap &knobs : schedules)
+      requests.push_back(MeasureRequest{op, signature, &target, &knobs});
+    measurer->prefetch(requests);
+  }
   std::string getRecordError() const {
     return recording ? recording->getError() : std::string();
   }
@@ -197,6 +205,7 @@ TuningDriver::tune(HkgKernelOpInterface op, const TargetInfo &target,
   SearchOptions search;
   search.budget = options.budget;
   search.seed = options.seed;
+  search.batch = options.batch;
   if (database) {
     llvm::Expected<std::vector<TuningRecord>> records =
         database->getRecords(signature, target.chip);
@@ -224,6 +233,9 @@ TuningDriver::tune(HkgKernelOpInterface op, const TargetInfo &target,
   PolicyScorer scorer(getPolicy(), OpContext::get(op, target), policyOptions);
   MeasureFn measure = [&](const KnobMap &knobs) {
     return searchMeasurer(knobs);
+  };
+  search.prefetch = [&](llvm::ArrayRef<KnobMap> schedules) {
+    searchMeasurer.prefetch(schedules);
   };
   SearchResult searched = runSearch(*space, measure, &scorer, search);
   result.trials = searched.trials;

@@ -241,6 +241,56 @@ TEST_F(TunerTest, SearchMeasuresOnlyLegalNewCandidatesAndIsDeterministic) {
       EXPECT_LE(best.measurement.medianUs, t.measurement.medianUs);
 }
 
+TEST_F(TunerTest, BatchedSearchPrefetchesEachBatchThenMeasuresItInOrder) {
+  OpCandidateSpace space(ops[1], *target);
+  FakeMeasurer fake(ops[1], *target);
+  std::string sig = getOpSignature(ops[1]);
+  std::vector<KnobMap> measuredOrder;
+  MeasureFn measure = [&](const KnobMap &k) {
+    measuredOrder.push_back(k);
+    return fake.measure({ops[1], sig, target, &k});
+  };
+  std::vector<std::vector<KnobMap>> batches;
+  SearchOptions options;
+  options.budget = 23;
+  options.seed = 7;
+  options.batch = 4;
+  options.prefetch = [&](llvm::ArrayRef<KnobMap> b) {
+    // Told before any of them is measured.
+    for (const KnobMap &k : b)
+      EXPECT_FALSE(llvm::is_contained(measuredOrder, k));
+    batches.emplace_back(b.begin(), b.end());
+  };
+  SearchResult r = runSearch(space, measure, nullptr, options);
+  ASSERT_EQ(r.trials.size(), 23u);
+  // Every prefetched candidate is measured, in the order told, and only
+  // new legal candidates are (none twice).
+  std::vector<KnobMap> prefetched;
+  for (const std::vector<KnobMap> &b : batches) {
+    EXPECT_GE(b.size(), 2u);
+    EXPECT_LE(b.size(), 4u);
+    llvm::append_range(prefetched, b);
+  }
+  std::set<std::string> seen;
+  for (const Trial &t : r.trials) {
+    EXPECT_TRUE(space.isLegal(t.schedule));
+    EXPECT_TRUE(seen.insert(formatKnobs(t.schedule)).second);
+  }
+  EXPECT_EQ(r.trials.front().agent, "default");
+  // The default, then the agents' batches of 4 (a softmax has no
+  // sketches), the last one cut to the budget: 1 + 5 x 4 + 2.
+  EXPECT_EQ(prefetched.size(), 22u);
+  EXPECT_TRUE(std::equal(prefetched.begin(), prefetched.end(),
+                         measuredOrder.begin() + 1));
+  // Deterministic for a seed, like the unbatched search.
+  batches.clear();
+  measuredOrder.clear();
+  SearchResult again = runSearch(space, measure, nullptr, options);
+  ASSERT_EQ(again.trials.size(), r.trials.size());
+  for (size_t i = 0; i < r.trials.size(); ++i)
+    EXPECT_EQ(again.trials[i].schedule, r.trials[i].schedule);
+}
+
 TEST_F(TunerTest, SearchEndsWhenStopWhenSaysSo) {
   OpCandidateSpace space(ops[1], *target);
   // Every trial is 1 us faster than the one before: 100, 99, 98...

@@ -41,7 +41,8 @@ static int fail(const llvm::Twine &message) {
 }
 
 /// "compile 0.14 s, worker 1.02 s (open 0.31, host 0.22, ...)": the phases
-/// of Measurement::seconds, the measurer's first and the worker's inside;
+/// of Measurement::seconds, the measurer's first (with "wait": how long a
+/// prefetched candidate's compile was waited for) and the worker's inside;
 /// empty when none was timed.
 static std::string formatSeconds(const StatMap &seconds) {
   auto get = [&](StringRef phase) -> std::optional<double> {
@@ -53,7 +54,7 @@ static std::string formatSeconds(const StatMap &seconds) {
   std::string text;
   llvm::raw_string_ostream os(text);
   llvm::ListSeparator outer;
-  for (StringRef phase : {"compile", "worker"})
+  for (StringRef phase : {"compile", "wait", "worker"})
     if (std::optional<double> s = get(phase))
       os << outer << llvm::formatv("{0} {1:f2} s", phase, *s);
   std::string inner;
@@ -228,6 +229,7 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
   }
   TuningOptions tuning;
   tuning.budget = options.budget;
+  tuning.batch = options.batch;
   tuning.seed = options.seed;
   tuning.confirmFinalists = options.confirmFinalists;
   tuning.confirmRounds = options.confirmRounds;

@@ -13,6 +13,8 @@ struct TuneCommandOptions {
   std::string output = "-";
   std::string chip;
   unsigned budget = 32;
+  /// TuningOptions::batch.
+  unsigned batch = 1;
   std::string db;
   std::string model;
   uint64_t seed = 0;

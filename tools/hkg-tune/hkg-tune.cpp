@@ -160,6 +160,12 @@ static cl::opt<std::string> tuneHostCache(
              "inputs and float64 reference (kept; default: a temporary one "
              "removed at exit)"),
     cl::value_desc("dir"), cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneBatch(
+    "batch",
+    cl::desc("Candidates the search proposes at a time: the next ones "
+             "compile (in parallel) while one is measured; 1 proposes each "
+             "after the last one's result"),
+    cl::init(4), cl::sub(tuneCmd));
 static cl::opt<bool> tuneServe(
     "serve",
     cl::desc("Measure every candidate in one serving hkg-run worker (the "
@@ -486,6 +492,7 @@ static int tuneMain() {
     options.output = outputPath;
     options.chip = sampleChip;
     options.budget = tuneBudget;
+    options.batch = tuneBatch;
     options.db = dbPath;
     options.model = tuneModel;
     options.seed = tuneSeed;

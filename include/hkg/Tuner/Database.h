@@ -108,6 +108,8 @@ public:
   RecordingMeasurer(Measurer &inner, TuningDatabase &db)
       : inner(inner), db(db) {}
   Measurement measure(const MeasureRequest &request) override;
+  /// Forwards the requests the database cannot answer.
+  void prefetch(llvm::ArrayRef<MeasureRequest> requests) override;
   llvm::StringRef getName() const override { return inner.getName(); }
   /// Candidates answered from the database / measured by `inner`.
   unsigned getNumReused() const { return numReused; }

@@ -81,6 +81,11 @@ class Measurer {
 public:
   virtual ~Measurer();
   virtual Measurement measure(const MeasureRequest &request) = 0;
+  /// A hint that `requests` will be measured next, in this order: a
+  /// measurer may start preparing them (the device measurer compiles them
+  /// while it runs the ones before), copying what it keeps of them. Nothing
+  /// by default.
+  virtual void prefetch(llvm::ArrayRef<MeasureRequest> requests) {}
   /// "replay", "cuda", "hip"... for remarks.
   virtual llvm::StringRef getName() const = 0;
 };

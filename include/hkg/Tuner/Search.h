@@ -142,6 +142,16 @@ struct SearchOptions {
   /// ends the search before the budget is spent, e.g. once the best trial is
   /// as fast as a copy of the op's bytes (hkg-tune --stop-at-copy).
   std::function<bool(const SearchResult &)> stopWhen;
+  /// Candidates proposed at a time before any of them is measured: the
+  /// agents pick `batch` new legal candidates from the same state, `prefetch`
+  /// is told about them, then they are measured one by one (the retraining
+  /// and `stopWhen` still checked after each). 1: propose, measure, repeat.
+  /// A larger batch lets a measurer compile the next candidates while it
+  /// runs one; each pick knows fewer results.
+  unsigned batch = 1;
+  /// Told the candidates of each batch (and of each group of sketches)
+  /// before they are measured, when there are several.
+  std::function<void(llvm::ArrayRef<KnobMap>)> prefetch;
 };
 
 struct SearchResult {

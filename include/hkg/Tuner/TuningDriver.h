@@ -48,6 +48,10 @@ struct TuningOptions {
   /// Ends the search once the best trial runs at this fraction of the speed
   /// of a copy moving the op's bytes (Measurement::copyUs) or more; 0: never.
   double stopAtCopy = 0;
+  /// Candidates the search proposes at a time (SearchOptions::batch); the
+  /// measurer is told each batch first (Measurer::prefetch) and compiles
+  /// them while it measures the ones before.
+  unsigned batch = 1;
   /// Legal candidates (the default included) pickZeroShot() chooses among.
   unsigned zeroShotCandidates = 512;
 };

@@ -19,8 +19,13 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Timer.h"
+
 #include "llvm/Support/raw_ostream.h"
+#include <future>
+#include <map>
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::hkg;
@@ -37,19 +42,34 @@ struct TempDir {
   }
 };
 
+/// A context that can parse an op signature and compile it.
+static std::unique_ptr<MLIRContext> makeCompileContext() {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registry.insert<HkgDialect>();
+  auto ctx = std::make_unique<MLIRContext>(registry);
+  ctx->disableMultithreading();
+  ctx->loadAllAvailableDialects();
+  return ctx;
+}
+
+/// A candidate compiled into a temporary directory (its bundle in
+/// `<dir>/bundle`), or why it was not.
+struct Compiled {
+  std::shared_ptr<TempDir> dir = std::make_shared<TempDir>();
+  std::optional<std::string> error;
+  std::optional<int64_t> sizeHint;
+  double seconds = 0;
+};
+
 class DeviceMeasurer final : public Measurer {
 public:
   DeviceMeasurer(const TargetInfo &target, DeviceMeasurerOptions options,
                  std::string name)
       : target(target), options(std::move(options)), name(std::move(name)) {
-    DialectRegistry registry;
-    registerAllDialects(registry);
-    registerAllExtensions(registry);
-    registerAllToLLVMIRTranslations(registry);
-    registry.insert<HkgDialect>();
-    ctx = std::make_unique<MLIRContext>(registry);
-    ctx->disableMultithreading();
-    ctx->loadAllAvailableDialects();
+    ctx = makeCompileContext();
     // Without a directory the candidates compute their host work each.
     if (!this->options.shareHostWork)
       return;
@@ -61,14 +81,22 @@ public:
   }
 
   Measurement measure(const MeasureRequest &request) override;
+  void prefetch(llvm::ArrayRef<MeasureRequest> requests) override;
   llvm::StringRef getName() const override { return name; }
 
 private:
-  /// Compiles the candidate into `dir`; an error message on failure. For an
-  /// op with dynamic dims, `sizeHint` is set to the size it is measured at.
-  std::optional<std::string> compile(const MeasureRequest &request,
-                                     llvm::StringRef dir,
+  /// Compiles the candidate into `dir` in `context`; an error message on
+  /// failure. For an op with dynamic dims, `sizeHint` is set to the size it
+  /// is measured at.
+  std::optional<std::string> compile(llvm::StringRef signature,
+                                     const KnobMap &schedule,
+                                     MLIRContext &context, llvm::StringRef dir,
                                      std::optional<int64_t> &sizeHint);
+  /// compile() into a fresh temporary directory, timed.
+  Compiled compileToTemp(llvm::StringRef signature, const KnobMap &schedule,
+                         MLIRContext &context);
+  /// The key of a prefetched candidate.
+  static std::string getKey(const MeasureRequest &request);
 
   const TargetInfo &target;
   DeviceMeasurerOptions options;
@@ -81,6 +109,13 @@ private:
   TempDir ownHostCache;
   /// The serving worker (options.serve), started on the first candidate.
   std::unique_ptr<rt::ServingWorker> server;
+  /// Prefetched candidates, compiled or being compiled by `pool` in
+  /// contexts of `idleContexts` (one taken per compile), by getKey().
+  std::map<std::string, std::shared_future<Compiled>> prepared;
+  std::mutex contextsMutex;
+  std::vector<std::unique_ptr<MLIRContext>> idleContexts;
+  /// Declared last: destroyed (its compiles finished) first.
+  std::unique_ptr<llvm::DefaultThreadPool> pool;
 };
 } // namespace
 
@@ -90,10 +125,11 @@ static std::string firstLine(llvm::StringRef text) {
 }
 
 std::optional<std::string>
-DeviceMeasurer::compile(const MeasureRequest &request, llvm::StringRef dir,
+DeviceMeasurer::compile(llvm::StringRef signature, const KnobMap &schedule,
+                        MLIRContext &context, llvm::StringRef dir,
                         std::optional<int64_t> &sizeHint) {
   FailureOr<OwningOpRef<ModuleOp>> module =
-      parseOpSignature(request.signature, ctx.get());
+      parseOpSignature(signature, &context);
   if (failed(module))
     return std::string("the op signature does not parse");
   HkgKernelOpInterface op;
@@ -104,7 +140,7 @@ DeviceMeasurer::compile(const MeasureRequest &request, llvm::StringRef dir,
   // carries (the size bucket, getOpSignature): every size takes it.
   if (hasDynamicDims(op))
     sizeHint = getSizeHint(op);
-  op.setScheduleAttrTo(knobsToAttr(ctx.get(), *request.schedule));
+  op.setScheduleAttrTo(knobsToAttr(&context, schedule));
 
   if (!options.compilerProgram.empty()) {
     std::string input = (dir + "/candidate.mlir").str();
@@ -128,7 +164,7 @@ DeviceMeasurer::compile(const MeasureRequest &request, llvm::StringRef dir,
   }
 
   std::string diagnostics;
-  ScopedDiagnosticHandler handler(ctx.get(), [&](Diagnostic &d) {
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
     if (d.getSeverity() == DiagnosticSeverity::Error && diagnostics.empty())
       diagnostics = d.str();
     return success();
@@ -144,27 +180,84 @@ DeviceMeasurer::compile(const MeasureRequest &request, llvm::StringRef dir,
   return std::nullopt;
 }
 
+Compiled DeviceMeasurer::compileToTemp(llvm::StringRef signature,
+                                       const KnobMap &schedule,
+                                       MLIRContext &context) {
+  Compiled c;
+  double start = llvm::TimeRecord::getCurrentTime(true).getWallTime();
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("hkg-measure", c.dir->path))
+    c.error = "cannot create a temporary directory: " + ec.message();
+  else
+    c.error = compile(signature, schedule, context, c.dir->path, c.sizeHint);
+  c.seconds = llvm::TimeRecord::getCurrentTime(true).getWallTime() - start;
+  return c;
+}
+
+std::string DeviceMeasurer::getKey(const MeasureRequest &request) {
+  return (request.signature + "\n" + request.target->chip + "\n" +
+          formatKnobs(*request.schedule))
+      .str();
+}
+
+void DeviceMeasurer::prefetch(llvm::ArrayRef<MeasureRequest> requests) {
+  if (!pool) {
+    // In-process compiles run in parallel, each in a context of its own; an
+    // external compiler (the tests' stand-in counts its calls) one at a
+    // time, in the order asked.
+    unsigned jobs =
+        options.compilerProgram.empty()
+            ? std::min(8u, llvm::hardware_concurrency().compute_thread_count())
+            : 1u;
+    pool = std::make_unique<llvm::DefaultThreadPool>(
+        llvm::hardware_concurrency(jobs));
+  }
+  for (const MeasureRequest &request : requests) {
+    std::string key = getKey(request);
+    if (prepared.count(key))
+      continue;
+    prepared[key] = pool->async([this, signature = request.signature.str(),
+                                 schedule = *request.schedule] {
+      std::unique_ptr<MLIRContext> context;
+      {
+        std::lock_guard<std::mutex> lock(contextsMutex);
+        if (!idleContexts.empty()) {
+          context = std::move(idleContexts.back());
+          idleContexts.pop_back();
+        }
+      }
+      if (!context)
+        context = makeCompileContext();
+      Compiled c = compileToTemp(signature, schedule, *context);
+      std::lock_guard<std::mutex> lock(contextsMutex);
+      idleContexts.push_back(std::move(context));
+      return c;
+    });
+  }
+}
+
 Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
   Measurement m;
-  TempDir dir;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("hkg-measure", dir.path)) {
-    m.status = MeasureStatus::Fault;
-    m.message = "cannot create a temporary directory: " + ec.message();
-    return m;
+  // A prefetched candidate's compile (waited for), else one here.
+  Compiled compiled;
+  auto it = prepared.find(getKey(request));
+  if (it != prepared.end()) {
+    double start = llvm::TimeRecord::getCurrentTime(true).getWallTime();
+    compiled = it->second.get();
+    prepared.erase(it);
+    m.seconds["wait"] =
+        llvm::TimeRecord::getCurrentTime(true).getWallTime() - start;
+  } else {
+    compiled = compileToTemp(request.signature, *request.schedule, *ctx);
   }
-  std::optional<int64_t> sizeHint;
-  double compileStart = llvm::TimeRecord::getCurrentTime(true).getWallTime();
-  std::optional<std::string> compileError =
-      compile(request, dir.path, sizeHint);
-  m.seconds["compile"] =
-      llvm::TimeRecord::getCurrentTime(true).getWallTime() - compileStart;
-  if (std::optional<std::string> error = std::move(compileError)) {
+  m.seconds["compile"] = compiled.seconds;
+  if (compiled.error) {
     m.status = MeasureStatus::CompileError;
-    m.message = *error;
+    m.message = *compiled.error;
     return m;
   }
-  std::string bundleDir = (dir.path + "/bundle").str();
+  std::optional<int64_t> sizeHint = compiled.sizeHint;
+  std::string bundleDir = (compiled.dir->path + "/bundle").str();
   llvm::Expected<rt::Bundle> bundle = rt::loadBundle(bundleDir);
   if (!bundle) {
     m.status = MeasureStatus::CompileError;
