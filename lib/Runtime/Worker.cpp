@@ -215,10 +215,19 @@ int ServingWorker::stop(bool kill) {
   toWorker = fromWorker = -1;
   int status = -1;
   if (pid > 0) {
-    if (kill)
+    // A worker that closed its stdout gets a moment to exit on its own (its
+    // status says how it ended), then is killed like a hanging one.
+    bool reaped = false;
+    for (int i = 0; !kill && i < 400 && !reaped; ++i) {
+      reaped = ::waitpid(pid, &status, WNOHANG) == pid;
+      if (!reaped)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (!reaped) {
       ::kill(pid, SIGKILL);
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR)
-      ;
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    }
   }
   pid = -1;
   return status;

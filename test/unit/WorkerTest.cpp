@@ -147,3 +147,14 @@ TEST(ServingWorkerTest, MissingProgramFailsToStart) {
   EXPECT_EQ(r.status, WorkerStatus::FailedToStart);
   EXPECT_FALSE(r.succeeded());
 }
+
+TEST(ServingWorkerTest, WorkerThatClosesItsOutputAndHangsIsKilled) {
+  // Its stdout closes (no reply can come) but the process lives on: the
+  // request ends within the grace period, not at the deadline.
+  ServingWorker server("/bin/sh",
+                       {"sh", "-c", "read -r line; exec sleep 30 >&-"});
+  WorkerResult r = server.request("x", 60000);
+  EXPECT_FALSE(r.succeeded());
+  EXPECT_EQ(r.status, WorkerStatus::Crashed) << r.message;
+  EXPECT_LT(r.seconds, 10.0);
+}

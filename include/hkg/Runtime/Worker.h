@@ -86,8 +86,8 @@ public:
 
 private:
   bool start(std::string &error);
-  /// Ends the worker (SIGKILL unless it already exited) and reaps it;
-  /// returns its wait status, or -1.
+  /// Ends the worker and reaps it: killed at once with `kill`, else given
+  /// 2 s to exit first; returns its wait status, or -1.
   int stop(bool kill);
   std::string readErrors();
 
