@@ -52,6 +52,9 @@ def HkgAutotunePass : Pass<"hkg-autotune"> {
            "Target chip; default: the hkg.target attribute">,
     Option<"budget", "budget", "unsigned", /*default=*/"32",
            "Candidates to measure per op when a device is present">,
+    Option<"batch", "batch", "unsigned", /*default=*/"1",
+           "Candidates the search proposes at a time, compiled while the "
+           "ones before are measured (hkg-tune --batch)">,
     Option<"db", "db", "std::string", /*default=*/"\"\"",
            "Tuning database (SQLite file); created when measuring">,
     Option<"device", "device", "std::string", /*default=*/"\"auto\"",

@@ -174,6 +174,7 @@ void HkgAutotunePass::runOnOperation() {
   }
   TuningOptions options;
   options.budget = budget;
+  options.batch = batch;
   options.seed = seed;
   options.confirmFinalists = confirmFinalists;
   options.confirmRounds = confirmRounds;
