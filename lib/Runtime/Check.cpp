@@ -10,10 +10,12 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Parallel.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 using namespace hkg::rt;
 
@@ -119,65 +121,107 @@ CheckResult hkg::rt::compareTensors(const HostTensor &actual,
   llvm::ArrayRef<int64_t> shape = actual.getShape();
   int64_t n = actual.getNumElements();
   uint64_t poisonBits = getPoisonBits(actual.getDType());
-  std::vector<double> got(n), want(n);
-  actual.toDoubles(got.data());
-  ref.toDoubles(want.data());
-  std::vector<bool> unwritten(n);
+  // Both sides as doubles (converted in parallel, left uninitialized
+  // before: a tuning trial compares 64 M elements).
+  std::unique_ptr<double[]> gotBuffer(new double[n]), wantBuffer(new double[n]);
+  double *got = gotBuffer.get(), *want = wantBuffer.get();
+  actual.toDoubles(got);
+  ref.toDoubles(want);
   // Every i8 value is a legal result: there the poison byte counts as
   // unwritten only where the reference is not that very value.
   bool poisonIsValue = actual.getDType() == DType::I8;
   double poisonValue = static_cast<int8_t>(static_cast<uint8_t>(poisonBits));
-  for (int64_t i = 0; i < n; ++i)
-    unwritten[i] = actual.getBits(i) == poisonBits &&
-                   !(poisonIsValue && want[i] == poisonValue);
+  auto isUnwritten = [&](int64_t i) {
+    return actual.getBits(i) == poisonBits &&
+           !(poisonIsValue && want[i] == poisonValue);
+  };
 
+  // Two passes over fixed chunks, in parallel; each chunk's counts, first
+  // indices and sums are combined in chunk order, so the result does not
+  // depend on the number of threads.
+  constexpr int64_t kChunk = 1 << 16;
+  size_t numChunks = (n + kChunk - 1) / kChunk;
+  struct Partial {
+    int64_t unwritten = 0, nans = 0, checked = 0, mismatched = 0;
+    int64_t firstUnwritten = -1, firstNaN = -1, firstRefBad = -1,
+            firstMismatch = -1;
+    double sumSqRef = 0, sumSqDiff = 0, maxAbsError = 0;
+  };
+  std::vector<Partial> partials(numChunks);
+  llvm::parallelFor(0, numChunks, [&](size_t c) {
+    Partial &p = partials[c];
+    int64_t end = std::min<int64_t>(n, (c + 1) * kChunk);
+    for (int64_t i = c * kChunk; i < end; ++i) {
+      if (isUnwritten(i)) {
+        if (p.unwritten++ == 0)
+          p.firstUnwritten = i;
+        continue;
+      }
+      double a = got[i];
+      if (std::isnan(a)) {
+        if (p.nans++ == 0)
+          p.firstNaN = i;
+        continue;
+      }
+      if (!expected.isComputed(i))
+        continue;
+      double e = want[i];
+      if (!std::isfinite(e)) {
+        if (p.firstRefBad < 0)
+          p.firstRefBad = i;
+        continue;
+      }
+      ++p.checked;
+      p.sumSqRef += e * e;
+      p.sumSqDiff += (a - e) * (a - e);
+      p.maxAbsError = std::max(p.maxAbsError, std::fabs(a - e));
+    }
+  });
   int64_t firstUnwritten = -1, firstNaN = -1, firstRefBad = -1;
   double sumSqRef = 0, sumSqDiff = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (unwritten[i]) {
-      if (r.unwritten++ == 0)
-        firstUnwritten = i;
-      continue;
-    }
-    double a = got[i];
-    if (std::isnan(a)) {
-      if (r.nans++ == 0)
-        firstNaN = i;
-      continue;
-    }
-    if (!expected.isComputed(i))
-      continue;
-    double e = want[i];
-    if (!std::isfinite(e)) {
-      if (firstRefBad < 0)
-        firstRefBad = i;
-      continue;
-    }
-    ++r.checked;
-    sumSqRef += e * e;
-    sumSqDiff += (a - e) * (a - e);
-    r.maxAbsError = std::max(r.maxAbsError, std::fabs(a - e));
+  for (const Partial &p : partials) {
+    if (firstUnwritten < 0)
+      firstUnwritten = p.firstUnwritten;
+    if (firstNaN < 0)
+      firstNaN = p.firstNaN;
+    if (firstRefBad < 0)
+      firstRefBad = p.firstRefBad;
+    r.unwritten += p.unwritten;
+    r.nans += p.nans;
+    r.checked += p.checked;
+    sumSqRef += p.sumSqRef;
+    sumSqDiff += p.sumSqDiff;
+    r.maxAbsError = std::max(r.maxAbsError, p.maxAbsError);
   }
   double rms = r.checked ? std::sqrt(sumSqRef / r.checked) : 0;
   r.normRelError = sumSqRef > 0 ? std::sqrt(sumSqDiff / sumSqRef)
                                 : (sumSqDiff > 0 ? INFINITY : 0);
 
-  int64_t firstMismatch = -1;
   double bound = tolerance.elemAbs * rms;
   bool scaled = tolerance.elemScaled > 0 && !expected.errorScale.empty();
-  for (int64_t i = 0; i < n; ++i) {
-    if (!expected.isComputed(i) || unwritten[i])
-      continue;
-    double a = got[i], e = want[i];
-    if (std::isnan(a) || !std::isfinite(e))
-      continue;
-    double allowed = tolerance.elemRel * std::fabs(e) + bound;
-    if (scaled)
-      allowed += tolerance.elemScaled * expected.errorScale[i];
-    if (std::fabs(a - e) > allowed) {
-      if (r.mismatched++ == 0)
-        firstMismatch = i;
+  llvm::parallelFor(0, numChunks, [&](size_t c) {
+    Partial &p = partials[c];
+    int64_t end = std::min<int64_t>(n, (c + 1) * kChunk);
+    for (int64_t i = c * kChunk; i < end; ++i) {
+      if (!expected.isComputed(i) || isUnwritten(i))
+        continue;
+      double a = got[i], e = want[i];
+      if (std::isnan(a) || !std::isfinite(e))
+        continue;
+      double allowed = tolerance.elemRel * std::fabs(e) + bound;
+      if (scaled)
+        allowed += tolerance.elemScaled * expected.errorScale[i];
+      if (std::fabs(a - e) > allowed) {
+        if (p.mismatched++ == 0)
+          p.firstMismatch = i;
+      }
     }
+  });
+  int64_t firstMismatch = -1;
+  for (const Partial &p : partials) {
+    if (firstMismatch < 0)
+      firstMismatch = p.firstMismatch;
+    r.mismatched += p.mismatched;
   }
 
   std::string msg;
