@@ -15,6 +15,7 @@
 
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace hkg::rt;
@@ -74,11 +75,30 @@ static llvm::Error matmulW4A16Inputs(mlir::hkg::MatmulW4A16Op op,
   return llvm::Error::success();
 }
 
+/// The dequantized weights enter the matrix cores (or the FMAs) in the
+/// activations' 16-bit type, as in every W4A16 kernel: whatever the output
+/// type, a result is as exact as a product of 16-bit operands, so an f32
+/// output is judged by the activation type's tolerance (the reference uses
+/// the exact dequantized values).
+static void matmulW4A16Tolerance(mlir::Operation *op, unsigned,
+                                 Tolerance &tolerance) {
+  auto w4a16 = mlir::cast<mlir::hkg::MatmulW4A16Op>(op);
+  std::optional<DType> in =
+      getDTypeFor(w4a16.getInput().getType().getElementType());
+  if (!in)
+    return;
+  Tolerance operand = getDefaultTolerance(*in);
+  tolerance.normRel = std::max(tolerance.normRel, operand.normRel);
+  tolerance.elemRel = std::max(tolerance.elemRel, operand.elemRel);
+  tolerance.elemAbs = std::max(tolerance.elemAbs, operand.elemAbs);
+}
+
 const KernelModel &hkg::rt::getMatmulW4A16Model() {
   static const KernelModel model = [] {
     KernelModel m;
     m.reference = referenceOf<mlir::hkg::MatmulW4A16Op>(matmulW4A16Reference);
     m.inputs = inputsOf<mlir::hkg::MatmulW4A16Op>(matmulW4A16Inputs);
+    m.tolerance = matmulW4A16Tolerance;
     return m;
   }();
   return model;
