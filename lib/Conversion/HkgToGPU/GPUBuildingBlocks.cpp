@@ -424,28 +424,36 @@ Combiner mlir::hkg::makeOnlineSoftmaxCombiner() {
 //===----------------------------------------------------------------------===//
 
 Combiner mlir::hkg::makeCombiner(ReduceKind kind) {
-  return [kind](OpBuilder &b, Location loc, ValueRange x,
-                ValueRange y) -> SmallVector<Value> {
-    Value a = x.front(), c = y.front();
+  auto one = [kind](OpBuilder &b, Location loc, Value a, Value c) -> Value {
     switch (kind) {
     case ReduceKind::Sum:
-      return {arith::AddFOp::create(b, loc, a, c)};
+      return arith::AddFOp::create(b, loc, a, c);
     case ReduceKind::Max:
-      return {arith::MaxNumFOp::create(b, loc, a, c)};
+      return arith::MaxNumFOp::create(b, loc, a, c);
     case ReduceKind::Min:
-      return {arith::MinNumFOp::create(b, loc, a, c)};
+      return arith::MinNumFOp::create(b, loc, a, c);
     case ReduceKind::Maximum:
-      return {arith::MaximumFOp::create(b, loc, a, c)};
+      return arith::MaximumFOp::create(b, loc, a, c);
     case ReduceKind::Minimum:
-      return {arith::MinimumFOp::create(b, loc, a, c)};
+      return arith::MinimumFOp::create(b, loc, a, c);
     case ReduceKind::Prod:
-      return {arith::MulFOp::create(b, loc, a, c)};
+      return arith::MulFOp::create(b, loc, a, c);
     case ReduceKind::Argmax:
     case ReduceKind::Argmin:
     case ReduceKind::LogSumExp:
       break; // tuple states: ReductionsKinds.h
     }
     llvm_unreachable("expected a single-value reduce kind");
+  };
+  // Several independent values reduce side by side (a tile of
+  // accumulators), each with `kind`.
+  return [one](OpBuilder &b, Location loc, ValueRange x,
+               ValueRange y) -> SmallVector<Value> {
+    assert(x.size() == y.size() && "combining tuples of different sizes");
+    SmallVector<Value> out;
+    for (auto [a, c] : llvm::zip_equal(x, y))
+      out.push_back(one(b, loc, a, c));
+    return out;
   };
 }
 

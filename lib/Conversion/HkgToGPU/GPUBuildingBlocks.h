@@ -204,7 +204,9 @@ Value expDiffOrZero(OpBuilder &b, Location loc, Value a, Value m);
 Combiner makeOnlineSoftmaxCombiner();
 
 /// Builds the combiner and identity of a single-value kind on f32 (sum, max,
-/// min, prod; the others keep tuples: ReductionsKinds.h).
+/// min, prod; the others keep tuples: ReductionsKinds.h). The combiner
+/// reduces every value of its tuples independently (x[i] with y[i]), so one
+/// butterfly can reduce a tile of accumulators.
 Combiner makeCombiner(ReduceKind kind);
 Value reductionIdentity(OpBuilder &b, Location loc, ReduceKind kind);
 /// Reduces a vector<N x f32> to a scalar with `kind` (vector.reduction).

@@ -51,3 +51,24 @@ func.func @ragged_stream(%x: tensor<3x96xbf16>, %w: tensor<5x48xi8>, %s: tensor<
   %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size(32) {schedule = #hkg.schedule<mma = none, tile_m = 4, rows_per_wave = 2, unroll = 1, threads = 256>} : tensor<3x96xbf16>, tensor<5x48xi8>, tensor<5x3xbf16>, tensor<5x3xi8> -> tensor<3x5xbf16>
   return %y : tensor<3x5xbf16>
 }
+
+// The streaming kernel's accumulators (here 1 activation row x 2 weight
+// rows) are each summed over the wave's 32 lanes: 5 butterfly levels of 2
+// shuffles, and each output stores its own sum. (A combiner that kept only
+// the first value of the tuple left the second output a stale value: wrong
+// on the H100 with rows_per_wave > 1.)
+// CHECK-LABEL: gpu.func @hkg_matmul_w4a16_2
+// CHECK: %[[A0:.*]] = vector.reduction <add>, %{{.*}}#0
+// CHECK: %[[B0:.*]] = vector.reduction <add>, %{{.*}}#1
+// CHECK-COUNT-10: gpu.shuffle  xor
+// CHECK-NOT: gpu.shuffle
+// CHECK: %[[A:.*]] = arith.addf %{{.*}}, %shuffleResult
+// CHECK: %[[B:.*]] = arith.addf %{{.*}}, %shuffleResult
+// CHECK: %[[TA:.*]] = arith.truncf %[[A]] : f32 to bf16
+// CHECK: memref.store %[[TA]]
+// CHECK: %[[TB:.*]] = arith.truncf %[[B]] : f32 to bf16
+// CHECK: memref.store %[[TB]]
+func.func @two_rows(%x: tensor<1x64xbf16>, %w: tensor<4x32xi8>, %s: tensor<4x2xbf16>, %z: tensor<4x2xi8>) -> tensor<1x4xbf16> {
+  %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size(32) {schedule = #hkg.schedule<mma = none, tile_m = 1, rows_per_wave = 2, unroll = 1, threads = 64>} : tensor<1x64xbf16>, tensor<4x32xi8>, tensor<4x2xbf16>, tensor<4x2xi8> -> tensor<1x4xbf16>
+  return %y : tensor<1x4xbf16>
+}
