@@ -49,12 +49,12 @@ func.func @kv1(%q: tensor<1x7x3x64xf16>, %k: tensor<1x1x1x64xf16>) -> tensor<1x7
   return %0 : tensor<1x7x3x64xf16>
 }
 
-// A prime prefill length: the default 64 x 64 tiles (sm_90: wgmma's 128 x
-// 128), the last ones partial.
+// A prime prefill length: the default 64 x 64 tiles (sm_90: wgmma's, also
+// 64 x 64 at D64), the last ones partial.
 // CHECK-LABEL: func.func @prime_prefill
 // GFX942: stages = 2, tile_kv = 64, tile_q = 64, waves = 4
 // GFX1100: stages = 2, tile_kv = 64, tile_q = 64, waves = 4
-// SM90: mma = wgmma_64x128x16, pack_gqa = 0, stages = 2, tile_kv = 128, tile_q = 128, waves = 8
+// SM90: mma = wgmma_64x128x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64, waves = 4
 func.func @prime_prefill(%q: tensor<1x2x4099x64xbf16>) -> tensor<1x2x4099x64xbf16> {
   %0 = hkg.attention %q, %q, %q causal : tensor<1x2x4099x64xbf16>, tensor<1x2x4099x64xbf16>, tensor<1x2x4099x64xbf16> -> tensor<1x2x4099x64xbf16>
   return %0 : tensor<1x2x4099x64xbf16>

@@ -183,12 +183,16 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   // sm_90: warpgroup MMA for 16-bit prefill whose head dims are whole
   // 128-byte panels, up to wgmma's N of 256: 128 query rows (two
   // warpgroups of 64, eight waves of 16), key/value blocks of 128 (64 where
-  // Dv = 256 would leave too few registers), two stages.
+  // Dv = 256 would leave too few registers), two stages. Head dims of 64
+  // take 64 x 64 tiles of one warpgroup: half the work per block, twice the
+  // workgroups (1.15x over 128 x 128 at D64, docs/perf "wgmma attention").
   if (half && !pack && sq > kMaxDefaultPackedQueryLength &&
       llvm::is_contained(mmas, "wgmma_64x128x16") && d % kWgmmaPanel == 0 &&
       dv % kWgmmaPanel == 0 && d <= kWgmmaMaxN && dv <= kWgmmaMaxN) {
-    int64_t wgTileQ = rows > kWgmmaRows ? 2 * kWgmmaRows : kWgmmaRows;
-    int64_t wgTileKv = std::max(d, dv) > 128 ? 64 : 128;
+    bool narrow = std::max(d, dv) <= kWgmmaPanel;
+    int64_t wgTileQ =
+        rows > kWgmmaRows && !narrow ? 2 * kWgmmaRows : kWgmmaRows;
+    int64_t wgTileKv = std::max(d, dv) > 128 || narrow ? 64 : 128;
     wgTileKv = std::min<int64_t>(
         wgTileKv,
         std::max<int64_t>(kMinAttentionTile,
