@@ -116,6 +116,26 @@ TEST(HostTensorTest, SetGetRoundTripsPerDType) {
   EXPECT_EQ(parseDType("f8"), std::nullopt);
 }
 
+TEST(HostTensorTest, FillBitsWritesEveryElementOfEveryWidth) {
+  // Odd counts, so the doubling copies end in a partial one.
+  for (auto [type, bits] :
+       {std::pair{DType::I8, uint64_t(0x7b)},
+        std::pair{DType::BF16, uint64_t(0x7fba)},
+        std::pair{DType::F32, uint64_t(0x7fbadbad)},
+        std::pair{DType::I64, uint64_t(0x7fbadbad7fbadbadull)}}) {
+    for (int64_t n : {1, 2, 3, 1000, 4099}) {
+      HostTensor t(type, {n});
+      t.fillBits(bits);
+      for (int64_t i = 0; i < n; ++i)
+        ASSERT_EQ(t.getBits(i), bits)
+            << getDTypeName(type).str() << " " << n << " " << i;
+    }
+  }
+  HostTensor empty(DType::F32, {0, 5});
+  empty.fillBits(0x7fbadbad); // nothing to write, no crash
+  EXPECT_EQ(empty.getNumElements(), 0);
+}
+
 TEST(HostTensorTest, I64Indices) {
   EXPECT_EQ(getDTypeName(DType::I64), "i64");
   EXPECT_EQ(parseDType("i64"), DType::I64);
