@@ -587,34 +587,29 @@ TEST(KernelModelTest, I64ElementTypeAndPoison) {
 
 TEST(KernelModelTest, W4A16OutputsAreJudgedByTheActivationsPrecision) {
   // The dequantized weights are rounded to the activations' 16-bit type on
-  // their way to the matrix cores: an f32 result is as exact as a bf16
-  // product, so it gets bf16's tolerance; a bf16 result keeps its own.
-  StandIn f32Out = parseStandIn(R"mlir(
-    func.func @f(%x: tensor<8x64xbf16>, %w: tensor<16x32xi8>,
-                 %s: tensor<16x2xbf16>, %z: tensor<16x2xi8>) -> tensor<8x16xf32> {
-      %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size(32)
-          : tensor<8x64xbf16>, tensor<16x32xi8>, tensor<16x2xbf16>, tensor<16x2xi8>
-          -> tensor<8x16xf32>
-      return %y : tensor<8x16xf32>
-    }
-  )mlir");
-  ASSERT_NE(f32Out.op, nullptr);
-  Tolerance t = getOpTolerance(f32Out.op, DType::F32, 0);
-  Tolerance bf16 = getDefaultTolerance(DType::BF16);
-  EXPECT_EQ(t.normRel, bf16.normRel);
-  EXPECT_EQ(t.elemRel, bf16.elemRel);
-  EXPECT_EQ(t.elemAbs, bf16.elemAbs);
-  // An f16 activation: f16's, tighter than bf16's and looser than f32's.
-  StandIn f16In = parseStandIn(R"mlir(
-    func.func @f(%x: tensor<8x64xf16>, %w: tensor<16x32xi8>,
-                 %s: tensor<16x2xf16>, %z: tensor<16x2xi8>) -> tensor<8x16xf32> {
-      %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size(32)
-          : tensor<8x64xf16>, tensor<16x32xi8>, tensor<16x2xf16>, tensor<16x2xi8>
-          -> tensor<8x16xf32>
-      return %y : tensor<8x16xf32>
-    }
-  )mlir");
-  ASSERT_NE(f16In.op, nullptr);
-  EXPECT_EQ(getOpTolerance(f16In.op, DType::F32, 0).normRel,
-            getDefaultTolerance(DType::F16).normRel);
+  // their way to the matrix cores: an f32 result is as exact as a product
+  // of that type, so it gets that type's tolerance.
+  auto f32Result = [](llvm::StringRef act) {
+    std::string source = llvm::formatv(R"mlir(
+      func.func @f(%x: tensor<8x64x{0}>, %w: tensor<16x32xi8>,
+                   %s: tensor<16x2x{0}>, %z: tensor<16x2xi8>) -> tensor<8x16xf32> {{
+        %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size(32)
+            : tensor<8x64x{0}>, tensor<16x32xi8>, tensor<16x2x{0}>, tensor<16x2xi8>
+            -> tensor<8x16xf32>
+        return %y : tensor<8x16xf32>
+      }
+    )mlir",
+                                       act);
+    return parseStandIn(source);
+  };
+  for (auto [act, type] :
+       {std::pair{"bf16", DType::BF16}, std::pair{"f16", DType::F16}}) {
+    StandIn s = f32Result(act);
+    ASSERT_NE(s.op, nullptr) << act;
+    Tolerance t = getOpTolerance(s.op, DType::F32, 0);
+    Tolerance want = getDefaultTolerance(type);
+    EXPECT_EQ(t.normRel, want.normRel) << act;
+    EXPECT_EQ(t.elemRel, want.elemRel) << act;
+    EXPECT_EQ(t.elemAbs, want.elemAbs) << act;
+  }
 }
