@@ -554,6 +554,18 @@ def wgmma_attention_cases():
     add_attention("bf16", 1, 4, 2, 190, 190, 64, bshd=True, s=wg("tile_q = 64, waves = 4, tile_kv = 32, wgmma_overlap = 1"))
     add_attention("bf16", 1, 4, 2, 256, 1024, 128, s=wg("kv_split = 4, wgmma_overlap = 1"))
     add_attention("bf16", 1, 4, 4, 2048, 2048, 128, s=wg("tile_kv = 64, wgmma_overlap = 1"))
+    # wgmma_pipeline = 1: block kb's S issued with block kb - 1's P V (the
+    # peeled first block, the drained last one; a single partial block).
+    add_attention("bf16", 2, 8, 2, 512, 512, 128, s=wg("wgmma_pipeline = 1"))
+    add_attention("bf16", 1, 4, 4, 384, 384, 128, causal=False, s=wg("wgmma_pipeline = 1"))
+    add_attention("bf16", 1, 4, 4, 512, 512, 64, s=wg("tile_q = 64, waves = 4, tile_kv = 64, wgmma_pipeline = 1"))
+    add_attention("bf16", 1, 2, 2, 256, 512, 256, causal=False, s=wg("tile_kv = 64, wgmma_pipeline = 1"))
+    add_attention("bf16", 1, 2, 2, 256, 256, 256, s=wg("tile_kv = 64, wgmma_pipeline = 1"))
+    add_attention("f16", 1, 4, 2, 200, 333, 128, s=wg("wgmma_pipeline = 1"))
+    add_attention("bf16", 1, 4, 2, 190, 190, 64, bshd=True, s=wg("tile_q = 64, waves = 4, tile_kv = 32, wgmma_pipeline = 1"))
+    add_attention("bf16", 1, 2, 2, 256, 100, 128, causal=False, s=wg("wgmma_pipeline = 1"))
+    add_attention("bf16", 1, 4, 4, 2048, 2048, 128, s=wg("wgmma_pipeline = 1"))
+    add_attention("bf16", 1, 4, 4, 2048, 2048, 128, causal=False, s=wg("wgmma_pipeline = 1"))
 
 
 wgmma_attention_cases()

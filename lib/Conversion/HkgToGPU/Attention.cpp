@@ -130,15 +130,15 @@ void AttentionKernelBuilder::copyTile(
                    });
 }
 
-void AttentionKernelBuilder::copyKvBlock(Value kb, Value stage,
+void AttentionKernelBuilder::copyKvBlock(Value kb, Value kStage, Value vStage,
                                          SmallVectorImpl<Value> &tokens) {
   Value row0 = mul(kb, tkv);
   auto at = [&](Value row, Value col) {
     return globalIndices(kvHead, row, col);
   };
-  copyTile(kc.args[1], at, row0, tkv, d, skv, kLds, stage, tokens);
+  copyTile(kc.args[1], at, row0, tkv, d, skv, kLds, kStage, tokens);
   if (!amdCore) {
-    copyTile(kc.args[2], at, row0, tkv, dv, skv, vLds, stage, tokens);
+    copyTile(kc.args[2], at, row0, tkv, dv, skv, vLds, vStage, tokens);
     return;
   }
   // AMD matrix cores: V^T, element (key r, column c) at vLds[stage][c][r].
@@ -151,7 +151,7 @@ void AttentionKernelBuilder::copyKvBlock(Value kb, Value stage,
                      for (int64_t e = 0; e < vw; ++e)
                        memref::StoreOp::create(
                            b, loc, extract(v, e), vLds,
-                           ValueRange{stage, add(col, e), r});
+                           ValueRange{vStage, add(col, e), r});
                    });
 }
 
@@ -572,11 +572,7 @@ SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
   return scales;
 }
 
-SmallVector<Value>
-AttentionKernelBuilder::buildBlock(Value kb, ValueRange stateIn, bool masked) {
-  SmallVector<Value> state(stateIn);
-  Type f32 = b.getF32Type();
-  int64_t nt = tkv / tileN;
+Value AttentionKernelBuilder::bringBlock(Value kb) {
   Value stage = stages <= 1 ? c(0) : rem(kb, stages);
 
   // Bring block kb into LDS.
@@ -587,7 +583,7 @@ AttentionKernelBuilder::buildBlock(Value kb, ValueRange stateIn, bool masked) {
     if (stages == 1) {
       gpu::BarrierOp::create(b, loc);
       SmallVector<Value> tokens;
-      copyKvBlock(kb, c(0), tokens);
+      copyKvBlock(kb, c(0), c(0), tokens);
       commit(tokens);
       waitAll();
       gpu::BarrierOp::create(b, loc);
@@ -595,6 +591,9 @@ AttentionKernelBuilder::buildBlock(Value kb, ValueRange stateIn, bool masked) {
       // Block kb was issued one step ago (or before the loop); once every
       // thread has it, nobody reads the other stage any more: refill it
       // with block kb + 1 (clamped: a repeat past the end is never read).
+      // Pipelined (wgmma_pipeline), block kb - 1's V is still to be read:
+      // V's third buffer takes block kb + 1 (that of block kb - 2, whose
+      // P V completed in the previous step).
       waitAll();
       gpu::BarrierOp::create(b, loc);
       // With kv_split, a split's last block copies nothing (its few blocks
@@ -604,7 +603,8 @@ AttentionKernelBuilder::buildBlock(Value kb, ValueRange stateIn, bool masked) {
       emitIfThen(b, loc, more, [&] {
         SmallVector<Value> tokens;
         Value next = arith::MinUIOp::create(b, loc, add(kb, 1), lastKv);
-        copyKvBlock(next, rem(add(kb, 1), stages), tokens);
+        copyKvBlock(next, rem(add(kb, 1), stages), rem(add(kb, 1), vStages),
+                    tokens);
         commit(tokens);
       });
     }
@@ -615,13 +615,26 @@ AttentionKernelBuilder::buildBlock(Value kb, ValueRange stateIn, bool masked) {
     SmallVector<Value> tokens;
     if (stages == 1)
       gpu::BarrierOp::create(b, loc);
-    copyKvBlock(kb, stage, tokens);
+    copyKvBlock(kb, stage, stage, tokens);
     gpu::BarrierOp::create(b, loc);
   }
+  return stage;
+}
+
+SmallVector<Value>
+AttentionKernelBuilder::buildBlock(Value kb, ValueRange stateIn, bool masked) {
+  SmallVector<Value> state(stateIn);
+  int64_t nt = tkv / tileN;
+  Value stage = bringBlock(kb);
 
   // S, scaled to the log2 domain, masked.
   SmallVector<SmallVector<Value>> s;
   Value kv0 = mul(kb, tkv);
+  if (wgmmaPipeline) {
+    // S of block kb with P V of block kb - 1 (AttentionWgmma.cpp).
+    pipelinedWgmmaBlock(kb, stage, kv0, masked, state);
+    return state;
+  }
   if (wgmmaCore && wgmmaOverlap) {
     // S in two groups, each half's softmax under the MMAs still in flight
     // (AttentionWgmma.cpp).
@@ -769,7 +782,8 @@ LogicalResult AttentionKernelBuilder::build() {
         kvSplit > 1
             ? arith::MinUIOp::create(b, loc, begin, c(kvBlocks - 1)).getResult()
             : begin;
-    copyKvBlock(first, kvSplit > 1 ? rem(begin, stages) : c(0), tokens);
+    copyKvBlock(first, kvSplit > 1 ? rem(begin, stages) : c(0),
+                kvSplit > 1 ? rem(begin, vStages) : c(0), tokens);
   }
   commit(tokens);
   // (wgmma reads Q from LDS: the first block's wait and barrier cover it.)
@@ -789,9 +803,25 @@ LogicalResult AttentionKernelBuilder::build() {
   state.append(rowGroups * rowsPerLane,
                f(-std::numeric_limits<double>::infinity()));
   state.append(rowGroups * rowsPerLane, f(0.0));
-  state = buildLoop(begin, full, state, /*masked=*/false);
-  if (causal || partialKv)
-    state = buildLoop(full, end, state, /*masked=*/true);
+  if (wgmmaPipeline) {
+    // The first block peeled (its S and softmax only; masked where any
+    // block may be: it may cross the diagonal or be the partial one), the
+    // loops over the rest, and the last block's P V after them (causal
+    // needs Sq <= Skv: every tile sees block 0).
+    firstPipelinedBlock(begin, causal || partialKv, state);
+    Value second = add(begin, 1);
+    state = buildLoop(second, full, state, /*masked=*/false);
+    if (causal || partialKv)
+      state = buildLoop(arith::MaxSIOp::create(b, loc, full, second), end,
+                        state, /*masked=*/true);
+    Value last = arith::SubIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, end, second), c(1));
+    drainPipeline(rem(last, vStages), state);
+  } else {
+    state = buildLoop(begin, full, state, /*masked=*/false);
+    if (causal || partialKv)
+      state = buildLoop(full, end, state, /*masked=*/true);
+  }
   waitAll();
 
   // O / l, stored as pairs along Dv (AMD matrix cores: runs of perRow

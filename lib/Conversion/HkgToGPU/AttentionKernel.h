@@ -42,6 +42,8 @@ public:
         s.mma.family == MmaFamily::Mfma || s.mma.family == MmaFamily::Wmma;
     wgmmaCore = s.mma.family == MmaFamily::Wgmma;
     wgmmaOverlap = s.wgmmaOverlap;
+    wgmmaPipeline = s.wgmmaPipeline;
+    vStages = s.valueStages();
     mfma = s.mma.family == MmaFamily::Mfma;
     waveSize = kc.waveSize();
     threads = waves * waveSize;
@@ -125,8 +127,14 @@ private:
   void copyTile(Value g, function_ref<SmallVector<Value, 4>(Value, Value)> at,
                 Value row0, int64_t rows, int64_t cols, int64_t length,
                 Value lds, ValueRange prefix, SmallVectorImpl<Value> &tokens);
-  /// Copies key/value block `kb` into LDS stage `stage`.
-  void copyKvBlock(Value kb, Value stage, SmallVectorImpl<Value> &tokens);
+  /// Copies key/value block `kb` into LDS: K into stage `kStage`, V into
+  /// `vStage`.
+  void copyKvBlock(Value kb, Value kStage, Value vStage,
+                   SmallVectorImpl<Value> &tokens);
+  /// Brings key/value block `kb` into LDS for the block's compute (the
+  /// wait, barriers and prefetch of the next block that `stages` asks
+  /// for); returns its K stage.
+  Value bringBlock(Value kb);
   Value commit(ArrayRef<Value> tokens);
   /// Reduces each value over the lanes that hold one row: the 4 lanes of
   /// a quad (the m16n8 layout), or on AMD matrix cores lanes l, l ^ 16
@@ -214,6 +222,24 @@ private:
   /// and P's registers, then one wgmma per 16 keys. `p`: P's n8 tiles of
   /// those keys (vector<4> each).
   Value issueValuesWgmma(ArrayRef<Value> p, Value stage, int64_t key0, Value o);
+  /// The same with P already packed (packProbabilities) and V in LDS
+  /// stage `vStage`.
+  Value issueValuesWgmmaPacked(ArrayRef<Value> regs, Value vStage, int64_t key0,
+                               Value o);
+  /// P's n8 tiles as wgmma A fragments: per 16 keys, 4 b32 registers of
+  /// 16-bit pairs.
+  SmallVector<Value> packProbabilities(ArrayRef<Value> p);
+  /// wgmma_pipeline = 1 (AttentionWgmma.cpp). The state carries, after O,
+  /// m and l, the previous block's P (packProbabilities' tile_kv / 4
+  /// registers). firstPipelinedBlock: block kb's S and softmax, no P V.
+  /// pipelinedWgmmaBlock: block kb's S issued with block kb - 1's P V,
+  /// kb's softmax under that P V, then O rescaled. drainPipeline: the last
+  /// block's P V (its V in `vStage`).
+  void firstPipelinedBlock(Value kb, bool masked,
+                           SmallVectorImpl<Value> &state);
+  void pipelinedWgmmaBlock(Value kb, Value stage, Value kv0, bool masked,
+                           SmallVectorImpl<Value> &state);
+  void drainPipeline(Value vStage, SmallVectorImpl<Value> &state);
   /// O's n8 tiles (vector<4> each) as wgmma's accumulator struct, and back.
   Value packAccumulators(ArrayRef<Value> tiles);
   SmallVector<Value> unpackAccumulators(Value acc, int64_t tiles);
@@ -277,6 +303,10 @@ private:
   bool wgmmaCore;
   /// wgmma_overlap: S of a block in two halves, softmax under the MMAs.
   bool wgmmaOverlap;
+  /// wgmma_pipeline: S of block kb with P V of block kb - 1; V's LDS
+  /// buffers (stages, or stages + 1 when pipelined).
+  bool wgmmaPipeline;
+  int64_t vStages;
   /// Columns per accumulator tile (8: m16n8; 16 on AMD) and the K values
   /// per lane of an AMD operand fragment.
   int64_t tileN, kPer;

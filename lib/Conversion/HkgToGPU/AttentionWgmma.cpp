@@ -50,7 +50,7 @@ static constexpr int64_t kRowBytes = 128;
 void AttentionKernelBuilder::allocateWgmmaLds() {
   qLds = kc.addLds({d / kPanel, tq, kPanel}, elemT, /*align=*/1024);
   kLds = kc.addLds({stages, d / kPanel, tkv, kPanel}, elemT, /*align=*/1024);
-  vLds = kc.addLds({stages, dv / kPanel, tkv, kPanel}, elemT, /*align=*/1024);
+  vLds = kc.addLds({vStages, dv / kPanel, tkv, kPanel}, elemT, /*align=*/1024);
   // Its PTX needs the arch-specific target (sm_90a): Compile.cpp.
   kc.func->setAttr("hkg.arch_specific", b.getUnitAttr());
 }
@@ -144,9 +144,9 @@ SmallVector<Value> AttentionKernelBuilder::scoresWgmma(Value stage) {
   return unpackAccumulators(acc, tkv / 8);
 }
 
-Value AttentionKernelBuilder::issueValuesWgmma(ArrayRef<Value> p, Value stage,
-                                               int64_t key0, Value o) {
-  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+SmallVector<Value>
+AttentionKernelBuilder::packProbabilities(ArrayRef<Value> p) {
+  Type i32 = b.getI32Type();
   // P's A fragments, per 16 keys kk: (row g, keys 2 t4 + {0, 1}), (row g +
   // 8, same keys), then the same for keys + 8: elements {0, 1} and {2, 3}
   // of n8 tiles 2 kk and 2 kk + 1, as bf16 / f16 pairs in b32 registers.
@@ -163,6 +163,20 @@ Value AttentionKernelBuilder::issueValuesWgmma(ArrayRef<Value> p, Value stage,
       Value word = vector::BitCastOp::create(b, loc, wordType, pair);
       regs.push_back(extract(word, 0));
     }
+  return regs;
+}
+
+Value AttentionKernelBuilder::issueValuesWgmma(ArrayRef<Value> p, Value stage,
+                                               int64_t key0, Value o) {
+  return issueValuesWgmmaPacked(packProbabilities(p), stage, key0, o);
+}
+
+Value AttentionKernelBuilder::issueValuesWgmmaPacked(ArrayRef<Value> packed,
+                                                     Value stage, int64_t key0,
+                                                     Value o) {
+  Type i64 = b.getI64Type();
+  int64_t steps = static_cast<int64_t>(packed.size()) / 4;
+  SmallVector<Value> regs(packed);
   // O's and P's registers are written before the fence.
   std::tie(o, regs) =
       wgmma::tiedAsm(b, loc, "wgmma.fence.sync.aligned;", o, regs);
@@ -227,6 +241,53 @@ void AttentionKernelBuilder::overlappedWgmmaBlock(
         ArrayRef<Value>(s[0]).slice(h * tilesPerHalf, tilesPerHalf), stage,
         h * half, packAccumulators(tiles));
   }
+  o = wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 0;", o).first;
+  llvm::copy(unpackAccumulators(o, nd), state.begin());
+}
+
+void AttentionKernelBuilder::firstPipelinedBlock(
+    Value kb, bool masked, SmallVectorImpl<Value> &state) {
+  Value stage = bringBlock(kb);
+  SmallVector<SmallVector<Value>> s = {scoresWgmma(stage)};
+  // O is still zero: the rescale factor has nothing to scale.
+  (void)softmaxUpdate(s, 0, tkv / 8, mul(kb, tkv), masked, state);
+  llvm::append_range(state, packProbabilities(s[0]));
+}
+
+void AttentionKernelBuilder::pipelinedWgmmaBlock(
+    Value kb, Value stage, Value kv0, bool masked,
+    SmallVectorImpl<Value> &state) {
+  // The state: O's nd tiles, m and l, then block kb - 1's P.
+  size_t pBegin = state.size() - tkv / 4;
+  SmallVector<Value> previous(state.begin() + pBegin, state.end());
+  state.truncate(pBegin);
+  // Block kb's S, then block kb - 1's P V (its V one stage back): two
+  // groups in flight.
+  Value sAcc = issueScoresWgmma(stage, 0, fencedZeros(b, loc, tkv / 2));
+  Value o = issueValuesWgmmaPacked(
+      previous, rem(add(kb, -1), vStages), 0,
+      packAccumulators(ArrayRef<Value>(state).take_front(nd)));
+  // S has completed once at most the newest group (P V) is in flight; its
+  // softmax runs under that P V.
+  sAcc = wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 1;", sAcc).first;
+  SmallVector<SmallVector<Value>> s = {unpackAccumulators(sAcc, tkv / 8)};
+  SmallVector<Value> alpha = softmaxUpdate(s, 0, tkv / 8, kv0, masked, state);
+  // O (through block kb - 1) is rescaled to block kb's row max once its
+  // P V has completed.
+  o = wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 0;", o).first;
+  SmallVector<Value> tiles = unpackAccumulators(o, nd);
+  for (auto [jd, tile] : llvm::enumerate(tiles))
+    state[jd] = arith::MulFOp::create(b, loc, tile, alpha[0]);
+  llvm::append_range(state, packProbabilities(s[0]));
+}
+
+void AttentionKernelBuilder::drainPipeline(Value vStage,
+                                           SmallVectorImpl<Value> &state) {
+  size_t pBegin = state.size() - tkv / 4;
+  SmallVector<Value> last(state.begin() + pBegin, state.end());
+  state.truncate(pBegin);
+  Value o = issueValuesWgmmaPacked(
+      last, vStage, 0, packAccumulators(ArrayRef<Value>(state).take_front(nd)));
   o = wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 0;", o).first;
   llvm::copy(unpackAccumulators(o, nd), state.begin());
 }

@@ -12,7 +12,7 @@
 // CHECK: gpu.launch_func  @hkg_attention_0::@hkg_attention_0 blocks in (%c2, %c4, %c1) threads in (%c128, %c1, %c1)
 // CHECK: gpu.func @hkg_attention_0(%{{.*}}: memref<1x128x4x64xbf16>, %{{.*}}: memref<1x256x2x64xbf16>, %{{.*}}: memref<1x256x2x64xbf16>, %{{.*}}: memref<1x128x4x64xbf16>)
 // CHECK-SAME: workgroup(%[[LQ:.*]] : memref<64x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LK:.*]] : memref<2x64x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LV:.*]] : memref<2x64x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = mma_16x8x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64, waves = 4, wgmma_overlap = 0>
+// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = mma_16x8x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64, waves = 4, wgmma_overlap = 0, wgmma_pipeline = 0>
 // CHECK-SAME: known_grid_size = array<i32: 2, 4, 1>
 // CHECK: %[[HY:.*]] = gpu.block_id  y
 // CHECK: %[[BZ:.*]] = gpu.block_id  z

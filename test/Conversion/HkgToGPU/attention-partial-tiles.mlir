@@ -13,7 +13,7 @@
 // CHECK-LABEL: func.func @decode_sm90(
 // CHECK: gpu.launch_func  @hkg_attention_0::@hkg_attention_0 blocks in (%c1, %c2, %c1) threads in (%c32, %c1, %c1)
 // CHECK: gpu.func @hkg_attention_0(
-// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = mma_16x8x16, pack_gqa = 1, stages = 2, tile_kv = 16, tile_q = 16, waves = 1, wgmma_overlap = 0>
+// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = mma_16x8x16, pack_gqa = 1, stages = 2, tile_kv = 16, tile_q = 16, waves = 1, wgmma_overlap = 0, wgmma_pipeline = 0>
 // CHECK: %[[QROW:.*]] = arith.minui %{{.*}}, %c1 : index
 // CHECK: %[[QHEAD:.*]] = arith.addi %{{.*}}, %[[QROW]] : index
 // CHECK: nvgpu.device_async_copy %arg0[%{{.*}}, %[[QHEAD]], %c0, %{{.*}}]

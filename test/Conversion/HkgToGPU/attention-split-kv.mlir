@@ -17,7 +17,7 @@
 // CHECK: memref.global "private" @hkg_attention_0_kv_split_arrivals : memref<4xi32, #gpu.address_space<global>> = dense<0>
 // CHECK: memref.global "private" @hkg_attention_0_kv_split_partials : memref<4x4x1152xf32, #gpu.address_space<global>> = uninitialized
 // CHECK: gpu.func @hkg_attention_0(
-// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 4, mma = mma_16x8x16, pack_gqa = 1, stages = 2, tile_kv = 64, tile_q = 16, waves = 1, wgmma_overlap = 0>
+// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 4, mma = mma_16x8x16, pack_gqa = 1, stages = 2, tile_kv = 64, tile_q = 16, waves = 1, wgmma_overlap = 0, wgmma_pipeline = 0>
 // The split is x % 4, the query tile x / 4.
 // CHECK: %[[SPLIT:.*]] = arith.remui %block_id_x, %c4 : index
 // Split s walks blocks [4 s, min(4 s + 4, 16)): blocks below 15 unmasked,

@@ -9,7 +9,7 @@
 // CHECK: gpu.launch_func  @hkg_attention_0::@hkg_attention_0 blocks in (%c2, %c4, %c1) threads in (%c256, %c1, %c1)  dynamic_shared_memory_size %c163840_i32
 // CHECK: gpu.func @hkg_attention_0(
 // CHECK-SAME: hkg.arch_specific
-// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = wgmma_64x128x16, pack_gqa = 0, stages = 2, tile_kv = 128, tile_q = 128, waves = 8, wgmma_overlap = 0>
+// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = wgmma_64x128x16, pack_gqa = 0, stages = 2, tile_kv = 128, tile_q = 128, waves = 8, wgmma_overlap = 0, wgmma_pipeline = 0>
 // Q: [D / 64][tile_q][64], K and V: [stages][D / 64][tile_kv][64].
 // CHECK: %[[Q:.*]] = memref.view %{{.*}}[%c0][] : {{.*}} to memref<2x128x64xbf16, #gpu.address_space<workgroup>>
 // CHECK: %[[K:.*]] = memref.view %{{.*}}[%c32768][] : {{.*}} to memref<2x2x128x64xbf16, #gpu.address_space<workgroup>>
@@ -66,7 +66,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK-LABEL: func.func @bshd_d256(
 // CHECK: gpu.launch_func  @hkg_attention_0::@hkg_attention_0 blocks in (%c2, %c4, %c1) threads in (%c256, %c1, %c1)  dynamic_shared_memory_size %c196608_i32
 // CHECK: gpu.func @hkg_attention_0(
-// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = wgmma_64x128x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 128, waves = 8, wgmma_overlap = 0>
+// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = wgmma_64x128x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 128, waves = 8, wgmma_overlap = 0, wgmma_pipeline = 0>
 // CHECK: nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}, %block_id_y, %{{.*}}]
 // CHECK-COUNT-16: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{.*}}}, $32, $33, p, 1, 1, 0, 0;
 // CHECK: arith.ori %{{.*}}, %c4611686293338849280_i64
@@ -138,5 +138,43 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @overlap(%q: tensor<1x4x256x128xbf16>) -> tensor<1x4x256x128xbf16> {
     %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_q = 128, waves = 8, tile_kv = 128, stages = 2, kv_split = 1, pack_gqa = 0, wgmma_overlap = 1>} : tensor<1x4x256x128xbf16>, tensor<1x4x256x128xbf16>, tensor<1x4x256x128xbf16> -> tensor<1x4x256x128xbf16>
     return %0 : tensor<1x4x256x128xbf16>
+  }
+}
+
+// -----
+
+// wgmma_pipeline = 1: the first block peeled (S, wait_group 0, softmax, P
+// packed into 32 i32 registers), the loop over blocks 1-3 carrying O, m,
+// l and that P: block kb's S and block kb - 1's P V (V's stage (kb - 1) %
+// 3) as two groups, wait_group 1 and the softmax, wait_group 0 and O
+// rescaled; after the loop the last block's P V. V has three LDS buffers.
+// CHECK-LABEL: func.func @pipeline(
+// CHECK: gpu.func @hkg_attention_0(
+// CHECK-SAME: wgmma_pipeline = 1
+// CHECK: memref.view {{.*}} to memref<3x2x128x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+// CHECK: math.exp2
+// CHECK: scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, f32, f32, f32, f32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{{.*}}}, $64, $65, p, 1, 1, 0, 0;
+// CHECK: "wgmma.commit_group.sync.aligned;"
+// CHECK: arith.remui %{{.*}}, %c3
+// CHECK: "wgmma.fence.sync.aligned;"
+// CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{{.*}}}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;
+// CHECK: "wgmma.commit_group.sync.aligned;"
+// CHECK-NOT: wgmma.wait_group
+// CHECK: "wgmma.wait_group.sync.aligned 1;"
+// CHECK: math.exp2
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+// CHECK: arith.mulf
+// CHECK: scf.yield
+// CHECK: "wgmma.fence.sync.aligned;"
+// CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{{.*}}}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+// CHECK: arith.divf
+module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
+  func.func @pipeline(%q: tensor<1x4x512x128xbf16>) -> tensor<1x4x512x128xbf16> {
+    %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_q = 128, waves = 8, tile_kv = 128, stages = 2, kv_split = 1, pack_gqa = 0, wgmma_pipeline = 1>} : tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16> -> tensor<1x4x512x128xbf16>
+    return %0 : tensor<1x4x512x128xbf16>
   }
 }

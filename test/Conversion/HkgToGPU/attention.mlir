@@ -13,7 +13,7 @@
 // Q: 64 rows of 64 + 8 padding elements; K and V: 2 stages of 64 x 72.
 // CHECK: gpu.func @hkg_attention_0(%{{.*}}: memref<1x4x128x64xbf16>, %{{.*}}: memref<1x2x256x64xbf16>, %{{.*}}: memref<1x2x256x64xbf16>, %{{.*}}: memref<1x4x128x64xbf16>)
 // CHECK-SAME: workgroup(%[[LQ:.*]] : memref<64x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LK:.*]] : memref<2x64x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[LV:.*]] : memref<2x64x72xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = mma_16x8x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64, waves = 4, wgmma_overlap = 0>
+// CHECK-SAME: hkg.schedule = #hkg.schedule<kv_split = 1, mma = mma_16x8x16, pack_gqa = 0, stages = 2, tile_kv = 64, tile_q = 64, waves = 4, wgmma_overlap = 0, wgmma_pipeline = 0>
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 // CHECK-SAME: known_grid_size = array<i32: 2, 4, 1>
 // softmax in base 2: scale 1/sqrt(64) x log2(e); running maxima start at -inf.

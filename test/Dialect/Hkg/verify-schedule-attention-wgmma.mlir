@@ -101,3 +101,39 @@ func.func @overlap_f32(%q: tensor<1x2x256x64xf32>) -> tensor<1x2x256x64xf32> {
   %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = none, wgmma_overlap = 1>} : tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32> -> tensor<1x2x256x64xf32>
   return %0 : tensor<1x2x256x64xf32>
 }
+
+// -----
+
+// wgmma_pipeline carries P across blocks of warpgroup MMA.
+func.func @pipeline_mma_sync(%q: tensor<1x2x256x128xbf16>) -> tensor<1x2x256x128xbf16> {
+  // expected-error @below {{schedule knob 'wgmma_pipeline' = 1 needs warpgroup MMA, got mma = mma_16x8x16; expected wgmma_pipeline = 0}}
+  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = mma_16x8x16, tile_q = 64, waves = 4, tile_kv = 64, stages = 2, wgmma_pipeline = 1>} : tensor<1x2x256x128xbf16>, tensor<1x2x256x128xbf16>, tensor<1x2x256x128xbf16> -> tensor<1x2x256x128xbf16>
+  return %0 : tensor<1x2x256x128xbf16>
+}
+
+// -----
+
+// One overlap of the softmax with the MMAs at a time.
+func.func @pipeline_and_overlap(%q: tensor<1x2x256x128xbf16>) -> tensor<1x2x256x128xbf16> {
+  // expected-error @below {{schedule knobs 'wgmma_pipeline' = 1 and 'wgmma_overlap' = 1 are two ways of overlapping the softmax with the MMAs; expected one of them}}
+  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_q = 128, waves = 8, tile_kv = 128, stages = 2, wgmma_overlap = 1, wgmma_pipeline = 1>} : tensor<1x2x256x128xbf16>, tensor<1x2x256x128xbf16>, tensor<1x2x256x128xbf16> -> tensor<1x2x256x128xbf16>
+  return %0 : tensor<1x2x256x128xbf16>
+}
+
+// -----
+
+// The pipelined loop is one workgroup's, double-buffered.
+func.func @pipeline_split(%q: tensor<1x2x256x128xbf16>) -> tensor<1x2x256x128xbf16> {
+  // expected-error @below {{schedule knob 'wgmma_pipeline' = 1 needs stages = 2 and kv_split = 1 (the key loop of one workgroup, double-buffered), got stages = 2 and kv_split = 2}}
+  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_q = 128, waves = 8, tile_kv = 64, stages = 2, kv_split = 2, wgmma_pipeline = 1>} : tensor<1x2x256x128xbf16>, tensor<1x2x256x128xbf16>, tensor<1x2x256x128xbf16> -> tensor<1x2x256x128xbf16>
+  return %0 : tensor<1x2x256x128xbf16>
+}
+
+// -----
+
+func.func @pipeline_one_stage(%q: tensor<1x2x256x128xbf16>) -> tensor<1x2x256x128xbf16> {
+  // expected-error @below {{schedule knob 'wgmma_pipeline' = 1 needs stages = 2 and kv_split = 1 (the key loop of one workgroup, double-buffered), got stages = 1 and kv_split = 1}}
+  %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_q = 128, waves = 8, tile_kv = 64, stages = 1, kv_split = 1, wgmma_pipeline = 1>} : tensor<1x2x256x128xbf16>, tensor<1x2x256x128xbf16>, tensor<1x2x256x128xbf16> -> tensor<1x2x256x128xbf16>
+  return %0 : tensor<1x2x256x128xbf16>
+}
+

@@ -118,10 +118,12 @@ static bool chunksFitHeadDims(int64_t d, int64_t dv, int64_t bytes) {
 /// Dv rows of tile_kv + pad, on AMD matrix cores) and, for the FMA kernel,
 /// the f32 P tile. With stages = 0 only P: the operands are read from
 /// global memory. kv_split > 1 adds a 16-byte slot for the arrival flag
-/// (AttentionSplitKv.cpp).
+/// (AttentionSplitKv.cpp); a pipelined key loop (wgmma_pipeline) one more
+/// value block.
 static int64_t attentionLdsBytes(int64_t tileQ, int64_t tileKv, int64_t stages,
                                  const MmaInstruction &mma, int64_t d,
-                                 int64_t dv, int64_t bytes, bool split) {
+                                 int64_t dv, int64_t bytes, bool split,
+                                 bool pipelined = false) {
   // wgmma: the 128-byte swizzle needs no padding.
   int64_t pad = mma.family == MmaFamily::Wgmma ? 0 : 16 / bytes;
   int64_t p = (mma.isNone() ? tileQ * tileKv * 4 : 0) + (split ? 16 : 0);
@@ -129,7 +131,10 @@ static int64_t attentionLdsBytes(int64_t tileQ, int64_t tileKv, int64_t stages,
     return p;
   int64_t values =
       transposesValues(mma) ? dv * (tileKv + pad) : tileKv * (dv + pad);
-  return (tileQ * (d + pad) + stages * (tileKv * (d + pad) + values)) * bytes +
+  int64_t valueStages = stages + (pipelined ? 1 : 0);
+  return (tileQ * (d + pad) + stages * tileKv * (d + pad) +
+          valueStages * values) *
+             bytes +
          p;
 }
 
@@ -252,6 +257,14 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   else
     space.addUnavailable(kWgmmaOverlap.name,
                          "warpgroup MMA takes f16 / bf16 attention on sm_90");
+  if (half && llvm::is_contained(mmas, "wgmma_64x128x16"))
+    space.add(kWgmmaPipeline, false,
+              "wgmma: the key loop pipelined across blocks, block kb's S "
+              "issued with block kb - 1's P V and its softmax under that "
+              "P V (one more LDS buffer of V; stages = 2, kv_split = 1)");
+  else
+    space.addUnavailable(kWgmmaPipeline.name,
+                         "warpgroup MMA takes f16 / bf16 attention on sm_90");
   space.add(kPackGqa, pack,
             "1: the Hq / Hkv query heads sharing a key/value head are the "
             "rows of one query tile (grouped-query attention only)");
@@ -331,13 +344,34 @@ LogicalResult AttentionOp::verifyScheduleConstraints(
                        << "' = 1 splits a key/value block in halves of whole "
                           "16-key steps, got tile_kv = "
                        << tileKv << "; expected a multiple of 32";
+  if (s.wgmmaPipeline) {
+    if (s.mma.family != MmaFamily::Wgmma)
+      return emitError() << "schedule knob '" << kWgmmaPipeline.name
+                         << "' = 1 needs warpgroup MMA, got mma = "
+                         << s.mma.name << "; expected wgmma_pipeline = 0";
+    if (s.wgmmaOverlap)
+      return emitError() << "schedule knobs '" << kWgmmaPipeline.name
+                         << "' = 1 and '" << kWgmmaOverlap.name
+                         << "' = 1 are two ways of overlapping the softmax "
+                            "with the MMAs; expected one of them";
+    if (s.stages != 2 || s.kvSplit != 1)
+      return emitError() << "schedule knob '" << kWgmmaPipeline.name
+                         << "' = 1 needs stages = 2 and kv_split = 1 (the "
+                            "key loop of one workgroup, double-buffered), "
+                            "got stages = "
+                         << s.stages << " and kv_split = " << s.kvSplit;
+  }
   int64_t lds = attentionLdsBytes(tileQ, tileKv, s.stages, s.mma, d, dv, bytes,
-                                  s.kvSplit > 1);
+                                  s.kvSplit > 1, s.wgmmaPipeline);
   if (lds > target.ldsBytesPerWorkgroup)
     return emitError() << "schedule needs " << lds << " bytes of LDS ("
                        << (s.mma.family == MmaFamily::Wgmma
-                               ? "tile_q x D + stages x tile_kv x (D + Dv), "
-                                 "unpadded"
+                               ? (s.wgmmaPipeline
+                                      ? "tile_q x D + stages x tile_kv x D + "
+                                        "(stages + 1) x tile_kv x Dv, "
+                                        "unpadded"
+                                      : "tile_q x D + stages x tile_kv x (D "
+                                        "+ Dv), unpadded")
                            : transposesValues(s.mma)
                                ? "tile_q x (D + pad) + stages x (tile_kv x "
                                  "(D + pad) + Dv x (tile_kv + pad))"

@@ -35,6 +35,13 @@ inline constexpr BoolKnob kPackGqa{"pack_gqa"};
 /// second half's MMAs do and the second half's while the first half's
 /// P V does (AttentionWgmma.cpp). Only in the space where wgmma is.
 inline constexpr BoolKnob kWgmmaOverlap{"wgmma_overlap"};
+/// Warpgroup MMA (mma = wgmma_*): the key loop software-pipelined across
+/// blocks (FlashAttention-3's intra-warpgroup overlap): block kb's S = Q K^T
+/// is issued together with block kb - 1's O += P V, and block kb's softmax
+/// runs while that P V does. P stays in registers from one block to the
+/// next, and V takes stages + 1 LDS buffers (block kb - 1's is still read
+/// while block kb + 1's is copied). Excludes wgmma_overlap.
+inline constexpr BoolKnob kWgmmaPipeline{"wgmma_pipeline"};
 
 /// hkg.attention: `tile_q` query rows of one head per workgroup, key/value
 /// blocks of `tile_kv` rows through `stages` LDS buffers.
@@ -48,17 +55,28 @@ struct AttentionSchedule {
   bool packGqa;
   /// wgmma_overlap = 1 (0, or no such knob).
   bool wgmmaOverlap;
+  /// wgmma_pipeline = 1 (0, or no such knob).
+  bool wgmmaPipeline;
 
   static AttentionSchedule decode(const ResolvedSchedule &s) {
-    return {s.get(kTileQ),   s.get(kTileKv),
-            s.get(kWaves),   MmaInstruction::parse(s.get(kMma)),
-            s.get(kStages),  s.get(kKvSplit),
-            s.get(kPackGqa), s.getOr(kWgmmaOverlap, false)};
+    return {s.get(kTileQ),
+            s.get(kTileKv),
+            s.get(kWaves),
+            MmaInstruction::parse(s.get(kMma)),
+            s.get(kStages),
+            s.get(kKvSplit),
+            s.get(kPackGqa),
+            s.getOr(kWgmmaOverlap, false),
+            s.getOr(kWgmmaPipeline, false)};
   }
 
   /// Bytes of one workgroup's partial in the kv_split workspace: per query
   /// row its O (Dv rounded up to whole 8-column tiles) and, per lane of the
   /// row's quad, its row max and partial row sum, in f32.
+  /// LDS buffers of V: one more than `stages` when the key loop is
+  /// pipelined (wgmma_pipeline).
+  int64_t valueStages() const { return stages + (wgmmaPipeline ? 1 : 0); }
+
   static int64_t partialBytes(int64_t tileQ, int64_t dv) {
     return tileQ * (8 * ((dv + 7) / 8) + 8) * 4;
   }
