@@ -677,6 +677,13 @@ def w4a16_cases():
     add_w4a16("bf16", 33, 300, 2080, 32, s=mc + "tile_m = 32, rows_per_wave = 32, unroll = 2, threads = 128, split_k = 16")
     add_w4a16("bf16", 128, 512, 1024, 64, odt="f32", s=mc + "tile_m = 128, rows_per_wave = 16, unroll = 1, threads = 32, split_k = 1")
     add_w4a16("f16", 64, 4096, 4096, 128, s=mc + "tile_m = 64, rows_per_wave = 32, unroll = 2, threads = 256, split_k = 2")
+    # Scales after the product (mma.sync, tile_m <= 8, G a multiple of
+    # 128): a last slice of one span under unroll 2 (the chunks past the
+    # slice zeroed), unroll 4 with f32 results, 9 spans under the default
+    # split.
+    add_w4a16("bf16", 5, 1030, 1664, 128, s=mc + "tile_m = 8, rows_per_wave = 32, unroll = 2, threads = 128, split_k = 4")
+    add_w4a16("f16", 3, 777, 2048, 128, odt="f32", s=mc + "tile_m = 8, rows_per_wave = 16, unroll = 4, threads = 64, split_k = 2")
+    add_w4a16("f16", 2, 500, 1152, 128)
     # The LDS-pipelined kernel (stages > 0; the default from batch 64 on
     # sm_90): every group size, ragged M / N and K (K % 64 = 32: a half
     # step; a split whose last slice runs past K), f16 and f32 results,

@@ -29,6 +29,19 @@
 // contiguous bytes of the lane's activation row at the same k, and one
 // shuffle of each 16-byte piece (elements 0 4 1 5 2 6 3 7) gives the pairs.
 //
+// Scales after the product (mma.sync, groups that are whole spans: G a
+// multiple of 128). A span's K slots then lie in one group, so every
+// product of the span shares its row's scale: the instructions multiply
+// q - z (small integers, exact in 16 bits), a span's products are summed
+// into accumulators of their own (f32), and those are added to the running
+// ones times the scale by one fma per element. That saves the 16-bit
+// multiply of every weight pair (a quarter of the dequantization: 8 fmas a
+// span against 64 multiplies for 32 weight rows) and rounds nothing but
+// the f32 sums (the dequantized weight is no longer rounded to 16 bits).
+// Chunks past K or the slice then enter the product as zeros (their words
+// and zero points selected), not through a zero scale: the scale multiplies
+// every lane's products of the span.
+//
 // - Grid: x over tiles of `tile_m` activation rows (tile_m / N instruction
 //   tiles), so the tiles that read the same weights run together; y over
 //   `split_k` slices of K; z over groups of `threads / wave` waves, each
@@ -57,6 +70,7 @@
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -286,6 +300,13 @@ LogicalResult mlir::hkg::lowerMatmulW4A16MatrixCore(MatmulW4A16Op op,
   int64_t magic = isBf16 ? 0x4300 : 0x6400;
   auto pairType = VectorType::get({2}, elemT);
   Value zeroT = arith::ConstantOp::create(b, loc, b.getZeroAttr(elemT));
+  // Scales after the product (see the top of the file); chunks can fall
+  // past K or the slice only where spans, splits and unroll leave a rest.
+  // One activation tile a lane (tile_m <= 8): with two the span sums
+  // would crowd the registers (128 and 4 bytes of spills at batch 16).
+  bool scaleAfter = L.isMmaSync() && groupSize % spanK == 0 && nTiles == 1;
+  bool everyChunkValid =
+      k % spanK == 0 && spans % s.splitK == 0 && perSplit % unroll == 0;
 
   auto loop = scf::ForOp::create(
       b, loc, L.c(0), L.c(steps), L.c(1), init,
@@ -313,72 +334,116 @@ LogicalResult mlir::hkg::lowerMatmulW4A16MatrixCore(MatmulW4A16Op op,
             }
           // Per weight row: the scale (zero past K or the slice) and
           // magic + zero point as 16-bit pairs.
-          SmallVector<Value> scale2, zero2, words;
+          SmallVector<Value> scale2, scale32, zero2, words;
+          bool maskChunks = scaleAfter && !everyChunkValid;
           for (int64_t r = 0; r < nRows; ++r) {
-            Value sc = arith::SelectOp::create(
-                b, l, valid, raw[perStep + u * nRows + r], zeroT);
+            Value sc = raw[perStep + u * nRows + r];
+            if (scaleAfter)
+              scale32.push_back(arith::ExtFOp::create(b, l, f32, sc));
+            else
+              sc = arith::SelectOp::create(b, l, valid, sc, zeroT);
             scale2.push_back(vector::BroadcastOp::create(b, l, pairType, sc));
             Value z = arith::ExtUIOp::create(b, l, i32,
                                              raw[2 * perStep + u * nRows + r]);
-            z = arith::OrIOp::create(
-                b, l, arith::AndIOp::create(b, l, z, constI32(b, l, 15)),
-                constI32(b, l, magic));
+            z = arith::AndIOp::create(b, l, z, constI32(b, l, 15));
+            // A chunk past K: q = z = 0, so every pair is magic - magic.
+            if (maskChunks)
+              z = arith::SelectOp::create(b, l, valid, z, constI32(b, l, 0));
+            z = arith::OrIOp::create(b, l, z, constI32(b, l, magic));
             z = arith::MulIOp::create(b, l, z, constI32(b, l, 0x10001));
             zero2.push_back(vector::BitCastOp::create(
                 b, l, pairType,
                 vector::BroadcastOp::create(b, l, VectorType::get({1}, i32),
                                             z)));
-            words.push_back(raw[u * nRows + r]);
+            Value word = raw[u * nRows + r];
+            if (maskChunks)
+              word = arith::SelectOp::create(
+                  b, l, valid, word,
+                  arith::ConstantOp::create(b, l, b.getZeroAttr(i32x4)));
+            words.push_back(word);
           }
-          for (int64_t j = 0; j < 4; ++j) {
-            // dq[r][i]: the pair (8j + i, 8j + i + 4) of row r, dequantized.
-            SmallVector<SmallVector<Value>> dq(nRows);
-            for (int64_t r = 0; r < nRows; ++r) {
-              Value word = vector::ExtractOp::create(b, l, words[r], j);
-              for (int64_t i = 0; i < 4; ++i) {
-                Value q = word;
-                if (i)
-                  q = arith::ShRUIOp::create(b, l, q, constI32(b, l, 4 * i));
-                q = arith::AndIOp::create(b, l, q, constI32(b, l, 0x000F000F));
-                q = arith::OrIOp::create(b, l, q,
-                                         constI32(b, l, magic * 0x10001));
-                Value p = vector::BitCastOp::create(
-                    b, l, pairType,
-                    vector::BroadcastOp::create(b, l, VectorType::get({1}, i32),
-                                                q));
-                p = arith::SubFOp::create(b, l, p, zero2[r]);
-                dq[r].push_back(arith::MulFOp::create(b, l, p, scale2[r]));
-              }
+          // dq: the pairs (8j + i, 8j + i + 4), i = 0..3, of word j of
+          // weight row r, dequantized (q - z, times the scale unless it
+          // comes after the product).
+          auto dequant = [&](int64_t r, int64_t j) {
+            SmallVector<Value> dq;
+            Value word = vector::ExtractOp::create(b, l, words[r], j);
+            for (int64_t i = 0; i < 4; ++i) {
+              Value q = word;
+              if (i)
+                q = arith::ShRUIOp::create(b, l, q, constI32(b, l, 4 * i));
+              q = arith::AndIOp::create(b, l, q, constI32(b, l, 0x000F000F));
+              q = arith::OrIOp::create(b, l, q,
+                                       constI32(b, l, magic * 0x10001));
+              Value p = vector::BitCastOp::create(
+                  b, l, pairType,
+                  vector::BroadcastOp::create(b, l, VectorType::get({1}, i32),
+                                              q));
+              p = arith::SubFOp::create(b, l, p, zero2[r]);
+              if (!scaleAfter)
+                p = arith::MulFOp::create(b, l, p, scale2[r]);
+              dq.push_back(p);
             }
-            // The instructions of word j: pairs 4j .. 4j + 3, P a time.
-            for (int64_t p0 = 0; p0 < 4; p0 += L.pairs) {
-              for (int64_t i = 0; i < mTiles; ++i) {
-                Value a;
-                if (L.isMmaSync()) {
-                  // a0a1: row g, first pair; a2a3: row g + 8; a4..a7: the
-                  // second pair of each.
-                  int64_t r0 = i * 2, r1 = i * 2 + 1;
-                  a = pairRows(
-                      b, l,
-                      {dq[r0][p0], dq[r1][p0], dq[r0][p0 + 1], dq[r1][p0 + 1]});
-                } else {
-                  SmallVector<Value> parts;
-                  for (int64_t p = p0; p < p0 + L.pairs; ++p)
-                    parts.push_back(dq[i][p]);
-                  a = concat(b, l, parts);
-                }
-                for (int64_t cc = 0; cc < nTiles; ++cc) {
-                  Value bv;
-                  if (L.isMmaSync())
-                    bv = pairRows(b, l,
-                                  {slice(b, l, xp[cc][j], 2 * p0, 2),
-                                   slice(b, l, xp[cc][j], 2 * p0 + 2, 2)});
-                  else
-                    bv = slice(b, l, xp[cc][j], 2 * p0, 2 * L.pairs);
-                  Value &av = acc[i * nTiles + cc];
-                  av = L.multiply(a, bv, av);
-                }
-              }
+            return dq;
+          };
+          // The instruction of word j's pairs p0 .. p0 + P - 1 for weight
+          // tile i (its rows' dq: mma.sync rows g and g + 8, else one),
+          // into accs[cc].
+          auto multiplyPairs = [&](int64_t j, int64_t p0,
+                                   ArrayRef<SmallVector<Value>> dq,
+                                   MutableArrayRef<Value> accs) {
+            Value a;
+            if (L.isMmaSync()) {
+              // a0a1: row g, first pair; a2a3: row g + 8; a4..a7: the
+              // second pair of each.
+              a = pairRows(
+                  b, l, {dq[0][p0], dq[1][p0], dq[0][p0 + 1], dq[1][p0 + 1]});
+            } else {
+              SmallVector<Value> parts;
+              for (int64_t p = p0; p < p0 + L.pairs; ++p)
+                parts.push_back(dq[0][p]);
+              a = concat(b, l, parts);
+            }
+            for (int64_t cc = 0; cc < nTiles; ++cc) {
+              Value bv;
+              if (L.isMmaSync())
+                bv = pairRows(b, l,
+                              {slice(b, l, xp[cc][j], 2 * p0, 2),
+                               slice(b, l, xp[cc][j], 2 * p0 + 2, 2)});
+              else
+                bv = slice(b, l, xp[cc][j], 2 * p0, 2 * L.pairs);
+              accs[cc] = L.multiply(a, bv, accs[cc]);
+            }
+          };
+          auto tileDequant = [&](int64_t i, int64_t j) {
+            SmallVector<SmallVector<Value>> dq;
+            for (int64_t rho = 0; rho < L.rowsPerLane; ++rho)
+              dq.push_back(dequant(i * L.rowsPerLane + rho, j));
+            return dq;
+          };
+          // Scales after the product: the span's products into span sums
+          // of their own, then acc += span sums x scale (element e of tile
+          // i is weight row g + 8 (e / 2), the lane's row 2 i + e / 2).
+          SmallVector<Value> spanAcc(numAcc, zeroAcc);
+          MutableArrayRef<Value> target = scaleAfter ? spanAcc : acc;
+          for (int64_t j = 0; j < 4; ++j) {
+            SmallVector<SmallVector<SmallVector<Value>>> dq;
+            for (int64_t i = 0; i < mTiles; ++i)
+              dq.push_back(tileDequant(i, j));
+            for (int64_t p0 = 0; p0 < 4; p0 += L.pairs)
+              for (int64_t i = 0; i < mTiles; ++i)
+                multiplyPairs(j, p0, dq[i], target.slice(i * nTiles, nTiles));
+          }
+          if (!scaleAfter)
+            continue;
+          for (int64_t i = 0; i < mTiles; ++i) {
+            SmallVector<Value> perElem;
+            for (int64_t e = 0; e < L.accPer; ++e)
+              perElem.push_back(scale32[i * L.rowsPerLane + e / 2]);
+            Value sv = vector::FromElementsOp::create(b, l, accType, perElem);
+            for (int64_t cc = 0; cc < nTiles; ++cc) {
+              Value &av = acc[i * nTiles + cc];
+              av = math::FmaOp::create(b, l, spanAcc[i * nTiles + cc], sv, av);
             }
           }
         }
