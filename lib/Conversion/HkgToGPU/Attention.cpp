@@ -489,12 +489,17 @@ SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
   auto vt = VectorType::get({perTile}, f32);
   auto fmf = arith::FastMathFlagsAttr::get(b.getContext(),
                                            arith::FastMathFlags::afn);
+  // With a positive scale the row max is taken on the raw scores and
+  // scaled once per row, and the scale folds into exp2's argument: P =
+  // exp2(fma(S, scale log2(e), -m)), one instruction an element fewer.
+  bool foldScale = scaleLog2 > 0;
   for (int64_t i = 0; i < rowGroups; ++i)
     for (int64_t jj = j0; jj < j1; ++jj) {
       SmallVector<Value> elems;
       for (int64_t e = 0; e < perTile; ++e) {
-        Value x = arith::MulFOp::create(b, loc, extract(s[i][jj], e),
-                                        f(scaleLog2));
+        Value x = extract(s[i][jj], e);
+        if (!foldScale)
+          x = arith::MulFOp::create(b, loc, x, f(scaleLog2));
         if (masked) {
           // With `causal`, key kv0 + col is visible to query q0 + row iff
           // col + kv0 <= row + q0 + (Skv - Sq); keys past Skv (the rows a
@@ -530,6 +535,9 @@ SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
       rowMax.push_back(mx);
     }
     rowMax = rowReduce(rowMax, maxOf);
+    if (foldScale)
+      for (Value &mx : rowMax)
+        mx = arith::MulFOp::create(b, loc, mx, f(scaleLog2));
     SmallVector<Value> alpha, mSafe;
     for (int64_t r = 0; r < rowsPerLane; ++r) {
       Value &mr = m[i * rowsPerLane + r];
@@ -541,15 +549,20 @@ SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
       Value safe = select(none, f(0.0), mNew);
       alpha.push_back(math::Exp2Op::create(
           b, loc, arith::SubFOp::create(b, loc, mr, safe), fmf));
-      mSafe.push_back(safe);
+      mSafe.push_back(foldScale ? arith::NegFOp::create(b, loc, safe) : safe);
       mr = mNew;
     }
     SmallVector<Value> rowSum(rowsPerLane, f(0.0));
     for (int64_t jj = j0; jj < j1; ++jj) {
       SmallVector<Value> elems;
       for (int64_t e = 0; e < perTile; ++e) {
-        Value x = arith::SubFOp::create(b, loc, extract(s[i][jj], e),
-                                        mSafe[e / perRow]);
+        Value x = foldScale
+                      ? math::FmaOp::create(b, loc, extract(s[i][jj], e),
+                                            f(scaleLog2), mSafe[e / perRow])
+                            .getResult()
+                      : arith::SubFOp::create(b, loc, extract(s[i][jj], e),
+                                              mSafe[e / perRow])
+                            .getResult();
         Value p = math::Exp2Op::create(b, loc, x, fmf);
         rowSum[e / perRow] =
             arith::AddFOp::create(b, loc, rowSum[e / perRow], p);

@@ -41,7 +41,13 @@
 // Row maxima and sums over the 4 lanes of a quad.
 // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle  xor %{{.*}}, %c2_i32, %c32_i32 : f32
+// The max of the raw scores scaled once per row, the scale folded into
+// P = exp2(fma(S, scale log2(e), -m)).
+// CHECK: %[[MS:.*]] = arith.mulf %{{.*}}, %[[SCALE:.*]] : f32
 // CHECK: math.exp2 %{{.*}} fastmath<afn> : f32
+// CHECK: %[[NEGM:.*]] = arith.negf
+// CHECK: %[[ARG:.*]] = math.fma %{{.*}}, %[[SCALE]], %[[NEGM]] : f32
+// CHECK: math.exp2 %[[ARG]] fastmath<afn> : f32
 // P V with V transposed by ldmatrix.
 // CHECK: nvgpu.ldmatrix %[[LV]]{{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK: nvvm.mma.sync
