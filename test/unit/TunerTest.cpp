@@ -512,6 +512,70 @@ TEST(SearchTest, MatmulSketchesAreMeasuredRightAfterTheDefault) {
   EXPECT_EQ(r.trials[*r.best].agent, "sketch");
 }
 
+// Causal attention, D128, 512 tokens: the sm_90 default is warpgroup MMA
+// over 128 x 128 tiles (AttentionOp::getScheduleSpace).
+static constexpr const char *kAttention = R"mlir(
+  func.func @attention(%q: tensor<1x4x512x128xbf16>)
+      -> tensor<1x4x512x128xbf16> {
+    %0 = hkg.attention %q, %q, %q causal : tensor<1x4x512x128xbf16>,
+        tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16>
+        -> tensor<1x4x512x128xbf16>
+    return %0 : tensor<1x4x512x128xbf16>
+  }
+)mlir";
+
+TEST(SearchTest, AttentionSketchesReachCoupledWgmmaSchedules) {
+  MLIRContext ctx;
+  loadTunerDialects(ctx);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kAttention, &ctx);
+  ASSERT_TRUE(module);
+  HkgKernelOpInterface op;
+  module->walk([&](HkgKernelOpInterface o) { op = o; });
+  const TargetInfo *sm90 = lookupTarget("sm_90");
+  OpCandidateSpace space(op, *sm90);
+  KnobMap dflt = space.getDefault();
+  ASSERT_EQ(std::get<std::string>(dflt.at("mma")), "wgmma_64x128x16");
+  ASSERT_EQ(std::get<int64_t>(dflt.at("tile_q")), 128);
+  // One warpgroup of 64 x 64 tiles with the pipelined key loop: three
+  // knobs from the default that only go together (waves = tile_q / 16),
+  // plus the pipeline; and the default's tiles pipelined.
+  KnobMap small = dflt;
+  small["tile_q"] = int64_t(64);
+  small["waves"] = int64_t(4);
+  small["tile_kv"] = int64_t(64);
+  small["wgmma_pipeline"] = int64_t(1);
+  KnobMap pipelined = dflt;
+  pipelined["wgmma_pipeline"] = int64_t(1);
+  KnobMap overlapped = dflt;
+  overlapped["wgmma_overlap"] = int64_t(1);
+  std::vector<KnobMap> sketches = space.getSketches();
+  for (const KnobMap &k : {small, pipelined, overlapped}) {
+    EXPECT_TRUE(llvm::is_contained(sketches, k));
+    EXPECT_TRUE(space.isLegal(k));
+  }
+  // No sketch sets both ways of overlapping the softmax.
+  for (const KnobMap &k : sketches)
+    EXPECT_FALSE(std::get<int64_t>(k.at("wgmma_overlap")) == 1 &&
+                 std::get<int64_t>(k.at("wgmma_pipeline")) == 1);
+  // The search measures them right after the default: on a fake device
+  // where the small pipelined schedule is the fastest and every single-knob
+  // step is slower than the default, it is found.
+  MeasureFn measure = [&](const KnobMap &k) {
+    Measurement m;
+    m.status = MeasureStatus::Ok;
+    m.medianUs = k == small ? 90.0 : k == dflt ? 100.0 : 110.0;
+    return m;
+  };
+  SearchOptions options;
+  options.budget = 32;
+  options.seed = 5;
+  options.sketchShare = 1.0;
+  SearchResult r = runSearch(space, measure, nullptr, options);
+  ASSERT_TRUE(r.best.has_value());
+  EXPECT_EQ(r.trials[*r.best].schedule, small);
+  EXPECT_EQ(r.trials[*r.best].agent, "sketch");
+}
+
 TEST_F(TunerTest, KilledRunResumesFromTheDatabase) {
   HkgKernelOpInterface op = ops[1];
   std::string sig = getOpSignature(op);

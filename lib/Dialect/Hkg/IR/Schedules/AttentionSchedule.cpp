@@ -138,6 +138,35 @@ static int64_t attentionLdsBytes(int64_t tileQ, int64_t tileKv, int64_t stages,
          p;
 }
 
+/// Sketches of a warpgroup-MMA attention (ScheduleSketch): the tile shapes
+/// of one and two warpgroups (tile_q and waves change together), each with
+/// the softmax under the MMAs by block halves (wgmma_overlap) and by the
+/// pipelined key loop (wgmma_pipeline), double-buffered and unsplit. On
+/// the H100 the best of these differs by head dim (64 x 64 tiles at D64,
+/// 128 x 128 at D128, tile_kv 64 at D256: docs/perf), and none is one
+/// knob from another: waves must follow tile_q, and the pipeline needs
+/// stages = 2 and kv_split = 1.
+static void addWgmmaSketches(ScheduleSpace &space) {
+  struct Tiles {
+    int64_t tileQ, tileKv;
+  };
+  static constexpr Tiles kTiles[] = {
+      {128, 128}, {128, 64}, {64, 64}, {64, 128}};
+  for (Tiles t : kTiles)
+    for (int64_t variant = 0; variant < 3; ++variant) {
+      ScheduleSketch sketch;
+      sketch.knobs = {{kTileQ.name.str(), t.tileQ},
+                      {kWaves.name.str(), t.tileQ / 16},
+                      {kTileKv.name.str(), t.tileKv},
+                      {kMma.name.str(), std::string("wgmma_64x128x16")},
+                      {kStages.name.str(), int64_t(2)},
+                      {kKvSplit.name.str(), int64_t(1)},
+                      {kWgmmaOverlap.name.str(), int64_t(variant == 1)},
+                      {kWgmmaPipeline.name.str(), int64_t(variant == 2)}};
+      space.addSketch(std::move(sketch));
+    }
+}
+
 ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   Type elem = getQuery().getType().getElementType();
   bool half = elem.isF16() || elem.isBF16();
@@ -268,6 +297,8 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
   space.add(kPackGqa, pack,
             "1: the Hq / Hkv query heads sharing a key/value head are the "
             "rows of one query tile (grouped-query attention only)");
+  if (mma == "wgmma_64x128x16")
+    addWgmmaSketches(space);
   return space;
 }
 
