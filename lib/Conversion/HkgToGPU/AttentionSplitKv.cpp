@@ -68,17 +68,9 @@ void mlir::hkg::combineKvSplitsAndStore(
   const int64_t rowFloats = nd * perRow + 2;
   const int64_t slot = rowGroups * rowsPerLane * rowFloats * threads;
 
-  auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
-  std::string name = kc.func.getName().str();
-  Value ws =
-      getModuleGlobal(b, loc, kc.func, name + "_kv_split_partials",
-                      MemRefType::get({numTiles, kvSplit, slot}, f32,
-                                      MemRefLayoutAttrInterface(), global),
-                      /*zero=*/false);
-  Value arrivals = getModuleGlobal(
-      b, loc, kc.func, name + "_kv_split_arrivals",
-      MemRefType::get({numTiles}, i32, MemRefLayoutAttrInterface(), global),
-      /*zero=*/true);
+  CombineWorkspace workspace = getCombineWorkspace(
+      b, loc, kc.func, "kv_split", {numTiles, kvSplit, slot}, {numTiles});
+  Value ws = workspace.partials, arrivals = workspace.arrivals;
   Value flagLds = kc.addLds({1}, i32, /*align=*/4);
 
   auto pairType = VectorType::get({2}, f32);

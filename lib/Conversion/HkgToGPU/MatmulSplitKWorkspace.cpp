@@ -69,18 +69,9 @@ void TilePipeline::reduceThroughWorkspaceAndStore(
   }
   assert(slots == MatmulSchedule::workspaceSlots(splitK) && "slot count");
 
-  auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
-  std::string name = kernel.getName().str();
-  Value ws =
-      getModuleGlobal(b, loc, kernel, name + "_split_k_partials",
-                      MemRefType::get({numTiles, slots, slot}, f32,
-                                      MemRefLayoutAttrInterface(), global),
-                      /*zero=*/false);
-  Value arrivals =
-      getModuleGlobal(b, loc, kernel, name + "_split_k_arrivals",
-                      MemRefType::get({numTiles, counters}, i32,
-                                      MemRefLayoutAttrInterface(), global),
-                      /*zero=*/true);
+  CombineWorkspace workspace = getCombineWorkspace(
+      b, loc, kernel, "split_k", {numTiles, slots, slot}, {numTiles, counters});
+  Value ws = workspace.partials, arrivals = workspace.arrivals;
   // Thread 0's finding, for the whole workgroup.
   auto lastType = MemRefType::get(
       {1}, i32, MemRefLayoutAttrInterface(),

@@ -38,6 +38,21 @@ Value mlir::hkg::getModuleGlobal(OpBuilder &b, Location loc,
   return memref::GetGlobalOp::create(b, loc, type, name);
 }
 
+CombineWorkspace mlir::hkg::getCombineWorkspace(
+    OpBuilder &b, Location loc, gpu::GPUFuncOp kernel, StringRef tag,
+    ArrayRef<int64_t> partialShape, ArrayRef<int64_t> counterShape) {
+  auto global =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Global);
+  std::string prefix = (kernel.getName() + "_" + tag).str();
+  auto type = [&](ArrayRef<int64_t> shape, Type elem) {
+    return MemRefType::get(shape, elem, MemRefLayoutAttrInterface(), global);
+  };
+  return {getModuleGlobal(b, loc, kernel, prefix + "_partials",
+                          type(partialShape, b.getF32Type()), /*zero=*/false),
+          getModuleGlobal(b, loc, kernel, prefix + "_arrivals",
+                          type(counterShape, b.getI32Type()), /*zero=*/true)};
+}
+
 Value mlir::hkg::arriveAndTestLast(OpBuilder &b, Location loc,
                                    const TargetInfo &target, Value tid,
                                    Value counters,
@@ -81,20 +96,11 @@ void mlir::hkg::sumSplitKPartials(KernelContext &kc, Value tid, int64_t threads,
   IndexArith ix(b, loc);
   auto accType = cast<VectorType>(acc.front().getType());
   int64_t width = accType.getNumElements();
-  Type f32 = b.getF32Type(), i32 = b.getI32Type();
-  auto global =
-      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Global);
+  Type i32 = b.getI32Type();
   int64_t slot = static_cast<int64_t>(acc.size()) * width * threads;
-  std::string name = kc.func.getName().str();
-  Value ws =
-      getModuleGlobal(b, loc, kc.func, name + "_split_k_partials",
-                      MemRefType::get({numTiles, splitK, slot}, f32,
-                                      MemRefLayoutAttrInterface(), global),
-                      /*zero=*/false);
-  Value arrivals = getModuleGlobal(
-      b, loc, kc.func, name + "_split_k_arrivals",
-      MemRefType::get({numTiles}, i32, MemRefLayoutAttrInterface(), global),
-      /*zero=*/true);
+  CombineWorkspace workspace = getCombineWorkspace(
+      b, loc, kc.func, "split_k", {numTiles, splitK, slot}, {numTiles});
+  Value ws = workspace.partials, arrivals = workspace.arrivals;
   Value isLastLds = kc.addLds({1}, i32, 4);
   auto elem = [&](int64_t i) {
     return ix.mul(ix.add(tid, i * threads), width);

@@ -35,6 +35,19 @@ void deviceFence(OpBuilder &b, Location loc, const TargetInfo &target,
 Value getModuleGlobal(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
                       StringRef name, MemRefType type, bool zero);
 
+/// The globals of a combine step in the module of `kernel`:
+/// `<kernel>_<tag>_partials`, f32 of `partialShape` (uninitialized: every
+/// slot is written before it is read), and `<kernel>_<tag>_arrivals`, the
+/// i32 arrival counters of `counterShape` (zero-initialized; the last
+/// arrival resets its counter). docs/ABI.md, "Module globals".
+struct CombineWorkspace {
+  Value partials, arrivals;
+};
+CombineWorkspace getCombineWorkspace(OpBuilder &b, Location loc,
+                                     gpu::GPUFuncOp kernel, StringRef tag,
+                                     ArrayRef<int64_t> partialShape,
+                                     ArrayRef<int64_t> counterShape);
+
 /// Publishes this workgroup's partial (stored before the call) and counts
 /// its arrival: a release fence, a barrier, then thread `tid` 0 adds 1 to
 /// the i32 `counters[indices()]` (the indices built after the barrier);
