@@ -483,7 +483,7 @@ void AttentionKernelBuilder::accumulateFma(ArrayRef<SmallVector<Value>> p,
 
 SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
     SmallVectorImpl<SmallVector<Value>> &s, int64_t j0, int64_t j1, Value kv0,
-    bool masked, SmallVectorImpl<Value> &state) {
+    bool masked, SmallVectorImpl<Value> &state, function_ref<void()> afterMax) {
   Type f32 = b.getF32Type();
   Value negInf = f(-std::numeric_limits<double>::infinity());
   auto vt = VectorType::get({perTile}, f32);
@@ -525,6 +525,9 @@ SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
   SmallVector<Value> scales;
   Value *l = m + rowGroups * rowsPerLane;
   Combiner maxOf = makeCombiner(ReduceKind::Max);
+  // Per row group: the factors alpha = exp2(m_old - m_new) and the row max
+  // to subtract (negated when the scale folds into an fma).
+  SmallVector<SmallVector<Value>> alphas(rowGroups), mSafes(rowGroups);
   for (int64_t i = 0; i < rowGroups; ++i) {
     SmallVector<Value> rowMax;
     for (int64_t r = 0; r < rowsPerLane; ++r) {
@@ -538,7 +541,7 @@ SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
     if (foldScale)
       for (Value &mx : rowMax)
         mx = arith::MulFOp::create(b, loc, mx, f(scaleLog2));
-    SmallVector<Value> alpha, mSafe;
+    SmallVector<Value> &alpha = alphas[i], &mSafe = mSafes[i];
     for (int64_t r = 0; r < rowsPerLane; ++r) {
       Value &mr = m[i * rowsPerLane + r];
       Value mNew = arith::MaximumFOp::create(b, loc, mr, rowMax[r]);
@@ -552,6 +555,12 @@ SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
       mSafe.push_back(foldScale ? arith::NegFOp::create(b, loc, safe) : safe);
       mr = mNew;
     }
+  }
+  // (The row maxima took the shuffles; what follows is lane-local.)
+  if (afterMax)
+    afterMax();
+  for (int64_t i = 0; i < rowGroups; ++i) {
+    ArrayRef<Value> alpha = alphas[i], mSafe = mSafes[i];
     SmallVector<Value> rowSum(rowsPerLane, f(0.0));
     for (int64_t jj = j0; jj < j1; ++jj) {
       SmallVector<Value> elems;

@@ -272,9 +272,12 @@ private:
   /// softmax's m and l in `state` with them and replaces them by P =
   /// exp2(S - m). Returns, per row group, the factor exp2(m_old - m_new) by
   /// which the caller rescales O (one vector<perTile>).
+  /// `afterMax`, when given, is called once every row's max is known and
+  /// before the exponentials (no cross-lane work follows it).
   SmallVector<Value> softmaxUpdate(SmallVectorImpl<SmallVector<Value>> &s,
                                    int64_t j0, int64_t j1, Value kv0,
-                                   bool masked, SmallVectorImpl<Value> &state);
+                                   bool masked, SmallVectorImpl<Value> &state,
+                                   function_ref<void()> afterMax = nullptr);
   /// The loop over key/value blocks [begin, end): the state is O (rowGroups
   /// x nd vectors), then m and l (rowGroups x perTile / 2 scalars each).
   SmallVector<Value> buildLoop(Value begin, Value end, ValueRange state,

@@ -261,20 +261,27 @@ void AttentionKernelBuilder::pipelinedWgmmaBlock(
   size_t pBegin = state.size() - tkv / 4;
   SmallVector<Value> previous(state.begin() + pBegin, state.end());
   state.truncate(pBegin);
-  // Block kb's S, then block kb - 1's P V (its V one stage back): two
-  // groups in flight.
+  // Block kb's S, waited for; its row maxima (the softmax's shuffles); then
+  // block kb - 1's P V (its V one stage back) is issued, and the rest of
+  // the softmax (the exponentials and row sums, lane-local) runs while it
+  // does. ptxas waits for a wgmma that reads registers before a shuffle
+  // (seen in the SASS), so no shuffle may follow the P V's issue.
   Value sAcc = issueScoresWgmma(stage, 0, fencedZeros(b, loc, tkv / 2));
-  Value o = issueValuesWgmmaPacked(
-      previous, rem(add(kb, -1), vStages), 0,
-      packAccumulators(ArrayRef<Value>(state).take_front(nd)));
-  // S has completed once at most the newest group (P V) is in flight; its
-  // softmax runs under that P V.
-  sAcc = wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 1;", sAcc).first;
+  sAcc = wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 0;", sAcc).first;
   SmallVector<SmallVector<Value>> s = {unpackAccumulators(sAcc, tkv / 8)};
-  SmallVector<Value> alpha = softmaxUpdate(s, 0, tkv / 8, kv0, masked, state);
+  Value o;
+  SmallVector<Value> alpha =
+      softmaxUpdate(s, 0, tkv / 8, kv0, masked, state, [&] {
+        o = issueValuesWgmmaPacked(
+            previous, rem(add(kb, -1), vStages), 0,
+            packAccumulators(ArrayRef<Value>(state).take_front(nd)));
+      });
   // O (through block kb - 1) is rescaled to block kb's row max once its
-  // P V has completed.
-  o = wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 0;", o).first;
+  // P V has completed. Block kb - 1's P registers pass through the same
+  // wait: they stay live (and untouched) while that P V reads them.
+  SmallVector<Value> held;
+  std::tie(o, held) =
+      wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 0;", o, previous);
   SmallVector<Value> tiles = unpackAccumulators(o, nd);
   for (auto [jd, tile] : llvm::enumerate(tiles))
     state[jd] = arith::MulFOp::create(b, loc, tile, alpha[0]);

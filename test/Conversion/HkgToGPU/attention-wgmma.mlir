@@ -145,8 +145,9 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 
 // wgmma_pipeline = 1: the first block peeled (S, wait_group 0, softmax, P
 // packed into 32 i32 registers), the loop over blocks 1-3 carrying O, m,
-// l and that P: block kb's S and block kb - 1's P V (V's stage (kb - 1) %
-// 3) as two groups, wait_group 1 and the softmax, wait_group 0 and O
+// l and that P: block kb's S, waited for, its row maxima (the shuffles),
+// then block kb - 1's P V (V's stage (kb - 1) % 3) issued, and the
+// exponentials and row sums (no shuffle) before wait_group 0 and O
 // rescaled; after the loop the last block's P V. V has three LDS buffers.
 // CHECK-LABEL: func.func @pipeline(
 // CHECK: gpu.func @hkg_attention_0(
@@ -158,13 +159,15 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK: gpu.barrier
 // CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{{.*}}}, $64, $65, p, 1, 1, 0, 0;
 // CHECK: "wgmma.commit_group.sync.aligned;"
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+// CHECK: gpu.shuffle  xor
 // CHECK: arith.remui %{{.*}}, %c3
 // CHECK: "wgmma.fence.sync.aligned;"
 // CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{{.*}}}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;
 // CHECK: "wgmma.commit_group.sync.aligned;"
-// CHECK-NOT: wgmma.wait_group
-// CHECK: "wgmma.wait_group.sync.aligned 1;"
+// CHECK-NOT: gpu.shuffle
 // CHECK: math.exp2
+// CHECK-NOT: gpu.shuffle
 // CHECK: "wgmma.wait_group.sync.aligned 0;"
 // CHECK: arith.mulf
 // CHECK: scf.yield
