@@ -153,6 +153,20 @@ struct W4A16Lanes {
   }
 };
 
+/// (a & mask) | bits in one PTX lop3.b32 (immLut 0xEA = (0xF0 & 0xCC) |
+/// 0xAA). From the and and the or of two immediates ptxas makes two LOP3s:
+/// a SASS LOP3 takes one immediate, so it does not fuse them.
+Value andOr(OpBuilder &b, Location loc, Value a, int64_t mask, int64_t bits) {
+  Type i32 = b.getI32Type();
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, i32,
+      ValueRange{a, constI32(b, loc, mask), constI32(b, loc, bits)},
+      "lop3.b32 $0, $1, $2, $3, 0xEA;", "=r,r,n,n", /*has_side_effects=*/false,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
+  return op.getResult(0);
+}
+
 /// Concatenates 1-D vectors of one element type.
 Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts) {
   Value v = parts.front();
@@ -372,9 +386,13 @@ LogicalResult mlir::hkg::lowerMatmulW4A16MatrixCore(MatmulW4A16Op op,
               Value q = word;
               if (i)
                 q = arith::ShRUIOp::create(b, l, q, constI32(b, l, 4 * i));
-              q = arith::AndIOp::create(b, l, q, constI32(b, l, 0x000F000F));
-              q = arith::OrIOp::create(b, l, q,
-                                       constI32(b, l, magic * 0x10001));
+              if (L.isMmaSync()) {
+                q = andOr(b, l, q, 0x000F000F, magic * 0x10001);
+              } else {
+                q = arith::AndIOp::create(b, l, q, constI32(b, l, 0x000F000F));
+                q = arith::OrIOp::create(b, l, q,
+                                         constI32(b, l, magic * 0x10001));
+              }
               Value p = vector::BitCastOp::create(
                   b, l, pairType,
                   vector::BroadcastOp::create(b, l, VectorType::get({1}, i32),

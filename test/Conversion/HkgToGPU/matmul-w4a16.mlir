@@ -74,9 +74,9 @@ func.func @b128(%x: tensor<128x4096xbf16>, %w: tensor<4096x2048xi8>, %s: tensor<
 // CHECK:   arith.select %{{.*}} : bf16
 // CHECK:   arith.ori %{{.*}}, %c17152_i32
 // CHECK:   arith.muli %{{.*}}, %c65537_i32
+// The nibble pair masked and the magic or-ed in one lop3.
 // CHECK:   arith.shrui %{{.*}}, %c4_i32
-// CHECK:   arith.andi %{{.*}}, %c983055_i32
-// CHECK:   arith.ori %{{.*}}, %c1124090624_i32
+// CHECK:   llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0xEA;", "=r,r,n,n" %{{.*}}, %c983055_i32{{.*}}, %c1124090624_i32{{.*}} : (i32, i32, i32) -> i32
 // CHECK:   vector.bitcast %{{.*}} : vector<1xi32> to vector<2xbf16>
 // CHECK:   arith.subf %{{.*}} : vector<2xbf16>
 // CHECK:   arith.mulf %{{.*}} : vector<2xbf16>
