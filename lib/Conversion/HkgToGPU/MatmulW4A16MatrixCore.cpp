@@ -63,6 +63,7 @@
 #include "GPUBuildingBlocks.h"
 #include "Matmul.h"
 #include "MatrixCore.h"
+#include "PtxBitOps.h"
 #include "Workspace.h"
 
 #include "hkg/Dialect/Hkg/IR/Schedules/MatmulW4A16Schedule.h"
@@ -152,20 +153,6 @@ struct W4A16Lanes {
                                   bv, acc);
   }
 };
-
-/// (a & mask) | bits in one PTX lop3.b32 (immLut 0xEA = (0xF0 & 0xCC) |
-/// 0xAA). From the and and the or of two immediates ptxas makes two LOP3s:
-/// a SASS LOP3 takes one immediate, so it does not fuse them.
-Value andOr(OpBuilder &b, Location loc, Value a, int64_t mask, int64_t bits) {
-  Type i32 = b.getI32Type();
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, i32,
-      ValueRange{a, constI32(b, loc, mask), constI32(b, loc, bits)},
-      "lop3.b32 $0, $1, $2, $3, 0xEA;", "=r,r,n,n", /*has_side_effects=*/false,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
-  return op.getResult(0);
-}
 
 /// Concatenates 1-D vectors of one element type.
 Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts) {

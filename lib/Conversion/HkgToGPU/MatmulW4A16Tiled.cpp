@@ -39,6 +39,7 @@
 #include "GPUBuildingBlocks.h"
 #include "Matmul.h"
 #include "MatrixCore.h"
+#include "PtxBitOps.h"
 #include "TileCopy.h"
 #include "TileIndexing.h"
 #include "Workspace.h"
@@ -56,18 +57,6 @@
 
 using namespace mlir;
 using namespace mlir::hkg;
-
-/// prmt.b32 (NVIDIA PTX): byte i of the result is byte (sel >> 4i) & 7 of
-/// {hi, lo} (0-3: lo's bytes, 4-7: hi's).
-static Value permuteBytes(OpBuilder &b, Location loc, Value lo, Value hi,
-                          Value sel) {
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, b.getI32Type(), ValueRange{lo, hi, sel},
-      "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r", /*has_side_effects=*/false,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
-  return op.getResult(0);
-}
 
 /// Concatenates 1-D vectors of one element type.
 static Value concatVectors(OpBuilder &b, Location loc, ArrayRef<Value> parts) {
@@ -360,12 +349,11 @@ LogicalResult mlir::hkg::lowerMatmulW4A16Tiled(MatmulW4A16Op op,
         Value twelve = constI32(b, l, 12);
         // mma.sync: one prmt gathers the lane's two nibbles (k = 2t, 2t + 1)
         // into the two halves: (magic + q[2t], magic + q[2t + 1]).
-        Value mask2 = constI32(b, l, 0x000F000F), four = constI32(b, l, 4);
+        Value four = constI32(b, l, 4);
         auto dequantPrmt = [&](Value word, int64_t q) -> Value {
           Value hi = arith::ShRUIOp::create(b, l, word, four);
           Value d = permuteBytes(b, l, word, hi, prmtSel);
-          Value p = arith::OrIOp::create(
-              b, l, arith::AndIOp::create(b, l, d, mask2), magic2);
+          Value p = andOr(b, l, d, 0x000F000F, magic * 0x10001);
           Value h = arith::SubFOp::create(b, l, toPair(p), zero2[q]);
           return arith::MulFOp::create(b, l, h, scale2[q]);
         };

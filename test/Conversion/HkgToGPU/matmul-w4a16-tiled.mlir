@@ -32,8 +32,7 @@
 // CHECK:   vector.bitcast %{{.*}} : vector<8xi8> to vector<2xi32>
 // CHECK:   arith.shrui %{{.*}}, %c4_i32{{(_[0-9]+)?}}
 // CHECK:   llvm.inline_asm "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r" %{{.*}}, %{{.*}}, %{{.*}} : (i32, i32, i32) -> i32
-// CHECK:   arith.andi %{{.*}}, %c983055_i32{{(_[0-9]+)?}}
-// CHECK:   arith.ori %{{.*}}, %c1124090624_i32{{(_[0-9]+)?}}
+// CHECK:   llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0xEA;", "=r,r,n,n" %{{.*}}, %c983055_i32{{(_[0-9]+)?}}, %c1124090624_i32{{(_[0-9]+)?}} : (i32, i32, i32) -> i32
 // CHECK:   arith.subf %{{.*}} : vector<2xbf16>
 // CHECK:   arith.mulf %{{.*}} : vector<2xbf16>
 // CHECK:   nvvm.mma.sync
@@ -63,7 +62,7 @@ func.func @aligned(%x: tensor<64x128xbf16>, %w: tensor<64x64xi8>, %s: tensor<64x
 // CHECK: scf.for
 // CHECK:   nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
 // CHECK:   arith.ori %{{.*}}, %c25600_i32{{(_[0-9]+)?}}
-// CHECK:   arith.ori %{{.*}}, %c1677747200_i32{{(_[0-9]+)?}}
+// CHECK:   llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0xEA;", "=r,r,n,n" %{{.*}}, %c983055_i32{{(_[0-9]+)?}}, %c1677747200_i32{{(_[0-9]+)?}}
 // CHECK:   arith.subf %{{.*}} : vector<2xf16>
 // CHECK:   arith.mulf %{{.*}} : vector<2xf16>
 // CHECK:   nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>)
