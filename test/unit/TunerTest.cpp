@@ -442,6 +442,18 @@ TEST(SearchTest, MutationsRepairABrokenConstraintWithOneMoreChange) {
   }
 }
 
+/// The (last) kernel op of `source`, parsed into `module`, which keeps it
+/// alive; null when the source does not parse.
+static HkgKernelOpInterface parseKernelOp(MLIRContext &ctx, const char *source,
+                                          OwningOpRef<ModuleOp> &module) {
+  loadTunerDialects(ctx);
+  module = parseSourceString<ModuleOp>(source, &ctx);
+  HkgKernelOpInterface op;
+  if (module)
+    module->walk([&](HkgKernelOpInterface o) { op = o; });
+  return op;
+}
+
 // 1024 x 4096: fewer 128 x 256 tiles than sm_90's SMs, so the default
 // keeps 128 x 128 tiles of wgmma_64x128x16 (MatmulOp::getDefaultSchedule).
 static constexpr const char *kGemm = R"mlir(
@@ -455,11 +467,9 @@ static constexpr const char *kGemm = R"mlir(
 
 TEST(SearchTest, MatmulSketchesAreMeasuredRightAfterTheDefault) {
   MLIRContext ctx;
-  loadTunerDialects(ctx);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kGemm, &ctx);
-  ASSERT_TRUE(module);
-  HkgKernelOpInterface op;
-  module->walk([&](HkgKernelOpInterface o) { op = o; });
+  OwningOpRef<ModuleOp> module;
+  HkgKernelOpInterface op = parseKernelOp(ctx, kGemm, module);
+  ASSERT_TRUE(op);
   const TargetInfo *sm90 = lookupTarget("sm_90");
   OpCandidateSpace space(op, *sm90);
   ASSERT_EQ(std::get<std::string>(space.getDefault().at("mma")),
@@ -526,11 +536,9 @@ static constexpr const char *kAttention = R"mlir(
 
 TEST(SearchTest, AttentionSketchesReachCoupledWgmmaSchedules) {
   MLIRContext ctx;
-  loadTunerDialects(ctx);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kAttention, &ctx);
-  ASSERT_TRUE(module);
-  HkgKernelOpInterface op;
-  module->walk([&](HkgKernelOpInterface o) { op = o; });
+  OwningOpRef<ModuleOp> module;
+  HkgKernelOpInterface op = parseKernelOp(ctx, kAttention, module);
+  ASSERT_TRUE(op);
   const TargetInfo *sm90 = lookupTarget("sm_90");
   OpCandidateSpace space(op, *sm90);
   KnobMap dflt = space.getDefault();

@@ -554,7 +554,7 @@ def wgmma_attention_cases():
     add_attention("bf16", 1, 4, 2, 190, 190, 64, bshd=True, s=wg("tile_q = 64, waves = 4, tile_kv = 32, wgmma_overlap = 1"))
     add_attention("bf16", 1, 4, 2, 256, 1024, 128, s=wg("kv_split = 4, wgmma_overlap = 1"))
     add_attention("bf16", 1, 4, 4, 2048, 2048, 128, s=wg("tile_kv = 64, wgmma_overlap = 1"))
-    # wgmma_pipeline = 1: block kb's S issued with block kb - 1's P V (the
+    # wgmma_pipeline = 1: block kb's exponentials under block kb - 1's P V (the
     # peeled first block, the drained last one; a single partial block).
     add_attention("bf16", 2, 8, 2, 512, 512, 128, s=wg("wgmma_pipeline = 1"))
     add_attention("bf16", 1, 4, 4, 384, 384, 128, causal=False, s=wg("wgmma_pipeline = 1"))

@@ -653,7 +653,7 @@ AttentionKernelBuilder::buildBlock(Value kb, ValueRange stateIn, bool masked) {
   SmallVector<SmallVector<Value>> s;
   Value kv0 = mul(kb, tkv);
   if (wgmmaPipeline) {
-    // S of block kb with P V of block kb - 1 (AttentionWgmma.cpp).
+    // Block kb's exponentials under block kb - 1's P V (AttentionWgmma.cpp).
     pipelinedWgmmaBlock(kb, stage, kv0, masked, state);
     return state;
   }

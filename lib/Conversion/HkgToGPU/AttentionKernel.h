@@ -232,9 +232,9 @@ private:
   /// wgmma_pipeline = 1 (AttentionWgmma.cpp). The state carries, after O,
   /// m and l, the previous block's P (packProbabilities' tile_kv / 4
   /// registers). firstPipelinedBlock: block kb's S and softmax, no P V.
-  /// pipelinedWgmmaBlock: block kb's S issued with block kb - 1's P V,
-  /// kb's softmax under that P V, then O rescaled. drainPipeline: the last
-  /// block's P V (its V in `vStage`).
+  /// pipelinedWgmmaBlock: block kb's S and row maxima, then block kb - 1's
+  /// P V issued and kb's exponentials under it, then O rescaled.
+  /// drainPipeline: the last block's P V (its V in `vStage`).
   void firstPipelinedBlock(Value kb, bool masked,
                            SmallVectorImpl<Value> &state);
   void pipelinedWgmmaBlock(Value kb, Value stage, Value kv0, bool masked,
@@ -306,8 +306,8 @@ private:
   bool wgmmaCore;
   /// wgmma_overlap: S of a block in two halves, softmax under the MMAs.
   bool wgmmaOverlap;
-  /// wgmma_pipeline: S of block kb with P V of block kb - 1; V's LDS
-  /// buffers (stages, or stages + 1 when pipelined).
+  /// wgmma_pipeline: block kb's exponentials under block kb - 1's P V;
+  /// V's LDS buffers (stages, or stages + 1 when pipelined).
   bool wgmmaPipeline;
   int64_t vStages;
   /// Columns per accumulator tile (8: m16n8; 16 on AMD) and the K values

@@ -339,11 +339,12 @@ LogicalResult mlir::hkg::lowerMatmulW4A16MatrixCore(MatmulW4A16Op op,
           bool maskChunks = scaleAfter && !everyChunkValid;
           for (int64_t r = 0; r < nRows; ++r) {
             Value sc = raw[perStep + u * nRows + r];
-            if (scaleAfter)
+            if (scaleAfter) {
               scale32.push_back(arith::ExtFOp::create(b, l, f32, sc));
-            else
+            } else {
               sc = arith::SelectOp::create(b, l, valid, sc, zeroT);
-            scale2.push_back(vector::BroadcastOp::create(b, l, pairType, sc));
+              scale2.push_back(vector::BroadcastOp::create(b, l, pairType, sc));
+            }
             Value z = arith::ExtUIOp::create(b, l, i32,
                                              raw[2 * perStep + u * nRows + r]);
             z = arith::AndIOp::create(b, l, z, constI32(b, l, 15));

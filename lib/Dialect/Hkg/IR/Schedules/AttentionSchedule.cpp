@@ -277,23 +277,22 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
             "workgroups per query tile, each over 1 / kv_split of the "
             "key/value blocks, combined through a global workspace by the "
             "last to finish (flash-decoding)");
-  // Warpgroup MMA's overlap of the softmax with the MMAs, where wgmma is.
-  if (half && llvm::is_contained(mmas, "wgmma_64x128x16"))
+  // Warpgroup MMA's two ways of overlapping the softmax with the MMAs,
+  // where wgmma is.
+  if (half && llvm::is_contained(mmas, "wgmma_64x128x16")) {
     space.add(kWgmmaOverlap, false,
               "wgmma: S of each key/value block in two wgmma groups, the "
               "first half's softmax under the second half's MMAs, the "
               "second's under the first half's P V (tile_kv >= 32)");
-  else
-    space.addUnavailable(kWgmmaOverlap.name,
-                         "warpgroup MMA takes f16 / bf16 attention on sm_90");
-  if (half && llvm::is_contained(mmas, "wgmma_64x128x16"))
     space.add(kWgmmaPipeline, false,
-              "wgmma: the key loop pipelined across blocks, block kb's S "
-              "issued with block kb - 1's P V and its softmax under that "
-              "P V (one more LDS buffer of V; stages = 2, kv_split = 1)");
-  else
-    space.addUnavailable(kWgmmaPipeline.name,
-                         "warpgroup MMA takes f16 / bf16 attention on sm_90");
+              "wgmma: the key loop pipelined across blocks, block kb's "
+              "exponentials under block kb - 1's P V (one more LDS buffer of "
+              "V; stages = 2, kv_split = 1)");
+  } else {
+    for (StringRef knob : {kWgmmaOverlap.name, kWgmmaPipeline.name})
+      space.addUnavailable(knob,
+                           "warpgroup MMA takes f16 / bf16 attention on sm_90");
+  }
   space.add(kPackGqa, pack,
             "1: the Hq / Hkv query heads sharing a key/value head are the "
             "rows of one query tile (grouped-query attention only)");

@@ -36,11 +36,11 @@ inline constexpr BoolKnob kPackGqa{"pack_gqa"};
 /// P V does (AttentionWgmma.cpp). Only in the space where wgmma is.
 inline constexpr BoolKnob kWgmmaOverlap{"wgmma_overlap"};
 /// Warpgroup MMA (mma = wgmma_*): the key loop software-pipelined across
-/// blocks (FlashAttention-3's intra-warpgroup overlap): block kb's S = Q K^T
-/// is issued together with block kb - 1's O += P V, and block kb's softmax
-/// runs while that P V does. P stays in registers from one block to the
-/// next, and V takes stages + 1 LDS buffers (block kb - 1's is still read
-/// while block kb + 1's is copied). Excludes wgmma_overlap.
+/// blocks (FlashAttention-3's intra-warpgroup overlap): once block kb's S
+/// and its row maxima are known, block kb - 1's O += P V is issued and
+/// block kb's exponentials run while it does. P stays in registers from one
+/// block to the next, and V takes stages + 1 LDS buffers (block kb - 1's is
+/// still read while block kb + 1's is copied). Excludes wgmma_overlap.
 inline constexpr BoolKnob kWgmmaPipeline{"wgmma_pipeline"};
 
 /// hkg.attention: `tile_q` query rows of one head per workgroup, key/value
