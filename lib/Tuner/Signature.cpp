@@ -146,6 +146,14 @@ KnobMap mlir::hkg::tuner::resolveKnobs(const ScheduleSpace &space,
   KnobMap resolved = knobs;
   for (const KnobSpec &k : space.knobs)
     resolved.try_emplace(k.name, k.defaultValue);
+  // Defaults that follow the knobs given (KnobSpec::derivedDefault).
+  auto lookup = [&](StringRef name) -> const KnobValue * {
+    auto it = resolved.find(name.str());
+    return it == resolved.end() ? nullptr : &it->second;
+  };
+  for (const KnobSpec &k : space.knobs)
+    if (k.derivedDefault && !knobs.count(k.name))
+      resolved[k.name] = k.derivedDefault(lookup);
   return resolved;
 }
 

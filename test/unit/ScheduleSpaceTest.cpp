@@ -3,6 +3,7 @@
 #include "hkg/Dialect/Hkg/IR/HkgDialect.h"
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 #include "hkg/Dialect/Hkg/IR/Schedules/MatmulSchedule.h"
+#include "hkg/Tuner/Signature.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -202,4 +203,54 @@ TEST(ResolvedSchedule, IgnoresValuesOfTheWrongKind) {
   ResolvedSchedule r(space, attr);
   EXPECT_EQ(r.getInt("vector_width"), 8);
   EXPECT_EQ(r.getKeyword("row_cache"), "none");
+}
+
+TEST_F(ScheduleSpaceTest, LeftOutKnobFollowsTheKnobsGiven) {
+  // sm_90's D128 prefill default pipelines its key loop (wgmma_pipeline =
+  // 1, legal only with stages = 2, kv_split = 1 and no wgmma_overlap). A
+  // schedule that gives one of those knobs and leaves the pipeline out
+  // gets the pipeline's default for the knobs it gave, not a conflict.
+  auto resolve = [&](StringRef knobs) {
+    std::string src = (R"mlir(
+      func.func @f(%q: tensor<1x4x512x128xbf16>) -> tensor<1x4x512x128xbf16> {
+        %0 = hkg.attention %q, %q, %q causal {schedule = #hkg.schedule<)mlir" +
+                       knobs + R"mlir(>}
+            : tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16>,
+              tensor<1x4x512x128xbf16> -> tensor<1x4x512x128xbf16>
+        return %0 : tensor<1x4x512x128xbf16>
+      })mlir")
+                          .str();
+    auto op = parseOp<AttentionOp>(src);
+    EXPECT_TRUE(op);
+    return resolveSchedule(cast<HkgKernelOpInterface>(op.getOperation()),
+                           *lookupTarget("sm_90"));
+  };
+  EXPECT_EQ(resolve("tile_q = 128").getInt("wgmma_pipeline"), 1);
+  for (StringRef knobs : {"stages = 1", "wgmma_overlap = 1", "kv_split = 2",
+                          "tile_q = 64, waves = 4", "mma = mma_16x8x16"}) {
+    ResolvedSchedule r = resolve(knobs);
+    EXPECT_EQ(r.getInt("wgmma_pipeline"), 0) << knobs.str();
+  }
+  // Given explicitly, it is kept (and verified elsewhere).
+  EXPECT_EQ(resolve("stages = 1, wgmma_pipeline = 1").getInt("wgmma_pipeline"),
+            1);
+  // The tuner's resolution of partial knob maps (a sketch, a database
+  // record) follows the same rule.
+  auto op = parseOp<AttentionOp>(R"mlir(
+    func.func @f(%q: tensor<1x4x512x128xbf16>) -> tensor<1x4x512x128xbf16> {
+      %0 = hkg.attention %q, %q, %q causal : tensor<1x4x512x128xbf16>,
+          tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16>
+          -> tensor<1x4x512x128xbf16>
+      return %0 : tensor<1x4x512x128xbf16>
+    })mlir");
+  ASSERT_TRUE(op);
+  ScheduleSpace space = cast<HkgKernelOpInterface>(op.getOperation())
+                            .getScheduleSpace(*lookupTarget("sm_90"));
+  tuner::KnobMap oneStage = {{"stages", int64_t(1)}};
+  EXPECT_EQ(std::get<int64_t>(
+                tuner::resolveKnobs(space, oneStage).at("wgmma_pipeline")),
+            0);
+  EXPECT_EQ(std::get<int64_t>(tuner::resolveKnobs(space, {})
+                                  .at("wgmma_pipeline")),
+            1);
 }

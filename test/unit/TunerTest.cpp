@@ -544,20 +544,21 @@ TEST(SearchTest, AttentionSketchesReachCoupledWgmmaSchedules) {
   KnobMap dflt = space.getDefault();
   ASSERT_EQ(std::get<std::string>(dflt.at("mma")), "wgmma_64x128x16");
   ASSERT_EQ(std::get<int64_t>(dflt.at("tile_q")), 128);
+  ASSERT_EQ(std::get<int64_t>(dflt.at("wgmma_pipeline")), 1);
   // One warpgroup of 64 x 64 tiles with the pipelined key loop: three
-  // knobs from the default that only go together (waves = tile_q / 16),
-  // plus the pipeline; and the default's tiles pipelined.
+  // knobs from the default that only go together (waves = tile_q / 16);
+  // and the default's tiles with the plain key loop and with the other
+  // overlap (two knobs: the two overlaps exclude each other).
   KnobMap small = dflt;
   small["tile_q"] = int64_t(64);
   small["waves"] = int64_t(4);
   small["tile_kv"] = int64_t(64);
-  small["wgmma_pipeline"] = int64_t(1);
-  KnobMap pipelined = dflt;
-  pipelined["wgmma_pipeline"] = int64_t(1);
-  KnobMap overlapped = dflt;
+  KnobMap plain = dflt;
+  plain["wgmma_pipeline"] = int64_t(0);
+  KnobMap overlapped = plain;
   overlapped["wgmma_overlap"] = int64_t(1);
   std::vector<KnobMap> sketches = space.getSketches();
-  for (const KnobMap &k : {small, pipelined, overlapped}) {
+  for (const KnobMap &k : {small, plain, overlapped}) {
     EXPECT_TRUE(llvm::is_contained(sketches, k));
     EXPECT_TRUE(space.isLegal(k));
   }

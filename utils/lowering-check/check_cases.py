@@ -187,6 +187,11 @@ def run_case(dirname, case):
     want = reference(ref, ins)
     got = out.double()
     tol = TOL[odt]
+    if ref["op"] == "matmul_w4a16":
+        # The weights are dequantized into the activations' 16-bit type
+        # before the product (docs/Runtime.md, "W4A16's operand precision"):
+        # an f32 output is as exact as that product, as hkg-run judges it.
+        tol = max(tol, TOL[ref["args"][0][0]])
     err = ((got - want).abs() / (want.abs() + 1)).max().item()
     ok = err <= tol and not torch.isnan(got).any().item()
     print("%-4s %-28s %-70s max_rel_err=%.3g" % ("OK" if ok else "FAIL", case["name"], case["schedule"], err))

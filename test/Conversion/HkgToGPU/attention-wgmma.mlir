@@ -1,5 +1,8 @@
 // hkg.attention on sm_90a's warpgroup MMA (AttentionWgmma.cpp), the sm_90
 // default for 16-bit prefill whose head dims are multiples of 64 up to 256.
+// The 128-row default pipelines its key loop (@pipeline); the first two
+// cases ask for the plain loop (wgmma_pipeline = 0), the rest of their
+// schedules the defaults.
 // RUN: hkg-opt %s --split-input-file --hkg-default-schedule --hkg-lower-to-gpu --canonicalize --cse | FileCheck %s
 
 // Grouped-query causal, D = 128: 128 query rows per workgroup (two
@@ -54,7 +57,7 @@
 // CHECK: gpu.return
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @gqa_causal_d128(%q: tensor<1x4x256x128xbf16>, %k: tensor<1x2x256x128xbf16>, %v: tensor<1x2x256x128xbf16>) -> tensor<1x4x256x128xbf16> {
-    %0 = hkg.attention %q, %k, %v causal : tensor<1x4x256x128xbf16>, tensor<1x2x256x128xbf16>, tensor<1x2x256x128xbf16> -> tensor<1x4x256x128xbf16>
+    %0 = hkg.attention %q, %k, %v causal {schedule = #hkg.schedule<wgmma_pipeline = 0>} : tensor<1x4x256x128xbf16>, tensor<1x2x256x128xbf16>, tensor<1x2x256x128xbf16> -> tensor<1x4x256x128xbf16>
     return %0 : tensor<1x4x256x128xbf16>
   }
 }
@@ -75,7 +78,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK: gpu.return
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @bshd_d256(%q: tensor<1x256x4x256xbf16>, %k: tensor<1x256x2x256xbf16>, %v: tensor<1x256x2x256xbf16>) -> tensor<1x256x4x256xbf16> {
-    %0 = hkg.attention %q, %k, %v layout(bshd) : tensor<1x256x4x256xbf16>, tensor<1x256x2x256xbf16>, tensor<1x256x2x256xbf16> -> tensor<1x256x4x256xbf16>
+    %0 = hkg.attention %q, %k, %v layout(bshd) {schedule = #hkg.schedule<wgmma_pipeline = 0>} : tensor<1x256x4x256xbf16>, tensor<1x256x2x256xbf16>, tensor<1x256x2x256xbf16> -> tensor<1x256x4x256xbf16>
     return %0 : tensor<1x256x4x256xbf16>
   }
 }
@@ -143,7 +146,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 
 // -----
 
-// wgmma_pipeline = 1: the first block peeled (S, wait_group 0, softmax, P
+// The default at D = 128 (wgmma_pipeline = 1): the first block peeled (S, wait_group 0, softmax, P
 // packed into 32 i32 registers), the loop over blocks 1-3 carrying O, m,
 // l and that P: block kb's S, waited for, its row maxima (the shuffles),
 // then block kb - 1's P V (V's stage (kb - 1) % 3) issued, and the
@@ -177,7 +180,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK: arith.divf
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @pipeline(%q: tensor<1x4x512x128xbf16>) -> tensor<1x4x512x128xbf16> {
-    %0 = hkg.attention %q, %q, %q {schedule = #hkg.schedule<mma = wgmma_64x128x16, tile_q = 128, waves = 8, tile_kv = 128, stages = 2, kv_split = 1, pack_gqa = 0, wgmma_pipeline = 1>} : tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16> -> tensor<1x4x512x128xbf16>
+    %0 = hkg.attention %q, %q, %q : tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16> -> tensor<1x4x512x128xbf16>
     return %0 : tensor<1x4x512x128xbf16>
   }
 }

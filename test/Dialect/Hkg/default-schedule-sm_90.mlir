@@ -43,4 +43,4 @@
 // CHECK-LABEL: func.func @matmul_decode_f32(
 // CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 4, lds_swizzle = 0, mma = none, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 2, tf32_split = rna, tile_k = 32, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 4, waves_m = 1, waves_n = 4, wgmma_pending = 0>}
 // CHECK-LABEL: func.func @attention_d128(
-// CHECK: hkg.attention {{.*}} {schedule = #hkg.schedule<kv_split = 1, mma = wgmma_64x128x16, pack_gqa = 0, stages = 2, tile_kv = 128, tile_q = 128, waves = 8, wgmma_overlap = 0, wgmma_pipeline = 0>}
+// CHECK: hkg.attention {{.*}} {schedule = #hkg.schedule<kv_split = 1, mma = wgmma_64x128x16, pack_gqa = 0, stages = 2, tile_kv = 128, tile_q = 128, waves = 8, wgmma_overlap = 0, wgmma_pipeline = 1>}

@@ -43,6 +43,19 @@ ScheduleSpace &ScheduleSpace::addInt(StringRef name, ArrayRef<int64_t> legal,
   return *this;
 }
 
+ScheduleSpace &
+ScheduleSpace::deriveDefault(BoolKnob knob,
+                             std::function<bool(KnobSpec::Lookup)> fn) {
+  auto it = llvm::find_if(knobs, [&](const KnobSpec &k) {
+    return k.name == knob.name;
+  });
+  assert(it != knobs.end() && "derived default of a knob not in the space");
+  it->derivedDefault = [fn = std::move(fn)](KnobSpec::Lookup lookup) {
+    return KnobValue(int64_t(fn(lookup) ? 1 : 0));
+  };
+  return *this;
+}
+
 ScheduleSpace &ScheduleSpace::addKeyword(StringRef name,
                                          ArrayRef<StringRef> legal,
                                          StringRef defaultValue,
@@ -105,6 +118,16 @@ ResolvedSchedule::ResolvedSchedule(const ScheduleSpace &space,
     else if (auto s = dyn_cast_or_null<StringAttr>(v); s && !wantsInt)
       values[k.name] = s.getValue().str();
   }
+  // Knobs the schedule leaves out whose defaults follow the ones it gives.
+  if (!schedule)
+    return;
+  auto lookup = [&](StringRef name) -> const KnobValue * {
+    auto it = values.find(name);
+    return it == values.end() ? nullptr : &it->second;
+  };
+  for (const KnobSpec &k : space.knobs)
+    if (k.derivedDefault && !schedule.getKnobs().get(k.name))
+      values[k.name] = k.derivedDefault(lookup);
 }
 
 int64_t ResolvedSchedule::getInt(StringRef knob) const {

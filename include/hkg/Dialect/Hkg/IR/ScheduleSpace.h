@@ -11,11 +11,13 @@
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cassert>
+#include <functional>
 #include <optional>
 #include <string>
 #include <variant>
@@ -76,6 +78,15 @@ struct KnobSpec {
   /// ordering it (group_m: which workgroup takes which tile). The tuner's
   /// mix features (Features.cpp) combine sizes only.
   bool sizesWork = true;
+  /// Where set, the default of this knob in a schedule that leaves it out
+  /// but gives other knobs: computed from the other knobs' resolved values
+  /// (`lookup` returns null for a knob the space lacks). For a knob whose
+  /// default is legal only beside the other knobs' defaults: a schedule
+  /// that sets `stages = 1` must not inherit `wgmma_pipeline = 1`, which
+  /// needs two stages. Must return `defaultValue` when every other knob
+  /// holds its default.
+  using Lookup = llvm::function_ref<const KnobValue *(llvm::StringRef)>;
+  std::function<KnobValue(Lookup lookup)> derivedDefault;
 
   bool isLegal(const KnobValue &value) const;
   /// "1, 2, 4, 8" or "single_pass, online".
@@ -143,6 +154,11 @@ struct ScheduleSpace {
                       description);
   }
 
+  /// Makes the default of `knob` (already added) follow the other knobs of a
+  /// schedule that leaves it out (KnobSpec::derivedDefault).
+  ScheduleSpace &deriveDefault(BoolKnob knob,
+                               std::function<bool(KnobSpec::Lookup)> fn);
+
   /// Adds a sketch; its knobs must be knobs of the space, with legal values.
   ScheduleSpace &addSketch(ScheduleSketch sketch);
 
@@ -172,7 +188,8 @@ struct ScheduleSpace {
 class ResolvedSchedule {
 public:
   ResolvedSchedule() = default;
-  /// Fills knobs from `schedule` (may be null) and defaults from `space`.
+  /// Fills knobs from `schedule` (may be null) and defaults from `space`
+  /// (derived ones from the knobs resolved before them).
   /// Unknown or ill-typed knobs are ignored here: verify first.
   ResolvedSchedule(const ScheduleSpace &space, ScheduleAttr schedule);
 

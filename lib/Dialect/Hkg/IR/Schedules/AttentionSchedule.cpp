@@ -264,6 +264,24 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
                         dv, bytes,
                         /*split=*/true) > target.ldsBytesPerWorkgroup)
     kvSplit = 1;
+  // sm_90 prefill on two warpgroups (128-row query tiles): the key loop
+  // pipelined across blocks where the third value buffer fits, 1.04-1.07x
+  // at D128 and D256; one warpgroup (D64's 64 x 64 tiles) keeps the plain
+  // loop, which the pipeline's extra registers and barriers slow by 2%
+  // (docs/perf "Attention"). Key lengths the blocks do not divide keep it
+  // too: the masked last block beside the pipeline's registers spills
+  // (ptxas: 300 bytes at D128). A schedule that leaves the knob out gets
+  // the same rule applied to the knobs it gives.
+  auto pipelines = [=, ldsLimit = target.ldsBytesPerWorkgroup](
+                       StringRef m, int64_t tq, int64_t tkv, int64_t st,
+                       int64_t split, bool overlap) {
+    return m == "wgmma_64x128x16" && tq == 2 * kWgmmaRows && st == 2 &&
+           split == 1 && !overlap && skv % tkv == 0 &&
+           attentionLdsBytes(tq, tkv, st, MmaInstruction::parse(m), d, dv,
+                             bytes, /*split=*/false, /*pipelined=*/true) <=
+               ldsLimit;
+  };
+  bool pipelined = pipelines(mma, tileQ, tileKv, stages, kvSplit, false);
   ScheduleSpace space;
   space.add(kTileQ, {16, 32, 64, 128}, tileQ, "query rows per workgroup");
   space.add(kTileKv, {16, 32, 64, 128}, tileKv, "key/value rows per step");
@@ -284,10 +302,16 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
               "wgmma: S of each key/value block in two wgmma groups, the "
               "first half's softmax under the second half's MMAs, the "
               "second's under the first half's P V (tile_kv >= 32)");
-    space.add(kWgmmaPipeline, false,
+    space.add(kWgmmaPipeline, pipelined,
               "wgmma: the key loop pipelined across blocks, block kb's "
               "exponentials under block kb - 1's P V (one more LDS buffer of "
               "V; stages = 2, kv_split = 1)");
+    space.deriveDefault(kWgmmaPipeline, [=](KnobSpec::Lookup knob) {
+      auto num = [&](IntKnob k) { return std::get<int64_t>(*knob(k.name)); };
+      return pipelines(std::get<std::string>(*knob(kMma.name)), num(kTileQ),
+                       num(kTileKv), num(kStages), num(kKvSplit),
+                       std::get<int64_t>(*knob(kWgmmaOverlap.name)) != 0);
+    });
   } else {
     for (StringRef knob : {kWgmmaOverlap.name, kWgmmaPipeline.name})
       space.addUnavailable(knob,
