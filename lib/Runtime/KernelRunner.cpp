@@ -277,9 +277,24 @@ timeKernel(const Bundle &bundle, Device &device, KernelHandle kernel,
     auto lock = DeviceLock::acquire(options.deviceLockPath);
     if (!lock)
       return lock.takeError();
-    auto times = device.timeLaunches(
-        kernel, spec.grid, spec.block, spec.dynamicLdsBytes, args,
-        options.warmup, options.reps, options.flushBytes, spec.sizeValues);
+    unsigned warmup = options.warmup, reps = options.reps;
+    if (options.timeBudgetS > 0) {
+      auto probe = device.timeLaunches(
+          kernel, spec.grid, spec.block, spec.dynamicLdsBytes, args,
+          /*warmup=*/0, /*reps=*/1, options.flushBytes, spec.sizeValues);
+      if (!probe)
+        return probe.takeError();
+      double launchS = std::max(double(probe->front()) * 1e-3, 1e-9);
+      double fit = options.timeBudgetS / launchS;
+      if (fit < warmup + reps) {
+        warmup = std::min(warmup, 1u);
+        reps = std::clamp<unsigned>(static_cast<unsigned>(fit),
+                                    RunOptions::kMinBudgetReps, reps);
+      }
+    }
+    auto times = device.timeLaunches(kernel, spec.grid, spec.block,
+                                     spec.dynamicLdsBytes, args, warmup, reps,
+                                     options.flushBytes, spec.sizeValues);
     if (!times)
       return times.takeError();
     sorted = std::move(*times);

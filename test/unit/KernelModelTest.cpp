@@ -28,6 +28,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <optional>
 
 using namespace hkg::rt;
 using namespace hkg::rt::testing;
@@ -382,13 +383,26 @@ public:
     return llvm::Error::success();
   }
   llvm::Error synchronize() override { return llvm::Error::success(); }
-  llvm::Expected<EventHandle> createEvent() override { return unsupported(); }
-  llvm::Error recordEvent(EventHandle) override { return unsupported(); }
-  llvm::Expected<float> elapsedMs(EventHandle, EventHandle) override {
-    return unsupported();
+  /// Events only where launchMs is set: every launch then "takes" it.
+  llvm::Expected<EventHandle> createEvent() override {
+    if (!launchMs)
+      return unsupported();
+    return reinterpret_cast<EventHandle>(++events);
   }
-  llvm::Error destroyEvent(EventHandle) override { return unsupported(); }
+  llvm::Error recordEvent(EventHandle) override {
+    return launchMs ? llvm::Error::success() : unsupported();
+  }
+  llvm::Expected<float> elapsedMs(EventHandle, EventHandle) override {
+    if (!launchMs)
+      return unsupported();
+    return *launchMs;
+  }
+  llvm::Error destroyEvent(EventHandle) override {
+    return launchMs ? llvm::Error::success() : unsupported();
+  }
 
+  std::optional<float> launchMs;
+  intptr_t events = 0;
   int freed = 0;
   int copiesToHost = 0;
   int launches = 0;
@@ -501,6 +515,47 @@ TEST(KernelModelTest, RunnerPoisonsAndCopiesBackEveryOutput) {
                 .find("1 output(s)) do not match 'test.top2' (1 operand(s), "
                       "2 result(s))"),
             std::string::npos);
+}
+
+TEST(KernelModelTest, TimeBudgetCapsTheLaunchesOfASlowKernel) {
+  StandIn s = parseStandIn(twoResultModule);
+  ASSERT_TRUE(s.op);
+  TempBundle temp;
+  KernelSpec spec = makeTop2Spec();
+  auto timedLaunches = [&](float launchMs, double budgetS) -> int64_t {
+    HostDevice device(
+        [&](llvm::ArrayRef<uint8_t *> args, llvm::ArrayRef<int64_t>) {
+          HostTensor x(DType::F32, {2, 4}), v(DType::F32, {2, 2}),
+              i(DType::I64, {2, 2});
+          std::memcpy(x.data(), args[0], x.getNumBytes());
+          top2(x, v, i);
+          std::memcpy(args[1], v.data(), v.getNumBytes());
+          std::memcpy(args[2], i.data(), i.getNumBytes());
+        });
+    device.launchMs = launchMs;
+    RunOptions options;
+    options.warmup = 10;
+    options.reps = 50;
+    options.flushBytes = 0;
+    options.timeBudgetS = budgetS;
+    auto outcome =
+        runKernelOp(temp.bundle, spec, s.op, makeTop2Model(), device, options);
+    EXPECT_TRUE(static_cast<bool>(outcome))
+        << llvm::toString(outcome.takeError());
+    if (!outcome)
+      return -1;
+    EXPECT_EQ(outcome->getString("status"), "pass");
+    const llvm::json::Object *timing = outcome->getObject("timing");
+    EXPECT_NE(timing, nullptr);
+    return timing ? timing->getInteger("reps").value_or(-1) : -1;
+  };
+  // 60 ms launches in a 250 ms budget: 4 fit, the floor of 5 is timed.
+  EXPECT_EQ(timedLaunches(60.0f, 0.25), int64_t(RunOptions::kMinBudgetReps));
+  // 20 ms: 12 fit.
+  EXPECT_EQ(timedLaunches(20.0f, 0.25), 12);
+  // 0.1 ms: all 60 fit; without a budget every kernel gets all 50.
+  EXPECT_EQ(timedLaunches(0.1f, 0.25), 50);
+  EXPECT_EQ(timedLaunches(60.0f, 0), 50);
 }
 
 TEST(KernelModelTest, RunnerPassesTheSizesOfADynamicKernel) {

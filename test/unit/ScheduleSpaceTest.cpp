@@ -250,7 +250,7 @@ TEST_F(ScheduleSpaceTest, LeftOutKnobFollowsTheKnobsGiven) {
   EXPECT_EQ(std::get<int64_t>(
                 tuner::resolveKnobs(space, oneStage).at("wgmma_pipeline")),
             0);
-  EXPECT_EQ(std::get<int64_t>(tuner::resolveKnobs(space, {})
-                                  .at("wgmma_pipeline")),
-            1);
+  EXPECT_EQ(
+      std::get<int64_t>(tuner::resolveKnobs(space, {}).at("wgmma_pipeline")),
+      1);
 }

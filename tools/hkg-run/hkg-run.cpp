@@ -77,6 +77,12 @@ static cl::opt<unsigned> repsOpt("reps",
                                  cl::desc("Timed launches (median reported); "
                                           "0 checks without timing"),
                                  cl::init(100), cl::cat(category));
+static cl::opt<double> timeBudgetMs(
+    "time-budget-ms",
+    cl::desc("Milliseconds one kernel's launches may take: a slower kernel "
+             "gets one warm-up and as many timed launches as fit (at least "
+             "5); 0: no limit"),
+    cl::init(0), cl::cat(category));
 static cl::opt<double>
     timeoutOpt("timeout",
                cl::desc("Seconds a kernel's worker may run (check, reference "
@@ -175,6 +181,7 @@ static RunOptions getRunOptions() {
   options.seed = seedOpt;
   options.warmup = warmupOpt;
   options.reps = repsOpt;
+  options.timeBudgetS = timeBudgetMs * 1e-3;
   options.flushBytes = size_t(flushMiB) << 20;
   options.maxReferenceMultiplyAdds = maxRefWork;
   options.ceilingBandwidthGBs = ceilingBw;
@@ -367,6 +374,7 @@ static json::Object runIsolated(const char *argv0, llvm::StringRef bundlePath,
       "--seed=" + std::to_string(seedOpt),
       "--warmup=" + std::to_string(warmupOpt),
       "--reps=" + std::to_string(repsOpt),
+      llvm::formatv("--time-budget-ms={0}", timeBudgetMs.getValue()).str(),
       "--flush-l2-mib=" + std::to_string(flushMiB),
       llvm::formatv("--max-ref-madds={0:e9}", maxRefWork.getValue()).str(),
       llvm::formatv("--ceiling-bw={0:e9}", ceilingBw.getValue()).str(),

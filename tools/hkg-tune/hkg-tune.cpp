@@ -120,6 +120,12 @@ static cl::opt<std::string>
                cl::sub(tuneCmd));
 static cl::opt<unsigned> tuneReps("reps", cl::desc("Timed launches"),
                                   cl::init(50), cl::sub(tuneCmd));
+static cl::opt<double> tuneTimeBudget(
+    "time-budget-ms",
+    cl::desc("Milliseconds one candidate's launches may take: a slower one "
+             "gets one warm-up and as many timed launches as fit (at least "
+             "5); 0: no limit"),
+    cl::init(250), cl::sub(tuneCmd));
 static cl::opt<unsigned> tuneWarmup("warmup", cl::desc("Untimed launches"),
                                     cl::init(10), cl::sub(tuneCmd));
 static cl::opt<unsigned> tuneTimeout("timeout",
@@ -481,6 +487,7 @@ static int tuneMain() {
     device.timeCopy = tuneTimeCopy;
     device.reps = tuneReps;
     device.warmup = tuneWarmup;
+    device.timeBudgetMs = tuneTimeBudget;
     device.timeoutSeconds = tuneTimeout;
     device.flushMiB = tuneFlushMiB;
     device.deviceLock = tuneDeviceLock;

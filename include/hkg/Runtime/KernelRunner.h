@@ -34,6 +34,14 @@ struct RunOptions {
   /// Untimed and timed launches; reps == 0 checks without timing.
   unsigned warmup = 10;
   unsigned reps = 100;
+  /// Seconds the timed launches of one kernel may take, warm-up included
+  /// (0: no limit). One launch first estimates the kernel's time; a kernel
+  /// too slow for `warmup + reps` launches in the budget gets one warm-up
+  /// and as many timed launches as fit, at least kMinBudgetReps. A tuner's
+  /// hopeless candidate (a 60 ms softmax beside a 93 us default) then costs
+  /// its budget, not seconds.
+  double timeBudgetS = 0;
+  static constexpr unsigned kMinBudgetReps = 5;
   /// Bytes overwritten before each timed launch (0: no L2 flush).
   size_t flushBytes = size_t(256) << 20;
   /// See ReferenceOptions::maxMultiplyAdds.

@@ -35,6 +35,10 @@ struct DeviceMeasurerOptions {
   uint64_t seed = 1;
   unsigned warmup = 10;
   unsigned reps = 50;
+  /// Milliseconds a candidate's launches may take (rt::RunOptions::
+  /// timeBudgetS): a candidate hundreds of times slower than the default
+  /// is timed with a few launches, enough to lose. 0: no limit.
+  double timeBudgetMs = 250;
   /// MiB overwritten before each timed launch (cold L2).
   unsigned flushMiB = 256;
   /// Seconds one candidate's worker may run (reference included).

@@ -293,6 +293,7 @@ Measurement DeviceMeasurer::measure(const MeasureRequest &request) {
       "--seed=" + std::to_string(options.seed),
       "--warmup=" + std::to_string(options.warmup),
       "--reps=" + std::to_string(options.reps),
+      llvm::formatv("--time-budget-ms={0}", options.timeBudgetMs).str(),
       "--flush-l2-mib=" + std::to_string(options.flushMiB)};
   if (!options.deviceLock.empty())
     common.push_back("--device-lock=" + options.deviceLock);

@@ -46,9 +46,8 @@ ScheduleSpace &ScheduleSpace::addInt(StringRef name, ArrayRef<int64_t> legal,
 ScheduleSpace &
 ScheduleSpace::deriveDefault(BoolKnob knob,
                              std::function<bool(KnobSpec::Lookup)> fn) {
-  auto it = llvm::find_if(knobs, [&](const KnobSpec &k) {
-    return k.name == knob.name;
-  });
+  auto it = llvm::find_if(
+      knobs, [&](const KnobSpec &k) { return k.name == knob.name; });
   assert(it != knobs.end() && "derived default of a knob not in the space");
   it->derivedDefault = [fn = std::move(fn)](KnobSpec::Lookup lookup) {
     return KnobValue(int64_t(fn(lookup) ? 1 : 0));

@@ -278,8 +278,8 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
     return m == "wgmma_64x128x16" && tq == 2 * kWgmmaRows && st == 2 &&
            split == 1 && !overlap && skv % tkv == 0 &&
            attentionLdsBytes(tq, tkv, st, MmaInstruction::parse(m), d, dv,
-                             bytes, /*split=*/false, /*pipelined=*/true) <=
-               ldsLimit;
+                             bytes, /*split=*/false,
+                             /*pipelined=*/true) <= ldsLimit;
   };
   bool pipelined = pipelines(mma, tileQ, tileKv, stages, kvSplit, false);
   ScheduleSpace space;
