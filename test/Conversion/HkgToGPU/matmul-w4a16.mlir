@@ -15,10 +15,11 @@
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 | FileCheck %s
 
 // Decode batch 1: one n8 tile of activation rows (7 clamped), 32 weight
-// rows a wave, 4 waves: 224 weight-row groups; K split 4 ways so the grid
-// has 16 waves per SM (3584 waves), 16 spans of 128 a slice, 2 a step.
+// rows a wave, 4 waves: 224 weight-row groups; K split 2 ways, where the
+// grid reaches 8 waves per SM for one 8-row tile (1792 waves), 32 spans of
+// 128 a slice, 2 a step.
 // SCHED-LABEL: func.func @b1
-// SCHED: schedule = #hkg.schedule<mma = mma_16x8x16, occupancy = 0, rows_per_wave = 32, split_k = 4, stages = 0, threads = 128, tile_m = 8, unroll = 2, waves_m = 1>
+// SCHED: schedule = #hkg.schedule<mma = mma_16x8x16, occupancy = 0, rows_per_wave = 32, split_k = 2, stages = 0, threads = 128, tile_m = 8, unroll = 2, waves_m = 1>
 // GFX942-LABEL: func.func @b1
 // GFX942: schedule = #hkg.schedule<mma = mfma_16x16x16, occupancy = 0, rows_per_wave = 32, split_k = 8, stages = 0, threads = 256, tile_m = 16, unroll = 2, waves_m = 1>
 // GFX1201-LABEL: func.func @b1
@@ -28,7 +29,7 @@
 // GFX1100-LABEL: func.func @b1
 // GFX1100: schedule = #hkg.schedule<mma = none, occupancy = 0, rows_per_wave = 2, split_k = 1, stages = 0, threads = 256, tile_m = 1, unroll = 2, waves_m = 1>
 // CHECK-LABEL: func.func @b1
-// CHECK: gpu.launch_func @hkg_matmul_w4a16_0::@hkg_matmul_w4a16_0 blocks in (%c1, %c4, %c224) threads in (%c128,
+// CHECK: gpu.launch_func @hkg_matmul_w4a16_0::@hkg_matmul_w4a16_0 blocks in (%c1, %c2, %c224) threads in (%c128,
 func.func @b1(%x: tensor<1x8192xbf16>, %w: tensor<28672x4096xi8>, %s: tensor<28672x64xbf16>, %z: tensor<28672x64xi8>) -> tensor<1x28672xbf16> {
   %y = hkg.matmul_w4a16 %x, %w, %s, %z group_size(128) : tensor<1x8192xbf16>, tensor<28672x4096xi8>, tensor<28672x64xbf16>, tensor<28672x64xi8> -> tensor<1x28672xbf16>
   return %y : tensor<1x28672xbf16>

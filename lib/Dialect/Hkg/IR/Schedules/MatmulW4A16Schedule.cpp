@@ -110,9 +110,13 @@ static void addStreamDefaults(ScheduleSpace &space, int64_t m, int64_t n,
 /// workgroup tiles (64 x 128 up to 64 rows) of 2 x 4 (1 x 4) waves with
 /// 64 x 32 warp tiles (CDNA: 2 x 2 waves of 64 x 64; gfx12: 128 x 64 tiles
 /// of 4 x 2 waves of 32 x 32), 3 stages of 64 k
-/// (AMD: 2, through registers), and K split until the grid covers the SMs
-/// while each slice keeps 8 steps and the f32 partials stay within the
-/// packed weights' bytes.
+/// (AMD: 2, through registers), and K split while the doubled grid still
+/// fits one workgroup per SM, each slice keeps 8 steps and the f32
+/// partials stay within the packed weights' bytes. On NVIDIA, 128-row
+/// tiles take 128 x 32 warp tiles (waves_m = 1, 128 x 256 workgroup tiles:
+/// each weight dequantized once for all 128 rows) wherever that grid still
+/// covers 3/4 of the SMs (H100, batch 128: 1.23-1.37x at 8192 x 28672 and
+/// 28672 x 8192; 4096 x 4096's 32 workgroups ran 1.6x slower).
 static void addTiledDefaults(ScheduleSpace &space, int64_t m, int64_t n,
                              int64_t k, const TargetInfo &target,
                              ArrayRef<int64_t> threads) {
@@ -127,13 +131,28 @@ static void addTiledDefaults(ScheduleSpace &space, int64_t m, int64_t n,
   int64_t tileN = gfx12 ? 64 : 128;
   int64_t wavesM = tileM / warpM;
   int64_t waves = tileN / rows * wavesM;
-  int64_t tiles = llvm::divideCeil(n, tileN) * llvm::divideCeil(m, tileM);
   int64_t steps = llvm::divideCeil(k, kW4A16TileK);
   int64_t paddedM = llvm::divideCeil(m, tileM) * tileM;
-  int64_t splitK = 1;
-  while (splitK < 64 && tiles * splitK < target.computeUnits &&
-         steps / (2 * splitK) >= 8 && 2 * splitK * 8 * paddedM <= k)
-    splitK *= 2;
+  int64_t cus = target.computeUnits;
+  auto splitFor = [&](int64_t tiles) {
+    int64_t splitK = 1;
+    while (splitK < 64 && tiles * 2 * splitK <= cus &&
+           steps / (2 * splitK) >= 8 && 2 * splitK * 8 * paddedM <= k)
+      splitK *= 2;
+    return splitK;
+  };
+  auto tilesOf = [&](int64_t tn) {
+    return llvm::divideCeil(n, tn) * llvm::divideCeil(m, tileM);
+  };
+  int64_t splitK = splitFor(tilesOf(tileN));
+  if (target.isNVIDIA() && wavesM == 2) {
+    int64_t wide = tilesOf(2 * tileN);
+    int64_t wideSplit = splitFor(wide);
+    if (4 * wide * wideSplit >= 3 * cus) {
+      wavesM = 1;
+      splitK = wideSplit;
+    }
+  }
   addSharedKnobs(space, threads, tileM, rows, /*unroll=*/1,
                  std::min<int64_t>(waves * target.waveSize, threads.back()),
                  splitK);
@@ -144,7 +163,11 @@ static void addTiledDefaults(ScheduleSpace &space, int64_t m, int64_t n,
 /// The matrix-core kernel's defaults: 32 weight rows a wave, 4 waves, the
 /// activation tile the batch rounded up to a power of two (at least the
 /// instruction's N, at most 64), 2 spans in flight up to 16 rows (1 above:
-/// registers), and K split until the grid has 16 waves per CU.
+/// registers), and K split until the grid has 8 waves per CU for one
+/// activation tile of 8 rows (16 for more), each slice keeping 8 spans
+/// (H100, batch 1 and 16 on four weight shapes: the best split of 1-16 at
+/// 6 of 8, 1.1-1.3x over 16 waves and 2 spans at 6, the same at 2; batch
+/// 16 at 8 waves would split 28672 x 8192 in 2, 1.27x slower there).
 static void addMatrixCoreDefaults(ScheduleSpace &space, int64_t m, int64_t n,
                                   int64_t k, const MmaInstruction &mma,
                                   const TargetInfo &target,
@@ -156,13 +179,14 @@ static void addMatrixCoreDefaults(ScheduleSpace &space, int64_t m, int64_t n,
   int64_t waves = 4;
   int64_t spans = llvm::divideCeil(k, w4a16SpanValues(mma, wave));
   int64_t tileWaves = llvm::divideCeil(n, rows) * llvm::divideCeil(m, tileM);
-  // Each slice keeps at least 2 spans, and the f32 partials (M rounded up
+  // Each slice keeps at least 8 spans, and the f32 partials (M rounded up
   // to the tile, x N x 4 bytes a slice) stay within the packed weights'
   // bytes (N x K / 2): split_k <= K / (8 M).
   int64_t paddedM = llvm::divideCeil(m, tileM) * tileM;
   int64_t splitK = 1;
-  while (splitK < 64 && tileWaves * splitK < 16 * target.computeUnits &&
-         spans / (2 * splitK) >= 2 && 2 * splitK * 8 * paddedM <= k)
+  int64_t wavesPerCU = tileM <= 8 ? 8 : 16;
+  while (splitK < 64 && tileWaves * splitK < wavesPerCU * target.computeUnits &&
+         spans / (2 * splitK) >= 8 && 2 * splitK * 8 * paddedM <= k)
     splitK *= 2;
   int64_t perSplit = llvm::divideCeil(spans, splitK);
   int64_t unroll = std::min<int64_t>(
