@@ -265,9 +265,9 @@ ScheduleSpace AttentionOp::getScheduleSpace(const TargetInfo &target) {
                         /*split=*/true) > target.ldsBytesPerWorkgroup)
     kvSplit = 1;
   // sm_90 prefill on two warpgroups (128-row query tiles): the key loop
-  // pipelined across blocks where the third value buffer fits, 1.04-1.07x
-  // at D128 and D256; one warpgroup (D64's 64 x 64 tiles) keeps the plain
-  // loop, which the pipeline's extra registers and barriers slow by 2%
+  // pipelined across blocks where the third value buffer fits, 1.03-1.08x
+  // at D128 and D256 on the H100; one warpgroup (D64's 64 x 64 tiles) keeps the
+  // plain loop, which the pipeline's extra registers and barriers slow by 2%
   // (docs/perf "Attention"). Key lengths the blocks do not divide keep it
   // too: the masked last block beside the pipeline's registers spills
   // (ptxas: 300 bytes at D128). A schedule that leaves the knob out gets
