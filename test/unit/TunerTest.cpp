@@ -454,6 +454,18 @@ static HkgKernelOpInterface parseKernelOp(MLIRContext &ctx, const char *source,
   return op;
 }
 
+/// A fake device on which `winner` runs in 90 us, `dflt` in 100 and every
+/// other schedule in 110.
+static MeasureFn fastestAt(KnobMap winner, KnobMap dflt) {
+  return
+      [winner = std::move(winner), dflt = std::move(dflt)](const KnobMap &k) {
+        Measurement m;
+        m.status = MeasureStatus::Ok;
+        m.medianUs = k == winner ? 90.0 : k == dflt ? 100.0 : 110.0;
+        return m;
+      };
+}
+
 // 1024 x 4096: fewer 128 x 256 tiles than sm_90's SMs, so the default
 // keeps 128 x 128 tiles of wgmma_64x128x16 (MatmulOp::getDefaultSchedule).
 static constexpr const char *kGemm = R"mlir(
@@ -492,13 +504,7 @@ TEST(SearchTest, MatmulSketchesAreMeasuredRightAfterTheDefault) {
   EXPECT_GE(legal, 6u);
   // A fake device where that schedule is the fastest and every single-knob
   // step from the default is slower than the default.
-  KnobMap dflt = space.getDefault();
-  MeasureFn measure = [&](const KnobMap &k) {
-    Measurement m;
-    m.status = MeasureStatus::Ok;
-    m.medianUs = k == wide ? 90.0 : k == dflt ? 100.0 : 110.0;
-    return m;
-  };
+  MeasureFn measure = fastestAt(wide, space.getDefault());
   SearchOptions options;
   options.budget = 16;
   options.seed = 5;
@@ -569,12 +575,7 @@ TEST(SearchTest, AttentionSketchesReachCoupledWgmmaSchedules) {
   // The search measures them right after the default: on a fake device
   // where the small pipelined schedule is the fastest and every single-knob
   // step is slower than the default, it is found.
-  MeasureFn measure = [&](const KnobMap &k) {
-    Measurement m;
-    m.status = MeasureStatus::Ok;
-    m.medianUs = k == small ? 90.0 : k == dflt ? 100.0 : 110.0;
-    return m;
-  };
+  MeasureFn measure = fastestAt(small, dflt);
   SearchOptions options;
   options.budget = 32;
   options.seed = 5;

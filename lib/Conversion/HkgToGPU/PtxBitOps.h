@@ -16,16 +16,23 @@
 
 namespace mlir::hkg {
 
+/// One pure PTX instruction with an i32 result.
+inline Value pureI32Asm(OpBuilder &b, Location loc, ValueRange operands,
+                        StringRef text, StringRef constraints) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getI32Type(), operands, text, constraints,
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
+             /*operand_attrs=*/nullptr)
+      .getResult(0);
+}
+
 /// prmt.b32: byte i of the result is byte (sel >> 4i) & 7 of {hi, lo}
 /// (0-3: lo's bytes, 4-7: hi's).
 inline Value permuteBytes(OpBuilder &b, Location loc, Value lo, Value hi,
                           Value sel) {
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, b.getI32Type(), ValueRange{lo, hi, sel},
-      "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r", /*has_side_effects=*/false,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
-  return op.getResult(0);
+  return pureI32Asm(b, loc, {lo, hi, sel}, "prmt.b32 $0, $1, $2, $3;",
+                    "=r,r,r,r");
 }
 
 /// (a & mask) | bits in one lop3.b32 (immLut 0xEA = (0xF0 & 0xCC) | 0xAA).
@@ -33,13 +40,8 @@ inline Value permuteBytes(OpBuilder &b, Location loc, Value lo, Value hi,
 /// LOP3 takes one immediate.
 inline Value andOr(OpBuilder &b, Location loc, Value a, int64_t mask,
                    int64_t bits) {
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, b.getI32Type(),
-      ValueRange{a, constI32(b, loc, mask), constI32(b, loc, bits)},
-      "lop3.b32 $0, $1, $2, $3, 0xEA;", "=r,r,n,n", /*has_side_effects=*/false,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
-  return op.getResult(0);
+  return pureI32Asm(b, loc, {a, constI32(b, loc, mask), constI32(b, loc, bits)},
+                    "lop3.b32 $0, $1, $2, $3, 0xEA;", "=r,r,n,n");
 }
 
 } // namespace mlir::hkg
