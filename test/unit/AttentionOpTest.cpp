@@ -38,7 +38,8 @@ struct AttentionBuilder {
     Value qv = block.addArgument(RankedTensorType::get(q, bf16), loc);
     Value kvv = block.addArgument(RankedTensorType::get(kv, bf16), loc);
     return AttentionOp::create(b, loc, RankedTensorType::get(out, bf16), qv,
-                               kvv, kvv, /*causal=*/b.getUnitAttr(),
+                               kvv, kvv, /*mask=*/Value(),
+                               /*causal=*/b.getUnitAttr(),
                                /*scale=*/b.getF32FloatAttr(0.125), layout,
                                /*schedule=*/nullptr);
   }

@@ -729,6 +729,29 @@ TEST(ReferenceTest, AttentionNonCausalScale) {
   EXPECT_THAT(evaluate(p, {q, k, v}), near({2 + 16}, 1e-5));
 }
 
+TEST(ReferenceTest, AttentionAdditiveMaskBroadcastWithCausal) {
+  // A key-padding mask [B, 1, 1, Skv] per batch, with causal: query i sees
+  // keys j <= i + 1 (Skv - Sq = 1) that the mask does not hide.
+  ParsedOp p = parseOp(R"(
+    func.func @ref(%q: tensor<2x1x2x1xf32>, %k: tensor<2x1x3x1xf32>, %v: tensor<2x1x3x1xf32>, %m: tensor<2x1x1x3xf32>) -> tensor<2x1x2x1xf32> {
+      %o = hkg.attention %q, %k, %v mask(%m : tensor<2x1x1x3xf32>) causal
+          : tensor<2x1x2x1xf32>, tensor<2x1x3x1xf32>, tensor<2x1x3x1xf32> -> tensor<2x1x2x1xf32>
+      return %o : tensor<2x1x2x1xf32>
+    })");
+  // q = 0: the scores are the mask's entries alone.
+  HostTensor q = makeTensor(DType::F32, {2, 1, 2, 1}, {0, 0, 0, 0});
+  HostTensor k = makeTensor(DType::F32, {2, 1, 3, 1}, {1, 1, 1, 1, 1, 1});
+  HostTensor v = makeTensor(DType::F32, {2, 1, 3, 1}, {10, 20, 40, 10, 20, 40});
+  double inf = INFINITY;
+  // Batch 0: weights e^0, e^(ln 3) on keys 0, 1 (key 2 hidden): row 0 sees
+  // keys 0-1 -> (10 + 3 * 20) / 4; row 1 sees all three, key 2 hidden.
+  // Batch 1: key 0 and 1 hidden: row 0 sees nothing (0), row 1 key 2.
+  HostTensor m = makeTensor(DType::F32, {2, 1, 1, 3},
+                            {0, std::log(3.0), -inf, -inf, -inf, 0});
+  EXPECT_THAT(evaluate(p, {q, k, v, m}),
+              near({17.5, 17.5, /*b1*/ 0, 40}, 1e-6));
+}
+
 TEST(ReferenceTest, AttentionErrorScaleAndTolerance) {
   ParsedOp p = parseOp(R"(
     func.func @ref(%q: tensor<1x1x1x1xbf16>, %k: tensor<1x1x2x1xbf16>, %v: tensor<1x1x2x1xbf16>) -> tensor<1x1x1x1xbf16> {

@@ -92,14 +92,18 @@ def HkgRaiseLinalgPass : Pass<"hkg-raise-linalg"> {
          tables, applied before a `[B, S, H, D]` to `[B, H, S, D]`
          transpose when Llama rotates after it;
        - scaled dot-product attention (two batch matmuls around a softmax,
-         scales on q and k, a causal mask built from iotas, the
-         fully-masked-row guard, grouped-query heads broadcast from the
-         key/value heads) becomes `hkg.attention` with that scale,
-         `causal` when masked, and `layout(bshd)` when q, k and v are the
-         transposes of token-major tensors (the output's transpose back
-         folds in). A composition that is attention but cannot be
-         expressed (an additive mask, a causal offset other than
-         Skv - Sq) keeps its steps, with a remark saying why;
+         scales on q and k, a causal mask built from iotas or an
+         additive mask, the fully-masked-row guard, grouped-query heads
+         broadcast from the key/value heads) becomes `hkg.attention` with
+         that scale, `causal` for the causal mask, the additive mask (any
+         tensor added to the scores, in f32 or widened from 16 bits, that
+         broadcasts to [B, H, Sq, Skv] from its trailing dims; expanded to
+         rank 4 by a `tensor.expand_shape`) as its `mask`, and
+         `layout(bshd)` when q, k and v are the transposes of token-major
+         tensors (the output's transpose back folds in). A composition
+         that is attention but cannot be expressed (a mask read otherwise,
+         a causal offset other than Skv - Sq) keeps its steps, with a
+         remark saying why;
        - cross-entropy (mean over the targets not ignored: log_softmax, a
          gather at the targets, a masked sum over a count) becomes two
          `hkg.reduce`: `logsumexp, sum` per row (logsumexp minus the

@@ -478,6 +478,56 @@ void AttentionKernelBuilder::accumulateFma(ArrayRef<SmallVector<Value>> p,
 }
 
 //===----------------------------------------------------------------------===//
+// The additive mask
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> AttentionKernelBuilder::loadMask(int64_t i, int64_t jj,
+                                                    Value kv0) {
+  Value mask = kc.args[3];
+  auto type = cast<MemRefType>(mask.getType());
+  Type maskElemT = type.getElementType();
+  ArrayRef<int64_t> dims = type.getShape();
+  // A dim of 1 broadcasts: index 0.
+  auto along = [&](unsigned dim, Value index) {
+    return dims[dim] == 1 ? c(0) : index;
+  };
+  // The mask's indices of this lane's element e but its key, the key
+  // column of e.
+  auto rowIndices = [&](int64_t e) -> SmallVector<Value, 4> {
+    Value v = clampRow(add(q0, rowOf(i, e)), qRows, partialQ);
+    Value h = pack ? add(mul(kvHead, group), div(v, sq)) : head;
+    return {along(0, bIdx), along(1, h), along(2, queryToken(v))};
+  };
+  auto keyOf = [&](int64_t e) { return add(kv0, colOf(jj, e)); };
+  SmallVector<Value> terms;
+  // The m16n8 layout's elements 2r and 2r + 1 are adjacent keys of one
+  // row: one aligned pair where the rows are (an even Skv, the key dim not
+  // broadcast); past Skv the last pair (masked, not seen).
+  bool pairs = !amdCore && dims[3] == skv && skv % 2 == 0;
+  for (int64_t e = 0; e < perTile; e += pairs ? 2 : 1) {
+    SmallVector<Value, 4> at = rowIndices(e);
+    if (pairs) {
+      Value key = keyOf(e);
+      if (partialKv)
+        key = arith::MinUIOp::create(b, loc, key, c(skv - 2));
+      at.push_back(key);
+      Value pair = vector::LoadOp::create(
+          b, loc, VectorType::get({2}, maskElemT), mask, at,
+          /*nontemporal=*/false,
+          llvm::MaybeAlign(2 * maskElemT.getIntOrFloatBitWidth() / 8));
+      pair = toF32(b, loc, pair);
+      terms.push_back(extract(pair, 0));
+      terms.push_back(extract(pair, 1));
+      continue;
+    }
+    at.push_back(along(3, clampRow(keyOf(e), skv, partialKv)));
+    terms.push_back(
+        toF32(b, loc, memref::LoadOp::create(b, loc, mask, at).getResult()));
+  }
+  return terms;
+}
+
+//===----------------------------------------------------------------------===//
 // The key/value loop
 //===----------------------------------------------------------------------===//
 
@@ -491,15 +541,22 @@ SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
                                            arith::FastMathFlags::afn);
   // With a positive scale the row max is taken on the raw scores and
   // scaled once per row, and the scale folds into exp2's argument: P =
-  // exp2(fma(S, scale log2(e), -m)), one instruction an element fewer.
-  bool foldScale = scaleLog2 > 0;
+  // exp2(fma(S, scale log2(e), -m)), one instruction an element fewer. A
+  // mask is added after the scale, so the max is taken on S scale log2(e)
+  // + mask log2(e).
+  bool foldScale = scaleLog2 > 0 && !hasMask;
   for (int64_t i = 0; i < rowGroups; ++i)
     for (int64_t jj = j0; jj < j1; ++jj) {
       SmallVector<Value> elems;
+      SmallVector<Value> maskTerms;
+      if (hasMask)
+        maskTerms = loadMask(i, jj, kv0);
       for (int64_t e = 0; e < perTile; ++e) {
         Value x = extract(s[i][jj], e);
         if (!foldScale)
           x = arith::MulFOp::create(b, loc, x, f(scaleLog2));
+        if (hasMask)
+          x = math::FmaOp::create(b, loc, maskTerms[e], f(M_LOG2E), x);
         if (masked) {
           // With `causal`, key kv0 + col is visible to query q0 + row iff
           // col + kv0 <= row + q0 + (Skv - Sq); keys past Skv (the rows a
@@ -851,7 +908,7 @@ LogicalResult AttentionKernelBuilder::build() {
   auto store = [&](ArrayRef<Value> state) {
     const Value *l = state.data() + rowGroups * nd + rowGroups * rowsPerLane;
     Combiner sum = makeCombiner(ReduceKind::Sum);
-    Value out = kc.args[3];
+    Value out = kc.args[op->getNumOperands()];
     auto pairType = VectorType::get({2}, f32);
     for (int64_t i = 0; i < rowGroups; ++i) {
       SmallVector<Value> partial(l + i * rowsPerLane,

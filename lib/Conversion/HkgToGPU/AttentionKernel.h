@@ -64,6 +64,7 @@ public:
     vw = 16 / elemBytes;
     pad = vw;
     causal = op.getCausal();
+    hasMask = static_cast<bool>(op.getMask());
     offset = skv - sq;
     scaleLog2 = op.getEffectiveScale() / std::log(2.0);
     rowGroups = tq / waves / 16;
@@ -267,8 +268,12 @@ private:
                : row;
   }
 
+  /// The additive mask's entries of S's tile jj (tileN keys, from key kv0)
+  /// in row group i, one f32 per accumulator element of this lane.
+  SmallVector<Value> loadMask(int64_t i, int64_t jj, Value kv0);
   /// Scales S's tiles [j0, j1) (of tileN keys, from key kv0) of every row
-  /// group to the log2 domain, masks them (`masked`), updates the online
+  /// group to the log2 domain, adds the additive mask (if any), masks them
+  /// (`masked`: causal and keys past Skv), updates the online
   /// softmax's m and l in `state` with them and replaces them by P =
   /// exp2(S - m). Returns, per row group, the factor exp2(m_old - m_new) by
   /// which the caller rescales O (one vector<perTile>).
@@ -296,6 +301,8 @@ private:
   /// Sq x group with pack_gqa).
   int64_t group, qRows;
   bool useMma, causal, asyncCopy;
+  /// The op has an additive mask (kc.args[3]).
+  bool hasMask;
   /// AMD matrix cores (the transposed products), MFMA (else WMMA), and
   /// gfx11's WMMA operand layout.
   bool amdCore, mfma, gfx11;

@@ -289,13 +289,53 @@ struct Sdpa {
   Value q, k, v;
   double scale = 1.0;
   std::optional<int64_t> causalOffset;
+  /// An additive mask, as the masking generic reads it (rank <= 4, over the
+  /// trailing loops of [B, H, Sq, Skv] or 0 on its unit dims).
+  Value mask;
 };
 } // namespace
 
+/// The operand that `masking` adds to its input `scores`: its body yields
+/// addf(scores, m) or addf(scores, extf(m)) (a 16-bit mask added in f32),
+/// either order. Null if it does not.
+static OpOperand *addedOperand(linalg::GenericOp masking, Value scores) {
+  if (masking->getNumResults() != 1 || masking.getNumReductionLoops() != 0 ||
+      masking.getNumDpsInputs() != 2 ||
+      !masking.getIndexingMapsArray().back().isIdentity())
+    return nullptr;
+  Block &body = masking.getRegion().front();
+  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || add->getBlock() != &body)
+    return nullptr;
+  auto inputOf = [&](Value v) -> OpOperand * {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>();
+        ext && ext->getBlock() == &body)
+      v = ext.getIn();
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || arg.getOwner() != &body ||
+        arg.getArgNumber() >= masking.getNumDpsInputs())
+      return nullptr;
+    return masking.getDpsInputOperand(arg.getArgNumber());
+  };
+  // Nothing else in the body but the add and one extf.
+  if (std::distance(body.begin(), body.end()) > 3)
+    return nullptr;
+  for (unsigned i = 0; i < 2; ++i) {
+    OpOperand *s = inputOf(add->getOperand(i));
+    OpOperand *m = inputOf(add->getOperand(1 - i));
+    if (s && m && s != m && s->get() == scores &&
+        masking.getMatchingIndexingMap(s).isIdentity())
+      return m;
+  }
+  return nullptr;
+}
+
 /// The softmax of `p4` [B, H, Sq, Skv] (with its guard): the scores
-/// before the mask, and the mask if any. Fails without a reason when `p4`
-/// is no softmax.
-static bool matchSoftmax(Value p4, Value &scores, Value &mask) {
+/// before the mask, and the mask if any: the tensor added to the scores
+/// with its indexing map (`maskMap`), or the whole masking generic (a null
+/// map). Fails without a reason when `p4` is no softmax.
+static bool matchSoftmax(Value p4, Value &scores, Value &mask,
+                         AffineMap &maskMap) {
   // The guard, optional.
   Value normalized = p4;
   MapStep guard = getMapStep(p4);
@@ -336,24 +376,36 @@ static bool matchSoftmax(Value p4, Value &scores, Value &mask) {
   auto masking = masked.getDefiningOp<linalg::GenericOp>();
   if (isScores(masked) || !masking)
     return true;
-  // Scores with a mask: a causal one added as [Sq, Skv]; anything else is
-  // an additive mask, which mask (the masking generic) stands for.
+  // Scores with a mask added: a causal one ([Sq, Skv] from iotas) or an
+  // additive one; anything else stands as the masking generic (refused).
   for (OpOperand *in : masking.getDpsInputOperands())
     if (isScores(in->get()) && masking.getMatchingIndexingMap(in).isIdentity())
       scores = in->get();
   mask = masked;
-  MapStep add = getMapStep(masked);
-  if (!add || !isa<arith::AddFOp>(add.op))
-    return true;
-  for (unsigned i = 0; i < 2; ++i) {
-    if (!add.input(i) || !add.input(1 - i) || add.input(i)->get() != scores)
+  maskMap = AffineMap();
+  if (OpOperand *added = addedOperand(masking, scores)) {
+    mask = added->get();
+    maskMap = masking.getMatchingIndexingMap(added);
+  }
+  return true;
+}
+
+/// Whether `map` reads a mask of hkg.attention's [B, H, Sq, Skv] with
+/// leading dims left out: result r of n is loop 4 - n + r, or 0 where the
+/// mask's dim is 1.
+static bool isTrailingBroadcast(AffineMap map, RankedTensorType mask) {
+  unsigned n = map.getNumResults();
+  if (map.getNumDims() != 4 || n > 4 || mask.getRank() != n ||
+      !mask.hasStaticShape())
+    return false;
+  for (unsigned r = 0; r < n; ++r) {
+    AffineExpr e = map.getResult(r);
+    if (auto dim = dyn_cast<AffineDimExpr>(e);
+        dim && dim.getPosition() == 4 - n + r)
       continue;
-    AffineMap m = add.map(1 - i);
-    MLIRContext *ctx = m.getContext();
-    if (m ==
-        AffineMap::get(
-            4, 0, {getAffineDimExpr(2, ctx), getAffineDimExpr(3, ctx)}, ctx))
-      mask = add.input(1 - i)->get();
+    auto zero = dyn_cast<AffineConstantExpr>(e);
+    if (!zero || zero.getValue() != 0 || mask.getDimSize(r) != 1)
+      return false;
   }
   return true;
 }
@@ -366,7 +418,8 @@ static FailureOr<Sdpa> matchSdpa(linalg::GenericOp pv, Refusal &refusal) {
     return failure();
   Value p4 = collapsedFrom(p3, {{0, 1}, {2}, {3}});
   Value scores, mask;
-  if (!p4 || !matchSoftmax(p4, scores, mask))
+  AffineMap maskMap;
+  if (!p4 || !matchSoftmax(p4, scores, mask, maskMap))
     return failure();
   // From here on it is attention: a failure says why.
   auto refuse = [&](const Twine &why) {
@@ -416,13 +469,28 @@ static FailureOr<Sdpa> matchSdpa(linalg::GenericOp pv, Refusal &refusal) {
   for (Value x : {sdpa.q, sdpa.k, sdpa.v})
     if (cast<RankedTensorType>(x.getType()).getRank() != 4)
       return refuse("its q, k or v is not a [B, H, S, D] tensor");
-  if (mask) {
-    sdpa.causalOffset = matchCausalMask(mask);
-    if (!sdpa.causalOffset)
-      return refuse("its mask is not causal (select(j <= i + offset, 0, "
-                    "-inf) from iotas); hkg.attention takes no additive "
-                    "mask");
+  if (!mask)
+    return sdpa;
+  // A causal mask when it is one, read as [Sq, Skv]; else an additive mask
+  // that hkg.attention reads as [B|1, Hq|1, Sq|1, Skv|1].
+  if (!maskMap)
+    return refuse("its scores are masked by something other than an added "
+                  "tensor (a causal select(j <= i + offset, 0, -inf) from "
+                  "iotas, or an additive mask)");
+  AffineMap querykey = AffineMap::get(
+      4, 0, {getAffineDimExpr(2, ctx), getAffineDimExpr(3, ctx)}, ctx);
+  if (maskMap == querykey)
+    if ((sdpa.causalOffset = matchCausalMask(mask)))
+      return sdpa;
+  auto maskType = cast<RankedTensorType>(mask.getType());
+  if (!isTrailingBroadcast(maskMap, maskType)) {
+    std::string read;
+    llvm::raw_string_ostream(read) << maskMap;
+    return refuse("its additive mask is read as " + read +
+                  ", not as a broadcast to [B, H, Sq, Skv] (its dims the "
+                  "trailing ones, each that size or 1)");
   }
+  sdpa.mask = mask;
   return sdpa;
 }
 
@@ -507,8 +575,29 @@ static LogicalResult buildAttention(RewriterBase &rewriter,
   }
   rewriter.setInsertionPoint(anchor);
   Location loc = pv.getLoc();
+  // The mask with its left-out leading dims as 1s: [Sq, Skv] becomes
+  // [1, 1, Sq, Skv].
+  Value mask = sdpa.mask;
+  if (mask) {
+    auto maskType = cast<RankedTensorType>(mask.getType());
+    int64_t rank = maskType.getRank();
+    if (rank < 4) {
+      SmallVector<int64_t> shape(4 - rank, 1);
+      llvm::append_range(shape, maskType.getShape());
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t r = 0; r < rank; ++r) {
+        // The first dim takes the new unit dims before it.
+        ReassociationIndices group;
+        for (int64_t d = r == 0 ? 0 : 4 - rank + r; d <= 4 - rank + r; ++d)
+          group.push_back(d);
+        groups.push_back(group);
+      }
+      mask = tensor::ExpandShapeOp::create(rewriter, loc, maskType.clone(shape),
+                                           mask, groups);
+    }
+  }
   auto attention = AttentionOp::create(
-      rewriter, loc, resultType, q, k, v,
+      rewriter, loc, resultType, q, k, v, mask,
       sdpa.causalOffset ? rewriter.getUnitAttr() : UnitAttr(),
       rewriter.getF32FloatAttr(static_cast<float>(sdpa.scale)),
       bshd ? AttentionLayoutAttr::get(ctx, AttentionLayout::Bshd)

@@ -1,8 +1,9 @@
 //===- AttentionModel.cpp - the runtime model of hkg.attention ------------===//
 //
-// The float64 reference (scale or 1/sqrt(D), causal with j <= i + (Skv -
-// Sq), GQA head h / (Hq / Hkv); a fully masked row is 0; operands in the
-// op's bhsd or bshd layout), computed on an even spread of rows under
+// The float64 reference (scale or 1/sqrt(D), the additive mask broadcast
+// from its [B|1, Hq|1, Sq|1, Skv|1], causal with j <= i + (Skv - Sq), GQA
+// head h / (Hq / Hkv); a fully masked row is 0; operands in the op's bhsd or
+// bshd layout), computed on an even spread of rows under
 // ReferenceOptions::maxMultiplyAdds. It also returns each element's error
 // scale sum_j p_ij |v_jc|, which the tolerance multiplies by 2 u_in, u_in
 // the unit roundoff of the operands' type (2^-8 bf16, 2^-11 f16, 2^-24 f32):
@@ -18,6 +19,7 @@
 #include "Models.h"
 
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Runtime/RandomInputs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -42,6 +44,19 @@ attentionReference(mlir::hkg::AttentionOp op, ArrayRef<HostTensor> inputs,
   bool causal = op.getCausal();
   std::vector<double> q = toDoubles(inputs[0]), k = toDoubles(inputs[1]),
                       v = toDoubles(inputs[2]);
+  // The mask's strides, 0 along its broadcast dims.
+  std::vector<double> mask;
+  int64_t maskStride[4] = {0, 0, 0, 0};
+  if (mlir::Value m = op.getMask()) {
+    mask = toDoubles(inputs[3]);
+    llvm::ArrayRef<int64_t> dims =
+        mlir::cast<mlir::RankedTensorType>(m.getType()).getShape();
+    int64_t stride = 1;
+    for (int dim = 3; dim >= 0; --dim) {
+      maskStride[dim] = dims[dim] == 1 ? 0 : stride;
+      stride *= dims[dim];
+    }
+  }
   ReferenceResult result = makeF64Result(shapeOf(op.getResult()));
   ExpectedOutput &output = result.outputs.front();
   int64_t numRows = b * hq * sq;
@@ -68,16 +83,23 @@ attentionReference(mlir::hkg::AttentionOp op, ArrayRef<HostTensor> inputs,
     };
     int64_t last = causal ? std::min(skv - 1, i + (skv - sq)) : skv - 1;
     std::fill(out.begin(), out.end(), 0.0);
-    if (last >= 0) {
-      double mx = -INFINITY;
-      for (int64_t j = 0; j <= last; ++j) {
-        const double *kj = kr(j);
-        double dot = 0;
-        for (int64_t c = 0; c < d; ++c)
-          dot += qr[c] * kj[c];
-        scores[j] = dot * scale;
-        mx = std::max(mx, scores[j]);
-      }
+    const double *maskRow = mask.empty()
+                                ? nullptr
+                                : mask.data() + bi * maskStride[0] +
+                                      h * maskStride[1] + i * maskStride[2];
+    double mx = -INFINITY;
+    for (int64_t j = 0; j <= last; ++j) {
+      const double *kj = kr(j);
+      double dot = 0;
+      for (int64_t c = 0; c < d; ++c)
+        dot += qr[c] * kj[c];
+      scores[j] = dot * scale;
+      if (maskRow)
+        scores[j] += maskRow[j * maskStride[3]];
+      mx = std::max(mx, scores[j]);
+    }
+    // A row that sees no key (causal, or a mask of -inf) stays 0.
+    if (mx > -INFINITY) {
       double sum = 0;
       for (int64_t j = 0; j <= last; ++j) {
         scores[j] = std::exp(scores[j] - mx);
@@ -100,6 +122,37 @@ attentionReference(mlir::hkg::AttentionOp op, ArrayRef<HostTensor> inputs,
   return result;
 }
 
+/// A mask's rows (its last dim) as an attention mask sees them: a window of
+/// visible keys (the full row, or cut at either end) holding scores in
+/// [-3, 1) with a few -inf inside it, and 1 row in 16 fully -inf (that
+/// query sees no key: its result is 0). So that a key/value block may be
+/// fully hidden at the start of a row, after visible blocks, or everywhere.
+static void fillMask(HostTensor &t) {
+  RandomStream stream(0x6d61736b);
+  int64_t cols = t.getShape().empty() ? 1 : t.getShape().back();
+  int64_t rows = cols == 0 ? 0 : t.getNumElements() / cols;
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t lo = 0, hi = cols;
+    bool hidden = stream.uniform(0, 1) < 1.0 / 16;
+    if (stream.uniform(0, 1) < 0.5)
+      lo = static_cast<int64_t>(stream.uniform(0, cols / 2.0));
+    if (stream.uniform(0, 1) < 0.5)
+      hi = cols - static_cast<int64_t>(stream.uniform(0, cols / 2.0));
+    for (int64_t j = 0; j < cols; ++j) {
+      bool visible =
+          !hidden && j >= lo && j < hi && stream.uniform(0, 1) >= 1.0 / 16;
+      t.set(r * cols + j, visible ? stream.uniform(-3, 1) : -INFINITY);
+    }
+  }
+}
+
+static llvm::Error attentionInputs(mlir::hkg::AttentionOp op,
+                                   llvm::MutableArrayRef<InputRange> ranges) {
+  if (op.getMask())
+    ranges[3] = InputRange::custom(fillMask);
+  return llvm::Error::success();
+}
+
 /// Adds 2 u_in to the error-scale term (see the file header).
 static void attentionTolerance(mlir::Operation *op, unsigned,
                                Tolerance &tolerance) {
@@ -113,6 +166,7 @@ const KernelModel &hkg::rt::getAttentionModel() {
   static const KernelModel model = [] {
     KernelModel m;
     m.reference = referenceOf<mlir::hkg::AttentionOp>(attentionReference);
+    m.inputs = inputsOf<mlir::hkg::AttentionOp>(attentionInputs);
     m.tolerance = attentionTolerance;
     m.usesMatrixCorePeak = true;
     return m;

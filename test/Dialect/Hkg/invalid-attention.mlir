@@ -164,3 +164,37 @@ func.func @unknown_layout(%q: tensor<1x4x64x16xf16>, %k: tensor<1x4x64x16xf16>, 
   %0 = hkg.attention %q, %k, %v layout(sbhd) : tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16> -> tensor<1x4x64x16xf16>
   return %0 : tensor<1x4x64x16xf16>
 }
+
+// -----
+
+func.func @mask_rank(%q: tensor<1x4x64x16xf16>, %k: tensor<1x4x64x16xf16>, %m: tensor<64x64xf16>) -> tensor<1x4x64x16xf16> {
+  // expected-error @below {{expected 'mask' of rank 4 [B, Hq, Sq, Skv] (any dim 1 to broadcast), got rank 2}}
+  %0 = hkg.attention %q, %k, %k mask(%m : tensor<64x64xf16>) : tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16> -> tensor<1x4x64x16xf16>
+  return %0 : tensor<1x4x64x16xf16>
+}
+
+// -----
+
+// A mask is [B, Hq, Sq, Skv] in the bshd layout too: [1, 64, 4, 32] is the
+// operands' order, not the mask's.
+func.func @mask_bshd_order(%q: tensor<1x64x4x16xf16>, %k: tensor<1x32x4x16xf16>, %m: tensor<1x64x4x32xf16>) -> tensor<1x64x4x16xf16> {
+  // expected-error @below {{expected 'mask' dim 1 (Hq) to be 4 or 1 to broadcast, got 64 (the mask is [B, Hq, Sq, Skv] = [1, 4, 64, 32] in every layout)}}
+  %0 = hkg.attention %q, %k, %k mask(%m : tensor<1x64x4x32xf16>) layout(bshd) : tensor<1x64x4x16xf16>, tensor<1x32x4x16xf16>, tensor<1x32x4x16xf16> -> tensor<1x64x4x16xf16>
+  return %0 : tensor<1x64x4x16xf16>
+}
+
+// -----
+
+func.func @mask_keys(%q: tensor<2x4x64x16xf16>, %k: tensor<2x4x128x16xf16>, %m: tensor<2x1x1x64xf32>) -> tensor<2x4x64x16xf16> {
+  // expected-error @below {{expected 'mask' dim 3 (Skv) to be 128 or 1 to broadcast, got 64}}
+  %0 = hkg.attention %q, %k, %k mask(%m : tensor<2x1x1x64xf32>) : tensor<2x4x64x16xf16>, tensor<2x4x128x16xf16>, tensor<2x4x128x16xf16> -> tensor<2x4x64x16xf16>
+  return %0 : tensor<2x4x64x16xf16>
+}
+
+// -----
+
+func.func @mask_int(%q: tensor<1x4x64x16xf16>, %k: tensor<1x4x64x16xf16>, %m: tensor<1x1x64x64xi1>) -> tensor<1x4x64x16xf16> {
+  // expected-error @below {{operand #3 must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<1x1x64x64xi1>'}}
+  %0 = hkg.attention %q, %k, %k mask(%m : tensor<1x1x64x64xi1>) : tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16>, tensor<1x4x64x16xf16> -> tensor<1x4x64x16xf16>
+  return %0 : tensor<1x4x64x16xf16>
+}

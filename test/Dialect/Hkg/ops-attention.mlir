@@ -63,3 +63,21 @@ func.func @attention_layouts_scale_schedule(%q: tensor<2x1x4x64xf16>, %k: tensor
       : tensor<2x4x1x64xf16>, tensor<2x2x256x64xf16>, tensor<2x2x256x32xf16> -> tensor<2x4x1x32xf16>
   return %0, %1 : tensor<2x1x4x32xf16>, tensor<2x4x1x32xf16>
 }
+
+// Additive masks: one per batch and head, and a key-padding row per batch
+// (f32 beside bf16 operands) with causal and bshd.
+// CHECK-LABEL: func.func @attention_mask
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x4x64x32xbf16>, %[[K:.*]]: tensor<2x4x64x32xbf16>, %[[M:.*]]: tensor<2x4x64x64xbf16>, %[[Q2:.*]]: tensor<2x64x4x32xbf16>, %[[K2:.*]]: tensor<2x128x2x32xbf16>, %[[P:.*]]: tensor<2x1x1x128xf32>)
+// CHECK: hkg.attention %[[Q]], %[[K]], %[[K]] mask(%[[M]] : tensor<2x4x64x64xbf16>) : tensor<2x4x64x32xbf16>, tensor<2x4x64x32xbf16>, tensor<2x4x64x32xbf16> -> tensor<2x4x64x32xbf16>
+// CHECK: hkg.attention %[[Q2]], %[[K2]], %[[K2]] mask(%[[P]] : tensor<2x1x1x128xf32>) causal layout(bshd) : tensor<2x64x4x32xbf16>, tensor<2x128x2x32xbf16>, tensor<2x128x2x32xbf16> -> tensor<2x64x4x32xbf16>
+// GENERIC-LABEL: sym_name = "attention_mask"
+// GENERIC: "hkg.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (tensor<2x4x64x32xbf16>, tensor<2x4x64x32xbf16>, tensor<2x4x64x32xbf16>, tensor<2x4x64x64xbf16>)
+// GENERIC: "hkg.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{causal, layout = 1 : i32}> : (tensor<2x64x4x32xbf16>, tensor<2x128x2x32xbf16>, tensor<2x128x2x32xbf16>, tensor<2x1x1x128xf32>)
+func.func @attention_mask(%q: tensor<2x4x64x32xbf16>, %k: tensor<2x4x64x32xbf16>, %m: tensor<2x4x64x64xbf16>,
+    %q2: tensor<2x64x4x32xbf16>, %k2: tensor<2x128x2x32xbf16>, %p: tensor<2x1x1x128xf32>) -> (tensor<2x4x64x32xbf16>, tensor<2x64x4x32xbf16>) {
+  %0 = hkg.attention %q, %k, %k mask(%m : tensor<2x4x64x64xbf16>)
+      : tensor<2x4x64x32xbf16>, tensor<2x4x64x32xbf16>, tensor<2x4x64x32xbf16> -> tensor<2x4x64x32xbf16>
+  %1 = hkg.attention %q2, %k2, %k2 mask(%p : tensor<2x1x1x128xf32>) causal layout(bshd)
+      : tensor<2x64x4x32xbf16>, tensor<2x128x2x32xbf16>, tensor<2x128x2x32xbf16> -> tensor<2x64x4x32xbf16>
+  return %0, %1 : tensor<2x4x64x32xbf16>, tensor<2x64x4x32xbf16>
+}

@@ -101,6 +101,22 @@ LogicalResult AttentionOp::verify() {
          << ", got " << shapeStr(o.getShape());
     return diag;
   }
+  if (Value mask = getMask()) {
+    auto m = cast<RankedTensorType>(mask.getType());
+    SmallVector<int64_t> full = {b, hq, sq, skv};
+    if (m.getRank() != 4)
+      return emitOpError("expected 'mask' of rank 4 [B, Hq, Sq, Skv] (any "
+                         "dim 1 to broadcast), got rank ")
+             << m.getRank();
+    static constexpr StringLiteral names[] = {"B", "Hq", "Sq", "Skv"};
+    for (auto [i, name] : llvm::enumerate(names))
+      if (m.getDimSize(i) != full[i] && m.getDimSize(i) != 1)
+        return emitOpError("expected 'mask' dim ")
+               << i << " (" << name << ") to be " << full[i]
+               << " or 1 to broadcast, got " << m.getDimSize(i)
+               << " (the mask is [B, Hq, Sq, Skv] = " << shapeStr(full)
+               << " in every layout)";
+  }
   if (auto s = getScale()) {
     float f = s->convertToFloat();
     if (!(f > 0.0f) || !std::isfinite(f))

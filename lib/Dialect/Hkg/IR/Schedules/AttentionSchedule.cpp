@@ -475,6 +475,8 @@ CostFeatures AttentionOp::getCostFeatures() {
   c.flops = 2.0 * b * h * pairs * (d + dv);
   c.bytes = tensorBytes(*this, getQuery()) + tensorBytes(*this, getKey()) +
             tensorBytes(*this, getValue()) + tensorBytes(*this, getResult());
+  if (Value mask = getMask())
+    c.bytes += tensorBytes(*this, mask);
   c.shape = {b, h, sq, skv, d, dv};
   c.elementType = getQuery().getType().getElementType();
   return c;

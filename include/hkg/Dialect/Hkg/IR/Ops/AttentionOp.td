@@ -15,12 +15,20 @@
 def Hkg_AttentionOp : Hkg_KernelOp<"attention"> {
   let summary = "scaled dot-product attention with grouped-query heads";
   let description = [{
-    `softmax(q k^T * scale [+ causal mask]) v` per batch and head.
+    `softmax(q k^T * scale [+ mask] [causal]) v` per batch and head.
     `query` is `[B, Hq, Sq, D]`, `key` `[B, Hkv, Skv, D]`, `value`
     `[B, Hkv, Skv, Dv]`, the result `[B, Hq, Sq, Dv]`. `Hq` must be a
     multiple of `Hkv` (grouped-query attention: query head `h` reads key/value
     head `h / (Hq / Hkv)`). With `causal`, query `i` attends to keys
     `j <= i + (Skv - Sq)`. `scale` defaults to `1/sqrt(D)`.
+
+    `mask`, when given, is added to the scaled scores before the softmax (the
+    float `attn_mask` of PyTorch's `scaled_dot_product_attention`): a rank-4
+    float tensor `[B, Hq, Sq, Skv]` in that order whatever the layout, any
+    dim of which may be 1 to broadcast it (`[1, 1, Sq, Skv]` one mask for
+    every batch and head, `[B, 1, 1, Skv]` key padding). `-inf` entries hide
+    keys; a query row that sees no key (all its entries `-inf`, or none
+    visible with `causal`) is 0. With `causal` both apply.
 
     `layout` says how every operand and the result are stored: `bhsd` (the
     default, also when absent) as above, `bshd` with the sequence dim before
@@ -36,16 +44,22 @@ def Hkg_AttentionOp : Hkg_KernelOp<"attention"> {
     %p = hkg.attention %q2, %k2, %v2 causal layout(bshd)
         : tensor<1x2048x32x128xbf16>, tensor<1x2048x8x128xbf16>,
           tensor<1x2048x8x128xbf16> -> tensor<1x2048x32x128xbf16>
+    // Key padding: one additive row per batch.
+    %r = hkg.attention %q, %k, %v mask(%m : tensor<4x1x1x4096xbf16>)
+        : tensor<4x32x4096x128xbf16>, tensor<4x8x4096x128xbf16>,
+          tensor<4x8x4096x128xbf16> -> tensor<4x32x4096x128xbf16>
     ```
   }];
   let arguments = (ins Hkg_FloatTensor:$query, Hkg_FloatTensor:$key,
-                   Hkg_FloatTensor:$value, UnitAttr:$causal,
+                   Hkg_FloatTensor:$value,
+                   Optional<Hkg_FloatTensor>:$mask, UnitAttr:$causal,
                    OptionalAttr<F32Attr>:$scale,
                    OptionalAttr<Hkg_AttentionLayout>:$layout,
                    OptionalAttr<Hkg_ScheduleAttr>:$schedule);
   let results = (outs Hkg_FloatTensor:$result);
   let assemblyFormat = [{
-    $query `,` $key `,` $value (`causal` $causal^)?
+    $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`causal` $causal^)?
     (`scale` `(` $scale^ `)`)? (`layout` `(` $layout^ `)`)? attr-dict `:`
     type($query) `,` type($key) `,` type($value) `->` type($result)
   }];
