@@ -15,9 +15,11 @@ writes the committed Torch-MLIR imports the linalg frontend is tested on.)
 Flow:
 1. dynamo's graph: whole-graph fallbacks first (training, dynamic shapes,
    CPU tensors: each recorded with its reason), then
-   F.scaled_dot_product_attention without mask or dropout becomes
+   F.scaled_dot_product_attention without dropout becomes
    torch.ops.hkg.attention (hkg/fx/library.py) so AOT tracing keeps it one
-   op whatever kernel torch would pick;
+   op whatever kernel torch would pick; its attn_mask (float, or bool made
+   0 / -inf) is hkg.attention's mask, viewed as rank 4 (SDPA with both
+   attn_mask and is_causal is left to torch, which raises on it);
 2. AOT autograd (inference) with a small decomposition table: core-ish
    aten, softmax, layer_norm, gelu/silu and attention left whole;
 3. compositions fused into one node each (hkg/fx/patterns.py): RMSNorm ->

@@ -158,7 +158,7 @@ def _not_tensors(op, prepare, args, kwargs):
         return
     for name, a in bound.items():
         tensor_like = name in ("x", "a", "b", "q", "k", "v", "cos", "sin",
-                               "logits", "weight", "bias", "uniform")
+                               "logits", "weight", "bias", "uniform", "mask")
         if tensor_like and a is not None and not isinstance(a, torch.Tensor):
             raise TypeError(f"hkg.ops.{op}: '{name}' must be a torch.Tensor, "
                             f"got {type(a).__name__}")
@@ -718,8 +718,23 @@ matmul.module, matmul.program = _matmul.module, _matmul.program
 _LAYOUTS = ("bhsd", "bshd")
 
 
-def _attention_module(q, k, v, causal, scale, layout):
-    """hkg.attention of q, k, v ((shape, dtype) each) in `layout`."""
+def _attention_mask(mask, full):
+    """The rank-4 shape hkg.attention reads a mask of shape `mask` as
+    (leading 1s added), a ShapeError unless it broadcasts to `full`
+    ([B, Hq, Sq, Skv]) with each dim full or 1."""
+    mask = tuple(mask)
+    if len(mask) > 4 or not all(
+            d in (1, f) for d, f in zip(mask, full[4 - len(mask):])):
+        raise ShapeError(f"hkg.ops.attention: 'mask' has shape "
+                         f"{_shape_str(mask)}; expected [B, Hq, Sq, Skv] = "
+                         f"{_shape_str(full)} (whatever the layout), each "
+                         "dim full or 1, leading dims may be left out")
+    return (1,) * (4 - len(mask)) + mask
+
+
+def _attention_module(q, k, v, causal, scale, layout, mask=None):
+    """hkg.attention of q, k, v ((shape, dtype) each) in `layout`, with the
+    additive `mask` ((shape, dtype), rank 4; bool: True attends) if given."""
     op = "attention"
     if layout not in _LAYOUTS:
         raise ValueError(f"hkg.ops.attention: layout must be 'bhsd' or "
@@ -754,7 +769,25 @@ def _attention_module(q, k, v, causal, scale, layout):
     out[3] = vs[3]
     tq, tk, tv, to = (tensor_type(qs, elems[0]), tensor_type(ks, elems[0]),
                       tensor_type(vs, elems[0]), tensor_type(out, elems[0]))
+    args = [("q", tq), ("k", tk), ("v", tv)]
+    lines = []
     line = "%0 = hkg.attention %q, %k, %v"
+    if mask is not None:
+        ms = _attention_mask(mask[0], (qs[0], qs[h], qs[sp], ks[sp]))
+        _no_empty(op, "mask", ms)
+        em = _elem(op, "mask", mask[1], _FLOATS + ("i1",))
+        tm = tensor_type(ms, em)
+        args.append(("mask", tm))
+        name = "%mask"
+        if em == "i1":  # True attends: 0 there, -inf elsewhere, in q's type
+            tm = tensor_type(ms, elems[0])
+            body = _trace.trace_body(
+                lambda m: _trace.where(m, 0.0, -_pymath.inf), ["i1"], [elems[0]])
+            lines.append(f"%m = hkg.elementwise %mask {{indexing_maps = "
+                         f"[{_affine_map(4, [f'd{i}' for i in range(4)])}]}} : "
+                         f"{tensor_type(ms, em)} -> {tm} {_region(body)}")
+            name = "%m"
+        line += f" mask({name} : {tm})"
     if causal:
         line += " causal"
     if scale is not None:
@@ -762,22 +795,28 @@ def _attention_module(q, k, v, causal, scale, layout):
     if layout != "bhsd":
         line += f" layout({layout})"
     line += f" : {tq}, {tk}, {tv} -> {to}"
-    return _function(op, [("q", tq), ("k", tk), ("v", tv)], [to],
-                     [line, _return(["%0"], [to])])
+    return _function(op, args, [to],
+                     lines + [line, _return(["%0"], [to])])
 
 
 @_op
-def _attention(q, k, v, causal=False, scale=None, layout="bhsd"):
+def _attention(q, k, v, causal=False, scale=None, layout="bhsd", mask=None):
     if scale is not None:
         scale = _float("attention", "scale", scale)
     spec = (_attention_module, (q.shape, q.dtype), (k.shape, k.dtype),
             (v.shape, v.dtype), bool(causal), scale, layout)
-    return spec, (q, k, v), ("q", "k", "v")
+    if mask is None:
+        return spec, (q, k, v), ("q", "k", "v")
+    spec += ((tuple(mask.shape), mask.dtype),)
+    if mask.dim() < 4:  # the module reads it as rank 4 (it checks the shape)
+        mask = mask.reshape((1,) * (4 - mask.dim()) + tuple(mask.shape))
+    return spec, (q, k, v, mask), ("q", "k", "v", "mask")
 
 
-def attention(q, k, v, causal=False, scale=None, layout="bhsd"):
+def attention(q, k, v, causal=False, scale=None, layout="bhsd", *, mask=None):
     """torch.nn.functional.scaled_dot_product_attention(q, k, v,
-    is_causal=causal, scale=scale, enable_gqa=True) in one kernel.
+    attn_mask=mask, is_causal=causal, scale=scale, enable_gqa=True) in one
+    kernel.
 
     layout 'bhsd': q [B, Hq, Sq, D], k [B, Hkv, Skv, D], v [B, Hkv, Skv, Dv],
     the result [B, Hq, Sq, Dv]; 'bshd': the sequence dim before the heads
@@ -785,8 +824,18 @@ def attention(q, k, v, causal=False, scale=None, layout="bhsd"):
     head h // (Hq // Hkv)). `scale` defaults to 1/sqrt(D). With `causal`,
     query i attends to keys j <= i + (Skv - Sq): the causal mask aligned at
     the bottom right, which is torch's is_causal (aligned at the top left)
-    only when Sq == Skv. float32, float16, bfloat16; softmax in f32."""
-    return _attention(q, k, v, causal, scale, layout)
+    only when Sq == Skv. float32, float16, bfloat16; softmax in f32.
+
+    `mask`, torch's attn_mask: a tensor of shape [B, Hq, Sq, Skv] in that
+    order whatever the layout, each dim full or 1 (broadcast), leading dims
+    may be left out ([Sq, Skv] is one mask for all batches and heads). A
+    float mask (float32, float16 or bfloat16, any of them whatever q's
+    dtype) is added to the scaled scores before the softmax, -inf hiding a
+    key; a bool mask is True where a query attends, turned into 0 / -inf of
+    q's dtype by an elementwise kernel before the attention. A query that
+    sees no key gives 0 (as torch's SDPA on CPU; torch refuses
+    is_causal with attn_mask, hkg applies both)."""
+    return _attention(q, k, v, causal, scale, layout, mask)
 
 
 attention.module, attention.program = _attention.module, _attention.program

@@ -210,12 +210,68 @@ def test_gqa_causal_attention_matches_eager():
     assert "hkg.attention %in0, %in1, %in2 causal :" in last_report().partitions[0].mlir
 
 
-def test_masked_attention_is_left_to_torch():
-    q, k, v = (torch.randn(1, 2, 16, 32) for _ in range(3))
+def test_masked_attention_matches_eager():
+    # SDPA's float attn_mask is hkg.attention's mask operand, viewed as rank 4.
+    q = torch.randn(1, 4, 16, 32)
+    k, v = torch.randn(1, 2, 16, 32), torch.randn(1, 2, 16, 32)
     mask = torch.randn(16, 16)
-    report = hkg.explain(models.Attention(), q, k, v, mask)
-    sdpa = [n for n in report.nodes if "attention" in n.op]
-    assert sdpa and all(n.where == "eager" for n in sdpa)
+    mask[3] = -torch.inf  # query 3 sees no key: 0, as torch on CPU
+    got, want = reference_run(models.Attention(), (q, k, v, mask))
+    assert_close(got, want)
+    report = last_report()
+    assert report.kernels == ["hkg_attention_0"] and report.stats["nodes_in_eager"] == 0
+    mlir = report.partitions[0].mlir
+    assert ("tensor.expand_shape %in0 [[0, 1, 2], [3]] output_shape [1, 1, 16, 16] : "
+            "tensor<16x16xf32> into tensor<1x1x16x16xf32>") in mlir
+    assert "mask(%t1 : tensor<1x1x16x16xf32>) :" in mlir
+
+
+def test_bool_masked_attention_matches_eager():
+    # True attends: select(m, 0, -inf) in q's dtype, then the attention.
+    def f(q, k, v, keep):
+        return torch.nn.functional.scaled_dot_product_attention(
+            q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+            attn_mask=keep, scale=0.25).transpose(1, 2)
+    q, k, v = (torch.randn(2, 16, 2, 32) for _ in range(3))
+    keep = torch.rand(2, 1, 16, 16) > 0.4
+    got, want = reference_run(f, (q, k, v, keep))
+    assert_close(got, want)
+    mlir = last_report().partitions[0].mlir
+    assert "arith.select" in mlir and "0xFF800000" in mlir
+    assert "mask(%t1 : tensor<2x1x16x16xf32>) scale(0.25) layout(bshd) :" in mlir
+
+
+def test_aten_sdpa_variant_with_mask_and_causal_maps_to_attention():
+    # The CPU flash kernel's attn_mask; with is_causal both apply.
+    def f(q, k, v, m):
+        return torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(
+            q, k, v, 0.0, True, attn_mask=m)[0]
+    q, k, v = (torch.randn(1, 2, 16, 32) for _ in range(3))
+    got, want = reference_run(f, (q, k, v, torch.randn(1, 2, 1, 16)))
+    assert_close(got, want)
+    assert "mask(%in3 : tensor<1x2x1x16xf32>) causal :" in last_report().partitions[0].mlir
+
+
+def test_causal_and_mask_sdpa_is_left_to_torch():
+    def f(q, k, v, m):
+        return torch.nn.functional.scaled_dot_product_attention(
+            q, k, v, attn_mask=m, is_causal=True)
+    q, k, v = (torch.randn(1, 2, 16, 32) for _ in range(3))
+    with pytest.raises(Exception, match="attn_mask should not be set when is_causal"):
+        reference_run(f, (q, k, v, torch.randn(16, 16)))
+
+
+def test_unbroadcastable_mask_is_refused():
+    # torch.ops.hkg.attention's fake does not check the mask (torch's SDPA
+    # raises on it, in eager): the lowering refuses it by name.
+    def f(q, k, v, m):
+        return torch.ops.hkg.attention(q, k, v, m, False, None, True)
+    q = torch.randn(1, 4, 16, 32)
+    k, v = torch.randn(1, 2, 16, 32), torch.randn(1, 2, 16, 32)
+    with pytest.raises(hkg.UnsupportedError,
+                       match=r"an attn_mask of shape \[1, 2, 16, 16\], which does not "
+                             r"broadcast to \[B, Hq, Sq, Skv\] = \[1, 4, 16, 16\]"):
+        hkg.compile(f, (q, k, v, torch.randn(1, 2, 16, 16)), target="sm_90", reference=True)
 
 
 class Ops(torch.nn.Module):

@@ -96,6 +96,8 @@ def _cases():
                                            kv[:, :, :8].transpose(1, 2).contiguous(),
                                            kv[:, :, :8].transpose(1, 2).contiguous()),
                            {"layout": "bshd", "scale": 0.2}),
+        "attention_mask": (ops.attention, (q, kv, kv),
+                           {"mask": torch.randn(1, 1, 16, 16)}),
         "rope_full_width": (ops.rope, (r, torch.randn(9, 16), torch.randn(9, 16)),
                             {"offset": 1}),
         "top_p_sample_uniform": (ops.top_p_sample, (logits.bfloat16(), 0.5),
@@ -369,6 +371,72 @@ def test_attention(layout, causal, cpu_launch):
     got = ops.attention(q, k, v, causal=causal, scale=0.3,
                     layout=layout)
     close(got, want, 1e-5)
+
+
+def _masks():
+    """[B, Hq, Sq, Skv] = [2, 4, 16, 16] masks torch's attn_mask takes."""
+    pad = torch.zeros(2, 1, 1, 16)
+    pad[1, ..., 11:] = -math.inf  # batch 1: its last 5 keys are padding
+    rows = torch.randn(4, 16, 16)
+    rows[2, 3] = -math.inf  # head 2's query 3 sees no key: 0
+    return {
+        "float_2d": torch.randn(16, 16),
+        "key_padding": pad,
+        "per_head_rows": rows,
+        "bool": torch.rand(2, 4, 16, 16) > 0.3,
+        "bf16_broadcast_query": torch.randn(2, 1, 1, 16, dtype=torch.bfloat16),
+    }
+
+
+@pytest.mark.parametrize("layout", ["bhsd", "bshd"])
+@pytest.mark.parametrize("name", sorted(_masks()))
+def test_attention_mask(name, layout, cpu_launch):
+    mask = _masks()[name]
+    q = torch.randn(2, 4, 16, 32)
+    k, v = torch.randn(2, 2, 16, 32), torch.randn(2, 2, 16, 32)
+    m = mask if mask.dtype == torch.bool else mask.double()
+    want = F.scaled_dot_product_attention(q.double(), k.double(), v.double(),
+                                          attn_mask=m, enable_gqa=True,
+                                          scale=0.3)
+    if name == "per_head_rows":
+        assert torch.equal(want[:, 2, 3], torch.zeros(2, 32, dtype=torch.float64))
+    if layout == "bshd":
+        q, k, v = (t.transpose(1, 2).contiguous() for t in (q, k, v))
+        want = want.transpose(1, 2)
+    got = ops.attention(q, k, v, scale=0.3, layout=layout, mask=mask)
+    close(got, want, 1e-5)
+    text = cpu_launch[-1]
+    assert "mask(%" in text
+    assert ("hkg.elementwise %mask" in text) == (mask.dtype == torch.bool)
+
+
+def test_attention_mask_and_causal(cpu_launch):
+    # torch refuses is_causal with attn_mask; hkg applies both.
+    q, k, v = (torch.randn(1, 2, 16, 32) for _ in range(3))
+    mask = torch.randn(1, 2, 16, 1)
+    causal = torch.ones(16, 16, dtype=torch.bool).tril()
+    want = F.scaled_dot_product_attention(
+        q.double(), k.double(), v.double(),
+        attn_mask=mask.double().expand(1, 2, 16, 16).masked_fill(~causal, -math.inf))
+    close(ops.attention(q, k, v, causal=True, mask=mask), want, 1e-5)
+    assert "mask(%mask : tensor<1x2x16x1xf32>) causal :" in cpu_launch[-1]
+
+
+def test_attention_mask_errors(no_compile, monkeypatch):
+    monkeypatch.setattr(ops, "_device", lambda op, tensors, names: tensors[0].device)
+    monkeypatch.setattr(ops, "target_of", lambda device: "sm_90")
+    q, kv = _meta(2, 4, 16, 32), _meta(2, 2, 16, 32)
+    with pytest.raises(hkg.ShapeError, match=r"'mask' has shape \[2, 16\].*"
+                       r"\[2, 4, 16, 16\]"):
+        ops.attention(q, kv, kv, mask=_meta(2, 16))
+    with pytest.raises(hkg.ShapeError, match=r"'mask' has shape \[1, 2, 4, 16, 16\]"):
+        ops.attention(q, kv, kv, mask=_meta(1, 2, 4, 16, 16))
+    with pytest.raises(hkg.ShapeError, match=r"'mask' has shape \[2, 2, 16, 16\]"):
+        ops.attention(q, kv, kv, mask=_meta(2, 2, 16, 16))  # Hkv, not Hq
+    with pytest.raises(hkg.DTypeError, match="'mask' is torch.int32"):
+        ops.attention(q, kv, kv, mask=_meta(16, 16, dtype=torch.int32))
+    with pytest.raises(TypeError, match="'mask' must be a torch.Tensor"):
+        ops.attention(q, kv, kv, mask=[[0.0]])
 
 
 def _rotate(x, cos, sin, layout, offset):

@@ -5,11 +5,16 @@ floor).
 
     python3 utils/bench/attention_bench.py --bundles DIR [--out DIR]
         [--shape B,H,S,D | B,Hq,Hkv,Sq,Skv,D] [--causal | --no-causal]
+        [--mask Bm,Hm,Sm,Km]
 
 DIR holds one hkg-compile --chip=sm_90 bundle per variant (a directory with
 manifest.json; `default` is the default schedule). Without --shape the
-shape (and causal, from the op in the manifest's source) is the default
-bundle's; bhsd layout only. Every variant and SDPA
+shape (and causal, from the op in the manifest's source, and the additive
+mask's shape, its argument 3 if it has one) is the default bundle's; bhsd
+layout only. A mask (bf16, [B|1, Hq|1, Sq|1, Skv|1]) holds random scores
+in [-2, 2) with 1 key in 8 hidden (-inf; key 0 never, so that no row is
+fully hidden: SDPA would give NaN); SDPA takes it as attn_mask (with
+causal, both folded into one mask). Every variant and SDPA
 (torch.nn.functional.scaled_dot_product_attention: the backend PyTorch
 picks, then each of cuDNN, flash and efficient that takes the case; GQA
 with enable_gqa; a causal mask bottom-right aligned as hkg's, so an
@@ -42,8 +47,9 @@ def heads_checked(b, h):
     return sorted({(min(x, b - 1), min(y, h - 1)) for x, y in HEADS})
 
 
-def reference(q, k, v, causal, pairs):
-    """float64 softmax(q k^T / sqrt(D) + mask) v for each (b, h) of pairs."""
+def reference(q, k, v, causal, pairs, mask=None):
+    """float64 softmax(q k^T / sqrt(D) + mask) v for each (b, h) of pairs
+    (mask: the additive mask, broadcast from [B|1, Hq|1, Sq|1, Skv|1])."""
     sq, skv = q.shape[2], k.shape[2]
     keep = None
     if causal:
@@ -55,6 +61,8 @@ def reference(q, k, v, causal, pairs):
     for b, h in pairs:
         qq, kk, vv = q[b, h].double(), k[b, h // group].double(), v[b, h // group].double()
         s = qq @ kk.T / q.shape[3] ** 0.5
+        if mask is not None:
+            s = s + mask[min(b, mask.shape[0] - 1), min(h, mask.shape[1] - 1)].double()
         if keep is not None:
             s = s.masked_fill(~keep, float("-inf"))
         out[(b, h)] = torch.softmax(s, -1) @ vv
@@ -76,7 +84,8 @@ def errors(o, ref):
 
 
 def shape_of_bundle(path):
-    """(B, Hq, Hkv, Sq, Skv, D, causal) of an hkg attention bundle (bhsd)."""
+    """(B, Hq, Hkv, Sq, Skv, D, causal, mask shape or None) of an hkg
+    attention bundle (bhsd)."""
     with open(os.path.join(path, "manifest.json")) as f:
         meta = json.load(f)
     kernel = meta["kernels"][0] if "kernels" in meta else meta
@@ -84,7 +93,8 @@ def shape_of_bundle(path):
     if "layout(bshd)" in src:
         raise SystemExit(f"{path}: a bshd attention; pass --shape (bhsd only)")
     q, k = kernel["args"][0]["shape"], kernel["args"][1]["shape"]
-    return q[0], q[1], k[1], q[2], k[2], q[3], " causal" in src
+    mask = kernel["args"][3]["shape"] if len(kernel["args"]) == 5 else None
+    return q[0], q[1], k[1], q[2], k[2], q[3], " causal" in src, mask
 
 
 def sdpa_backends():
@@ -120,10 +130,13 @@ def main():
                     help="B,H,S,D (self-attention) or B,Hq,Hkv,Sq,Skv,D; default: the default bundle's")
     ap.add_argument("--causal", dest="causal", action="store_true", default=None)
     ap.add_argument("--no-causal", dest="causal", action="store_false")
+    ap.add_argument("--mask", default=None,
+                    help="Bm,Hm,Sm,Km: an additive mask of that shape; default: the default bundle's")
     ap.add_argument("--tol", type=float, default=1.6e-2,
                     help="max |o - ref| / (|ref| + 1) (bf16 output rounding and P in bf16)")
     args = ap.parse_args()
     causal = True
+    mask_shape = None
     if args.shape:
         dims = list(map(int, args.shape.split(",")))
         if len(dims) == 4:
@@ -132,30 +145,44 @@ def main():
         else:
             b, hq, hkv, sq, skv, d = dims
     else:
-        b, hq, hkv, sq, skv, d, causal = shape_of_bundle(os.path.join(args.bundles, "default"))
+        b, hq, hkv, sq, skv, d, causal, mask_shape = shape_of_bundle(
+            os.path.join(args.bundles, "default"))
     if args.causal is not None:
         causal = args.causal
+    if args.mask:
+        mask_shape = list(map(int, args.mask.split(",")))
     torch.manual_seed(0)
     q = torch.randn(b, hq, sq, d, device="cuda", dtype=torch.bfloat16)
     k, v = (torch.randn(b, hkv, skv, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
-    ref = reference(q, k, v, causal, heads_checked(b, hq))
+    mask = None
+    if mask_shape:
+        mask = (torch.rand(mask_shape, device="cuda") * 4 - 2).to(torch.bfloat16)
+        hidden = torch.rand(mask_shape, device="cuda") < 0.125
+        hidden[..., 0] = False
+        mask = mask.masked_fill(hidden, float("-inf"))
+    ref = reference(q, k, v, causal, heads_checked(b, hq), mask)
+    inputs = [q, k, v] + ([mask] if mask is not None else [])
     # Query i sees keys j <= i + Skv - Sq (bottom-right, as hkg and the
     # reference); SDPA's is_causal is top-left, the same only where Sq = Skv.
     pairs = sq * skv
     if causal:
         pairs = sq * (skv - sq + 1) + sq * (sq - 1) / 2
     flops = 2.0 * b * hq * pairs * (d + d)
-    nbytes = 2 * (q.numel() * 2 + k.numel() + v.numel())
+    nbytes = 2 * (q.numel() * 2 + k.numel() + v.numel() + (mask.numel() if mask is not None else 0))
     copy_tbs = copy_rate()
     floor_us = nbytes / copy_tbs / 1e6
     print(json.dumps(dict(copy_tbs=copy_tbs, bytes=nbytes, floor_us=floor_us)), flush=True)
     sdpa_kw = dict(enable_gqa=True) if hq != hkv else {}
-    if causal and sq == skv:
+    if causal and sq == skv and mask is None:
         sdpa_kw["is_causal"] = True
     elif causal:
         i = torch.arange(sq, device="cuda")[:, None]
         j = torch.arange(skv, device="cuda")[None, :]
         sdpa_kw["attn_mask"] = j <= i + (skv - sq)
+        if mask is not None:
+            sdpa_kw["attn_mask"] = mask.masked_fill(~sdpa_kw["attn_mask"], float("-inf"))
+    elif mask is not None:
+        sdpa_kw["attn_mask"] = mask
     rows = []
 
     def record(label, fn, out, schedule=None, stats=None):
@@ -192,16 +219,18 @@ def main():
             rows.append(dict(label=name, error=str(e)))
             print(name, "load error:", e, flush=True)
             continue
-        out = kern.alloc_outputs([q, k, v])[0]
-        record(name, lambda kern=kern, out=out: kern(q, k, v, out), out, kern.meta.get("schedule"),
+        out = kern.alloc_outputs(inputs)[0]
+        record(name, lambda kern=kern, out=out: kern(*inputs, out), out, kern.meta.get("schedule"),
                kern.meta.get("stats"))
     timed = [r for r in rows if "error" not in r and r["ok"] and r["label"].startswith("sdpa")]
     best = min(timed, key=lambda r: r["us"]) if timed else None
     title = (f"B{b} H{hq} S{sq} D{d}" if (hq, sq) == (hkv, skv) else
              f"B{b} Hq{hq} Hkv{hkv} Sq{sq} Skv{skv} D{d}")
+    if mask is not None:
+        title += f" mask {list(mask.shape)}"
     lines = [f"# attention {title} {'causal' if causal else 'non-causal'} bf16 "
              f"({torch.cuda.get_device_name()}, torch {torch.__version__})", "",
-             f"Floor: {nbytes} bytes (Q, K, V, O) at the copy rate {copy_tbs:.3f} TB/s = {floor_us:.1f} us.", "",
+             f"Floor: {nbytes} bytes (Q, K, V, O{', mask' if mask is not None else ''}) at the copy rate {copy_tbs:.3f} TB/s = {floor_us:.1f} us.", "",
              f"| variant | us | TFLOP/s | of floor | vs fastest SDPA ({best['label'] if best else '-'}) "
              "| max err | rel err | schedule |", "|---|---|---|---|---|---|---|---|"]
     for r in rows:

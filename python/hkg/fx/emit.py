@@ -418,10 +418,12 @@ class FuncBuilder:
             return Val(out.name, out.shape, out.dtype, (0, 2, 1, 3))
         return self.reshape(out, back)
 
-    def attention(self, q, k, v, causal, scale, out_dtype):
+    def attention(self, q, k, v, causal, scale, out_dtype, mask=None):
         """hkg.attention of logical [B, H, S, D] q, k, v: `layout(bshd)` when
         all three are token-major transposes (the result then stays
-        permuted), else bhsd with dense operands."""
+        permuted), else bhsd with dense operands. `mask`: a float additive
+        mask of logical shape [B, Hq, Sq, Skv] (each dim full or 1; that
+        order whatever the layout), read dense."""
         bshd = (0, 2, 1, 3)
         if q.perm == k.perm == v.perm == bshd:
             for t in (q, k, v):
@@ -435,9 +437,15 @@ class FuncBuilder:
             layout = ""
             out_shape = q.logical[:3] + (v.logical[3],)
             perm = None
+        if mask is not None:
+            if mask.rank != 4:
+                raise UnsupportedError(f"an attention mask of rank {mask.rank}")
+            mask = self.materialize(mask)
         n = self.fresh()
         out = Val(n, out_shape, out_dtype)
         text = f"{n} = hkg.attention {ops[0].name}, {ops[1].name}, {ops[2].name}"
+        if mask is not None:
+            text += f" mask({mask.name} : {mask.type})"
         if causal:
             text += " causal"
         if scale is not None:

@@ -424,13 +424,54 @@ LOWERINGS[aten.addmm.default] = Lowering("compute", "hkg.matmul (bias epilogue)"
 
 # ===----------------------------------------------------------------------===#
 # Attention: torch.ops.hkg.attention (what the backend makes of
-# F.scaled_dot_product_attention without a mask) and the aten SDPA ops.
+# F.scaled_dot_product_attention) and the aten SDPA ops.
 # ===----------------------------------------------------------------------===#
+
+def _sdpa_ops():
+    """The ops whose mask means SDPA's attn_mask: float added to the scaled
+    scores, bool True where a query attends (a kernel's own op, its
+    `attn_bias` or the CPU flash kernel's `attn_mask`, takes float only)."""
+    return (torch.ops.hkg.attention.default, aten.scaled_dot_product_attention.default)
+
+
+def _attention_mask(a):
+    """The mask argument of an attention node (attn_mask or attn_bias), and
+    its name."""
+    for name in ("attn_mask", "attn_bias"):
+        if a.get(name) is not None:
+            return a[name], name
+    return None, None
+
+
+def _mask_check(node, a, q, k):
+    """None, or why the node's mask rules it out. The mask must broadcast to
+    [B, Hq, Sq, Skv] with its dims aligned at the right, each full or 1
+    (what hkg.attention's mask takes once viewed as rank 4)."""
+    m, name = _attention_mask(a)
+    if m is None:
+        return None
+    if not isinstance(m, torch.fx.Node):
+        return f"an {name} that is not a tensor of the graph"
+    mm = meta(m)
+    if mm.dtype == torch.bool:
+        if node.target not in _sdpa_ops():
+            return f"a bool {name} ({op_name(node)} takes a float one)"
+    elif from_torch(mm.dtype) not in FLOATS:
+        return f"an {name} of dtype {mm.dtype}"
+    if a.get("is_causal") and node.target in _sdpa_ops():
+        return f"is_causal with an {name} (torch raises on both)"
+    full = (q.shape[0], q.shape[1], q.shape[2], k.shape[2])
+    shape = tuple(mm.shape)
+    ok = len(shape) <= 4 and all(
+        d in (1, f) for d, f in zip(shape, full[4 - len(shape):]))
+    if not ok:
+        return (f"an {name} of shape {list(shape)}, which does not broadcast "
+                f"to [B, Hq, Sq, Skv] = {list(full)} (each dim full or 1)")
+    return None
+
 
 def _attention_check(node, a):
     q, k, v = meta(a["query"]), meta(a["key"]), meta(a["value"])
-    if a.get("attn_mask") is not None or a.get("attn_bias") is not None:
-        return "an attention mask (hkg.attention is causal or unmasked)"
     if a.get("dropout_p", 0.0) != 0.0:
         return "dropout"
     if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
@@ -446,23 +487,42 @@ def _attention_check(node, a):
         return "different head counts without enable_gqa"
     if not (q.dtype == k.dtype == v.dtype):
         return "q, k, v of different dtypes"
+    if from_torch(q.dtype) not in FLOATS:
+        return f"q, k, v of dtype {q.dtype}"
+    why = _mask_check(node, a, q, k)
+    if why:
+        return why
     if node.target is not torch.ops.hkg.attention.default and \
             isinstance(meta(node), (tuple, list)):
         return _only_first_result_used(node)
     return None
 
 
+def _mask_operand(fb, m, dtype):
+    """The [B, Hq, Sq, Skv]-broadcastable mask `m` (rank <= 4) as the rank-4
+    float additive mask hkg.attention reads: viewed with leading 1s; a bool
+    one (True: attend) becomes select(m, 0, -inf) in `dtype`."""
+    shape = (1,) * (4 - m.rank) + m.logical
+    if m.dtype == "i1":
+        return fb.elementwise([m], lambda x: hm.where(x, 0.0, -math.inf), shape, dtype)
+    if m.rank == 0:
+        return fb.elementwise([m], lambda x: x, shape, m.dtype)
+    return fb.reshape(m, shape)
+
+
 def _attention(fb, node, a):
     _, dtype = out_type(node)
+    m, _ = _attention_mask(a)
+    mask = None if m is None else _mask_operand(fb, m, dtype)
     out = fb.attention(a["query"], a["key"], a["value"], bool(a.get("is_causal")),
-                       a.get("scale"), dtype)
+                       a.get("scale"), dtype, mask=mask)
     if isinstance(meta(node), (tuple, list)):
         return (out,) + (None,) * (len(meta(node)) - 1)
     return out
 
 
 def _register_attention():
-    ops = [torch.ops.hkg.attention.default, aten.scaled_dot_product_attention.default]
+    ops = list(_sdpa_ops())
     for name in ("_scaled_dot_product_flash_attention",
                  "_scaled_dot_product_efficient_attention",
                  "_scaled_dot_product_flash_attention_for_cpu",
@@ -470,7 +530,9 @@ def _register_attention():
         if hasattr(aten, name):
             ops.append(getattr(aten, name).default)
     for op in ops:
-        LOWERINGS[op] = Lowering("compute", "hkg.attention", _attention, _attention_check)
+        # i1 for a bool mask; q, k, v are checked to be floats.
+        LOWERINGS[op] = Lowering("compute", "hkg.attention", _attention, _attention_check,
+                                 FLOATS + ("i1",))
 
 
 _register_attention()

@@ -2,8 +2,9 @@
 aten ops that are one hkg op.
 
 - `rewrite_sdpa` (on dynamo's graph, before AOT autograd):
-  F.scaled_dot_product_attention without mask or dropout ->
-  torch.ops.hkg.attention (fx/library.py).
+  F.scaled_dot_product_attention without dropout -> torch.ops.hkg.attention
+  (fx/library.py), its `attn_mask` (float or bool) passed through; one
+  with both `is_causal` and a mask is left to torch, which refuses it.
 - `fuse_compositions` (on the aten graph):
   - RMSNorm as Llama writes it, `w * (x.float() * rsqrt(x.float().pow(2)
     .mean(-1, keepdim=True) + eps)).to(x.dtype)` (the casts, the weight
@@ -46,8 +47,10 @@ _SDPA_SIG = inspect.signature(_sdpa_signature)
 
 
 def rewrite_sdpa(gm):
-    """Replaces mask-free, dropout-free SDPA calls in a dynamo graph with
-    torch.ops.hkg.attention; returns how many."""
+    """Replaces dropout-free SDPA calls in a dynamo graph with
+    torch.ops.hkg.attention (the attn_mask passed through); returns how
+    many. SDPA with both is_causal and attn_mask is left as it is: torch
+    raises on it, and so does the compiled graph."""
     from . import library  # noqa: F401
     count = 0
     for n in list(gm.graph.nodes):
@@ -59,17 +62,19 @@ def rewrite_sdpa(gm):
             continue
         b.apply_defaults()
         a = b.arguments
-        if a["attn_mask"] is not None:
-            continue
         if any(isinstance(a[k], torch.fx.Node)
                for k in ("dropout_p", "is_causal", "scale", "enable_gqa")):
             continue
         if a["dropout_p"] != 0.0:
             continue
+        mask = a["attn_mask"]
+        if mask is not None and (not isinstance(mask, torch.fx.Node) or
+                                 a["is_causal"]):
+            continue  # not a graph tensor; or causal too, which torch refuses
         with gm.graph.inserting_before(n):
             new = gm.graph.call_function(
                 torch.ops.hkg.attention.default,
-                (a["query"], a["key"], a["value"], bool(a["is_causal"]),
+                (a["query"], a["key"], a["value"], mask, bool(a["is_causal"]),
                  None if a["scale"] is None else float(a["scale"]),
                  bool(a["enable_gqa"])))
         new.meta = dict(n.meta)
