@@ -436,20 +436,38 @@ add_matmul("f32", [], 64, 128, 512, s="split_k = 2")
 # Sq > Skv with causal); grouped-query heads; every tile shape family,
 # one and two stages, 16-row groups per wave 1 and 2; a scale attribute;
 # the PERF.md shape.
-def add_attention(dt, b, hq, hkv, sq, skv, d, dv=None, causal=True, s="", scale=None, bshd=False):
+#
+# mask = (spec, dtype): the additive mask operand, [B, Hq, Sq, Skv] in every
+# layout; spec has one character a dim, its letter (b, h, q, k) for the full
+# size or 1 to broadcast ("11qk" one mask for all batches and heads, "b11k"
+# key padding). check_cases.py draws it as windows of visible keys with
+# -inf holes and fully hidden rows (attention_mask); it is kernel argument 3.
+def add_attention(dt, b, hq, hkv, sq, skv, d, dv=None, causal=True, s="", scale=None, bshd=False, mask=None):
     dv = dv or d
     def shape(h, length, dim):
         return [b, length, h, dim] if bshd else [b, h, length, dim]
     qs, ks, vs, os_ = shape(hq, sq, d), shape(hkv, skv, d), shape(hkv, skv, dv), shape(hq, sq, dv)
     Q, K, V, O = t(qs, dt), t(ks, dt), t(vs, dt), t(os_, dt)
     attrs = (" causal" if causal else "") + (" scale(%s)" % scale if scale is not None else "") + (" layout(bshd)" if bshd else "")
-    name = "attention_%s_%dx%dx%dx%dx%dx%d%s%s_%d" % (dt, b, hq, hkv, sq, skv, d, "_causal" if causal else "", "_bshd" if bshd else "", len(cases))
+    name = "attention_%s_%dx%dx%dx%dx%dx%d%s%s" % (dt, b, hq, hkv, sq, skv, d, "_causal" if causal else "", "_bshd" if bshd else "")
     ref = {"op": "attention", "causal": causal, "scale": 1.0, "attn_scale": scale if scale is not None else 1.0 / d ** 0.5,
            "layout": "bshd" if bshd else "bhsd",
            "args": [[dt, qs], [dt, ks], [dt, vs]], "out": [dt, os_]}
-    add(name, f"""
-func.func @f(%q: {Q}, %k: {K}, %v: {V}) -> {O} {{
-  %y = hkg.attention %q, %k, %v{attrs}{sched(s)} : {Q}, {K}, {V} -> {O}
+    params, operand = f"%q: {Q}, %k: {K}, %v: {V}", ""
+    if mask is not None:
+        spec, mdt = mask
+        full = {"b": b, "h": hq, "q": sq, "k": skv}
+        assert len(spec) == 4 and all(c == "1" or c == "bhqk"[i] for i, c in enumerate(spec)), spec
+        ms = [1 if c == "1" else full[c] for c in spec]
+        M = t(ms, mdt)
+        params += f", %m: {M}"
+        operand = f" mask(%m : {M})"
+        ref["args"].append([mdt, ms])
+        ref["mask_arg"] = 3
+        name += "_mask%s_%s" % (spec, mdt)
+    add("%s_%d" % (name, len(cases)), f"""
+func.func @f({params}) -> {O} {{
+  %y = hkg.attention %q, %k, %v{operand}{attrs}{sched(s)} : {Q}, {K}, {V} -> {O}
   return %y : {O}
 }}""", ref)
 
@@ -569,6 +587,62 @@ def wgmma_attention_cases():
 
 
 wgmma_attention_cases()
+
+
+# The additive mask operand (mask(%m : ...)): sm_90's default schedules (the
+# pipelined wgmma kernel for 16-bit prefill with D 64 / 128, flash-decoding
+# with kv_split / pack_gqa for 1..16 queries with GQA), ragged and odd key
+# lengths (odd Skv: the mask rows are not pair aligned, scalar loads), causal
+# and mask together, bshd (the mask stays [B, Hq, Sq, Skv]), every broadcast
+# mix (key padding [B, 1, 1, Skv], [1, 1, Sq, Skv], the full [B, Hq, Sq, Skv],
+# per-head [1, Hq, 1, 1], Skv dim 1), f32 / bf16 / f16 masks under bf16, f16
+# and f32 queries; then pinned schedules: the FMA kernel (mma = none, also
+# from global memory), mma.sync (mma_16x8x16, also with kv_split), and the
+# wgmma kernel's variants (not pipelined, overlap, kv_split + pack_gqa).
+def masked_attention_cases():
+    # default schedules, prefill
+    add_attention("bf16", 1, 4, 4, 128, 128, 128, causal=False, mask=("11qk", "bf16"))
+    add_attention("bf16", 2, 8, 2, 1024, 1024, 128, mask=("b1qk", "f32"))
+    add_attention("bf16", 1, 4, 4, 256, 256, 64, mask=("bhqk", "bf16"))
+    add_attention("bf16", 2, 4, 2, 256, 256, 64, causal=False, mask=("b11k", "bf16"))
+    add_attention("bf16", 1, 4, 2, 200, 333, 128, causal=False, mask=("b11k", "f32"))
+    add_attention("bf16", 1, 4, 2, 200, 333, 128, mask=("1h11", "f32"))
+    add_attention("bf16", 2, 2, 1, 77, 77, 64, mask=("11qk", "bf16"))
+    add_attention("bf16", 1, 4, 2, 50, 77, 128, causal=False, mask=("bhqk", "f32"), scale=0.125)
+    add_attention("bf16", 1, 2, 2, 130, 77, 64, causal=False, mask=("bhq1", "bf16"))
+    add_attention("bf16", 2, 8, 2, 256, 512, 128, bshd=True, mask=("1hqk", "f32"))
+    add_attention("bf16", 1, 4, 2, 190, 190, 64, causal=False, bshd=True, mask=("b11k", "bf16"))
+    add_attention("f16", 1, 4, 2, 256, 256, 128, mask=("11qk", "f32"))
+    add_attention("f16", 1, 4, 2, 300, 300, 128, causal=False, mask=("b1qk", "f16"))
+    add_attention("f32", 1, 2, 2, 64, 64, 32, mask=("11qk", "bf16"))
+    # default schedules, decode (1..16 queries, GQA: kv_split / pack_gqa)
+    add_attention("bf16", 2, 8, 2, 1, 4099, 128, causal=False, mask=("b11k", "bf16"))
+    add_attention("bf16", 2, 8, 2, 1, 1000, 64, causal=False, mask=("bhqk", "f32"))
+    add_attention("bf16", 2, 16, 2, 4, 1000, 128, mask=("bhqk", "f32"))
+    add_attention("bf16", 1, 8, 2, 16, 2053, 64, mask=("b1q1", "bf16"))
+    add_attention("bf16", 2, 8, 2, 7, 77, 128, causal=False, mask=("1hqk", "f16"))
+    add_attention("bf16", 1, 8, 2, 2, 3000, 128, bshd=True, mask=("b11k", "f32"))
+    add_attention("bf16", 32, 32, 8, 1, 8192, 128, causal=False, mask=("b11k", "bf16"))
+    # pinned: the FMA kernel
+    add_attention("bf16", 1, 4, 2, 100, 200, 64, s=att("mma = none, tile_kv = 32"), mask=("b1qk", "f32"))
+    add_attention("bf16", 1, 4, 2, 77, 77, 64, causal=False, s=att("mma = none"), mask=("bhqk", "bf16"))
+    add_attention("bf16", 1, 8, 2, 1, 515, 64, causal=False, bshd=True,
+                  s="mma = none, stages = 0, tile_kv = 64, tile_q = 16, waves = 1", mask=("b11k", "bf16"))
+    add_attention("bf16", 1, 8, 2, 4, 4099, 128, s="mma = none, tile_kv = 64, kv_split = 8, pack_gqa = 1",
+                  mask=("bhqk", "f32"))
+    # pinned: mma.sync
+    add_attention("bf16", 1, 4, 2, 512, 512, 128, s=att("stages = 2"), mask=("1hqk", "bf16"))
+    add_attention("bf16", 1, 4, 2, 333, 333, 64, causal=False, s=att("tile_kv = 32"), mask=("b11k", "f32"))
+    add_attention("f16", 1, 4, 2, 77, 77, 128, s=att("tile_q = 16, waves = 1"), mask=("11qk", "f16"))
+    add_attention("bf16", 2, 8, 2, 4, 1000, 128, s="tile_kv = 64, kv_split = 16, pack_gqa = 1", mask=("b1qk", "bf16"))
+    # pinned: the wgmma kernel's variants
+    add_attention("bf16", 2, 8, 2, 512, 512, 128, s=wg("wgmma_pipeline = 0"), mask=("b1qk", "bf16"))
+    add_attention("bf16", 1, 4, 4, 384, 384, 128, causal=False, s=wg("wgmma_overlap = 1"), mask=("11qk", "f32"))
+    add_attention("bf16", 1, 4, 2, 200, 333, 128, s=wg("wgmma_pipeline = 1"), mask=("bhqk", "bf16"))
+    add_attention("bf16", 1, 8, 2, 32, 700, 128, s=wg("pack_gqa = 1, kv_split = 2"), mask=("b11k", "f32"))
+
+
+masked_attention_cases()
 
 # 8-bit matmuls (issue 30): fp8 (OCP e4m3 / e5m2) and i8 operands, f32
 # accumulation for fp8 and exact i32 for i8; per-tensor / per-row /
@@ -718,6 +792,9 @@ if "--attention" in sys.argv:  # only the attention cases
 if "--attention-wgmma" in sys.argv:  # only the wgmma attention cases
     cases.clear()
     wgmma_attention_cases()
+if "--attention-mask" in sys.argv:  # only the masked attention cases
+    cases.clear()
+    masked_attention_cases()
 # --top-p: only the top-p cases.
 if "--wgmma" in sys.argv:  # only the wgmma cases
     cases[:] = [c for c in cases if "wgmma" in c["mlir"]]

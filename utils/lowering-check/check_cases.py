@@ -127,18 +127,22 @@ def w4a16_inputs(ref):
 
 
 def attention_reference(ref, xs):
-    """softmax(q k^T * scale [+ causal mask: key j visible to query i iff
-    j <= i + Skv - Sq]) v in float64, one (batch, head) at a time; rows that
-    see no key are 0 (as hkg's reference). With layout bshd the operands and
-    the result are [B, S, H, D]."""
-    q, k, v = xs
+    """softmax(q k^T * scale [+ mask] [+ causal mask: key j visible to query
+    i iff j <= i + Skv - Sq]) v in float64, one (batch, head) at a time; rows
+    that see no key are 0 (as hkg's reference). With layout bshd the operands
+    and the result are [B, S, H, D]; the mask (xs[ref["mask_arg"]], when
+    given) is [B, Hq, Sq, Skv] in every layout, any dim 1 to broadcast."""
+    q, k, v = xs[:3]
+    mask = xs[ref["mask_arg"]] if ref.get("mask_arg") is not None else None
     if ref.get("layout") == "bshd":
-        bhsd = dict(ref, layout="bhsd")
+        bhsd = dict(ref, layout="bhsd", mask_arg=3 if mask is not None else None)
         q, k, v = (x.transpose(1, 2) for x in (q, k, v))
-        return attention_reference(bhsd, [q, k, v]).transpose(1, 2).contiguous()
+        return attention_reference(bhsd, [q, k, v] + ([mask] if mask is not None else [])).transpose(1, 2).contiguous()
     B, H, Sq, D = q.shape
     Hkv, Skv = k.shape[1], k.shape[2]
     out = torch.zeros(B, H, Sq, v.shape[3], dtype=torch.float64, device=q.device)
+    if mask is not None:
+        mask = mask.double().expand(B, H, Sq, Skv)
     keep = None
     if ref["causal"]:
         i = torch.arange(Sq, device=q.device)[:, None]
@@ -148,6 +152,8 @@ def attention_reference(ref, xs):
         for h in range(H):
             kh = h // (H // Hkv)
             s = q[bi, h] @ k[bi, kh].T * ref["attn_scale"]
+            if mask is not None:
+                s = s + mask[bi, h]
             if keep is not None:
                 s = s.masked_fill(~keep, float("-inf"))
             p = torch.softmax(s, -1).nan_to_num(0.0)
@@ -155,12 +161,39 @@ def attention_reference(ref, xs):
     return out
 
 
+def attention_mask(shape, dt):
+    """An additive attention mask of `shape` (its last dim the keys) in
+    dtype `dt`: each row a window of visible keys (the whole row, or cut at
+    either end at random) with values uniform in [-3, 1), about 1/16 of them
+    -inf, -inf outside the window; about 1/16 of the rows -inf throughout
+    (no key visible: the output row is 0)."""
+    L = shape[-1]
+    rows = math.prod(shape[:-1])
+    dev = "cuda"
+    cut_lo = torch.rand(rows, device=dev) < 0.5
+    cut_hi = torch.rand(rows, device=dev) < 0.5
+    lo = torch.where(cut_lo, torch.randint(0, L, (rows,), device=dev), torch.zeros(rows, dtype=torch.long, device=dev))
+    span = L - lo  # >= 1
+    hi = torch.where(cut_hi, lo + 1 + (torch.rand(rows, device=dev) * span).long().clamp(max=span - 1),
+                     torch.full((rows,), L, dtype=torch.long, device=dev))
+    j = torch.arange(L, device=dev)[None, :]
+    inside = (j >= lo[:, None]) & (j < hi[:, None])
+    inside &= torch.rand(rows, L, device=dev) >= 1 / 16
+    inside &= (torch.rand(rows, device=dev) >= 1 / 16)[:, None]
+    m = torch.rand(rows, L, device=dev) * 4 - 3
+    m = m.masked_fill(~inside, float("-inf"))
+    return m.reshape(shape).to(DT[dt])
+
+
 def run_case(dirname, case):
     ref = case["ref"]
     ptx = open(os.path.join(dirname, case["ptx"])).read()
     torch.manual_seed(0)
     ins = []
-    for dt, shape in ref["args"]:
+    for i, (dt, shape) in enumerate(ref["args"]):
+        if i == ref.get("mask_arg"):
+            ins.append(attention_mask(shape, dt))
+            continue
         t = torch.randn(shape, device="cuda", dtype=torch.float32) * ref.get("scale", 1.0)
         if ref.get("positive"):
             t = t.abs() + 0.5
