@@ -93,8 +93,10 @@ def shape_of_bundle(path):
     if "layout(bshd)" in src:
         raise SystemExit(f"{path}: a bshd attention; pass --shape (bhsd only)")
     q, k = kernel["args"][0]["shape"], kernel["args"][1]["shape"]
-    mask = kernel["args"][3]["shape"] if len(kernel["args"]) == 5 else None
-    return q[0], q[1], k[1], q[2], k[2], q[3], " causal" in src, mask
+    mask = kernel["args"][3] if len(kernel["args"]) == 5 else None
+    if mask and mask.get("dtype", "bf16") != "bf16":
+        raise SystemExit(f"{path}: a {mask['dtype']} mask; the bench makes bf16 masks")
+    return q[0], q[1], k[1], q[2], k[2], q[3], " causal" in src, mask and mask["shape"]
 
 
 def sdpa_backends():
@@ -219,6 +221,9 @@ def main():
             rows.append(dict(label=name, error=str(e)))
             print(name, "load error:", e, flush=True)
             continue
+        if len(kern.meta["args"]) != len(inputs) + 1:
+            raise SystemExit(f"{path}: the kernel takes {len(kern.meta['args'])} arguments, "
+                             f"the bench gives {len(inputs) + 1} (a mask: --mask)")
         out = kern.alloc_outputs(inputs)[0]
         record(name, lambda kern=kern, out=out: kern(*inputs, out), out, kern.meta.get("schedule"),
                kern.meta.get("stats"))

@@ -166,7 +166,9 @@ def attention_mask(shape, dt):
     dtype `dt`: each row a window of visible keys (the whole row, or cut at
     either end at random) with values uniform in [-3, 1), about 1/16 of them
     -inf, -inf outside the window; about 1/16 of the rows -inf throughout
-    (no key visible: the output row is 0)."""
+    (no key visible: the output row is 0) and 1/16 the dtype's lowest
+    finite value throughout (Hugging Face's padding rows: every key equally
+    weighted, no overflow to -inf)."""
     L = shape[-1]
     rows = math.prod(shape[:-1])
     dev = "cuda"
@@ -182,6 +184,7 @@ def attention_mask(shape, dt):
     inside &= (torch.rand(rows, device=dev) >= 1 / 16)[:, None]
     m = torch.rand(rows, L, device=dev) * 4 - 3
     m = m.masked_fill(~inside, float("-inf"))
+    m = m.masked_fill((torch.rand(rows, device=dev) < 1 / 16)[:, None], torch.finfo(DT[dt]).min)
     return m.reshape(shape).to(DT[dt])
 
 

@@ -61,7 +61,10 @@
 // stores elsewhere. With `causal`, a workgroup walks only the blocks up to
 // its last row's diagonal; the blocks that cross the diagonal run a second
 // copy of the loop body that masks; the grid runs the longest query tiles
-// first. Scores are scaled by scale * log2(e) and exponentiated with exp2.
+// first. Scores are scaled by scale * log2(e) and exponentiated with exp2;
+// an additive mask is read in every block (loadMask) and added to the
+// scaled scores, which then stay in natural units up to exp2's argument
+// (softmaxUpdate).
 //
 // Decode (issue 28): with `pack_gqa` the Hq / Hkv query heads of a group are
 // the rows of the query tiles (tile row v of key/value head h is token
@@ -541,10 +544,19 @@ SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
                                            arith::FastMathFlags::afn);
   // With a positive scale the row max is taken on the raw scores and
   // scaled once per row, and the scale folds into exp2's argument: P =
-  // exp2(fma(S, scale log2(e), -m)), one instruction an element fewer. A
-  // mask is added after the scale, so the max is taken on S scale log2(e)
-  // + mask log2(e).
+  // exp2(fma(S, scale log2(e), -m)), one instruction an element fewer.
+  // With a mask the scores stay in natural units, x = fma(S, scale, mask),
+  // the max is taken on them and only x - m goes to the log2 domain: P =
+  // exp2((x - m) log2(e)), the same count of instructions as scaling S and
+  // the mask to log2 first, but finite where mask x log2(e) would
+  // overflow (entries below -2.36e38, as finfo.min masks hold).
   bool foldScale = scaleLog2 > 0 && !hasMask;
+  double scale = op.getEffectiveScale();
+  // Takes a difference of scores (or row maxima) to the log2 domain.
+  auto toLog2 = [&](Value diff) -> Value {
+    return hasMask ? arith::MulFOp::create(b, loc, diff, f(M_LOG2E)).getResult()
+                   : diff;
+  };
   for (int64_t i = 0; i < rowGroups; ++i)
     for (int64_t jj = j0; jj < j1; ++jj) {
       SmallVector<Value> elems;
@@ -553,10 +565,10 @@ SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
         maskTerms = loadMask(i, jj, kv0);
       for (int64_t e = 0; e < perTile; ++e) {
         Value x = extract(s[i][jj], e);
-        if (!foldScale)
-          x = arith::MulFOp::create(b, loc, x, f(scaleLog2));
         if (hasMask)
-          x = math::FmaOp::create(b, loc, maskTerms[e], f(M_LOG2E), x);
+          x = math::FmaOp::create(b, loc, x, f(scale), maskTerms[e]);
+        else if (!foldScale)
+          x = arith::MulFOp::create(b, loc, x, f(scaleLog2));
         if (masked) {
           // With `causal`, key kv0 + col is visible to query q0 + row iff
           // col + kv0 <= row + q0 + (Skv - Sq); keys past Skv (the rows a
@@ -608,7 +620,7 @@ SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
                                          mNew, negInf);
       Value safe = select(none, f(0.0), mNew);
       alpha.push_back(math::Exp2Op::create(
-          b, loc, arith::SubFOp::create(b, loc, mr, safe), fmf));
+          b, loc, toLog2(arith::SubFOp::create(b, loc, mr, safe)), fmf));
       mSafe.push_back(foldScale ? arith::NegFOp::create(b, loc, safe) : safe);
       mr = mNew;
     }
@@ -626,9 +638,8 @@ SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
                       ? math::FmaOp::create(b, loc, extract(s[i][jj], e),
                                             f(scaleLog2), mSafe[e / perRow])
                             .getResult()
-                      : arith::SubFOp::create(b, loc, extract(s[i][jj], e),
-                                              mSafe[e / perRow])
-                            .getResult();
+                      : toLog2(arith::SubFOp::create(
+                            b, loc, extract(s[i][jj], e), mSafe[e / perRow]));
         Value p = math::Exp2Op::create(b, loc, x, fmf);
         rowSum[e / perRow] =
             arith::AddFOp::create(b, loc, rowSum[e / perRow], p);
@@ -995,7 +1006,8 @@ LogicalResult AttentionKernelBuilder::build() {
     int64_t numTiles = batch * (pack ? hkv : hq) * numQTiles;
     Value tileIndex =
         add(mul(add(mul(bIdx, pack ? hkv : hq), headY), numQTiles), qTile);
-    AttentionLaneLayout layout{rowGroups, nd, perTile, rowsPerLane, threads};
+    AttentionLaneLayout layout{rowGroups,   nd,      perTile,
+                               rowsPerLane, threads, hasMask ? M_LOG2E : 1.0};
     combineKvSplitsAndStore(kc, layout, tid, tileIndex, numTiles, split,
                             kvSplit, state, rowValid, store);
   }

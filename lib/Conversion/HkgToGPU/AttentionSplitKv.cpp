@@ -15,6 +15,7 @@
 //   loops over the splits, kept rolled):
 //
 //     M = max_s m_s,  w_s = exp2(m_s - M),  l = sum_s w_s l_s,
+//     (exp2((m_s - M) log2(e)) where m is in natural units: with a mask)
 //     O = sum_s w_s O_s
 //
 //   (M = -inf, a row that saw no key in any split, subtracts 0: every w_s
@@ -166,8 +167,11 @@ void mlir::hkg::combineKvSplitsAndStore(
             Value ml =
                 vector::LoadOp::create(b, loc, pairType, ws, at(sIdx, i, r, nd),
                                        /*nontemporal=*/false, align);
-            Value w = math::Exp2Op::create(
-                b, loc, arith::SubFOp::create(b, loc, elem(ml, 0), safe), fmf);
+            Value diff = arith::SubFOp::create(b, loc, elem(ml, 0), safe);
+            if (layout.mToLog2 != 1.0)
+              diff = arith::MulFOp::create(b, loc, diff,
+                                           constF32(b, loc, layout.mToLog2));
+            Value w = math::Exp2Op::create(b, loc, diff, fmf);
             Value wRun = vector::BroadcastOp::create(b, loc, runType, w);
             SmallVector<Value> next;
             for (int64_t jd = 0; jd < nd; ++jd) {

@@ -16,8 +16,9 @@ namespace mlir::hkg {
 /// vectors of O (perTile f32 each; elements [r perTile / rowsPerLane,
 /// (r + 1) perTile / rowsPerLane) of a vector are row r of the lane's rows:
 /// in the m16n8 accumulator layout 2r and 2r + 1), then rowGroups x
-/// rowsPerLane row maxima m (scores in the log2 domain; -inf for a row that
-/// saw no key), then as many partial row sums l (this lane's share of its
+/// rowsPerLane row maxima m (-inf for a row that saw no key; in the log2
+/// domain, or with a mask in natural units: `mToLog2` converts their
+/// differences), then as many partial row sums l (this lane's share of its
 /// row).
 struct AttentionLaneLayout {
   int64_t rowGroups;
@@ -26,6 +27,9 @@ struct AttentionLaneLayout {
   int64_t rowsPerLane;
   /// Threads of the workgroup.
   int64_t threads;
+  /// The factor that takes a difference of m to the log2 domain: 1, or
+  /// log2(e) when m is in natural units.
+  double mToLog2 = 1.0;
 };
 
 /// kv_split > 1: the `kvSplit` workgroups of query tile `tileIndex` (of

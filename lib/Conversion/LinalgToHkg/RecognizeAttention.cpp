@@ -5,20 +5,24 @@
 //
 //   qs = q * c1 (f32)            ks = transpose(k, -1, -2) * c2
 //   s  = bmm(qs, ks)             [+ mask: select(j <= i, 0, -inf) built from
-//                                  iotas, for is_causal]
+//                                  iotas, for is_causal; or attn_mask, a
+//                                  float tensor (widened from 16 bits)
+//                                  broadcast from its trailing dims]
 //   m  = max(s, -1)   e = exp(s - m)   p = e / sum(e, -1)
 //   p  = select(all(s == -inf, -1), 0, p)       (the fully-masked-row guard)
 //   o  = bmm(p, v)               -> truncf to the input type
 //
 // with bf16 inputs widened to f32 first and, for grouped-query heads, k and
 // v broadcast from Hkv to H heads ([B, Hkv, G, S, D] collapsed). This is
-// hkg.attention with scale c1 * c2, causal when the mask is, in the [B, S,
-// H, D] layout when q, k and v are all transposes of token-major tensors
-// (then the output's transpose back folds in too).
+// hkg.attention with scale c1 * c2, causal when the mask is, with
+// `mask(attn_mask)` (viewed as rank 4) when it is any other added tensor,
+// in the [B, S, H, D] layout when q, k and v are all transposes of
+// token-major tensors (then the output's transpose back folds in too).
 //
 // The guard changes nothing under a causal mask whose diagonal is visible
 // (no row is fully masked), nor without a mask: rows are never all -inf
-// unless q or k hold infinities.
+// unless q or k hold infinities. Under an additive mask it zeroes the rows
+// the mask hides entirely, as hkg.attention does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -308,8 +312,10 @@ static OpOperand *addedOperand(linalg::GenericOp masking, Value scores) {
   if (!add || add->getBlock() != &body)
     return nullptr;
   auto inputOf = [&](Value v) -> OpOperand * {
+    // A 16-bit mask widened to the scores' f32.
     if (auto ext = v.getDefiningOp<arith::ExtFOp>();
-        ext && ext->getBlock() == &body)
+        ext && ext->getBlock() == &body &&
+        ext.getIn().getType().getIntOrFloatBitWidth() == 16)
       v = ext.getIn();
     auto arg = dyn_cast<BlockArgument>(v);
     if (!arg || arg.getOwner() != &body ||
@@ -606,6 +612,8 @@ static LogicalResult buildAttention(RewriterBase &rewriter,
   std::string message;
   if (failed(verifyQuietly(attention, message))) {
     rewriter.eraseOp(attention);
+    if (mask != sdpa.mask)
+      rewriter.eraseOp(mask.getDefiningOp());
     refusal.why = "the hkg.attention it would be is invalid: " + message;
     return failure();
   }

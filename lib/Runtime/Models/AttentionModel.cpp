@@ -124,16 +124,28 @@ attentionReference(mlir::hkg::AttentionOp op, ArrayRef<HostTensor> inputs,
 
 /// A mask's rows (its last dim) as an attention mask sees them: a window of
 /// visible keys (the full row, or cut at either end) holding scores in
-/// [-3, 1) with a few -inf inside it, and 1 row in 16 fully -inf (that
-/// query sees no key: its result is 0). So that a key/value block may be
-/// fully hidden at the start of a row, after visible blocks, or everywhere.
+/// [-3, 1) with a few -inf inside it, 1 row in 16 fully -inf (that query
+/// sees no key: its result is 0) and 1 in 16 fully the type's lowest finite
+/// value (Hugging Face's padding: every key equally weighted). So that a
+/// key/value block may be fully hidden at the start of a row, after visible
+/// blocks, or everywhere.
 static void fillMask(HostTensor &t) {
   RandomStream stream(0x6d61736b);
   int64_t cols = t.getShape().empty() ? 1 : t.getShape().back();
   int64_t rows = cols == 0 ? 0 : t.getNumElements() / cols;
+  DType type = t.getDType();
+  double lowest = type == DType::F16    ? -65504.0
+                  : type == DType::BF16 ? -3.3895313892515355e38
+                                        : -3.4028234663852886e38;
   for (int64_t r = 0; r < rows; ++r) {
     int64_t lo = 0, hi = cols;
-    bool hidden = stream.uniform(0, 1) < 1.0 / 16;
+    double kind = stream.uniform(0, 1);
+    if (kind < 1.0 / 16) {
+      for (int64_t j = 0; j < cols; ++j)
+        t.set(r * cols + j, lowest);
+      continue;
+    }
+    bool hidden = kind < 2.0 / 16;
     if (stream.uniform(0, 1) < 0.5)
       lo = static_cast<int64_t>(stream.uniform(0, cols / 2.0));
     if (stream.uniform(0, 1) < 0.5)

@@ -1,10 +1,11 @@
 // hkg.attention with an additive mask (Attention.cpp, loadMask): the mask
-// is the kernel's argument 3 and the result its argument 4; every block's
-// S is scaled to the log2 domain first (the scale no longer folds into
-// exp2's fma), then the mask's entries times log2(e) are added by one fma
-// each. Dims of 1 broadcast (index 0); on NVIDIA's m16n8 layout adjacent
-// keys load as aligned pairs, elsewhere (AMD, an odd Skv) element by element
-// with the key clamped to Skv - 1.
+// is the kernel's argument 3 and the result its argument 4; in every block
+// the scores stay in natural units, x = fma(S, scale, mask), and only
+// x - m is taken to the log2 domain for exp2 (the scale no longer folds
+// into exp2's fma; mask x log2(e) would overflow for finfo.min masks).
+// Dims of 1 broadcast (index 0); in the m16n8 layout (mma.sync, wgmma, the
+// FMA kernel) adjacent keys load as aligned pairs, on AMD matrix cores and
+// with an odd Skv element by element with the key clamped to Skv - 1.
 // RUN: hkg-opt %s --split-input-file --hkg-default-schedule --hkg-lower-to-gpu --canonicalize --cse | FileCheck %s
 
 // sm_90, mma.sync pinned, a key-padding mask [B, 1, 1, Skv] in f32 beside
@@ -12,13 +13,14 @@
 // CHECK-LABEL: func.func @key_padding_sm90(
 // CHECK: gpu.func @hkg_attention_0(%{{.*}}: memref<2x4x64x64xbf16>, %{{.*}}: memref<2x4x128x64xbf16>, %{{.*}}: memref<2x4x128x64xbf16>, %[[MASK:.*]]: memref<2x1x1x128xf32>, %[[OUT:.*]]: memref<2x4x64x64xbf16>)
 // CHECK-DAG: %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
-// CHECK-DAG: %[[SCALE:.*]] = arith.constant 0.180336878 : f32
+// CHECK-DAG: %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
 // CHECK: nvvm.mma.sync
 // CHECK: %[[PAIR:.*]] = vector.load %[[MASK]][%block_id_z, %c0, %c0, %{{.*}}] {alignment = 8 : i64} : memref<2x1x1x128xf32>, vector<2xf32>
 // CHECK: %[[M0:.*]] = vector.extract %[[PAIR]][0]
-// CHECK: %[[S0:.*]] = arith.mulf %{{.*}}, %[[SCALE]] : f32
-// CHECK: math.fma %[[M0]], %[[LOG2E]], %[[S0]] : f32
-// CHECK: math.exp2
+// CHECK: %[[X0:.*]] = math.fma %{{.*}}, %[[SCALE]], %[[M0]] : f32
+// CHECK: %[[D0:.*]] = arith.subf %[[X0]], %{{.*}} : f32
+// CHECK-NEXT: %[[L0:.*]] = arith.mulf %[[D0]], %[[LOG2E]] : f32
+// CHECK-NEXT: math.exp2 %[[L0]]
 // CHECK: vector.store %{{.*}}, %[[OUT]]
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @key_padding_sm90(%q: tensor<2x4x64x64xbf16>, %k: tensor<2x4x128x64xbf16>, %m: tensor<2x1x1x128xf32>) -> tensor<2x4x64x64xbf16> {
@@ -40,7 +42,7 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK: %[[KEY:.*]] = arith.minui %{{.*}}, %c76 : index
 // CHECK-NEXT: %[[M:.*]] = memref.load %[[MASK]][%c0, %block_id_y, %{{.*}}, %[[KEY]]] : memref<1x4x64x77xbf16>
 // CHECK-NEXT: %[[MF:.*]] = arith.extf %[[M]] : bf16 to f32
-// CHECK: math.fma %[[MF]], %{{.*}}, %{{.*}} : f32
+// CHECK: math.fma %{{.*}}, %{{.*}}, %[[MF]] : f32
 // CHECK: arith.cmpi sle
 // CHECK: arith.select
 module attributes {hkg.target = #hkg.target<chip = "gfx942">} {
