@@ -484,8 +484,8 @@ void AttentionKernelBuilder::accumulateFma(ArrayRef<SmallVector<Value>> p,
 // The additive mask
 //===----------------------------------------------------------------------===//
 
-SmallVector<Value> AttentionKernelBuilder::loadMask(int64_t i, int64_t jj,
-                                                    Value kv0) {
+SmallVector<Value> AttentionKernelBuilder::loadMaskTile(int64_t i, int64_t jj,
+                                                        Value kv0) {
   Value mask = kc.args[3];
   auto type = cast<MemRefType>(mask.getType());
   Type maskElemT = type.getElementType();
@@ -502,7 +502,7 @@ SmallVector<Value> AttentionKernelBuilder::loadMask(int64_t i, int64_t jj,
     return {along(0, bIdx), along(1, h), along(2, queryToken(v))};
   };
   auto keyOf = [&](int64_t e) { return add(kv0, colOf(jj, e)); };
-  SmallVector<Value> terms;
+  SmallVector<Value> loads;
   // The m16n8 layout's elements 2r and 2r + 1 are adjacent keys of one
   // row: one aligned pair where the rows are (an even Skv, the key dim not
   // broadcast); past Skv the last pair (masked, not seen).
@@ -514,18 +514,39 @@ SmallVector<Value> AttentionKernelBuilder::loadMask(int64_t i, int64_t jj,
       if (partialKv)
         key = arith::MinUIOp::create(b, loc, key, c(skv - 2));
       at.push_back(key);
-      Value pair = vector::LoadOp::create(
+      loads.push_back(vector::LoadOp::create(
           b, loc, VectorType::get({2}, maskElemT), mask, at,
           /*nontemporal=*/false,
-          llvm::MaybeAlign(2 * maskElemT.getIntOrFloatBitWidth() / 8));
-      pair = toF32(b, loc, pair);
-      terms.push_back(extract(pair, 0));
-      terms.push_back(extract(pair, 1));
+          llvm::MaybeAlign(2 * maskElemT.getIntOrFloatBitWidth() / 8)));
       continue;
     }
     at.push_back(along(3, clampRow(keyOf(e), skv, partialKv)));
-    terms.push_back(
-        toF32(b, loc, memref::LoadOp::create(b, loc, mask, at).getResult()));
+    loads.push_back(memref::LoadOp::create(b, loc, mask, at));
+  }
+  return loads;
+}
+
+AttentionKernelBuilder::MaskBlock
+AttentionKernelBuilder::loadMaskBlock(Value kv0) {
+  MaskBlock block;
+  if (!hasMask)
+    return block;
+  for (int64_t i = 0; i < rowGroups; ++i)
+    for (int64_t jj = 0; jj < tkv / tileN; ++jj)
+      block.push_back(loadMaskTile(i, jj, kv0));
+  return block;
+}
+
+SmallVector<Value> AttentionKernelBuilder::maskTerms(ArrayRef<Value> loads) {
+  SmallVector<Value> terms;
+  for (Value v : loads) {
+    Value wide = toF32(b, loc, v);
+    if (!isa<VectorType>(wide.getType())) {
+      terms.push_back(wide);
+      continue;
+    }
+    terms.push_back(extract(wide, 0));
+    terms.push_back(extract(wide, 1));
   }
   return terms;
 }
@@ -536,7 +557,8 @@ SmallVector<Value> AttentionKernelBuilder::loadMask(int64_t i, int64_t jj,
 
 SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
     SmallVectorImpl<SmallVector<Value>> &s, int64_t j0, int64_t j1, Value kv0,
-    bool masked, SmallVectorImpl<Value> &state, function_ref<void()> afterMax) {
+    bool masked, SmallVectorImpl<Value> &state, const MaskBlock &maskBlock,
+    function_ref<void()> afterMax) {
   Type f32 = b.getF32Type();
   Value negInf = f(-std::numeric_limits<double>::infinity());
   auto vt = VectorType::get({perTile}, f32);
@@ -560,13 +582,17 @@ SmallVector<Value> AttentionKernelBuilder::softmaxUpdate(
   for (int64_t i = 0; i < rowGroups; ++i)
     for (int64_t jj = j0; jj < j1; ++jj) {
       SmallVector<Value> elems;
-      SmallVector<Value> maskTerms;
+      // The block's mask as prefetched, or loaded here.
+      SmallVector<Value> mask;
       if (hasMask)
-        maskTerms = loadMask(i, jj, kv0);
+        mask =
+            maskTerms(maskBlock.empty()
+                          ? loadMaskTile(i, jj, kv0)
+                          : ArrayRef<Value>(maskBlock[i * (tkv / tileN) + jj]));
       for (int64_t e = 0; e < perTile; ++e) {
         Value x = extract(s[i][jj], e);
         if (hasMask)
-          x = math::FmaOp::create(b, loc, x, f(scale), maskTerms[e]);
+          x = math::FmaOp::create(b, loc, x, f(scale), mask[e]);
         else if (!foldScale)
           x = arith::MulFOp::create(b, loc, x, f(scaleLog2));
         if (masked) {
@@ -731,6 +757,8 @@ AttentionKernelBuilder::buildBlock(Value kb, ValueRange stateIn, bool masked) {
     overlappedWgmmaBlock(stage, kv0, masked, state);
     return state;
   }
+  // The mask's loads go out before the products, which hide their latency.
+  MaskBlock maskBlock = loadMaskBlock(kv0);
   if (wgmmaCore) {
     s.push_back(scoresWgmma(stage));
   } else if (amdCore) {
@@ -742,7 +770,8 @@ AttentionKernelBuilder::buildBlock(Value kb, ValueRange stateIn, bool masked) {
   } else {
     s = scoresFma(stage, mul(kb, tkv));
   }
-  SmallVector<Value> alpha = softmaxUpdate(s, 0, nt, kv0, masked, state);
+  SmallVector<Value> alpha =
+      softmaxUpdate(s, 0, nt, kv0, masked, state, maskBlock);
   for (int64_t i = 0; i < rowGroups; ++i)
     for (int64_t jd = 0; jd < nd; ++jd)
       state[i * nd + jd] =

@@ -268,20 +268,32 @@ private:
                : row;
   }
 
-  /// The additive mask's entries of S's tile jj (tileN keys, from key kv0)
-  /// in row group i, one f32 per accumulator element of this lane.
-  SmallVector<Value> loadMask(int64_t i, int64_t jj, Value kv0);
+  /// The additive mask's loads for S's tile jj (tileN keys, from key kv0)
+  /// in row group i: aligned pairs of adjacent keys (vector<2>) where the
+  /// layout and Skv allow, else one element each, in the mask's type.
+  SmallVector<Value> loadMaskTile(int64_t i, int64_t jj, Value kv0);
+  /// Every tile's loads of the block from key kv0 ([i x tiles + jj]),
+  /// issued ahead of the products that hide their latency; empty without
+  /// a mask.
+  using MaskBlock = SmallVector<SmallVector<Value>>;
+  MaskBlock loadMaskBlock(Value kv0);
+  /// A tile's loads as f32, one per accumulator element.
+  SmallVector<Value> maskTerms(ArrayRef<Value> loads);
   /// Scales S's tiles [j0, j1) (of tileN keys, from key kv0) of every row
-  /// group to the log2 domain, adds the additive mask (if any), masks them
+  /// group to the log2 domain (with an additive mask: adds it, the scores
+  /// kept in natural units up to exp2's argument), masks them
   /// (`masked`: causal and keys past Skv), updates the online
   /// softmax's m and l in `state` with them and replaces them by P =
   /// exp2(S - m). Returns, per row group, the factor exp2(m_old - m_new) by
   /// which the caller rescales O (one vector<perTile>).
-  /// `afterMax`, when given, is called once every row's max is known and
-  /// before the exponentials (no cross-lane work follows it).
+  /// `maskBlock`: the block's mask loads (loadMaskBlock), or empty to
+  /// load the mask here. `afterMax`, when given, is called once every
+  /// row's max is known and before the exponentials (no cross-lane work
+  /// follows it).
   SmallVector<Value> softmaxUpdate(SmallVectorImpl<SmallVector<Value>> &s,
                                    int64_t j0, int64_t j1, Value kv0,
                                    bool masked, SmallVectorImpl<Value> &state,
+                                   const MaskBlock &maskBlock = {},
                                    function_ref<void()> afterMax = nullptr);
   /// The loop over key/value blocks [begin, end): the state is O (rowGroups
   /// x nd vectors), then m and l (rowGroups x perTile / 2 scalars each).

@@ -217,6 +217,8 @@ void AttentionKernelBuilder::overlappedWgmmaBlock(
   Value zeroB = fencedZeros(b, loc, half / 2);
   SmallVector<Value> sAcc = {issueScoresWgmma(stage, 0, zeroA),
                              issueScoresWgmma(stage, half, zeroB)};
+  // The mask's loads under the MMAs.
+  MaskBlock maskBlock = loadMaskBlock(kv0);
   SmallVector<SmallVector<Value>> s(1, SmallVector<Value>(tkv / 8));
   Value o;
   for (int64_t h = 0; h < 2; ++h) {
@@ -227,8 +229,9 @@ void AttentionKernelBuilder::overlappedWgmmaBlock(
             .first;
     llvm::copy(unpackAccumulators(acc, tilesPerHalf),
                s[0].begin() + h * tilesPerHalf);
-    SmallVector<Value> alpha = softmaxUpdate(
-        s, h * tilesPerHalf, (h + 1) * tilesPerHalf, kv0, masked, state);
+    SmallVector<Value> alpha =
+        softmaxUpdate(s, h * tilesPerHalf, (h + 1) * tilesPerHalf, kv0, masked,
+                      state, maskBlock);
     // O is read again (rescaled) once the first half's P V completed.
     SmallVector<Value> tiles(state.begin(), state.begin() + nd);
     if (h == 1) {
@@ -248,9 +251,10 @@ void AttentionKernelBuilder::overlappedWgmmaBlock(
 void AttentionKernelBuilder::firstPipelinedBlock(
     Value kb, bool masked, SmallVectorImpl<Value> &state) {
   Value stage = bringBlock(kb);
+  MaskBlock maskBlock = loadMaskBlock(mul(kb, tkv));
   SmallVector<SmallVector<Value>> s = {scoresWgmma(stage)};
   // O is still zero: the rescale factor has nothing to scale.
-  (void)softmaxUpdate(s, 0, tkv / 8, mul(kb, tkv), masked, state);
+  (void)softmaxUpdate(s, 0, tkv / 8, mul(kb, tkv), masked, state, maskBlock);
   llvm::append_range(state, packProbabilities(s[0]));
 }
 
@@ -267,11 +271,13 @@ void AttentionKernelBuilder::pipelinedWgmmaBlock(
   // does. ptxas waits for a wgmma that reads registers before a shuffle
   // (seen in the SASS), so no shuffle may follow the P V's issue.
   Value sAcc = issueScoresWgmma(stage, 0, fencedZeros(b, loc, tkv / 2));
+  // The mask's loads while S's MMAs run.
+  MaskBlock maskBlock = loadMaskBlock(kv0);
   sAcc = wgmma::tiedAsm(b, loc, "wgmma.wait_group.sync.aligned 0;", sAcc).first;
   SmallVector<SmallVector<Value>> s = {unpackAccumulators(sAcc, tkv / 8)};
   Value o;
   SmallVector<Value> alpha =
-      softmaxUpdate(s, 0, tkv / 8, kv0, masked, state, [&] {
+      softmaxUpdate(s, 0, tkv / 8, kv0, masked, state, maskBlock, [&] {
         o = issueValuesWgmmaPacked(
             previous, rem(add(kb, -1), vStages), 0,
             packAccumulators(ArrayRef<Value>(state).take_front(nd)));

@@ -3,7 +3,8 @@
 // the scores stay in natural units, x = fma(S, scale, mask), and only
 // x - m is taken to the log2 domain for exp2 (the scale no longer folds
 // into exp2's fma; mask x log2(e) would overflow for finfo.min masks).
-// Dims of 1 broadcast (index 0); in the m16n8 layout (mma.sync, wgmma, the
+// The block's mask loads are issued before its Q K^T products, which hide
+// their latency (loadMaskBlock). Dims of 1 broadcast (index 0); in the m16n8 layout (mma.sync, wgmma, the
 // FMA kernel) adjacent keys load as aligned pairs, on AMD matrix cores and
 // with an odd Skv element by element with the key clamped to Skv - 1.
 // RUN: hkg-opt %s --split-input-file --hkg-default-schedule --hkg-lower-to-gpu --canonicalize --cse | FileCheck %s
@@ -14,8 +15,8 @@
 // CHECK: gpu.func @hkg_attention_0(%{{.*}}: memref<2x4x64x64xbf16>, %{{.*}}: memref<2x4x128x64xbf16>, %{{.*}}: memref<2x4x128x64xbf16>, %[[MASK:.*]]: memref<2x1x1x128xf32>, %[[OUT:.*]]: memref<2x4x64x64xbf16>)
 // CHECK-DAG: %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
 // CHECK-DAG: %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
-// CHECK: nvvm.mma.sync
 // CHECK: %[[PAIR:.*]] = vector.load %[[MASK]][%block_id_z, %c0, %c0, %{{.*}}] {alignment = 8 : i64} : memref<2x1x1x128xf32>, vector<2xf32>
+// CHECK: nvvm.mma.sync
 // CHECK: %[[M0:.*]] = vector.extract %[[PAIR]][0]
 // CHECK: %[[X0:.*]] = math.fma %{{.*}}, %[[SCALE]], %[[M0]] : f32
 // CHECK: %[[D0:.*]] = arith.subf %[[X0]], %{{.*}} : f32
@@ -38,10 +39,13 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK: gpu.func @hkg_attention_0(
 // CHECK-SAME: %[[MASK:arg3]]: memref<1x4x64x77xbf16>, %{{.*}}: memref<1x4x64x64xbf16>)
 // CHECK-SAME: mma = mfma_16x16x16
-// CHECK: amdgpu.mfma
+// The loads follow the block's copy into LDS (its barrier).
+// CHECK: scf.for
+// CHECK: gpu.barrier
 // CHECK: %[[KEY:.*]] = arith.minui %{{.*}}, %c76 : index
 // CHECK-NEXT: %[[M:.*]] = memref.load %[[MASK]][%c0, %block_id_y, %{{.*}}, %[[KEY]]] : memref<1x4x64x77xbf16>
-// CHECK-NEXT: %[[MF:.*]] = arith.extf %[[M]] : bf16 to f32
+// CHECK: amdgpu.mfma
+// CHECK: %[[MF:.*]] = arith.extf %[[M]] : bf16 to f32
 // CHECK: math.fma %{{.*}}, %{{.*}}, %[[MF]] : f32
 // CHECK: arith.cmpi sle
 // CHECK: arith.select
@@ -82,10 +86,11 @@ module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
 // CHECK: gpu.func @hkg_attention_0(
 // CHECK-SAME: %[[MASK:arg3]]: memref<1x4x1x256xf16>
 // CHECK-SAME: pack_gqa = 1
-// CHECK: nvgpu.mma.sync
+// CHECK: scf.for
 // CHECK: %[[ROW:.*]] = arith.minui %{{.*}}, %c1 : index
 // CHECK-NEXT: %[[HEAD:.*]] = arith.addi %{{.*}}, %[[ROW]] : index
 // CHECK: vector.load %[[MASK]][%c0, %[[HEAD]], %c0, %{{.*}}] {alignment = 4 : i64} : memref<1x4x1x256xf16>, vector<2xf16>
+// CHECK: nvgpu.mma.sync
 module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
   func.func @decode_sm90(%q: tensor<1x4x1x64xf16>, %k: tensor<1x2x256x64xf16>, %m: tensor<1x4x1x256xf16>) -> tensor<1x4x1x64xf16> {
     %0 = hkg.attention %q, %k, %k mask(%m : tensor<1x4x1x256xf16>) : tensor<1x4x1x64xf16>, tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16> -> tensor<1x4x1x64xf16>
