@@ -13,8 +13,11 @@
 // RUN: hkg-compile %s --chip=gfx942 -o %t.amd && FileCheck %s --check-prefix=AMDSTATS --input-file=%t.amd/manifest.json
 // RUN: hkg-compile %s --chip=sm_90 -o %t.nv && FileCheck %s --check-prefix=NVSTATS --input-file=%t.nv/manifest.json
 
-// Softmax over 16 rows of 4M bf16 (8 MiB a row: no workgroup holds it, a
-// cluster of 8 would not either): 64 workgroups of 512 threads a row, each
+// Softmax over 16 rows of 4M bf16 (8 MiB a row: no workgroup holds it),
+// pinned to the workspace split (the default is now a cluster of 8 on
+// sm_90 and one wave's split elsewhere: more workgroups than one wave ran
+// about 1 us each on the H100, docs/perf "Long rows"): 64 workgroups of
+// 512 threads a row, each
 // slice of 64K elements re-read (row_cache = none) from what the online
 // (max, sum) pass left in L2; one round, (max, sum) pairs.
 // CHECK-LABEL: func.func @softmax_long_rows
@@ -78,14 +81,15 @@
 // CHECK-NOT: memref.load %[[WS]]
 // CHECK: gpu.return
 func.func @softmax_long_rows(%x: tensor<16x4194304xbf16>) -> tensor<16x4194304xbf16> {
-  %0 = hkg.softmax %x axis(1) : tensor<16x4194304xbf16> -> tensor<16x4194304xbf16>
+  %0 = hkg.softmax %x axis(1) {schedule = #hkg.schedule<row_split = 64, row_split_reduce = workspace, row_cache = none, threads = 512>} : tensor<16x4194304xbf16> -> tensor<16x4194304xbf16>
   return %0 : tensor<16x4194304xbf16>
 }
 
 // -----
 
-// LayerNorm over 64 rows of 1M bf16 (more rows than a cluster split's
-// rows x 8 <= SMs): 64 workgroups a row, each keeping its 16K-element slice
+// LayerNorm over 64 rows of 1M bf16, pinned to the workspace split (the
+// default: a cluster of 8 on sm_90, one wave's split elsewhere): 64
+// workgroups a row, each keeping its 16K-element slice
 // in registers (4 vectors of 8 a thread, read once); two rounds (the mean,
 // then the squared deviations), each with its own partials and counters.
 // CHECK-LABEL: func.func @layernorm_many_long_rows
@@ -105,7 +109,7 @@ func.func @softmax_long_rows(%x: tensor<16x4194304xbf16>) -> tensor<16x4194304xb
 // CHECK-NOT: vector.load %[[IN]]
 // CHECK-COUNT-4: vector.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : memref<64x1048576xbf16>
 func.func @layernorm_many_long_rows(%x: tensor<64x1048576xbf16>, %w: tensor<1048576xbf16>, %b: tensor<1048576xbf16>) -> tensor<64x1048576xbf16> {
-  %0 = hkg.layernorm %x weight(%w : tensor<1048576xbf16>) bias(%b : tensor<1048576xbf16>) eps(1.0e-05) : tensor<64x1048576xbf16> -> tensor<64x1048576xbf16>
+  %0 = hkg.layernorm %x weight(%w : tensor<1048576xbf16>) bias(%b : tensor<1048576xbf16>) eps(1.0e-05) {schedule = #hkg.schedule<row_split = 64, row_split_reduce = workspace, row_cache = registers, threads = 512>} : tensor<64x1048576xbf16> -> tensor<64x1048576xbf16>
   return %0 : tensor<64x1048576xbf16>
 }
 

@@ -125,19 +125,28 @@ static bool sliceFitsRegisters(const RowGeometry &g, int64_t vw, int64_t split,
          kMaxCachedWordsPerThread / 2;
 }
 
+/// Workgroups of a row split through clusters, per SM, up to which the
+/// default splits rows that do not fit a workgroup's registers: on the
+/// H100, 64 x 1M bf16 (512 workgroups in clusters of 8, 3.9 per SM) ran
+/// softmax, layernorm and rmsnorm 1.02-1.22x faster than the unsplit rows,
+/// and 1024 x 65536 (its slices under kMinRowSplitSliceBytes) is not split.
+static constexpr int64_t kClusterSplitWorkgroupsPerSM = 4;
+
 /// The default `row_split` (static row counts whose rows vector_width
 /// divides; otherwise 1):
-///  - on sm_90, few rows (rows x split within the SM count, so that every
-///    workgroup of every cluster runs at once) long enough that each slice
-///    keeps kMinRowSplitSliceBytes of input take the largest such cluster,
-///    provided the row fits a workgroup's registers whole or in that
-///    slice;
-///  - other rows too long for that are split through the workspace into
-///    the fewest slices
-///    that fit a workgroup's registers (rows of 64K f32-cached elements
-///    and more: re-reading them cost softmax and layernorm 40% of a
-///    copy, docs/perf), and further while the rows leave SMs idle and the
-///    slices keep kMinRowSplitSliceBytes, up to maxWorkspaceRowSplit.
+///  - on sm_90, rows long enough that each slice keeps
+///    kMinRowSplitSliceBytes of input take the largest cluster (up to 8)
+///    such that rows x split stays within the SM count (rows that fit a
+///    workgroup's registers whole: the split only fills the machine) or
+///    within kClusterSplitWorkgroupsPerSM per SM (rows that do not: their
+///    slices are read twice, from closer caches);
+///  - other rows are split through the workspace only while rows x split
+///    stays within the CU count (one wave: a row's workgroups wait for each
+///    other's statistics) and the slices keep kMinRowSplitSliceBytes. On
+///    the H100 a workspace split of more workgroups than that ran about
+///    1 us per workgroup (softmax 1024 x 65536 in 4096: 4.3 ms, 2% of a
+///    copy; the unsplit row re-read: 134 us), while one row of 4M in 64 ran
+///    layernorm 4.7x faster than unsplit (docs/perf "Long rows").
 static RowSplitChoice defaultRowSplit(const RowGeometry &g,
                                       const TargetInfo &target, int64_t vw,
                                       bool cached) {
@@ -156,20 +165,17 @@ static RowSplitChoice defaultRowSplit(const RowGeometry &g,
     return s == 1 ? RowSplitChoice{} : RowSplitChoice{s, true};
   }
   bool whole = sliceFitsRegisters(g, vw, 1);
+  int64_t maxWorkgroups = whole ? cus : kClusterSplitWorkgroupsPerSM * cus;
   if (target.hasClusters())
     for (int64_t s : llvm::reverse(kRowSplits))
-      if (s > 1 && s <= kMaxClusterRowSplit && g.rows * s <= cus &&
-          g.rowLength / s * g.inputElemBytes >= kMinRowSplitSliceBytes &&
-          (whole || sliceFitsRegisters(g, vw, s)))
+      if (s > 1 && s <= kMaxClusterRowSplit && g.rows * s <= maxWorkgroups &&
+          g.rowLength / s * g.inputElemBytes >= kMinRowSplitSliceBytes)
         return {s, false};
   if (whole)
     return {};
   int64_t vectors = g.rowLength / vw;
   int64_t s = 1;
-  while (s < maxSplit && 2 * s <= vectors &&
-         !sliceFitsRegisters(g, vw, s, kWorkspaceSplitThreads))
-    s *= 2;
-  while (s < maxSplit && 2 * s <= vectors && g.rows * s < cus &&
+  while (s < maxSplit && 2 * s <= vectors && g.rows * 2 * s <= cus &&
          g.rowLength / (2 * s) * g.inputElemBytes >= kMinRowSplitSliceBytes)
     s *= 2;
   if (s == 1)
