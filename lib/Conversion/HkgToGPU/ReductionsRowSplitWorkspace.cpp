@@ -8,9 +8,9 @@
 // writes its own slice with the row's statistics and the row is read once.
 //
 // Tickets: a workgroup's rank and row group come from a ticket, not its
-// block id: thread 0 takes the next value of a module counter (an atomic
-// increment that wraps at the grid size, so the counter is back at its
-// start when the launch ends), in the order the workgroups start. The
+// block id: thread 0 takes the next value of a module counter (one atomic
+// add; the workgroup drawing the grid's last ticket puts the counter back
+// to 0 for the next launch), in the order the workgroups start. The
 // workgroups of a row group hold S consecutive tickets, so the first of
 // them to wait can only wait for workgroups that have already started or
 // are next in line: with S workgroups resident at once the kernel always
@@ -24,8 +24,9 @@
 //  - thread 0 reads the round's generation of its group, fences, adds 1 to
 //    the group's arrival counter; the last of the S to arrive resets the
 //    counter to 0 and bumps the generation (after an acquire-release
-//    fence), the others spin until the generation moves (a sense-reversing
-//    barrier: nothing is left to reset for the next launch);
+//    fence), the others spin on relaxed loads until the generation moves
+//    (a sense-reversing barrier: nothing is left to reset for the next
+//    launch);
 //  - a barrier; every thread fences (acquire) and folds the S partials of
 //    its row in rank order (8 loads at a time), so the result is the same
 //    whichever workgroup arrives last, and every workgroup of the row computes
@@ -68,6 +69,28 @@ static Value atomicRead(OpBuilder &b, Location loc, Value counter,
                                      constI32(b, loc, 0), counter, idx);
 }
 
+/// `counter[idx]` (a 1-D i32 global memref) read with a relaxed atomic load
+/// at device scope: a spin that polls it leaves the L2's atomic units to the
+/// arrivals (an atomic add of 0 is a read-modify-write each time).
+static Value relaxedLoad(OpBuilder &b, Location loc, const TargetInfo &target,
+                         Value counter, Value idx) {
+  MLIRContext *ctx = b.getContext();
+  Type i64 = b.getI64Type();
+  Value base = arith::IndexCastOp::create(
+      b, loc, i64,
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, counter));
+  auto global = LLVM::LLVMPointerType::get(ctx, 1);
+  Value ptr = LLVM::IntToPtrOp::create(b, loc, global, base);
+  Value at = LLVM::GEPOp::create(
+      b, loc, global, b.getI32Type(), ptr,
+      ValueRange{arith::IndexCastOp::create(b, loc, i64, idx)});
+  return LLVM::LoadOp::create(b, loc, b.getI32Type(), at, /*alignment=*/4,
+                              /*isVolatile=*/false, /*isNonTemporal=*/false,
+                              /*isInvariant=*/false, /*isInvariantGroup=*/false,
+                              LLVM::AtomicOrdering::monotonic,
+                              target.isAMD() ? "agent" : "device");
+}
+
 /// Atomically adds 1 to `counter[idx]`; returns the value before.
 static Value atomicIncrement(OpBuilder &b, Location loc, Value counter,
                              ValueRange idx) {
@@ -83,22 +106,19 @@ Value RowEmitter::takeTicket() {
   Value isFirstThread =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, c0);
   emitIfThen(b, loc, isFirstThread, [&] {
-    // old + 1, or 0 after the grid's last ticket: the counter ends each
-    // launch where it started.
-    auto rmw =
-        memref::GenericAtomicRMWOp::create(b, loc, tickets, ValueRange{c0});
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(rmw.getBody());
-      Value old = rmw.getCurrentValue();
-      Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                          old, constI32(b, loc, gridSize - 1));
-      Value next = arith::SelectOp::create(
-          b, loc, wraps, constI32(b, loc, 0),
-          arith::AddIOp::create(b, loc, old, constI32(b, loc, 1)));
-      memref::AtomicYieldOp::create(b, loc, next);
-    }
-    memref::StoreOp::create(b, loc, rmw.getResult(), slot, ValueRange{c0});
+    // One atomic add per workgroup (a compare-and-swap loop that wrapped the
+    // counter itself retried under contention and serialized the launch's
+    // starts). The workgroup that draws the grid's last ticket puts the
+    // counter back to 0: every other ticket has been drawn by then, and the
+    // next launch starts after this one ends.
+    Value ticket = atomicIncrement(b, loc, tickets, ValueRange{c0});
+    Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ticket,
+                                       constI32(b, loc, gridSize - 1));
+    emitIfThen(b, loc, last, [&] {
+      memref::StoreOp::create(b, loc, constI32(b, loc, 0), tickets,
+                              ValueRange{c0});
+    });
+    memref::StoreOp::create(b, loc, ticket, slot, ValueRange{c0});
   });
   gpu::BarrierOp::create(b, loc);
   Value ticket = memref::LoadOp::create(b, loc, slot, ValueRange{c0});
@@ -173,7 +193,7 @@ SmallVector<Value> RowEmitter::workspaceCombine(ValueRange values,
       auto spin = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
       Block *before = b.createBlock(&spin.getBefore());
       b.setInsertionPointToStart(before);
-      Value now = atomicRead(b, loc, generations, rowGroup);
+      Value now = relaxedLoad(b, loc, kc.target, generations, rowGroup);
       Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, now,
                                          generation);
       scf::ConditionOp::create(b, loc, same, ValueRange{});

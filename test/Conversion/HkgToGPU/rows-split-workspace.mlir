@@ -1,17 +1,25 @@
 // row_split with row_split_reduce = workspace (every target): the workgroups
-// sharing a row take their row and slice by ticket (an atomic increment of
-// a module counter that wraps at the grid size), and each row reduction's
+// sharing a row take their row and slice by ticket (one atomic add on a
+// module counter, put back to 0 by the grid's last ticket), and each row reduction's
 // partials meet in a global workspace of the kernel's module: lane 0 of
 // each row stores the workgroup's partial at [group][rank], thread 0 reads
 // the round's generation, arrives, and either (the last of the row's
 // workgroups) resets the arrival counter and bumps the generation, or
-// spins until the generation moves; then every thread folds the row's
+// spins on relaxed atomic loads until the generation moves; then every thread folds the row's
 // partials in rank order. No cluster.
 // RUN: hkg-opt %s --split-input-file --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,SM90
 // RUN: hkg-opt %s --split-input-file --hkg-default-schedule=chip=gfx942 --hkg-lower-to-gpu=chip=gfx942 --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,GFX942
 // Both compile to code objects without scratch (gfx942) or spills (sm_90).
 // RUN: hkg-compile %s --chip=gfx942 -o %t.amd && FileCheck %s --check-prefix=AMDSTATS --input-file=%t.amd/manifest.json
 // RUN: hkg-compile %s --chip=sm_90 -o %t.nv && FileCheck %s --check-prefix=NVSTATS --input-file=%t.nv/manifest.json
+// The ticket is one atom.add (no compare-and-swap loop), the spin a relaxed
+// load:
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t.nv/hkg_softmax_0.ptx
+// PTX-NOT: atom.global.cas
+// PTX: atom.global.add.u32 {{.*}}[hkg_softmax_0_row_split_ticket], 1;
+// PTX-NOT: atom.global.cas
+// PTX: ld.relaxed.gpu.global.b32
+// PTX-NOT: atom.global.cas
 
 // Softmax over 16 rows of 4M bf16 (8 MiB a row: no workgroup holds it),
 // pinned to the workspace split (the default is now a cluster of 8 on
@@ -35,12 +43,13 @@
 // The ticket: 0 .. 1023, back to 0 after the last.
 // CHECK: %[[TICKETS:.*]] = memref.get_global @hkg_softmax_0_row_split_ticket
 // CHECK: scf.if
-// CHECK-NEXT: memref.generic_atomic_rmw %[[TICKETS]][%c0]
-// CHECK-NEXT: ^bb0(%[[OLD:.*]]: i32):
-// CHECK-NEXT: %[[WRAP:.*]] = arith.cmpi uge, %[[OLD]], %c1023_i32 : i32
-// CHECK-NEXT: %[[INC:.*]] = arith.addi %[[OLD]], %c1_i32 : i32
-// CHECK-NEXT: %[[NEXT:.*]] = arith.select %[[WRAP]], %c0_i32, %[[INC]] : i32
-// CHECK-NEXT: memref.atomic_yield %[[NEXT]] : i32
+// CHECK-NEXT: %[[OLD:.*]] = memref.atomic_rmw addi %c1_i32, %[[TICKETS]][%c0]
+// CHECK-NEXT: %[[WRAP:.*]] = arith.cmpi eq, %[[OLD]], %c1023_i32 : i32
+// CHECK-NEXT: scf.if %[[WRAP]] {
+// CHECK-NEXT: memref.store %c0_i32, %[[TICKETS]][%c0]
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.store %[[OLD]]
+// CHECK-NOT: generic_atomic_rmw
 // CHECK: gpu.barrier
 // CHECK: %[[T:.*]] = arith.index_castui
 // CHECK-NEXT: %[[RANK:.*]] = arith.remui %[[T]], %c64 : index
@@ -68,7 +77,10 @@
 // CHECK-NEXT: memref.atomic_rmw addi %c1_i32, %[[GEN]][%[[GROUP]]]
 // CHECK-NEXT: } else {
 // CHECK-NEXT: scf.while
-// CHECK-NEXT: %[[NOW:.*]] = memref.atomic_rmw addi %c0_i32, %[[GEN]][%[[GROUP]]]
+// CHECK: %[[NOW:.*]] = llvm.load %{{.*}} atomic syncscope(
+// SM90-SAME: "device"
+// GFX942-SAME: "agent"
+// CHECK-SAME: monotonic {alignment = 4 : i64} : !llvm.ptr<1> -> i32
 // CHECK-NEXT: %[[SAME:.*]] = arith.cmpi eq, %[[NOW]], %[[G0]] : i32
 // CHECK-NEXT: scf.condition(%[[SAME]])
 // CHECK: gpu.barrier
