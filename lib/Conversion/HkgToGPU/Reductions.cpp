@@ -80,7 +80,7 @@ LogicalResult mlir::hkg::lowerReduce(ReduceOp op, KernelContext &kc) {
         }
         Value position =
             arith::IndexCastOp::create(b, loc, b.getI32Type(), s.col);
-        return combine(b, loc, a, kinds.ofLanes(b, loc, values, position));
+        return kinds.accumulateLanes(b, loc, a, values, position);
       },
       &combine);
   SmallVector<Value> state = e.reduceRow(acc, combine);

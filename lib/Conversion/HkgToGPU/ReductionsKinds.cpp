@@ -210,6 +210,29 @@ SmallVector<Value> KindState::ofLanes(OpBuilder &b, Location loc,
   return state;
 }
 
+SmallVector<Value> KindState::accumulateLanes(OpBuilder &b, Location loc,
+                                              ValueRange acc,
+                                              ArrayRef<Value> values,
+                                              Value position) const {
+  SmallVector<Value> merged =
+      combiner()(b, loc, acc, ofLanes(b, loc, values, position));
+  // The slot's own sum of exponentials and the merge's rescaling of it are
+  // left unused, and erased as dead code.
+  for (auto [k, kind] : llvm::enumerate(kinds)) {
+    if (kind != ReduceKind::LogSumExp)
+      continue;
+    unsigned at = offsets[k];
+    Value m = merged[at]; // max(acc's max, the lanes' max)
+    Value kept = arith::MulFOp::create(b, loc, acc[at + 1],
+                                       expOrZero(b, loc, acc[at], m));
+    Value lanes = expDiffOrZero(b, loc, values[k], m);
+    if (isa<VectorType>(lanes.getType()))
+      lanes = reduceVector(b, loc, lanes, ReduceKind::Sum);
+    merged[at + 1] = arith::AddFOp::create(b, loc, kept, lanes);
+  }
+  return merged;
+}
+
 SmallVector<Value> KindState::ofElements(OpBuilder &b, Location loc,
                                          ArrayRef<Value> values,
                                          Value position) const {

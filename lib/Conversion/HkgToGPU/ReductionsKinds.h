@@ -46,6 +46,15 @@ public:
   SmallVector<Value> ofLanes(OpBuilder &b, Location loc, ArrayRef<Value> values,
                              Value position) const;
 
+  /// `acc` (a state of scalars) with a slot of lanes folded in, as
+  /// combiner()(acc, ofLanes(values, position)), except that a logsumexp
+  /// takes its lanes' exponentials against the new running max directly:
+  /// one exponential per lane and one for acc's sum (9 for 8 lanes, not
+  /// the 10 of a slot's own max and sum merged), as the online softmax.
+  SmallVector<Value> accumulateLanes(OpBuilder &b, Location loc, ValueRange acc,
+                                     ArrayRef<Value> values,
+                                     Value position) const;
+
   /// The state of one element per lane, for the column kernel: `values[k]`
   /// f32 vectors, `position` the i32 position shared by the lanes.
   SmallVector<Value> ofElements(OpBuilder &b, Location loc,
