@@ -2,15 +2,16 @@
 // default schedules: each chip's 8-bit matrix-core instruction, no scratch
 // or spills. gfx950: v_mfma_f32_16x16x32_fp8_fp8 / _bf8_bf8 and
 // v_mfma_i32_16x16x64_i8; gfx1201: v_wmma_f32_16x16x16_fp8_fp8 / _bf8_bf8
-// and v_wmma_i32_16x16x16_iu8; sm_90: wgmma m64nNk32 .e4m3 / .e5m2 / .s8
-// with B as [N, K]. Chips without 8-bit instructions (gfx90a, gfx1100), and
-// sm_90 with B as [K, N], multiply with FMAs, fp8 widened through f16
-// (Float8.h), i8 in i32 (LLVM forms v_dot4 from the i8 products). gfx942's FNUZ formats: matmul-8bit-gfx942-isa.mlir.
+// and v_wmma_i32_16x16x16_iu8; gfx1100: v_wmma_i32_16x16x16_iu8 (inputs
+// replicated in both half-waves); sm_90: wgmma m64nNk32 .e4m3 / .e5m2 / .s8
+// with B as [N, K]. Chips without the 8-bit instruction (gfx90a; gfx1100 for
+// fp8), and sm_90 with B as [K, N], multiply with FMAs, fp8 widened through
+// f16 (Float8.h), i8 in i32 (LLVM forms v_dot4 from the i8 products). gfx942's FNUZ formats: matmul-8bit-gfx942-isa.mlir.
 // REQUIRES: rocdl-toolkit, libdevice
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx950 --hkg-lower-to-gpu=chip=gfx950 | hkg-opt %mm_gfx950_isa | FileCheck %s --check-prefixes=AMD,GFX950
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1201 --hkg-lower-to-gpu=chip=gfx1201 | hkg-opt %mm_gfx1201_isa | FileCheck %s --check-prefixes=AMD,GFX1201
-// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx90a --hkg-lower-to-gpu=chip=gfx90a | hkg-opt %mm_gfx90a_isa | FileCheck %s --check-prefixes=AMD,FMA
-// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1100 --hkg-lower-to-gpu=chip=gfx1100 | hkg-opt %mm_gfx1100_isa | FileCheck %s --check-prefixes=AMD,FMA
+// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx90a --hkg-lower-to-gpu=chip=gfx90a | hkg-opt %mm_gfx90a_isa | FileCheck %s --check-prefixes=AMD,FMA,FMAI8
+// RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1100 --hkg-lower-to-gpu=chip=gfx1100 | hkg-opt %mm_gfx1100_isa | FileCheck %s --check-prefixes=AMD,FMA,GFX1100
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 --hkg-lower-to-gpu=chip=sm_90 | hkg-opt %mm_sm90_ptx | FileCheck %s --check-prefix=SM90
 
 func.func @fp8_scaled(%a: tensor<128x512xf8E4M3FN>, %b: tensor<256x512xf8E4M3FN>, %s: tensor<f32>, %sa: tensor<128x1xf32>, %sb: tensor<256xf32>) -> tensor<128x256xbf16> {
@@ -54,7 +55,8 @@ func.func @i8(%a: tensor<128x512xi8>, %b: tensor<256x512xi8>) -> tensor<128x256x
 // AMD-LABEL: gpu.binary @hkg_matmul_2
 // GFX950: v_mfma_i32_16x16x64_i8
 // GFX1201: v_wmma_i32_16x16x16_iu8
-// FMA: {{v_dot4c_i32_i8|v_dot4_i32_iu8}}
+// GFX1100: v_wmma_i32_16x16x16_iu8
+// FMAI8: {{v_dot4c_i32_i8|v_dot4_i32_iu8}}
 // AMD: .private_segment_fixed_size: 0
 // AMD: .vgpr_spill_count: 0
 // AMD-NOT: v_mfma_f32

@@ -69,13 +69,16 @@ static constexpr llvm::StringLiteral kMmaHopper[] = {
 // 8-bit operands: v_mfma_f32_16x16x32_{fp8,bf8}_{fp8,bf8} and
 // v_mfma_i32_16x16x32_i8 (gfx942, FNUZ formats; gfx950, OCP formats),
 // v_mfma_i32_16x16x64_i8 (gfx950), v_wmma_f32_16x16x16_{fp8,bf8}_* and
-// v_wmma_i32_16x16x16_iu8 (gfx12); wgmma.mma_async m64nNk32 .e4m3 / .e5m2
-// (f32) and .s8 (s32) on sm_90a.
+// v_wmma_i32_16x16x16_iu8 (gfx11, gfx12); wgmma.mma_async m64nNk32 .e4m3 /
+// .e5m2 (f32) and .s8 (s32) on sm_90a.
 static constexpr llvm::StringLiteral kMfma8Bit[] = {"mfma_16x16x32"};
 static constexpr llvm::StringLiteral kWgmma8Bit[] = {"wgmma_64x128x32",
                                                      "wgmma_64x256x32"};
 static constexpr llvm::StringLiteral kMfmaI8Cdna4[] = {"mfma_16x16x64"};
 static constexpr llvm::StringLiteral kWmma8BitGfx12[] = {"wmma_16x16x16"};
+// gfx11 has the i8 WMMA (v_wmma_i32_16x16x16_iu8, inputs replicated in both
+// half-waves as its 16-bit ones) and no 8-bit float format.
+static constexpr llvm::StringLiteral kWmmaI8Gfx11[] = {"wmma_16x16x16"};
 
 // clang-format off
 static const TargetInfo kTargets[] = {
@@ -95,10 +98,12 @@ static const TargetInfo kTargets[] = {
    Fp8Format::OCP, kMfma8Bit, kMfmaI8Cdna4},
   {"gfx1100", Vendor::AMD, "rdna3", "Radeon RX 7900 XTX",
    32, 65536, 96, 256, 1024, 32,
-   MatrixCoreKind::WMMA, kWmma, 960.0, 61.4, 122.8, "[LLVM] [ROCM] [RX7900]"},
+   MatrixCoreKind::WMMA, kWmma, 960.0, 61.4, 122.8, "[LLVM] [ROCM] [RX7900]",
+   Fp8Format::None, {}, kWmmaI8Gfx11},
   {"gfx1151", Vendor::AMD, "rdna3.5", "Radeon 8060S (Ryzen AI Max+ 395)",
    32, 65536, 40, 256, 1024, 32,
-   MatrixCoreKind::WMMA, kWmma, 256.0, 29.7, 59.4, "[LLVM] [ROCM] [STRIX]"},
+   MatrixCoreKind::WMMA, kWmma, 256.0, 29.7, 59.4, "[LLVM] [ROCM] [STRIX]",
+   Fp8Format::None, {}, kWmmaI8Gfx11},
   {"gfx1201", Vendor::AMD, "rdna4", "Radeon AI PRO R9700",
    32, 65536, 64, 256, 1024, 32,
    MatrixCoreKind::WMMA, kWmma, 644.6, 47.8, 191.0, "[LLVM] [ROCM] [R9700]",
