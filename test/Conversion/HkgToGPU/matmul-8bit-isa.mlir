@@ -1,6 +1,6 @@
 // 8-bit matmuls (OCP fp8, i8) through the upstream GPU backends with their
 // default schedules: each chip's 8-bit matrix-core instruction, no scratch
-// or spills. gfx950: v_mfma_f32_16x16x32_fp8_fp8 / _bf8_bf8 and
+// or spills. gfx950: v_mfma_f32_16x16x128_f8f6f4 (cbsz / blgp 1 for bf8) and
 // v_mfma_i32_16x16x64_i8; gfx1201: v_wmma_f32_16x16x16_fp8_fp8 / _bf8_bf8
 // and v_wmma_i32_16x16x16_iu8; gfx1100: v_wmma_i32_16x16x16_iu8 (inputs
 // replicated in both half-waves); sm_90: wgmma m64nNk32 .e4m3 / .e5m2 / .s8
@@ -38,7 +38,7 @@ func.func @i8(%a: tensor<128x512xi8>, %b: tensor<256x512xi8>) -> tensor<128x256x
 // e4m3 x e4m3 (B as [N, K]) with a per-tensor, a per-row (A) and a
 // per-column (B) scale in the epilogue, written as bf16.
 // AMD-LABEL: gpu.binary @hkg_matmul_0
-// GFX950: v_mfma_f32_16x16x32_fp8_fp8
+// GFX950: v_mfma_f32_16x16x128_f8f6f4 {{[av]}}[{{[0-9:]+}}], v[{{[0-9:]+}}], v[{{[0-9:]+}}], {{[^ \\]+}}\0A
 // GFX1201: v_wmma_f32_16x16x16_fp8_fp8
 // FMA: v_cvt_f32_f16
 // FMA: {{v_pk_fma_f32|v_fmac_f32}}
@@ -46,7 +46,7 @@ func.func @i8(%a: tensor<128x512xi8>, %b: tensor<256x512xi8>) -> tensor<128x256x
 // AMD: .vgpr_spill_count: 0
 // e5m2 x e5m2, B as [K, N] (transposed into K-contiguous LDS), to f32.
 // AMD-LABEL: gpu.binary @hkg_matmul_1
-// GFX950: v_mfma_f32_16x16x32_bf8_bf8
+// GFX950: v_mfma_f32_16x16x128_f8f6f4 {{[^\\]*}} cbsz:1 blgp:1\0A
 // GFX1201: v_wmma_f32_16x16x16_bf8_bf8
 // FMA: {{v_cvt_f32_f16|v_fma_mix_f32}}
 // AMD: .private_segment_fixed_size: 0

@@ -9,7 +9,8 @@
 
 // Default schedules of 8-bit matmuls (OCP fp8 and i8; gfx942's FNUZ fp8 in
 // default-schedule-matmul-8bit-gfx942.mlir): the chip's 8-bit instruction
-// (gfx950: mfma_16x16x32 for fp8, v_mfma_i32_16x16x64_i8 for i8; gfx1201:
+// (gfx950: the double-rate v_mfma_f32_16x16x128_f8f6f4 for fp8, K steps of
+// 128, v_mfma_i32_16x16x64_i8 for i8; gfx1201:
 // wmma_16x16x16; sm_90: wgmma_64x128x32, and for large problems the 16-bit
 // wide default's 128 x 256 tiles of wgmma_64x256x32 over 4 stages with
 // wgmma_pending = 1, the LDS epilogue for f32 accumulators only) over
@@ -41,15 +42,15 @@ func.func @fp8_decode(%a: tensor<16x4096xf8E4M3FN>, %b: tensor<4096x4096xf8E4M3F
 }
 
 // GFX950-LABEL: func.func @fp8_e4m3(
-// GFX950: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mfma_16x16x32, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 64, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 16, waves_m = 2, waves_n = 2, wgmma_pending = 0>
+// GFX950: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mfma_16x16x128, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 16, waves_m = 2, waves_n = 2, wgmma_pending = 0>
 // GFX950-LABEL: func.func @fp8_e5m2(
-// GFX950: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mfma_16x16x32, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 64, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 16, waves_m = 2, waves_n = 2, wgmma_pending = 0>
+// GFX950: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mfma_16x16x128, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 16, waves_m = 2, waves_n = 2, wgmma_pending = 0>
 // GFX950-LABEL: func.func @i8(
 // GFX950: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mfma_16x16x64, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 64, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 16, waves_m = 2, waves_n = 2, wgmma_pending = 0>
 // GFX950-LABEL: func.func @i8_decode(
 // GFX950: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mfma_16x16x64, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 16, waves_m = 1, waves_n = 4, wgmma_pending = 0>
 // GFX950-LABEL: func.func @fp8_decode(
-// GFX950: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mfma_16x16x32, persistent = 0, split_k = 4, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 16, waves_m = 1, waves_n = 4, wgmma_pending = 0>
+// GFX950: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mfma_16x16x128, persistent = 0, split_k = 4, split_k_reduce = workspace, stages = 2, tile_k = 128, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 16, waves_m = 1, waves_n = 4, wgmma_pending = 0>
 // GFX1201-LABEL: func.func @fp8_e4m3(
 // GFX1201: hkg.matmul {{.*}}schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = wmma_16x16x16, persistent = 0, split_k = 1, split_k_reduce = workspace, stages = 2, tile_k = 64, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 16, waves_m = 2, waves_n = 4, wgmma_pending = 0>
 // GFX1201-LABEL: func.func @fp8_e5m2(

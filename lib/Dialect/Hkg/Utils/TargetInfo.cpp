@@ -66,7 +66,8 @@ static constexpr llvm::StringLiteral kMmaSync[] = {"mma_16x8x16",
 static constexpr llvm::StringLiteral kMmaHopper[] = {
     "mma_16x8x16", "mma_16x8x8_tf32x3", "wgmma_64x128x16", "wgmma_64x256x16"};
 
-// 8-bit operands: v_mfma_f32_16x16x32_{fp8,bf8}_{fp8,bf8} and
+// 8-bit operands: v_mfma_f32_16x16x32_{fp8,bf8}_{fp8,bf8} (and gfx950's
+// v_mfma_f32_16x16x128_f8f6f4) and
 // v_mfma_i32_16x16x32_i8 (gfx942, FNUZ formats; gfx950, OCP formats),
 // v_mfma_i32_16x16x64_i8 (gfx950), v_wmma_f32_16x16x16_{fp8,bf8}_* and
 // v_wmma_i32_16x16x16_iu8 (gfx11, gfx12); wgmma.mma_async m64nNk32 .e4m3 /
@@ -75,6 +76,10 @@ static constexpr llvm::StringLiteral kMfma8Bit[] = {"mfma_16x16x32"};
 static constexpr llvm::StringLiteral kWgmma8Bit[] = {"wgmma_64x128x32",
                                                      "wgmma_64x256x32"};
 static constexpr llvm::StringLiteral kMfmaI8Cdna4[] = {"mfma_16x16x64"};
+// gfx950's double-rate 8-bit float form first (v_mfma_f32_16x16x128_f8f6f4,
+// 32 bytes of K a lane), the gfx942 one beside it.
+static constexpr llvm::StringLiteral kMfmaFp8Cdna4[] = {"mfma_16x16x128",
+                                                        "mfma_16x16x32"};
 static constexpr llvm::StringLiteral kWmma8BitGfx12[] = {"wmma_16x16x16"};
 // gfx11 has the i8 WMMA (v_wmma_i32_16x16x16_iu8, inputs replicated in both
 // half-waves as its 16-bit ones) and no 8-bit float format.
@@ -95,7 +100,7 @@ static const TargetInfo kTargets[] = {
   {"gfx950", Vendor::AMD, "cdna4", "Instinct MI355X",
    64, 163840, 256, 512, 1024, 32,
    MatrixCoreKind::MFMA, kMfmaCdna4, 8000.0, 157.3, 2500.0, "[LLVM] [ROCM] [MI355X]",
-   Fp8Format::OCP, kMfma8Bit, kMfmaI8Cdna4},
+   Fp8Format::OCP, kMfmaFp8Cdna4, kMfmaI8Cdna4},
   {"gfx1100", Vendor::AMD, "rdna3", "Radeon RX 7900 XTX",
    32, 65536, 96, 256, 1024, 32,
    MatrixCoreKind::WMMA, kWmma, 960.0, 61.4, 122.8, "[LLVM] [ROCM] [RX7900]",

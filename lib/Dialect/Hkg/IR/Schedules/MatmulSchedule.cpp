@@ -343,6 +343,8 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
     tileN = 128;
     // 64 bytes of K per row: 32 16-bit or 64 8-bit elements.
     tileK = eightBit ? 64 : 32;
+    // CDNA4's double-rate 8-bit float MFMA (16x16x128) steps K by 128.
+    tileK = std::max(tileK, shape.k);
     wavesN = target.matrixCore == MatrixCoreKind::WMMA ? 4 : 2;
     swizzle = true;
     pad = 0;
@@ -370,7 +372,7 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
     // read 256 bytes a row. On an H100, 1 x 2048 x 1M went from 68% of the
     // weight-read floor to 99% so, and 4 x 4096 x 16K 1.16x faster
     // (docs/perf, "Matrix-vector products").
-    if (useMma && !readsRhsTransposed() && n >= 128) {
+    if (useMma && !readsRhsTransposed() && n >= 128 && shape.k <= 64) {
       tileN = 128;
       tileK = 64;
     }
