@@ -127,6 +127,14 @@ bool mlir::hkg::canUse32BitIndices(Operation *gpuModule) {
   WalkResult result = gpuModule->walk([&](Operation *op) {
     if (op->getDialect() && op->getDialect()->getNamespace() == "nvgpu")
       return WalkResult::interrupt();
+    // A global memref's address as `index` (a relaxed-load pointer, a bulk
+    // copy's destination) needs all 64 bits; workgroup addresses fit 32.
+    if (auto ptr = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op)) {
+      auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+          ptr.getSource().getType().getMemorySpace());
+      if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+        return WalkResult::interrupt();
+    }
     if (auto global = dyn_cast<memref::GlobalOp>(op))
       if (!fits(global.getType()))
         return WalkResult::interrupt();

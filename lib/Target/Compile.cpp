@@ -451,7 +451,8 @@ FailureOr<Bundle> mlir::hkg::compileBundle(ModuleOp module,
       else if (options.indexBitwidth == 32)
         return gpuModule.emitError(
             "32-bit indices requested, but the kernel has a memref of more "
-            "than 2^30 elements, a dynamic shape, or nvgpu ops");
+            "than 2^30 elements, a dynamic shape, nvgpu ops, or a global "
+            "memref's address taken as an index");
     }
     if (!target->isAMD())
       kernel.indexBitwidth = indexBitwidth;

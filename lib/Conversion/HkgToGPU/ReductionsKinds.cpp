@@ -223,9 +223,22 @@ SmallVector<Value> KindState::accumulateLanes(OpBuilder &b, Location loc,
       continue;
     unsigned at = offsets[k];
     Value m = merged[at]; // max(acc's max, the lanes' max)
-    Value kept = arith::MulFOp::create(b, loc, acc[at + 1],
-                                       expOrZero(b, loc, acc[at], m));
-    Value lanes = expDiffOrZero(b, loc, values[k], m);
+    // Exponentials against m, or against 0 while m is -inf (nothing but
+    // -inf and NaN lanes so far): exp(-inf) is 0 and a NaN lane stays NaN
+    // (maxnum skips NaNs, so zeroing every lane when m is -inf would drop
+    // them).
+    Value negInf = constF32(b, loc, -std::numeric_limits<double>::infinity());
+    Value empty =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf);
+    Value base =
+        arith::SelectOp::create(b, loc, empty, constF32(b, loc, 0.0), m);
+    Value kept = arith::MulFOp::create(
+        b, loc, acc[at + 1],
+        math::ExpOp::create(b, loc,
+                            arith::SubFOp::create(b, loc, acc[at], base)));
+    Value x = values[k];
+    Value lanes = math::ExpOp::create(
+        b, loc, arith::SubFOp::create(b, loc, x, splatTo(b, loc, base, x)));
     if (isa<VectorType>(lanes.getType()))
       lanes = reduceVector(b, loc, lanes, ReduceKind::Sum);
     merged[at + 1] = arith::AddFOp::create(b, loc, kept, lanes);

@@ -200,6 +200,11 @@ SmallVector<Value> RowEmitter::workspaceCombine(ValueRange values,
       Block *after = b.createBlock(&spin.getAfter());
       b.setInsertionPointToStart(after);
       scf::YieldOp::create(b, loc);
+      // The spin's loads are relaxed: the thread that saw the generation
+      // move acquires the last arrival's partials before the barrier hands
+      // them to the workgroup.
+      b.setInsertionPointAfter(spin);
+      deviceFence(b, loc, kc.target, LLVM::AtomicOrdering::acquire);
     }
   });
   gpu::BarrierOp::create(b, loc);

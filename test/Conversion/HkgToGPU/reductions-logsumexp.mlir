@@ -10,13 +10,19 @@
 // CHECK: %[[X:.*]] = arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
 // CHECK-NEXT: %[[VM:.*]] = vector.reduction <maxnumf>, %[[X]] : vector<8xf32> into f32
 // CHECK-NEXT: %[[NM:.*]] = arith.maxnumf %[[M]], %[[VM]] : f32
+// Against 0 while the max is -inf, so that NaN lanes stay NaN.
+// CHECK-NEXT: %[[EMPTY:.*]] = arith.cmpf oeq, %[[NM]], %{{.*}} : f32
+// CHECK-NEXT: %[[BASE:.*]] = arith.select %[[EMPTY]], %{{.*}}, %[[NM]] : f32
 // CHECK-NOT: math.exp
-// CHECK: arith.subf %[[M]], %[[NM]] : f32
+// CHECK: arith.subf %[[M]], %[[BASE]] : f32
 // CHECK-NEXT: math.exp %{{.*}} : f32
 // CHECK-NOT: math.exp
 // CHECK: arith.mulf %[[S]], %{{.*}} : f32
 // CHECK-NOT: math.exp
+// CHECK: vector.broadcast %[[BASE]] : f32 to vector<8xf32>
+// CHECK-NOT: math.exp
 // CHECK: math.exp %{{.*}} : vector<8xf32>
+// CHECK-NOT: arith.select
 // CHECK-NOT: math.exp
 // CHECK: scf.yield %[[NM]], %{{.*}} : f32, f32
 func.func @logsumexp_rows(%x: tensor<64x4096xbf16>) -> tensor<64xf32> {

@@ -15,6 +15,11 @@
 // The ticket is one atom.add (no compare-and-swap loop), the spin a relaxed
 // load:
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t.nv/hkg_softmax_0.ptx
+// The relaxed load's pointer is a 64-bit global address: --index-bitwidth=0
+// (32-bit indices where they fit) keeps these kernels at 64 bits.
+// RUN: hkg-compile %s --chip=sm_90 --index-bitwidth=0 -o %t.nv32 && FileCheck %s --check-prefix=IDX --input-file=%t.nv32/manifest.json
+// IDX-COUNT-3: "index_bitwidth": 64
+// IDX-NOT: "index_bitwidth": 32
 // PTX-NOT: atom.global.cas
 // PTX: atom.global.add.u32 {{.*}}[hkg_softmax_0_row_split_ticket], 1;
 // PTX-NOT: atom.global.cas
@@ -83,6 +88,10 @@
 // CHECK-SAME: monotonic {alignment = 4 : i64} : !llvm.ptr<1> -> i32
 // CHECK-NEXT: %[[SAME:.*]] = arith.cmpi eq, %[[NOW]], %[[G0]] : i32
 // CHECK-NEXT: scf.condition(%[[SAME]])
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// SM90-NEXT: llvm.fence syncscope("device") acquire
+// GFX942-NEXT: llvm.fence syncscope("agent") acquire
 // CHECK: gpu.barrier
 // SM90-NEXT: llvm.fence syncscope("device") acquire
 // GFX942-NEXT: llvm.fence syncscope("agent") acquire
