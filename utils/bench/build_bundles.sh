@@ -9,9 +9,9 @@
 # OPS (a space list, default every SRC/*.mlir) and CHIP (sm_90) select; SRC
 # (default examples) is where the .mlir inputs are, e.g.
 # utils/bench/cases/generic (the generic reductions, log_softmax and norms
-# over an inner axis at >= 256 MiB, timed by RUNNER=hkg-run: docs/perf) or
-# utils/bench/cases/f32 (f32 GEMM 4096^3 with B as [K, N] and [N, K]: the
-# FMA default, the 3xTF32 schedule and its tf32_split = fast variant).
+# over an inner axis at >= 256 MiB, timed by RUNNER=hkg-run: docs/perf).
+# (utils/bench/cases/f32's GEMMs take schedule_variants.py instead, for their
+# 3xTF32 variants: docs/perf/README.md, "Matmul".)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTDIR=${1:-.carry/bundles}; shift || true
