@@ -397,12 +397,18 @@ Value mlir::hkg::splatLike(OpBuilder &b, Location loc, Value scalar,
                                      scalar);
 }
 
+Value mlir::hkg::expBelowMax(OpBuilder &b, Location loc, Value d) {
+  return math::ExpOp::create(
+      b, loc, d,
+      arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::afn));
+}
+
 Value mlir::hkg::expDiffOrZero(OpBuilder &b, Location loc, Value a, Value m) {
   Value negInf = constF32(b, loc, -std::numeric_limits<double>::infinity());
   Value isEmpty =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf);
   Value diff = arith::SubFOp::create(b, loc, a, splatLike(b, loc, m, a));
-  Value e = math::ExpOp::create(b, loc, diff);
+  Value e = expBelowMax(b, loc, diff);
   Value zero = splatLike(b, loc, constF32(b, loc, 0.0), a);
   return arith::SelectOp::create(b, loc, isEmpty, zero, e);
 }

@@ -196,8 +196,23 @@ Value splatLike(OpBuilder &b, Location loc, Value scalar, Value like);
 using Combiner = std::function<SmallVector<Value>(OpBuilder &, Location,
                                                   ValueRange, ValueRange)>;
 
-/// exp(a - m) (`a` scalar or vector, `m` scalar), or 0 when m is -inf: the
-/// running max of nothing yet (then a is -inf too).
+/// exp(d) for d = x - m, m at least every x of a sum of exponentials
+/// (softmax, logsumexp, cross-entropy: d <= 0, or NaN): the fast
+/// exponential (`afn`; sm_90: ex2.approx.ftz of d log2(e), 3 instructions
+/// with the subtraction against libdevice expf's ~12; AMD: v_exp_f32). Each
+/// term then errs by at most 2^-22 + |d| log2(e) 2^-24 relative (the
+/// approximation, and the product's rounding, which grows with |d|), and
+/// terms below 2^-126 (d < -87.3) flush to 0. Such a sum holds the term
+/// exp(0) = 1 of its max, so the flushed terms move it by less than 2^-126 of
+/// itself, and its relative error is the terms' averaged with weights e^d:
+/// at most 2^-22 + log2(e) 2^-24 (ln n + 1) for n terms (1.2e-6 at n = 32000;
+/// f32's tolerance is 1e-5, docs/Runtime.md). Triton's tl.exp is the same
+/// ex2.approx form. Exponentials of user bodies keep math.exp's precise
+/// lowering: only these arguments are known to be at most 0.
+Value expBelowMax(OpBuilder &b, Location loc, Value d);
+
+/// exp(a - m) (`a` scalar or vector, `m` scalar, at least a: expBelowMax),
+/// or 0 when m is -inf: the running max of nothing yet (then a is -inf too).
 Value expDiffOrZero(OpBuilder &b, Location loc, Value a, Value m);
 
 /// Combines (max, sum of exp(x - max)) pairs: the online softmax merge.

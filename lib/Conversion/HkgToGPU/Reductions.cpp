@@ -175,7 +175,7 @@ LogicalResult mlir::hkg::lowerSoftmax(SoftmaxOp op, KernelContext &kc) {
         } else {
           Value diff =
               arith::SubFOp::create(b, loc, x, splatLike(b, loc, m, x));
-          y = arith::MulFOp::create(b, loc, math::ExpOp::create(b, loc, diff),
+          y = arith::MulFOp::create(b, loc, expBelowMax(b, loc, diff),
                                     splatLike(b, loc, scale, x));
         }
         e.storeRow(out, sl, y);

@@ -408,13 +408,12 @@ LogicalResult mlir::hkg::lowerSoftmaxColumns(SoftmaxOp op, KernelContext &kc) {
   Combiner maxC = makeCombiner(ReduceKind::Max);
   Combiner sumC = makeCombiner(ReduceKind::Sum);
   Value m = e.combineRows(e.fold(-inf, maxC, [](Value x) { return x; }), maxC);
-  Value s =
-      e.combineRows(e.fold(0.0, sumC,
-                           [&](Value x) -> Value {
-                             return math::ExpOp::create(
-                                 b, loc, arith::SubFOp::create(b, loc, x, m));
-                           }),
-                    sumC);
+  Value s = e.combineRows(
+      e.fold(0.0, sumC,
+             [&](Value x) -> Value {
+               return expBelowMax(b, loc, arith::SubFOp::create(b, loc, x, m));
+             }),
+      sumC);
   if (op.getLog()) {
     // log_softmax: x - (m + log s).
     Value shift =
@@ -428,7 +427,7 @@ LogicalResult mlir::hkg::lowerSoftmaxColumns(SoftmaxOp op, KernelContext &kc) {
       b, loc,
       vector::BroadcastOp::create(b, loc, e.f32Vec, constF32(b, loc, 1.0)), s);
   e.mapRows([&](Value x) -> Value {
-    Value ex = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, m));
+    Value ex = expBelowMax(b, loc, arith::SubFOp::create(b, loc, x, m));
     return arith::MulFOp::create(b, loc, ex, rcp);
   });
   return success();

@@ -39,7 +39,7 @@ static Value expOrZero(OpBuilder &b, Location loc, Value a, Value m) {
       b, loc, constF32(b, loc, -std::numeric_limits<double>::infinity()), m);
   Value empty =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf);
-  Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, a, m));
+  Value e = expBelowMax(b, loc, arith::SubFOp::create(b, loc, a, m));
   return arith::SelectOp::create(b, loc, empty,
                                  splatTo(b, loc, constF32(b, loc, 0.0), m), e);
 }
@@ -234,10 +234,9 @@ SmallVector<Value> KindState::accumulateLanes(OpBuilder &b, Location loc,
         arith::SelectOp::create(b, loc, empty, constF32(b, loc, 0.0), m);
     Value kept = arith::MulFOp::create(
         b, loc, acc[at + 1],
-        math::ExpOp::create(b, loc,
-                            arith::SubFOp::create(b, loc, acc[at], base)));
+        expBelowMax(b, loc, arith::SubFOp::create(b, loc, acc[at], base)));
     Value x = values[k];
-    Value lanes = math::ExpOp::create(
+    Value lanes = expBelowMax(
         b, loc, arith::SubFOp::create(b, loc, x, splatTo(b, loc, base, x)));
     if (isa<VectorType>(lanes.getType()))
       lanes = reduceVector(b, loc, lanes, ReduceKind::Sum);

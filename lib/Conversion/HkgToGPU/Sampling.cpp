@@ -225,14 +225,12 @@ void TopPKernel::findRange() {
   minZ = stats[1];
 }
 
-// exp is the fast approximation (`afn`: ex2 of x log2 e, two instructions on
-// NVIDIA, where the correctly rounded expf takes about eleven; a relative
-// error of about 2e-6 at z - max = -30): q only has to be the same function
-// of z in every pass, which it is (one expression, one lowering).
+// exp is the fast approximation (expBelowMax: ex2 of x log2 e on NVIDIA; a
+// relative error of about 2e-6 at z - max = -30): q only has to be the same
+// function of z in every pass, which it is (one expression, one lowering).
 Value TopPKernel::massOf(Value z) {
-  Value e = math::ExpOp::create(
-      b, loc, arith::SubFOp::create(b, loc, z, splatLike(b, loc, maxZ, z)),
-      arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::afn));
+  Value e = expBelowMax(
+      b, loc, arith::SubFOp::create(b, loc, z, splatLike(b, loc, maxZ, z)));
   Value scaled = arith::MulFOp::create(
       b, loc, e,
       splatLike(b, loc,

@@ -23,7 +23,8 @@
 // Cross-entropy in one kernel: 16-byte logit loads (the vector width
 // follows the bf16 input, not the f32 result), the i64 target of the row
 // (uniform in a workgroup of one row: a scalar load), logsumexp's
-// exponentials and the log of the sum.
+// exponentials (the fast form: reductions-fast-exp-isa.mlir) and the log of
+// the sum.
 // GFX942:      gpu.binary @hkg_reduce_1
 // GFX942-SAME: s_load_dwordx2
 // GFX942-SAME: global_load_dwordx4
@@ -31,7 +32,7 @@
 // GFX942-SAME: v_log_f32
 // GFX942-NOT:  scratch_
 // SM90:        gpu.binary @hkg_reduce_1
-// SM90-SAME:   ex2.approx.ftz.f32
+// SM90-SAME:   ex2.approx.f32
 // SM90-SAME:   shfl.sync.bfly.b32
 // SM90-NOT:    .local
 

@@ -15,13 +15,13 @@
 // CHECK-NEXT: %[[BASE:.*]] = arith.select %[[EMPTY]], %{{.*}}, %[[NM]] : f32
 // CHECK-NOT: math.exp
 // CHECK: arith.subf %[[M]], %[[BASE]] : f32
-// CHECK-NEXT: math.exp %{{.*}} : f32
+// CHECK-NEXT: math.exp %{{.*}} fastmath<afn> : f32
 // CHECK-NOT: math.exp
 // CHECK: arith.mulf %[[S]], %{{.*}} : f32
 // CHECK-NOT: math.exp
 // CHECK: vector.broadcast %[[BASE]] : f32 to vector<8xf32>
 // CHECK-NOT: math.exp
-// CHECK: math.exp %{{.*}} : vector<8xf32>
+// CHECK: math.exp %{{.*}} fastmath<afn> : vector<8xf32>
 // CHECK-NOT: arith.select
 // CHECK-NOT: math.exp
 // CHECK: scf.yield %[[NM]], %{{.*}} : f32, f32
