@@ -327,8 +327,10 @@ for s in ["stages = 1", "stages = 2", "stages = 2, lds_swizzle = 0, lds_pad = 8"
     add_matmul("bf16", [], 256, 256, 320, s=mma_sync(s))
     add_matmul("bf16", [], 192, 160, 96, tb=True, s=mma_sync(s))
 
-# f32 on tf32 tensor cores (3xTF32, mma_16x8x8_tf32x3; a schedule knob, not a
-# default): 4096^3 with B as [K, N] and [N, K], then schedules over edges, transposes,
+# f32 on tf32 tensor cores (3xTF32, mma_16x8x8_tf32x3; the default of f32
+# GEMMs with M and N of at least 128 on sm_80+, tf32_split = fast): the
+# defaults on an edge shape, transposes with a batch and a fused epilogue;
+# 4096^3 with B as [K, N] and [N, K], then schedules over edges, transposes,
 # a batch, a fused epilogue, the pipeline depth, K step and LDS layouts (the
 # interleaved K rows of B as [K, N] and A as [K, M] included), both splits
 # (tf32_split), split-K and persistent workgroups.
@@ -343,6 +345,9 @@ def tf32x3(s=""):
     return ", ".join(f"{k} = {v}" for k, v in knobs.items())
 
 
+add_matmul("f32", [], 300, 520, 328)
+add_matmul("f32", [2], 200, 136, 96, ta=True, tb=True)
+add_matmul("f32", [], 256, 384, 512, epi="silu_residual")
 add_matmul("f32", [], 4096, 4096, 4096, s=tf32x3())
 add_matmul("f32", [], 4096, 4096, 4096, tb=True, s=tf32x3())
 add_matmul("f32", [], 4096, 4096, 4096, s=tf32x3("tf32_split = fast"))
@@ -779,6 +784,9 @@ def w4a16_cases():
     add_w4a16("bf16", 1, 28672, 8192, 128, s=sk + "tile_m = 1, rows_per_wave = 2, unroll = 2, threads = 256")
 
 
+# --f32: only the f32 matmul cases (FMA and 3xTF32, defaults and schedules).
+if "--f32" in sys.argv:
+    cases[:] = [c for c in cases if c["ref"]["op"] == "matmul" and c["ref"]["args"][0][0] == "f32"]
 # --quant: only the 8-bit matmul cases.
 if "--quant" in sys.argv:
     cases.clear()

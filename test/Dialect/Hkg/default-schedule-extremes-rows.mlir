@@ -44,26 +44,26 @@ func.func @softmax_4099x1(%x: tensor<4099x1xf32>) -> tensor<4099x1xf32> {
   return %0 : tensor<4099x1xf32>
 }
 
-// A 1M-element row: on AMD 64 workgroups of 512 threads through the
-// workspace (one wave: 64 within the CUs; 16K-element slices in registers,
-// a max pass then a sum pass); on sm_90 a cluster of 8 workgroups of 1024
-// threads, the 128K-element slices re-read (online max and sum), as the
-// H100 measured fastest; 16-byte vectors.
+// A 1M-element row: 32 workgroups of 512 threads through the workspace
+// on every target (one wave; 32K-element slices in registers, a max pass
+// then a sum pass), as the H100 measured fastest (4 x 1M: 15.6 us against
+// 24.8 in clusters of 8 re-reading their slices); 16-byte vectors.
 // CHECK-LABEL: func.func @softmax_1m(
-// GFX942: #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, row_split = 64, row_split_reduce = workspace, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
-// GFX1100: #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, row_split = 64, row_split_reduce = workspace, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
-// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, online = 1, row_cache = none, row_split = 8, row_split_reduce = cluster, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
+// GFX942: #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, row_split = 32, row_split_reduce = workspace, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
+// GFX1100: #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, row_split = 32, row_split_reduce = workspace, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
+// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, online = 0, row_cache = registers, row_split = 32, row_split_reduce = workspace, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
 func.func @softmax_1m(%x: tensor<1x1048576xbf16>) -> tensor<1x1048576xbf16> {
   %0 = hkg.softmax %x axis(1) : tensor<1x1048576xbf16> -> tensor<1x1048576xbf16>
   return %0 : tensor<1x1048576xbf16>
 }
 
-// An odd 1M-element row: 1-element accesses; 2 rows x 32 workgroups on
-// gfx1100 (rows x split within its CUs).
+// An odd 1M-element f32 row: 1-element accesses; 2 rows x 64 workgroups
+// in registers where that is one wave (gfx942, sm_90), else 16 a row
+// re-reading their slices (gfx1100's 48 CUs).
 // CHECK-LABEL: func.func @softmax_1m_odd(
-// GFX942: #hkg.schedule<occupancy = 0, online = 1, row_cache = none, row_split = 64, row_split_reduce = workspace, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 1>
-// GFX1100: #hkg.schedule<occupancy = 0, online = 1, row_cache = none, row_split = 32, row_split_reduce = workspace, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 1>
-// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, online = 1, row_cache = none, row_split = 8, row_split_reduce = cluster, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 1>
+// GFX942: #hkg.schedule<occupancy = 0, online = 0, row_cache = registers, row_split = 64, row_split_reduce = workspace, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 1>
+// GFX1100: #hkg.schedule<occupancy = 0, online = 1, row_cache = none, row_split = 16, row_split_reduce = workspace, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 1>
+// SM90: #hkg.schedule<bulk_store = 0, occupancy = 0, online = 0, row_cache = registers, row_split = 64, row_split_reduce = workspace, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 1>
 func.func @softmax_1m_odd(%x: tensor<2x1048579xf32>) -> tensor<2x1048579xf32> {
   %0 = hkg.softmax %x axis(1) : tensor<2x1048579xf32> -> tensor<2x1048579xf32>
   return %0 : tensor<2x1048579xf32>
@@ -80,12 +80,11 @@ func.func @layernorm_7x4099(%x: tensor<7x4099xbf16>, %w: tensor<4099xbf16>) -> t
 }
 
 // A 1M-element layernorm row: too long for one workgroup's registers,
-// split over 64 workgroups whose slices fit theirs (AMD), over a cluster of
-// 8 re-reading their slices (sm_90).
+// split over 32 workgroups whose slices fit theirs.
 // CHECK-LABEL: func.func @layernorm_1m(
-// GFX942: #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, row_split = 64, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 4>
-// GFX1100: #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, row_split = 64, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 4>
-// SM90: #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = none, row_split = 8, row_split_reduce = cluster, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>
+// GFX942: #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, row_split = 32, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 4>
+// GFX1100: #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, row_split = 32, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 4>
+// SM90: #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = registers, row_split = 32, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 4>
 func.func @layernorm_1m(%x: tensor<1x1048576xf32>, %w: tensor<1048576xf32>) -> tensor<1x1048576xf32> {
   %0 = hkg.layernorm %x weight(%w : tensor<1048576xf32>) bias(%w : tensor<1048576xf32>) eps(1.0e-05) : tensor<1x1048576xf32> -> tensor<1x1048576xf32>
   return %0 : tensor<1x1048576xf32>

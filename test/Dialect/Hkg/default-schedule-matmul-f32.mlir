@@ -5,17 +5,18 @@
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_80 --hkg-verify-schedule="chip=sm_80 require-schedule" -o /dev/null
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-verify-schedule="chip=gfx942 require-schedule" -o /dev/null
 
-// f32 matmuls keep the FMA kernel by default on every target. 3xTF32
-// (mma_16x8x8_tf32x3, docs/Matmul.md) is a value of the `mma` knob on
-// NVIDIA, not a default: on an H100 its 4096^3 kernels erred 2.9e-5 against
-// float64 where cuBLAS's FP32 GEMM erred 1.1e-6 (docs/perf), and an f32
-// GEMM is asked for f32's accuracy. `tf32_split` is in the space of every
-// f32 matmul on NVIDIA (it matters only with that instruction); schedules
-// that ask for 3xTF32: matmul-tf32x3.mlir.
+// f32 matmuls on NVIDIA sm_80+ with M and N of at least 128 and K of at
+// least 16 multiply on tf32 tensor cores as 3xTF32 (mma_16x8x8_tf32x3,
+// docs/Matmul.md) with the fast split, over 128 x 128 x 16 tiles of 2 x 4
+// warps and 3 swizzled stages: on an H100 its 4096^3 kernel erred 3.2e-7
+// against float64 where cuBLAS's FP32 GEMM erred 1.1e-6, and ran 1.25x
+// faster (docs/perf). AMD keeps the FMA kernel (no tf32x3 instruction, so no
+// `tf32_split` knob); so do shapes below a tile (K < 16, M or N < 128) and
+// matrix-vector shapes. Schedules that ask for 3xTF32: matmul-tf32x3.mlir.
 
 // CHECK-LABEL: func.func @square
-// SM90: #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 4, lds_swizzle = 0, mma = none, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 2, tf32_split = rna, tile_k = 16, tile_m = 64, tile_n = 64, unroll = 1, vector_width = 4, waves_m = 2, waves_n = 2, wgmma_pending = 0>
-// SM80: mma = none,{{.*}}tf32_split = rna, tile_k = 16, tile_m = 64, tile_n = 64,
+// SM90: #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x8_tf32x3, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 3, tf32_split = fast, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 4, waves_m = 2, waves_n = 4, wgmma_pending = 0>
+// SM80: lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x8_tf32x3,{{.*}}stages = 3, tf32_split = fast, tile_k = 16, tile_m = 128, tile_n = 128,{{.*}}waves_m = 2, waves_n = 4
 // GFX942: mma = none,
 // GFX942-NOT: tf32_split
 func.func @square(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
@@ -25,11 +26,14 @@ func.func @square(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>) -> tenso
 
 // B as [N, K] (a linear layer's weight), A as [K, M], a batch: the same.
 // CHECK-LABEL: func.func @transposed
-// CHECK: mma = none,
+// SM90: mma = mma_16x8x8_tf32x3,{{.*}}tf32_split = fast,
+// GFX942: mma = none,
 // CHECK-LABEL: func.func @transposed_a
-// CHECK: mma = none,
+// SM90: mma = mma_16x8x8_tf32x3,{{.*}}tf32_split = fast,
+// GFX942: mma = none,
 // CHECK-LABEL: func.func @batched
-// CHECK: mma = none,
+// SM90: mma = mma_16x8x8_tf32x3,{{.*}}tf32_split = fast,
+// GFX942: mma = none,
 func.func @transposed(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
   %0 = hkg.matmul %a, %b {transpose_b} : tensor<4096x4096xf32>, tensor<4096x4096xf32> -> tensor<4096x4096xf32>
   return %0 : tensor<4096x4096xf32>
@@ -41,6 +45,20 @@ func.func @transposed_a(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>) ->
 func.func @batched(%a: tensor<8x512x256xf32>, %b: tensor<8x256x512xf32>) -> tensor<8x512x512xf32> {
   %0 = hkg.matmul %a, %b : tensor<8x512x256xf32>, tensor<8x256x512xf32> -> tensor<8x512x512xf32>
   return %0 : tensor<8x512x512xf32>
+}
+
+// Below one 3xTF32 tile: K = 8, N = 96 keep the FMA kernel.
+// CHECK-LABEL: func.func @shallow_k
+// CHECK: mma = none,
+// CHECK-LABEL: func.func @narrow_n
+// CHECK: mma = none,
+func.func @shallow_k(%a: tensor<4096x8xf32>, %b: tensor<8x4096xf32>) -> tensor<4096x4096xf32> {
+  %0 = hkg.matmul %a, %b : tensor<4096x8xf32>, tensor<8x4096xf32> -> tensor<4096x4096xf32>
+  return %0 : tensor<4096x4096xf32>
+}
+func.func @narrow_n(%a: tensor<4096x512xf32>, %b: tensor<512x96xf32>) -> tensor<4096x96xf32> {
+  %0 = hkg.matmul %a, %b : tensor<4096x512xf32>, tensor<512x96xf32> -> tensor<4096x96xf32>
+  return %0 : tensor<4096x96xf32>
 }
 
 // Decode (M <= 16) and N <= 16 keep the matrix-vector FMA kernels.

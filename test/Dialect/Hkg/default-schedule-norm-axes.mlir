@@ -1,12 +1,12 @@
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 | FileCheck %s --check-prefixes=CHECK,GFX942
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx1100 | FileCheck %s --check-prefixes=CHECK,GFX1100
 // RUN: hkg-opt %s --hkg-default-schedule=chip=sm_90 | FileCheck %s --check-prefixes=CHECK,SM90
-// On sm_90 long rows are split over a cluster (row_split > 1, slices of at
-// least 32 KiB; rows x split within the 132 SMs, or within 4 per SM for
-// rows too long for a workgroup's registers), each workgroup sizing its
-// threads for its slice; elsewhere rows too long for a workgroup's
-// registers are split through the workspace while rows x split stays
-// within the CUs (row_split_reduce = workspace, 512 threads).
+// On sm_90 few rows that fit a workgroup's registers are split over a
+// cluster (row_split > 1, slices of at least 32 KiB, rows x split within
+// the 132 SMs), each workgroup sizing its threads for its slice; rows too
+// long for a workgroup's registers are split through the workspace on
+// every target (row_split_reduce = workspace, 512 threads; docs/Lowering.md
+// "Rows split across workgroups").
 // Every default passes its own verification on every target:
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx90a --hkg-verify-schedule="chip=gfx90a require-schedule" -o /dev/null
 // RUN: hkg-opt %s --hkg-default-schedule=chip=gfx942 --hkg-verify-schedule="chip=gfx942 require-schedule" -o /dev/null
@@ -69,12 +69,14 @@ func.func @layernorm_leading_axis(%x: tensor<4099x13xf32>, %b: tensor<4099xf32>)
 }
 
 // The last two dims of [8, 1024, 1024]: rows of 1M elements, the row
-// space (re-read from global memory, too long for registers): 8 rows x 32
-// workgroups on gfx942's 304 CUs, x 8 on gfx1100, a cluster of 8 on sm_90.
+// space through the workspace: 8 rows x 32 workgroups on gfx942's 304 CUs,
+// the 32K-element slices in registers (one wave); on gfx1100 (48 CUs) and
+// sm_90 (132 SMs) 8 x 32 is more than one wave, so 16 workgroups a row
+// re-read their slices.
 // CHECK-LABEL: func.func @layernorm_last_two(
-// GFX942: #hkg.schedule<moments = separate, occupancy = 0, row_cache = none, row_split = 32, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
-// GFX1100: #hkg.schedule<moments = separate, occupancy = 0, row_cache = none, row_split = 8, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
-// SM90: #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = none, row_split = 8, row_split_reduce = cluster, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 8>
+// GFX942: #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, row_split = 32, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
+// GFX1100: #hkg.schedule<moments = separate, occupancy = 0, row_cache = none, row_split = 16, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
+// SM90: #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = none, row_split = 16, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
 func.func @layernorm_last_two(%x: tensor<8x1024x1024xbf16>, %w: tensor<1024x1024xbf16>) -> tensor<8x1024x1024xbf16> {
   %0 = hkg.layernorm %x axes = [1, 2] weight(%w : tensor<1024x1024xbf16>) eps(1.0e-05) : tensor<8x1024x1024xbf16> -> tensor<8x1024x1024xbf16>
   return %0 : tensor<8x1024x1024xbf16>

@@ -11,7 +11,7 @@
 // CHECK-LABEL: func.func @matmul_bf16(
 // CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = wgmma_64x128x16, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 3, tile_k = 64, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 1, wgmma_pending = 0>}
 // CHECK-LABEL: func.func @matmul_f32(
-// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 4, lds_swizzle = 0, mma = none, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 2, tf32_split = rna, tile_k = 16, tile_m = 64, tile_n = 64, unroll = 1, vector_width = 4, waves_m = 2, waves_n = 2, wgmma_pending = 0>}
+// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x8_tf32x3, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 3, tf32_split = fast, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 4, waves_m = 2, waves_n = 4, wgmma_pending = 0>}
 // CHECK-LABEL: func.func @matmul_decode(
 // CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x16, persistent = 0, split_k = 8, split_k_reduce = workspace, stages = 4, tile_k = 64, tile_m = 16, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4, wgmma_pending = 0>}
 // CHECK-LABEL: func.func @elementwise(
@@ -25,7 +25,7 @@
 // CHECK-LABEL: func.func @layernorm(
 // CHECK: hkg.layernorm {{.*}} {schedule = #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = registers, row_split = 1, row_split_reduce = cluster, row_steps = 1, rows_per_block = 1, threads = 128, unroll = 4, vector_width = 8>}
 // CHECK-LABEL: func.func @rmsnorm(
-// CHECK: hkg.rmsnorm {{.*}} {schedule = #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_split = 8, row_split_reduce = cluster, row_steps = 1, rows_per_block = 1, threads = 1024, unroll = 4, vector_width = 4>}
+// CHECK: hkg.rmsnorm {{.*}} {schedule = #hkg.schedule<bulk_store = 0, occupancy = 0, row_cache = registers, row_split = 4, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 4>}
 // CHECK-LABEL: func.func @rope(
 // CHECK: hkg.rope {{.*}} {schedule = #hkg.schedule<threads = 256, tokens_per_block = 1, vector_width = 8>}
 // CHECK-LABEL: func.func @top_p(

@@ -250,6 +250,22 @@ static bool takesWideTiles(MatmulOp op, const ResolvedSchedule &base,
          lds <= ldsLimit(target);
 }
 
+/// Whether the default of `op` multiplies its f32 operands on tf32 tensor
+/// cores as 3xTF32 (the target's tf32x3 instruction, tf32_split = fast): an
+/// f32 GEMM with both M and N at least a 128 x 128 tile and at least one K
+/// step of 16 (matrix-vector shapes stay FMA: they read their weights once
+/// either way). On an H100, 4096^3 ran in 2139 us against cuBLAS FP32's 2665
+/// (1.25x) and the FMA kernel's 3224, erring 3.2e-7 against float64 where
+/// cuBLAS FP32 errs 1.1e-6; with B as [N, K] 2407 us (1.10x; FMA 5740):
+/// docs/perf, "Matmul".
+static bool takesTf32x3(MatmulOp op, const ResolvedSchedule &base,
+                        const TargetInfo &target) {
+  if (!op.getLhs().getType().getElementType().isF32() ||
+      tf32x3Mma(target).empty() || base.get(kSplitK) != 1)
+    return false;
+  return op.getM() >= 128 && op.getN() >= 128 && op.getK() >= kMinTileK;
+}
+
 /// The space's defaults, and for large problems on sm_90 128 x 256 tiles
 /// (wgmma_64x256x16 per warpgroup) over 4 stages with one MMA group in
 /// flight across K steps and the results staged in LDS: one workgroup fills
@@ -259,6 +275,20 @@ static bool takesWideTiles(MatmulOp op, const ResolvedSchedule &base,
 /// naming another instruction keeps wgmma_pending = 0 and 128 x 128.
 ScheduleAttr MatmulOp::getDefaultSchedule(const TargetInfo &target) {
   ResolvedSchedule schedule(getScheduleSpace(target), nullptr);
+  if (takesTf32x3(*this, schedule, target)) {
+    // The tile measured (docs/perf): 128 x 128 over 2 x 4 warps of 64 x 32,
+    // 16-deep K steps in 3 stages (48 KiB), swizzled.
+    schedule.set(kMma.name, tf32x3Mma(target).str());
+    schedule.set(kTf32Split.name, std::string("fast"));
+    schedule.set(kTileM.name, int64_t(128));
+    schedule.set(kTileN.name, int64_t(128));
+    schedule.set(kTileK.name, int64_t(16));
+    schedule.set(kWavesM.name, int64_t(2));
+    schedule.set(kWavesN.name, int64_t(4));
+    schedule.set(kStages.name, int64_t(3));
+    schedule.set(kLdsPad.name, int64_t(0));
+    schedule.set(kLdsSwizzle.name, int64_t(1));
+  }
   if (takesWideTiles(*this, schedule, target)) {
     int64_t bytes = elementBytes(getLhs().getType().getElementType());
     schedule.set(kMma.name, wgmmaNames(bytes).second.str());
@@ -481,10 +511,8 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
     space.add(kEpilogueLds, false, epilogueLdsHelp);
   else
     space.addFixed(kEpilogueLds, false, epilogueLdsHelp);
-  // 3xTF32's split where its instruction can take the operands. 3xTF32
-  // (mma_16x8x8_tf32x3) is a value of `mma`, not a default: its 4096^3
-  // kernels erred 26x cuBLAS's FP32 GEMM against float64 with either split
-  // (docs/perf), and f32 GEMMs are asked for f32's accuracy.
+  // 3xTF32's split where its instruction can take the operands (the
+  // default of large f32 GEMMs: getDefaultSchedule).
   StringRef tf32x3 = tf32x3Mma(target);
   if (elem.isF32() && !tf32x3.empty())
     space.add(kTf32Split, {"rna", "fast"}, "rna",

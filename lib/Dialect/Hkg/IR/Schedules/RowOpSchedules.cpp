@@ -115,38 +115,41 @@ struct RowSplitChoice {
 static constexpr int64_t kWorkspaceSplitThreads = 512;
 
 /// Whether a slice of a row split `split` ways fits the register cache of
-/// one workgroup of `threads` threads within half the verifier's bound
-/// (what the default caches for a split row: buildRowSpace).
+/// one workgroup of `threads` threads within `maxWords` a thread (by
+/// default half the verifier's bound: what the default caches for a row
+/// at 1024 threads, buildRowSpace).
 static bool sliceFitsRegisters(const RowGeometry &g, int64_t vw, int64_t split,
-                               int64_t threads = 1024) {
+                               int64_t threads = 1024,
+                               int64_t maxWords = kMaxCachedWordsPerThread /
+                                                  2) {
   int64_t perThread =
       llvm::divideCeil(sliceVectors(g.rowLength, vw, split), threads);
-  return cacheWords(perThread, vw, g.cachedElemBytes) <=
-         kMaxCachedWordsPerThread / 2;
+  return cacheWords(perThread, vw, g.cachedElemBytes) <= maxWords;
 }
 
-/// Workgroups of a row split through clusters, per SM, up to which the
-/// default splits rows that do not fit a workgroup's registers: on the
-/// H100, 64 x 1M bf16 (512 workgroups in clusters of 8, 3.9 per SM) ran
-/// softmax, layernorm and rmsnorm 1.02-1.22x faster than the unsplit rows,
-/// and 1024 x 65536 (its slices under kMinRowSplitSliceBytes) is not split.
-static constexpr int64_t kClusterSplitWorkgroupsPerSM = 4;
+/// Workgroups of a re-read workspace split, per SM, up to which the
+/// default splits rows too long for any workgroup's registers: on the H100,
+/// 64 x 1M bf16 in 1024 workgroups (7.8 per SM) ran softmax 1.23x and
+/// rmsnorm 1.07x faster than the clusters of 8, while 1024 x 65536 in
+/// 16384 (slices of 8 KiB) ran 2.4x slower than the unsplit rows.
+static constexpr int64_t kWorkspaceSplitWorkgroupsPerSM = 8;
 
 /// The default `row_split` (static row counts whose rows vector_width
 /// divides; otherwise 1):
-///  - on sm_90, rows long enough that each slice keeps
-///    kMinRowSplitSliceBytes of input take the largest cluster (up to 8)
-///    such that rows x split stays within the SM count (rows that fit a
-///    workgroup's registers whole: the split only fills the machine) or
-///    within kClusterSplitWorkgroupsPerSM per SM (rows that do not: their
-///    slices are read twice, from closer caches);
-///  - other rows are split through the workspace only while rows x split
-///    stays within the CU count (one wave: a row's workgroups wait for each
-///    other's statistics) and the slices keep kMinRowSplitSliceBytes. On
-///    the H100 a workspace split of more workgroups than that ran about
-///    1 us per workgroup (softmax 1024 x 65536 in 4096: 4.3 ms, 2% of a
-///    copy; the unsplit row re-read: 134 us), while one row of 4M in 64 ran
-///    layernorm 4.7x faster than unsplit (docs/perf "Long rows").
+///  - rows that fit one workgroup's registers whole: on sm_90, the largest
+///    cluster (up to 8) whose slices keep kMinRowSplitSliceBytes of input
+///    and such that rows x split stays within the SM count (the split only
+///    fills the machine); elsewhere the workspace under the same limits;
+///  - longer rows go through the workspace (its ticket and spin measured
+///    faster than clusters of 8 on every such shape of docs/perf "Long
+///    rows", H100): with the smallest split whose slices fit the registers
+///    of kWorkspaceSplitThreads threads, if rows x split stays within the
+///    CU count (4 x 1M bf16 in 32: softmax 15.6 us against 24.8 in
+///    clusters); else re-read, in 64 while that fills at most one wave (1
+///    x 4M: softmax 21.1 us against 63.6), else in the largest split up to
+///    16 within kWorkspaceSplitWorkgroupsPerSM per CU whose slices keep
+///    kMinRowSplitSliceBytes (16 x 4M: 148 us against 203; 64 x 1M: 145
+///    against 178), else not at all.
 static RowSplitChoice defaultRowSplit(const RowGeometry &g,
                                       const TargetInfo &target, int64_t vw,
                                       bool cached) {
@@ -154,33 +157,47 @@ static RowSplitChoice defaultRowSplit(const RowGeometry &g,
     return {};
   int64_t cus = target.computeUnits;
   int64_t maxSplit = maxWorkspaceRowSplit(target);
+  auto sliceKeepsMinBytes = [&](int64_t s) {
+    return g.rowLength / s * g.inputElemBytes >= kMinRowSplitSliceBytes;
+  };
   if (!cached) {
     // hkg.reduce reads each row once: a split only fills the machine, so
     // fewer rows than CUs take the fewest workgroups per row that give
     // every CU one, with slices of at least kMinRowSplitSliceBytes.
     int64_t s = 1;
     while (s < maxSplit && 2 * s <= g.rowLength / vw && g.rows * s < cus &&
-           g.rowLength / (2 * s) * g.inputElemBytes >= kMinRowSplitSliceBytes)
+           sliceKeepsMinBytes(2 * s))
       s *= 2;
     return s == 1 ? RowSplitChoice{} : RowSplitChoice{s, true};
   }
-  bool whole = sliceFitsRegisters(g, vw, 1);
-  int64_t maxWorkgroups = whole ? cus : kClusterSplitWorkgroupsPerSM * cus;
-  if (target.hasClusters())
-    for (int64_t s : llvm::reverse(kRowSplits))
-      if (s > 1 && s <= kMaxClusterRowSplit && g.rows * s <= maxWorkgroups &&
-          g.rowLength / s * g.inputElemBytes >= kMinRowSplitSliceBytes)
-        return {s, false};
-  if (whole)
+  if (sliceFitsRegisters(g, vw, 1)) {
+    if (target.hasClusters())
+      for (int64_t s : llvm::reverse(kRowSplits))
+        if (s > 1 && s <= kMaxClusterRowSplit && g.rows * s <= cus &&
+            sliceKeepsMinBytes(s))
+          return {s, false};
+    return {};
+  }
+  if (maxSplit == 1)
     return {};
   int64_t vectors = g.rowLength / vw;
-  int64_t s = 1;
-  while (s < maxSplit && 2 * s <= vectors && g.rows * 2 * s <= cus &&
-         g.rowLength / (2 * s) * g.inputElemBytes >= kMinRowSplitSliceBytes)
-    s *= 2;
-  if (s == 1)
-    return {};
-  return {s, true};
+  // Cached in registers: the smallest split whose slices fit, one wave.
+  for (int64_t s = 2; s <= maxSplit && s <= vectors; s *= 2)
+    if (sliceFitsRegisters(g, vw, s, kWorkspaceSplitThreads,
+                           kMaxCachedWordsPerThread)) {
+      if (g.rows * s <= cus && sliceKeepsMinBytes(s))
+        return {s, true};
+      break;
+    }
+  // Re-read: 64 within one wave, else up to 16 within a few per CU.
+  if (maxSplit >= 64 && g.rows * 64 <= cus && 64 <= vectors &&
+      sliceKeepsMinBytes(64))
+    return {64, true};
+  for (int64_t s = std::min<int64_t>(16, maxSplit); s > 1; s /= 2)
+    if (s <= vectors && g.rows * s <= kWorkspaceSplitWorkgroupsPerSM * cus &&
+        sliceKeepsMinBytes(s))
+      return {s, true};
+  return {};
 }
 
 /// Knobs every row op has, `row_split` and `row_split_reduce` among them;
@@ -227,12 +244,15 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
             "vector accesses each thread keeps in flight per step");
   if (cached) {
     int64_t vectorsPerThread = llvm::divideCeil(sliceLen, vw * tpr);
-    // A split row's default caches at most half the verifier's bound: at
-    // 1024 threads (64 registers each on sm_90) a 4 x 1M bf16 rmsnorm
-    // slice of 64 cached words spilled 716 bytes (ptxas -v), 16 words
-    // (16 x 131072 f32 layernorm) none.
-    int64_t maxWords =
-        split > 1 ? kMaxCachedWordsPerThread / 2 : kMaxCachedWordsPerThread;
+    // A row split through a cluster (1024 threads, 64 registers each on
+    // sm_90) caches at most half the verifier's bound: a 4 x 1M bf16
+    // rmsnorm slice of 64 cached words spilled 716 bytes (ptxas -v), 16
+    // words (16 x 131072 f32 layernorm) none. The workspace split's 512
+    // threads have 128 registers each: 64 words of 4 x 1M bf16 softmax,
+    // layernorm and rmsnorm in 32 slices took 86-128 registers, no spills.
+    int64_t maxWords = split > 1 && !splitChoice.workspace
+                           ? kMaxCachedWordsPerThread / 2
+                           : kMaxCachedWordsPerThread;
     RowCache cache =
         cacheWords(vectorsPerThread, vw, g.cachedElemBytes) <= maxWords
             ? RowCache::Registers
