@@ -108,11 +108,11 @@ func.func @softmax_long_rows(%x: tensor<16x4194304xbf16>) -> tensor<16x4194304xb
 
 // -----
 
-// LayerNorm over 64 rows of 1M bf16, pinned to the workspace split (the
-// default: a cluster of 8 on sm_90, one wave's split elsewhere): 64
-// workgroups a row, each keeping its 16K-element slice
-// in registers (4 vectors of 8 a thread, read once); two rounds (the mean,
-// then the squared deviations), each with its own partials and counters.
+// LayerNorm over 64 rows of 1M bf16, pinned to a workspace split of 64
+// workgroups a row (the default: 16, re-read, moments merged), each keeping
+// its 16K-element slice in registers (4 vectors of 8 a thread, read once);
+// with moments = separate two rounds (the mean, then the squared
+// deviations), each with its own partials and counters.
 // CHECK-LABEL: func.func @layernorm_many_long_rows
 // CHECK: gpu.launch_func @hkg_layernorm_0::@hkg_layernorm_0 blocks in (%c4096, %c1, %c1) threads in (%c512, %c1, %c1)
 // CHECK-LABEL: gpu.module @hkg_layernorm_0
@@ -130,7 +130,7 @@ func.func @softmax_long_rows(%x: tensor<16x4194304xbf16>) -> tensor<16x4194304xb
 // CHECK-NOT: vector.load %[[IN]]
 // CHECK-COUNT-4: vector.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : memref<64x1048576xbf16>
 func.func @layernorm_many_long_rows(%x: tensor<64x1048576xbf16>, %w: tensor<1048576xbf16>, %b: tensor<1048576xbf16>) -> tensor<64x1048576xbf16> {
-  %0 = hkg.layernorm %x weight(%w : tensor<1048576xbf16>) bias(%b : tensor<1048576xbf16>) eps(1.0e-05) {schedule = #hkg.schedule<row_split = 64, row_split_reduce = workspace, row_cache = registers, threads = 512>} : tensor<64x1048576xbf16> -> tensor<64x1048576xbf16>
+  %0 = hkg.layernorm %x weight(%w : tensor<1048576xbf16>) bias(%b : tensor<1048576xbf16>) eps(1.0e-05) {schedule = #hkg.schedule<row_split = 64, row_split_reduce = workspace, row_cache = registers, threads = 512, moments = separate>} : tensor<64x1048576xbf16> -> tensor<64x1048576xbf16>
   return %0 : tensor<64x1048576xbf16>
 }
 

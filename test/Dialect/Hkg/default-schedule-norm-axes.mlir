@@ -72,11 +72,11 @@ func.func @layernorm_leading_axis(%x: tensor<4099x13xf32>, %b: tensor<4099xf32>)
 // space through the workspace: 8 rows x 32 workgroups on gfx942's 304 CUs,
 // the 32K-element slices in registers (one wave); on gfx1100 (48 CUs) and
 // sm_90 (132 SMs) 8 x 32 is more than one wave, so 16 workgroups a row
-// re-read their slices.
+// re-read their slices, with the moments merged (one pass fewer).
 // CHECK-LABEL: func.func @layernorm_last_two(
 // GFX942: #hkg.schedule<moments = separate, occupancy = 0, row_cache = registers, row_split = 32, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
-// GFX1100: #hkg.schedule<moments = separate, occupancy = 0, row_cache = none, row_split = 16, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
-// SM90: #hkg.schedule<bulk_store = 0, moments = separate, occupancy = 0, row_cache = none, row_split = 16, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
+// GFX1100: #hkg.schedule<moments = merged, occupancy = 0, row_cache = none, row_split = 16, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
+// SM90: #hkg.schedule<bulk_store = 0, moments = merged, occupancy = 0, row_cache = none, row_split = 16, row_split_reduce = workspace, row_steps = 1, rows_per_block = 1, threads = 512, unroll = 4, vector_width = 8>
 func.func @layernorm_last_two(%x: tensor<8x1024x1024xbf16>, %w: tensor<1024x1024xbf16>) -> tensor<8x1024x1024xbf16> {
   %0 = hkg.layernorm %x axes = [1, 2] weight(%w : tensor<1024x1024xbf16>) eps(1.0e-05) : tensor<8x1024x1024xbf16> -> tensor<8x1024x1024xbf16>
   return %0 : tensor<8x1024x1024xbf16>
