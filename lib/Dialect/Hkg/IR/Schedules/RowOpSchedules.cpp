@@ -145,11 +145,11 @@ static constexpr int64_t kWorkspaceSplitWorkgroupsPerSM = 8;
 ///    rows", H100): with the smallest split whose slices fit the registers
 ///    of kWorkspaceSplitThreads threads, if rows x split stays within the
 ///    CU count (4 x 1M bf16 in 32: softmax 15.6 us against 24.8 in
-///    clusters); else re-read, in 64 while that fills at most one wave (1
-///    x 4M: softmax 21.1 us against 63.6), else in the largest split up to
-///    16 within kWorkspaceSplitWorkgroupsPerSM per CU whose slices keep
-///    kMinRowSplitSliceBytes (16 x 4M: 148 us against 203; 64 x 1M: 145
-///    against 178), else not at all.
+///    clusters); else, with fewer rows than CUs, re-read, in 64 while that
+///    fills at most one wave (1 x 4M: softmax 21.1 us against 63.6), else
+///    in the largest split up to 16 within kWorkspaceSplitWorkgroupsPerSM
+///    per CU whose slices keep kMinRowSplitSliceBytes (16 x 4M: 148 us
+///    against 203; 64 x 1M: 145 against 178); else not at all.
 static RowSplitChoice defaultRowSplit(const RowGeometry &g,
                                       const TargetInfo &target, int64_t vw,
                                       bool cached) {
@@ -189,7 +189,12 @@ static RowSplitChoice defaultRowSplit(const RowGeometry &g,
         return {s, true};
       break;
     }
-  // Re-read: 64 within one wave, else up to 16 within a few per CU.
+  // Re-read: 64 within one wave, else up to 16 within a few per CU, while
+  // there are fewer rows than CUs (more rows fill the machine unsplit:
+  // 1024 x 65536 split 2 in 2048 workgroups or 16 in 16384 ran 1.4x and
+  // 2.6x slower than its unsplit rows on the H100).
+  if (g.rows >= cus)
+    return {};
   if (maxSplit >= 64 && g.rows * 64 <= cus && 64 <= vectors &&
       sliceKeepsMinBytes(64))
     return {64, true};
@@ -244,15 +249,19 @@ static ScheduleSpace buildRowSpace(const RowGeometry &g,
             "vector accesses each thread keeps in flight per step");
   if (cached) {
     int64_t vectorsPerThread = llvm::divideCeil(sliceLen, vw * tpr);
-    // A row split through a cluster (1024 threads, 64 registers each on
-    // sm_90) caches at most half the verifier's bound: a 4 x 1M bf16
-    // rmsnorm slice of 64 cached words spilled 716 bytes (ptxas -v), 16
-    // words (16 x 131072 f32 layernorm) none. The workspace split's 512
-    // threads have 128 registers each: 64 words of 4 x 1M bf16 softmax,
-    // layernorm and rmsnorm in 32 slices took 86-128 registers, no spills.
-    int64_t maxWords = split > 1 && !splitChoice.workspace
-                           ? kMaxCachedWordsPerThread / 2
-                           : kMaxCachedWordsPerThread;
+    // A workgroup of 1024 threads on NVIDIA (64 registers each) caches at
+    // most half the verifier's bound: a 4 x 1M bf16 rmsnorm slice of 64
+    // cached words in a cluster spilled 716 bytes (ptxas -v), 16 words (16
+    // x 131072 f32 layernorm) none; whole rows of 65536 bf16 cached as 64
+    // f32 words spilled 164 (softmax) and 192 bytes (layernorm) and ran
+    // 1.09x / 1.23x slower than re-read (H100, docs/perf "Long rows"),
+    // where rmsnorm's packed 32 words did not spill. The workspace split's
+    // 512 threads have 128 registers each: 64 words of 4 x 1M bf16
+    // softmax, layernorm and rmsnorm in 32 slices took 86-128 registers,
+    // no spills.
+    bool halfBound = target.isNVIDIA() && threads >= 1024;
+    int64_t maxWords =
+        halfBound ? kMaxCachedWordsPerThread / 2 : kMaxCachedWordsPerThread;
     RowCache cache =
         cacheWords(vectorsPerThread, vw, g.cachedElemBytes) <= maxWords
             ? RowCache::Registers
