@@ -198,7 +198,7 @@ using Combiner = std::function<SmallVector<Value>(OpBuilder &, Location,
 
 /// exp(d) for d = x - m, m at least every x of a sum of exponentials
 /// (softmax, logsumexp, cross-entropy: d <= 0, or NaN): the fast
-/// exponential (`afn`; sm_90: ex2.approx.ftz of d log2(e), 3 instructions
+/// exponential (`afn`; sm_90: ex2.approx of d log2(e), 3 instructions
 /// with the subtraction against libdevice expf's ~12; AMD: v_exp_f32). Each
 /// term then errs by at most 2^-22 + |d| log2(e) 2^-24 relative (the
 /// approximation, and the product's rounding, which grows with |d|), and

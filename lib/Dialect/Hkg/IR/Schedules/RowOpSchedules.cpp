@@ -139,7 +139,7 @@ static constexpr int64_t kWorkspaceSplitWorkgroupsPerSM = 8;
 ///  - rows that fit one workgroup's registers whole: on sm_90, the largest
 ///    cluster (up to 8) whose slices keep kMinRowSplitSliceBytes of input
 ///    and such that rows x split stays within the SM count (the split only
-///    fills the machine); elsewhere the workspace under the same limits;
+///    fills the machine); elsewhere no split;
 ///  - longer rows go through the workspace (its ticket and spin measured
 ///    faster than clusters of 8 on every such shape of docs/perf "Long
 ///    rows", H100): with the smallest split whose slices fit the registers
