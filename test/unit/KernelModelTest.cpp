@@ -640,6 +640,34 @@ TEST(KernelModelTest, I64ElementTypeAndPoison) {
   EXPECT_EQ(tol.elemAbs, 0);
 }
 
+TEST(KernelModelTest, Fp8MatmulOutputsAreJudgedByTheTensorCoreSums) {
+  // fp8 tensor cores keep their sums in about 13 bits: an f32 result of an
+  // fp8 matmul gets bf16's tolerance; i8 and bf16 operands keep f32's.
+  auto f32Result = [](llvm::StringRef in) {
+    return parseStandIn(llvm::formatv(R"mlir(
+      func.func @f(%a: tensor<16x64x{0}>, %b: tensor<32x64x{0}>) -> tensor<16x32xf32> {{
+        %y = hkg.matmul %a, %b {{transpose_b} : tensor<16x64x{0}>, tensor<32x64x{0}>
+            -> tensor<16x32xf32>
+        return %y : tensor<16x32xf32>
+      }
+    )mlir",
+                                      in)
+                            .str());
+  };
+  Tolerance bf16 = getDefaultTolerance(DType::BF16),
+            f32 = getDefaultTolerance(DType::F32);
+  for (std::string in :
+       {"f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ", "bf16", "i8"}) {
+    StandIn s = f32Result(in);
+    ASSERT_NE(s.op, nullptr) << in;
+    Tolerance t = getOpTolerance(s.op, DType::F32, 0);
+    Tolerance want = llvm::StringRef(in).starts_with("f8") ? bf16 : f32;
+    EXPECT_EQ(t.normRel, want.normRel) << in;
+    EXPECT_EQ(t.elemRel, want.elemRel) << in;
+    EXPECT_EQ(t.elemAbs, want.elemAbs) << in;
+  }
+}
+
 TEST(KernelModelTest, W4A16OutputsAreJudgedByTheActivationsPrecision) {
   // The dequantized weights are rounded to the activations' 16-bit type on
   // their way to the matrix cores: an f32 result is as exact as a product

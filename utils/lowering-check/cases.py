@@ -705,6 +705,22 @@ def quant_cases():
                         "tile_k = 128, waves_m = 2, waves_n = 1, stages = 4, lds_pad = 0, lds_swizzle = 1, "
                         "wgmma_pending = 0, wgmma_promote = 1")
         add_matmul_8bit(dt, 4096, 4096, 4096, odt="f32")
+    # Promoted with the previous step's sum added while the next step's
+    # MMAs run (wgmma_pending = 1): unrolled by 2 and by 4 (each trip's
+    # last step waits for all), K steps not a multiple of the unroll (a
+    # remainder step), edges in M and N, per-channel scales.
+    pp = ("mma = wgmma_64x128x32, tile_m = 128, tile_n = 128, tile_k = 128, waves_m = 2, waves_n = 1, "
+          "stages = 4, lds_pad = 0, lds_swizzle = 1, wgmma_pending = 1, wgmma_promote = 1, unroll = ")
+    add_matmul_8bit("f8E4M3FN", 4096, 4096, 4096, odt="f32", s=pp + "2")
+    add_matmul_8bit("f8E5M2", 4096, 4096, 4096, odt="f32", s=pp + "4")
+    add_matmul_8bit("f8E4M3FN", 1000, 1160, 4224, odt="f32", s=pp + "4")
+    add_matmul_8bit("f8E4M3FN", 512, 768, 1408, scales=True, odt="bf16", s=pp + "2")
+    # The longest sums: K = 8192 with f32 results, fast and promoted.
+    add_matmul_8bit("f8E4M3FN", 8192, 8192, 8192, odt="f32")
+    add_matmul_8bit("f8E4M3FN", 8192, 8192, 8192, odt="f32", s="mma = wgmma_64x128x32, tile_m = 128, "
+                    "tile_n = 128, tile_k = 128, waves_m = 2, waves_n = 1, stages = 4, lds_pad = 0, "
+                    "lds_swizzle = 1, wgmma_pending = 0, wgmma_promote = 1")
+    add_matmul_8bit("f8E4M3FN", 8192, 8192, 8192, odt="f32", s=pp + "4")
     add_matmul_8bit("i8", 512, 512, 512, odt="i32")
     add_matmul_8bit("i8", 4096, 4096, 4096, odt="i32")
     add_matmul_8bit("i8", 4096, 4096, 4096, scales=True, odt="bf16")

@@ -387,10 +387,18 @@ SmallVector<Value> TilePipeline::buildPrefetchKLoop(ValueRange accIn,
 }
 
 LogicalResult TilePipeline::unrollKLoop(scf::ForOp loop) {
-  if (unroll <= 1)
+  if (unroll <= 1) {
+    core->afterKLoopUnrolled(loop);
     return success();
-  if (failed(loopUnrollByFactor(loop, unroll)))
+  }
+  FailureOr<UnrolledLoopInfo> info = loopUnrollByFactor(loop, unroll);
+  if (failed(info))
     return op.emitOpError("failed to unroll the K loop by ") << unroll;
+  SmallVector<scf::ForOp, 2> loops;
+  for (std::optional<scf::ForOp> l : {info->mainLoopOp, info->epilogueLoopOp})
+    if (l)
+      loops.push_back(*l);
+  core->afterKLoopUnrolled(loops);
   return success();
 }
 

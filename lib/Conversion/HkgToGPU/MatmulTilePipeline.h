@@ -158,6 +158,9 @@ public:
   virtual void beforeStageBarrier() {}
   /// Called with the K loop's results, before they are read.
   virtual SmallVector<Value> finishKLoop(SmallVector<Value> acc) { return acc; }
+  /// Called with the K loops once `unroll` unrolled them (the main loop and
+  /// a remainder loop, either of which may be gone).
+  virtual void afterKLoopUnrolled(ArrayRef<scf::ForOp> loops) {}
 
 protected:
   KernelState &t;

@@ -20,7 +20,14 @@
 // for its tile and issues its copies (wgmma.wait_group 1). With
 // wgmma_promote = 1 (fp8) a step's first MMA ignores its accumulators
 // (scale-d = 0), so the step sums into its own struct, which is added to
-// the running f32 accumulators once the step's MMAs completed.
+// the running f32 accumulators once the step's MMAs completed: at once
+// (wgmma_pending = 0), or, with wgmma_pending = 1, in the next step, after
+// wait_group 1 retired it while that step's MMAs run into a second struct
+// (the two alternate; a K loop unrolled by 2 keeps each in its registers).
+// The last step of each unrolled trip waits for all its MMAs instead: ptxas
+// serializes every wgmma (C7514) when non-wgmma instructions read one of
+// two alternating accumulator sets while a group stays in flight across
+// the loop's back edge.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +43,9 @@ using namespace mlir::hkg::matmul;
 
 namespace {
 
+constexpr llvm::StringLiteral kWaitOne = "wgmma.wait_group.sync.aligned 1;";
+constexpr llvm::StringLiteral kWaitAll = "wgmma.wait_group.sync.aligned 0;";
+
 class WgmmaCore final : public MatrixCore {
 public:
   using MatrixCore::MatrixCore;
@@ -50,6 +60,7 @@ public:
   SmallVector<Value> initAccumulators() override;
   SmallVector<Value> computeStage(Value stage, ValueRange acc) override;
   void forEachResultRun(ValueRange acc, ResultRunFn fn) override;
+  void afterKLoopUnrolled(ArrayRef<scf::ForOp> loops) override;
   /// wgmma reads LDS through the async proxy: this thread's cp.async
   /// writes become visible to it before the barrier.
   void beforeStageBarrier() override {
@@ -57,9 +68,12 @@ public:
   }
   /// With wgmma_pending = 1 the last step's MMAs are still in flight.
   SmallVector<Value> finishKLoop(SmallVector<Value> acc) override {
-    if (t.wgmmaPending > 0)
-      acc = {accumulatorAsm("wgmma.wait_group.sync.aligned 0;", acc.front())};
-    return acc;
+    if (t.wgmmaPending == 0)
+      return acc;
+    // Promoted: the last step's sum, once complete, into the running ones.
+    if (t.wgmmaPromote)
+      return {addStepSum(acc.front(), accumulatorAsm(kWaitAll, acc[1]))};
+    return {accumulatorAsm(kWaitAll, acc.front())};
   }
 
 private:
@@ -69,6 +83,8 @@ private:
   /// in place (its registers tied), so that nothing moves the accumulators
   /// across it: wgmma.fence / wait_group.
   Value accumulatorAsm(StringRef text, Value acc);
+  /// running + step, element by element (f32, round to nearest).
+  Value addStepSum(Value running, Value step);
 
   /// The warpgroup's first row and column in the tile.
   Value wgRow, wgCol;
@@ -88,9 +104,12 @@ void WgmmaCore::placeWave(Value wave) {
 
 SmallVector<Value> WgmmaCore::initAccumulators() {
   SmallVector<Value> acc = {LLVM::ZeroOp::create(b, loc, wgmmaAccType())};
-  // The step's own accumulators (each step's first MMA overwrites them).
+  // The step's own accumulators (each step's first MMA overwrites them);
+  // with wgmma_pending = 1 also the previous step's, still to be added
+  // (zero before the first step).
   if (t.wgmmaPromote)
-    acc.push_back(LLVM::ZeroOp::create(b, loc, wgmmaAccType()));
+    for (int64_t i = 0; i < 1 + t.wgmmaPending; ++i)
+      acc.push_back(LLVM::ZeroOp::create(b, loc, wgmmaAccType()));
   return acc;
 }
 
@@ -183,8 +202,10 @@ SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
       arith::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(0));
   bool promote = t.wgmmaPromote;
   Value running = accIn.front();
+  // Promoted with wgmma_pending = 1: accIn = {running, the previous step's
+  // sum (in flight), a free struct}; this step sums into the free one.
   Value acc = accumulatorAsm("wgmma.fence.sync.aligned;",
-                             promote ? accIn[1] : accIn.front());
+                             promote ? accIn.back() : accIn.front());
   for (int64_t kk = 0; kk < t.tk; kk += t.mmaK) {
     auto offset = [&](int64_t bytes) -> Value {
       return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(bytes));
@@ -223,14 +244,25 @@ SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
                        acc);
   if (!promote)
     return {acc};
-  // The step's sum into the running f32 accumulators (round to nearest).
-  for (int64_t i = 0; i < n; ++i) {
+  // The completed step's sum (this one's, or with wgmma_pending = 1 the
+  // previous one's, which wait_group 1 retired) into the running f32
+  // accumulators.
+  if (t.wgmmaPending == 0)
+    return {addStepSum(running, acc), acc};
+  // Read only after the wait (its asm ties them): nothing hoists the adds
+  // above it.
+  Value previous = accumulatorAsm("", accIn[1]);
+  return {addStepSum(running, previous), acc, previous};
+}
+
+Value WgmmaCore::addStepSum(Value running, Value step) {
+  for (int64_t i = 0; i < t.mmaN / 2; ++i) {
     Value sum = arith::AddFOp::create(
         b, loc, LLVM::ExtractValueOp::create(b, loc, running, i),
-        LLVM::ExtractValueOp::create(b, loc, acc, i));
+        LLVM::ExtractValueOp::create(b, loc, step, i));
     running = LLVM::InsertValueOp::create(b, loc, running, sum, i);
   }
-  return {running, acc};
+  return running;
 }
 
 void WgmmaCore::forEachResultRun(ValueRange acc, ResultRunFn fn) {
@@ -248,6 +280,20 @@ void WgmmaCore::forEachResultRun(ValueRange acc, ResultRunFn fn) {
     for (int64_t h = 0; h < 2; ++h)
       fn(add(row, h * 8), add(col, jn * 8),
          {at(4 * jn + 2 * h), at(4 * jn + 2 * h + 1)});
+}
+
+void WgmmaCore::afterKLoopUnrolled(ArrayRef<scf::ForOp> loops) {
+  if (!t.wgmmaPromote || t.wgmmaPending == 0)
+    return;
+  for (scf::ForOp loop : loops) {
+    LLVM::InlineAsmOp last;
+    loop.getBody()->walk([&](LLVM::InlineAsmOp asmOp) {
+      if (asmOp.getAsmString() == kWaitOne)
+        last = asmOp;
+    });
+    if (last)
+      last.setAsmString(kWaitAll);
+  }
 }
 
 std::unique_ptr<MatrixCore> mlir::hkg::matmul::createWgmmaCore(KernelState &t) {

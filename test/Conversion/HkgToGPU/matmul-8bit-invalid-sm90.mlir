@@ -38,11 +38,30 @@ func.func @i8_epilogue_lds(%a: tensor<256x256xi8>, %b: tensor<256x256xi8>) -> te
 
 // -----
 
-// A promoted step's sum is added once its MMAs completed: no MMAs left in
-// flight across steps.
-func.func @fp8_promote_pending(%a: tensor<256x256xf8E4M3FN>, %b: tensor<256x256xf8E4M3FN>) -> tensor<256x256xbf16> {
-  // expected-error @below {{'hkg.matmul' op schedule knob 'wgmma_promote' = 1 needs wgmma_pending = 0 and persistent = 0 (the step's MMAs complete before their sum is added), got wgmma_pending = 1, persistent = 0}}
-  %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = wgmma_64x128x32, tile_m = 128, tile_n = 128, tile_k = 128, waves_m = 2, waves_n = 1, stages = 3, lds_pad = 0, lds_swizzle = 1, wgmma_pending = 1, wgmma_promote = 1>} : tensor<256x256xf8E4M3FN>, tensor<256x256xf8E4M3FN> -> tensor<256x256xbf16>
+// A promoted step's sum is added in the K loop: not in the persistent one.
+func.func @fp8_promote_persistent(%a: tensor<256x256xf8E4M3FN>, %b: tensor<256x256xf8E4M3FN>) -> tensor<256x256xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'wgmma_promote' = 1 needs persistent = 0, got persistent = 1}}
+  %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = wgmma_64x128x32, tile_m = 128, tile_n = 128, tile_k = 128, waves_m = 2, waves_n = 1, stages = 3, lds_pad = 0, lds_swizzle = 1, wgmma_pending = 1, wgmma_promote = 1, persistent = 1>} : tensor<256x256xf8E4M3FN>, tensor<256x256xf8E4M3FN> -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}
+
+// -----
+
+// With wgmma_pending = 1 three sets (running, in flight, being added):
+// 128 x 256 tiles over two warpgroups do not fit.
+func.func @fp8_promote_pending_registers(%a: tensor<256x256xf8E4M3FN>, %b: tensor<256x256xf8E4M3FN>) -> tensor<256x256xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'mma' = wgmma_64x256x32 needs 410 registers per thread (384 accumulators live at once and 26 more); 256 threads have at most 255}}
+  %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = wgmma_64x256x32, tile_m = 128, tile_n = 256, tile_k = 128, waves_m = 2, waves_n = 1, stages = 4, lds_pad = 0, lds_swizzle = 1, wgmma_pending = 1, wgmma_promote = 1, unroll = 2>} : tensor<256x256xf8E4M3FN>, tensor<256x256xf8E4M3FN> -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}
+
+// -----
+
+// Promoted with a step in flight: each unrolled trip's last step waits for
+// all, so a K loop not unrolled would never leave one in flight.
+func.func @fp8_promote_pending_unroll(%a: tensor<256x256xf8E4M3FN>, %b: tensor<256x256xf8E4M3FN>) -> tensor<256x256xbf16> {
+  // expected-error @below {{'hkg.matmul' op schedule knob 'wgmma_promote' = 1 with wgmma_pending = 1 needs unroll >= 2 (each unrolled trip's last step waits for all its MMAs), got unroll = 1}}
+  %c = hkg.matmul %a, %b {transpose_b, schedule = #hkg.schedule<mma = wgmma_64x128x32, tile_m = 128, tile_n = 128, tile_k = 128, waves_m = 2, waves_n = 1, stages = 4, lds_pad = 0, lds_swizzle = 1, wgmma_pending = 1, wgmma_promote = 1, unroll = 1>} : tensor<256x256xf8E4M3FN>, tensor<256x256xf8E4M3FN> -> tensor<256x256xbf16>
   return %c : tensor<256x256xbf16>
 }
 

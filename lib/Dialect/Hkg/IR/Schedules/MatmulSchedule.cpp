@@ -662,13 +662,21 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
       return emitError() << "schedule knob '" << kWgmmaPromote.name
                          << "' = 1 needs mma = wgmma_*, got mma = " << mma.name
                          << "; expected wgmma_promote = 0";
-    // The step's sum is added after the step's MMAs completed.
-    if (s.wgmmaPending != 0 || s.persistent)
+    // The step's sum is added after the step's MMAs completed (in the
+    // next step with wgmma_pending = 1); the persistent loop has no place
+    // for it.
+    if (s.persistent)
       return emitError() << "schedule knob '" << kWgmmaPromote.name
-                         << "' = 1 needs wgmma_pending = 0 and persistent = 0"
-                            " (the step's MMAs complete before their sum is "
-                            "added), got wgmma_pending = "
-                         << s.wgmmaPending << ", persistent = " << s.persistent;
+                         << "' = 1 needs persistent = 0, got persistent = "
+                         << s.persistent;
+    // Each unrolled trip's last step waits for all its MMAs
+    // (MatmulWgmma.cpp): unrolled once, none would stay in flight.
+    if (s.wgmmaPending == 1 && s.unroll < 2)
+      return emitError() << "schedule knob '" << kWgmmaPromote.name
+                         << "' = 1 with wgmma_pending = 1 needs unroll >= 2 "
+                            "(each unrolled trip's last step waits for all "
+                            "its MMAs), got unroll = "
+                         << s.unroll;
   }
   if (int64_t pending = s.wgmmaPending) {
     if (!wgmma)
@@ -709,9 +717,10 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
     int64_t budget =
         std::min<int64_t>(target.maxRegistersPerThread,
                           kNvidiaRegistersPerWorkgroup / threads);
-    // wgmma_promote holds a step's accumulators beside the running ones.
+    // wgmma_promote holds a step's accumulators beside the running ones,
+    // with wgmma_pending = 1 two steps' (one in flight, one being added).
     if (s.wgmmaPromote)
-      acc *= 2;
+      acc *= 2 + s.wgmmaPending;
     if (acc + kWgmmaRegisterReserve > budget)
       return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
                          << " needs " << acc + kWgmmaRegisterReserve
