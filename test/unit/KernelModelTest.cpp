@@ -641,30 +641,40 @@ TEST(KernelModelTest, I64ElementTypeAndPoison) {
 }
 
 TEST(KernelModelTest, Fp8MatmulOutputsAreJudgedByTheTensorCoreSums) {
-  // fp8 tensor cores keep their sums in about 13 bits: an f32 result of an
-  // fp8 matmul gets bf16's tolerance; i8 and bf16 operands keep f32's.
-  auto f32Result = [](llvm::StringRef in) {
+  // fp8 operands on sm_90's wgmma keep their sums in about 13 bits: an f32
+  // result gets bf16's tolerance. FMA (mma = none) sums in f32, a bf16 or
+  // f16 result keeps its own row, and so do i8 and bf16 operands.
+  auto standIn = [](llvm::StringRef in, llvm::StringRef out,
+                    llvm::StringRef mma) {
     return parseStandIn(llvm::formatv(R"mlir(
-      func.func @f(%a: tensor<16x64x{0}>, %b: tensor<32x64x{0}>) -> tensor<16x32xf32> {{
-        %y = hkg.matmul %a, %b {{transpose_b} : tensor<16x64x{0}>, tensor<32x64x{0}>
-            -> tensor<16x32xf32>
-        return %y : tensor<16x32xf32>
+      func.func @f(%a: tensor<128x128x{0}>, %b: tensor<128x128x{0}>) -> tensor<128x128x{1}> {{
+        %y = hkg.matmul %a, %b {{transpose_b, schedule = #hkg.schedule<mma = {2}>}
+            : tensor<128x128x{0}>, tensor<128x128x{0}> -> tensor<128x128x{1}>
+        return %y : tensor<128x128x{1}>
       }
     )mlir",
-                                      in)
+                                      in, out, mma)
                             .str());
   };
-  Tolerance bf16 = getDefaultTolerance(DType::BF16),
-            f32 = getDefaultTolerance(DType::F32);
-  for (std::string in :
-       {"f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ", "bf16", "i8"}) {
-    StandIn s = f32Result(in);
-    ASSERT_NE(s.op, nullptr) << in;
-    Tolerance t = getOpTolerance(s.op, DType::F32, 0);
-    Tolerance want = llvm::StringRef(in).starts_with("f8") ? bf16 : f32;
-    EXPECT_EQ(t.normRel, want.normRel) << in;
-    EXPECT_EQ(t.elemRel, want.elemRel) << in;
-    EXPECT_EQ(t.elemAbs, want.elemAbs) << in;
+  struct Case {
+    const char *in, *out, *mma;
+    DType outType, want;
+  };
+  for (Case c :
+       {Case{"f8E4M3FN", "f32", "wgmma_64x128x32", DType::F32, DType::BF16},
+        Case{"f8E5M2", "f32", "wgmma_64x128x32", DType::F32, DType::BF16},
+        Case{"f8E4M3FN", "f32", "none", DType::F32, DType::F32},
+        Case{"f8E4M3FN", "f16", "wgmma_64x128x32", DType::F16, DType::F16},
+        Case{"i8", "f32", "wgmma_64x128x32", DType::F32, DType::F32},
+        Case{"bf16", "f32", "wgmma_64x128x16", DType::F32, DType::F32}}) {
+    std::string label = std::string(c.in) + " -> " + c.out + ", " + c.mma;
+    StandIn s = standIn(c.in, c.out, c.mma);
+    ASSERT_NE(s.op, nullptr) << label;
+    Tolerance t = getOpTolerance(s.op, c.outType, 0);
+    Tolerance want = getDefaultTolerance(c.want);
+    EXPECT_EQ(t.normRel, want.normRel) << label;
+    EXPECT_EQ(t.elemRel, want.elemRel) << label;
+    EXPECT_EQ(t.elemAbs, want.elemAbs) << label;
   }
 }
 

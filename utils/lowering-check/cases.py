@@ -715,6 +715,11 @@ def quant_cases():
     add_matmul_8bit("f8E5M2", 4096, 4096, 4096, odt="f32", s=pp + "4")
     add_matmul_8bit("f8E4M3FN", 1000, 1160, 4224, odt="f32", s=pp + "4")
     add_matmul_8bit("f8E4M3FN", 512, 768, 1408, scales=True, odt="bf16", s=pp + "2")
+    # Fewer K steps than the unroll (3 of 4: no loop), one unrolled trip and
+    # a remainder loop (6 of 4), an odd count under 2 (7).
+    add_matmul_8bit("f8E4M3FN", 256, 384, 384, odt="f32", s=pp + "4")
+    add_matmul_8bit("f8E4M3FN", 256, 384, 768, odt="f32", s=pp + "4")
+    add_matmul_8bit("f8E5M2", 256, 384, 896, odt="f32", s=pp + "2")
     # The longest sums: K = 8192 with f32 results, fast and promoted.
     add_matmul_8bit("f8E4M3FN", 8192, 8192, 8192, odt="f32")
     add_matmul_8bit("f8E4M3FN", 8192, 8192, 8192, odt="f32", s="mma = wgmma_64x128x32, tile_m = 128, "

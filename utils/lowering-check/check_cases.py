@@ -292,21 +292,21 @@ def matmul_bound(schedule, a, b, n_out, dtype=None):
       3 * 2^-22 (1 + 2^-10) |a||b| < 12.02 u |a||b|.
     - fp8 wgmma (sm_90): the products are exact, but the tensor core keeps
       its fp8 sums in a narrower accumulator than f32 (about 14 bits,
-      DeepSeek-V3 report, arXiv 2412.19437, 3.3.2; e8m13, truncated):
-      the same model with UACC = 2^-13 for u and blocks of 4, K UACC / 2.
-      With wgmma_promote = 1 each K step of tile_k values is summed from
-      zero that way and added to the running f32 sums: tile_k UACC / 2 +
-      (K / tile_k) u. Vacuous at large K for random data (the check then
-      rests on the comparison with cuBLAS's fp8 GEMM in the same mode).
+      DeepSeek-V3 report, arXiv 2412.19437, 3.3.2; taken as 13, e8m13):
+      the matrix-core model above with UACC = 2^-13 for u, K UACC. With
+      wgmma_promote = 1 each K step of tile_k values is summed from zero
+      that way and added to the running f32 sums: tile_k UACC + (K /
+      tile_k) u. Vacuous at large K for random data (the check then rests
+      on the comparison with cuBLAS's fp8 GEMM in the same mode).
     """
     K = a.shape[-1]
     absab = a.abs() @ b.abs()
     if fp8_wgmma(schedule, dtype):
         if "wgmma_promote = 1" in schedule:
             tk = int(re.search(r"tile_k = (\d+)", schedule).group(1))
-            gam = min(tk, K) * UACC_FP8 / 2 + math.ceil(K / tk) * U32
+            gam = min(tk, K) * UACC_FP8 + math.ceil(K / tk) * U32
         else:
-            gam = K * UACC_FP8 / 2
+            gam = K * UACC_FP8
     elif "mma = none" in schedule:
         lam = math.sqrt(2 * math.log(2 * K * n_out / 1e-6)) / (1 - U32)
         gam = math.expm1(lam * math.sqrt(K) * U32 + K * U32 * U32 / (1 - U32))

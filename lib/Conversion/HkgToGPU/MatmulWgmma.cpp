@@ -249,8 +249,9 @@ SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
   // accumulators.
   if (t.wgmmaPending == 0)
     return {addStepSum(running, acc), acc};
-  // Read only after the wait (its asm ties them): nothing hoists the adds
-  // above it.
+  // The previous step's sums pass through an empty asm after the wait
+  // (side-effecting asms keep their order), and the adds read its results:
+  // nothing hoists them above the wait.
   Value previous = accumulatorAsm("", accIn[1]);
   return {addStepSum(running, previous), acc, previous};
 }
