@@ -9,7 +9,11 @@ here).
 For each case (SRC/<case>.mlir, or a path to an .mlir file): the default
 schedule (OUT/<case>/default, hkg-compile as a user runs it) and, per
 --variant NAME:KNOB=V[,KNOB=V...], that default schedule with those knobs
-changed (OUT/<case>/NAME). The default's knobs are read back from its
+changed (OUT/<case>/NAME); an entry `@ATTR=V` or `@ATTR` (a unit
+attribute) adds a discardable attribute to the op instead, e.g.
+`--variant ef:@hkg.load_eviction="first"` or
+`--variant pk:row_cache=registers,@hkg.row_bf16_cache`
+(docs/Lowering.md). The default's knobs are read back from its
 manifest, so a variant differs from the default only in the knobs it names
 (a partial `#hkg.schedule` would fall back to the schedule space's
 defaults instead). A variant the verifier refuses is reported and skipped.
@@ -23,22 +27,29 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sweep import compile_one, with_schedule  # noqa: E402
+from sweep import compile_one, with_attr, with_schedule  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
 def parse_variant(text):
+    """NAME:KNOB=V[,KNOB=V...] (entries `@ATTR[=V]` are attributes): the
+    name, the knob changes and the attribute entries (`name = value` or a
+    unit attribute's name, as sweep.with_attr takes them)."""
     name, _, knobs = text.partition(":")
     if not name or not knobs:
         raise SystemExit(f"--variant {text!r}: expected NAME:KNOB=V[,KNOB=V...]")
-    changes = {}
+    changes, attrs = {}, []
     for kv in knobs.split(","):
         k, _, v = kv.partition("=")
+        k, v = k.strip(), v.strip()
+        if k.startswith("@") and len(k) > 1:
+            attrs.append(f"{k[1:]} = {v}" if v else k[1:])
+            continue
         if not k or not v:
-            raise SystemExit(f"--variant {text!r}: {kv!r} is not KNOB=V")
-        changes[k.strip()] = v.strip()
-    return name, changes
+            raise SystemExit(f"--variant {text!r}: {kv!r} is not KNOB=V or @ATTR[=V]")
+        changes[k] = v
+    return name, changes, attrs
 
 
 def main():
@@ -70,12 +81,15 @@ def main():
             continue
         default = kernels[0]["schedule"]
         notes = []
-        for vname, changes in variants:
+        for vname, changes, attrs in variants:
             unknown = sorted(set(changes) - set(default))
             if unknown:
                 notes.append(f"{vname} skipped (not knobs of this op: {', '.join(unknown)})")
                 continue
-            ok, err = compile_one(with_schedule(src, dict(default, **changes)), os.path.join(casedir, vname))
+            vsrc = with_schedule(src, dict(default, **changes))
+            for a in attrs:
+                vsrc = with_attr(vsrc, a)
+            ok, err = compile_one(vsrc, os.path.join(casedir, vname))
             notes.append(vname if ok else f"{vname} refused ({err})")
         print(f"{name}: default + {', '.join(notes) or 'no variants'}", flush=True)
     sys.exit(1 if failed else 0)
