@@ -404,10 +404,12 @@ Value mlir::hkg::expBelowMax(OpBuilder &b, Location loc, Value d) {
 }
 
 Value mlir::hkg::expDiffOrZero(OpBuilder &b, Location loc, Value a, Value m) {
-  Value negInf = constF32(b, loc, -std::numeric_limits<double>::infinity());
+  Value negInf = splatLike(
+      b, loc, constF32(b, loc, -std::numeric_limits<double>::infinity()), m);
   Value isEmpty =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf);
-  Value diff = arith::SubFOp::create(b, loc, a, splatLike(b, loc, m, a));
+  Value diff = arith::SubFOp::create(
+      b, loc, a, m.getType() == a.getType() ? m : splatLike(b, loc, m, a));
   Value e = expBelowMax(b, loc, diff);
   Value zero = splatLike(b, loc, constF32(b, loc, 0.0), a);
   return arith::SelectOp::create(b, loc, isEmpty, zero, e);

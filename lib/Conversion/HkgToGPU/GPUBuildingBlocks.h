@@ -211,8 +211,9 @@ using Combiner = std::function<SmallVector<Value>(OpBuilder &, Location,
 /// lowering: only these arguments are known to be at most 0.
 Value expBelowMax(OpBuilder &b, Location loc, Value d);
 
-/// exp(a - m) (`a` scalar or vector, `m` scalar, at least a: expBelowMax),
-/// or 0 when m is -inf: the running max of nothing yet (then a is -inf too).
+/// exp(a - m) (`a` scalar or vector; `m` a scalar or of a's shape, at least
+/// a: expBelowMax), or 0 where m is -inf: the running max of nothing yet
+/// (then a is -inf too).
 Value expDiffOrZero(OpBuilder &b, Location loc, Value a, Value m);
 
 /// Combines (max, sum of exp(x - max)) pairs: the online softmax merge.

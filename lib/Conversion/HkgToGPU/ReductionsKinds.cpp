@@ -23,27 +23,6 @@ using namespace mlir;
 using namespace mlir::hkg;
 using namespace mlir::hkg::reduce;
 
-/// `v` (a scalar constant) broadcast to the shape of `like`, in `v`'s type.
-static Value splatTo(OpBuilder &b, Location loc, Value v, Value like) {
-  auto vt = dyn_cast<VectorType>(like.getType());
-  if (!vt)
-    return v;
-  return vector::BroadcastOp::create(
-      b, loc, VectorType::get(vt.getShape(), v.getType()), v);
-}
-
-/// exp(a - m), or 0 where m is -inf (nothing reduced yet); a and m of the
-/// same shape.
-static Value expOrZero(OpBuilder &b, Location loc, Value a, Value m) {
-  Value negInf = splatTo(
-      b, loc, constF32(b, loc, -std::numeric_limits<double>::infinity()), m);
-  Value empty =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf);
-  Value e = expBelowMax(b, loc, arith::SubFOp::create(b, loc, a, m));
-  return arith::SelectOp::create(b, loc, empty,
-                                 splatTo(b, loc, constF32(b, loc, 0.0), m), e);
-}
-
 KindState::KindState(ReduceOp op) : kinds(op.getKindList()) {
   for (ReduceKind k : kinds) {
     offsets.push_back(total);
@@ -75,11 +54,11 @@ SmallVector<Value> KindState::identity(OpBuilder &b, Location loc,
                                        Value like) const {
   SmallVector<Value> state;
   for (auto [k, kind] : llvm::enumerate(kinds)) {
-    state.push_back(splatTo(b, loc, constF32(b, loc, maskValue(k)), like));
+    state.push_back(splatLike(b, loc, constF32(b, loc, maskValue(k)), like));
     if (kind == ReduceKind::LogSumExp)
-      state.push_back(splatTo(b, loc, constF32(b, loc, 0.0), like));
+      state.push_back(splatLike(b, loc, constF32(b, loc, 0.0), like));
     if (isPositionKind(kind))
-      state.push_back(splatTo(
+      state.push_back(splatLike(
           b, loc, constI32(b, loc, std::numeric_limits<int32_t>::max()), like));
   }
   return state;
@@ -99,7 +78,8 @@ static Value argTakes(OpBuilder &b, Location loc, bool greater, Value v1,
       arith::CmpFOp::create(b, loc, greater ? P::OGT : P::OLT, v2, v1);
   Value tie = arith::AndIOp::create(
       b, loc, arith::CmpFOp::create(b, loc, P::OEQ, v2, v1), lower);
-  Value ones = splatTo(b, loc, arith::ConstantIntOp::create(b, loc, 1, 1), v1);
+  Value ones =
+      splatLike(b, loc, arith::ConstantIntOp::create(b, loc, 1, 1), v1);
   Value notNan1 = arith::XOrIOp::create(b, loc, nan1, ones);
   Value nanWins = arith::AndIOp::create(
       b, loc, nan2, arith::OrIOp::create(b, loc, notNan1, lower));
@@ -145,10 +125,10 @@ Combiner KindState::combiner() const {
         break;
       case ReduceKind::LogSumExp: {
         Value m = arith::MaxNumFOp::create(b, loc, a, c);
-        Value sa =
-            arith::MulFOp::create(b, loc, x[at + 1], expOrZero(b, loc, a, m));
-        Value sc =
-            arith::MulFOp::create(b, loc, y[at + 1], expOrZero(b, loc, c, m));
+        Value sa = arith::MulFOp::create(b, loc, x[at + 1],
+                                         expDiffOrZero(b, loc, a, m));
+        Value sc = arith::MulFOp::create(b, loc, y[at + 1],
+                                         expDiffOrZero(b, loc, c, m));
         out.push_back(m);
         out.push_back(arith::AddFOp::create(b, loc, sa, sc));
         break;
@@ -237,7 +217,7 @@ SmallVector<Value> KindState::accumulateLanes(OpBuilder &b, Location loc,
         expBelowMax(b, loc, arith::SubFOp::create(b, loc, acc[at], base)));
     Value x = values[k];
     Value lanes = expBelowMax(
-        b, loc, arith::SubFOp::create(b, loc, x, splatTo(b, loc, base, x)));
+        b, loc, arith::SubFOp::create(b, loc, x, splatLike(b, loc, base, x)));
     if (isa<VectorType>(lanes.getType()))
       lanes = reduceVector(b, loc, lanes, ReduceKind::Sum);
     merged[at + 1] = arith::AddFOp::create(b, loc, kept, lanes);
@@ -255,9 +235,9 @@ SmallVector<Value> KindState::ofElements(OpBuilder &b, Location loc,
     // A single element: a sum of exp(v - v) = 1 (0 for -inf, which the
     // combiner's expOrZero takes care of).
     if (kind == ReduceKind::LogSumExp)
-      state.push_back(splatTo(b, loc, constF32(b, loc, 1.0), v));
+      state.push_back(splatLike(b, loc, constF32(b, loc, 1.0), v));
     if (isPositionKind(kind))
-      state.push_back(splatTo(b, loc, position, v));
+      state.push_back(splatLike(b, loc, position, v));
   }
   return state;
 }
