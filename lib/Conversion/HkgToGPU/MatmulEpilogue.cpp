@@ -116,7 +116,7 @@ void TilePipeline::storeResultsThroughLds(ArrayRef<Value> acc) {
   int64_t chunksPerRow = tn / 8, chunks = tm * chunksPerRow;
   auto chunkType = VectorType::get({8 * perF32}, elemT);
   auto f32x8 = VectorType::get({8}, f32);
-  for (int64_t i = 0; i < llvm::divideCeil(chunks, threads); ++i) {
+  for (int64_t i = 0, e = llvm::divideCeilSigned(chunks, threads); i < e; ++i) {
     Value chunk = add(tid, i * threads);
     auto emit = [&] {
       Value row = div(chunk, chunksPerRow);
