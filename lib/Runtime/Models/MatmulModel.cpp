@@ -14,6 +14,7 @@
 #include "hkg/Runtime/ScalarInterpreter.h"
 
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
+#include "hkg/Dialect/Hkg/IR/Schedules/MatmulSchedule.h"
 
 #include <algorithm>
 #include <cmath>
@@ -166,8 +167,9 @@ static void matmulTolerance(mlir::Operation *op, unsigned,
     return;
   mlir::hkg::ScheduleAttr schedule = mm.getScheduleAttr();
   std::optional<llvm::StringRef> mma =
-      schedule ? schedule.getKeyword("mma") : std::nullopt;
-  if (!mma || !mma->starts_with("wgmma_"))
+      schedule ? schedule.getKeyword(mlir::hkg::kMma.name) : std::nullopt;
+  if (!mma || mlir::hkg::MmaInstruction::parse(*mma).family !=
+                  mlir::hkg::MmaFamily::Wgmma)
     return;
   Tolerance sums = getDefaultTolerance(DType::BF16);
   tolerance.normRel = std::max(tolerance.normRel, sums.normRel);
