@@ -361,6 +361,33 @@ add_matmul("f32", [], 256, 384, 512, epi="silu_residual", s=tf32x3())
 add_matmul("f32", [], 256, 256, 4096, s=tf32x3("split_k = 4, split_k_reduce = workspace"))
 add_matmul("f32", [], 1024, 1024, 512, tb=True, s=tf32x3("persistent = 1"))
 
+
+# 3xTF32 on warpgroup MMA (sm_90a, wgmma_64x128x8_tf32x3; tf32_split = trunc:
+# the big terms are the staged tiles, MatmulWgmmaTf32x3.cpp): 4096^3 with B
+# as [K, N] (transposed into K-major tiles) and [N, K], with and without the
+# step's sum promoted into f32 and a step in flight; edges (K not a multiple
+# of 32, M and N not of 128), a batch, a fused epilogue.
+def wgmma_tf32x3(s=""):
+    """The wgmma 3xTF32 schedule `s` (knobs over 128 x 128 x 32 tiles, 2 warpgroups, 3 stages,
+    promoted, a step in flight)."""
+    knobs = {"mma": "wgmma_64x128x8_tf32x3", "tile_m": "128", "tile_n": "128", "tile_k": "32", "waves_m": "2",
+             "waves_n": "1", "stages": "3", "lds_pad": "0", "lds_swizzle": "1", "vector_width": "4",
+             "tf32_split": "trunc", "wgmma_pending": "1", "wgmma_promote": "1", "unroll": "2"}
+    for kv in filter(None, s.split(",")):
+        k, v = (x.strip() for x in kv.split("="))
+        knobs[k] = v
+    return ", ".join(f"{k} = {v}" for k, v in knobs.items())
+
+
+for s in ["", "wgmma_pending = 0, unroll = 1", "wgmma_promote = 0, unroll = 1"]:
+    add_matmul("f32", [], 4096, 4096, 4096, s=wgmma_tf32x3(s))
+    add_matmul("f32", [], 4096, 4096, 4096, tb=True, s=wgmma_tf32x3(s))
+for s in ["", "wgmma_pending = 0, unroll = 1", "stages = 4"]:
+    add_matmul("f32", [], 300, 520, 328, s=wgmma_tf32x3(s))
+    add_matmul("f32", [], 300, 520, 328, tb=True, s=wgmma_tf32x3(s))
+add_matmul("f32", [2], 200, 136, 96, tb=True, s=wgmma_tf32x3())
+add_matmul("f32", [], 256, 384, 512, epi="silu_residual", s=wgmma_tf32x3())
+
 # More than 48 KiB of LDS: dynamic shared memory on NVIDIA (72, 96 and 128
 # KiB; the runtime raises the kernel's limit at launch), on odd shapes, a
 # transpose and a fused epilogue.

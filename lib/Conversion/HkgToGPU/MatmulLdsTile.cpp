@@ -35,7 +35,7 @@ KernelState::KernelState(OpBuilder &b, gpu::GPUFuncOp kernel, MatmulOp op,
   wgmmaPending = s.wgmmaPending;
   persistent = s.persistent;
   epilogueLds = s.epilogueLds;
-  tf32FastSplit = s.tf32FastSplit;
+  tf32Split = s.tf32Split;
   wgmmaPromote = s.wgmmaPromote;
   mma = s.mma;
   mmaM = mma.m;

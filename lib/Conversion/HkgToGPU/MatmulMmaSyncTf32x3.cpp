@@ -97,32 +97,22 @@ static Value roundToTf32(OpBuilder &b, Location loc, Value x) {
   return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
 }
 
-/// tf32_split = fast: x's bits plus `bias`, the low 13 bits cleared. With
-/// bias 0x1000 (half a tf32 ulp) the value cvt.rna.tf32.f32 gives for
-/// finite x, in 2 integer instructions instead of 4 (cvt's inf / NaN guard:
-/// an inf or NaN operand makes the small term, and the product, NaN either
-/// way); with bias 0, truncation.
-static Value maskToTf32(OpBuilder &b, Location loc, Value x, int64_t bias) {
-  Type i32 = b.getI32Type();
-  auto constant = [&](int64_t v) {
-    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
-  };
-  Value bits = arith::BitcastOp::create(b, loc, i32, x);
-  if (bias)
-    bits = arith::AddIOp::create(b, loc, bits, constant(bias));
-  Value masked = arith::AndIOp::create(b, loc, bits, constant(~0x1fff));
-  return arith::BitcastOp::create(b, loc, b.getF32Type(), masked);
-}
-
 SplitFragment MmaSyncTf32x3Core::split(ArrayRef<Value> xs) {
   SmallVector<Value> big, small;
   for (Value x : xs) {
-    Value hi = t.tf32FastSplit ? maskToTf32(b, loc, x, /*bias=*/0x1000)
-                               : roundToTf32(b, loc, x);
+    // rna: both rounded; fast: big rounded, small truncated; trunc: big
+    // truncated, small rounded (by an add and mask).
+    Value hi = t.tf32Split == Tf32Split::Rna
+                   ? roundToTf32(b, loc, x)
+                   : maskToTf32(b, loc, x,
+                                t.tf32Split == Tf32Split::Fast ? 0x1000 : 0);
     big.push_back(hi);
     Value lo = arith::SubFOp::create(b, loc, x, hi);
-    small.push_back(t.tf32FastSplit ? maskToTf32(b, loc, lo, /*bias=*/0)
-                                    : roundToTf32(b, loc, lo));
+    small.push_back(
+        t.tf32Split == Tf32Split::Rna
+            ? roundToTf32(b, loc, lo)
+            : maskToTf32(b, loc, lo,
+                         t.tf32Split == Tf32Split::Trunc ? 0x1000 : 0));
   }
   auto type =
       VectorType::get({static_cast<int64_t>(xs.size()), 1}, b.getF32Type());

@@ -32,7 +32,7 @@ static std::unique_ptr<MatrixCore> createMatrixCore(KernelState &t) {
   case MmaFamily::MmaSync:
     return t.mma.isTf32x3() ? createMmaSyncTf32x3Core(t) : createMmaSyncCore(t);
   case MmaFamily::Wgmma:
-    return createWgmmaCore(t);
+    return t.mma.isTf32x3() ? createWgmmaTf32x3Core(t) : createWgmmaCore(t);
   case MmaFamily::Mfma:
     return createMfmaCore(t);
   case MmaFamily::Wmma:
@@ -248,6 +248,7 @@ SmallVector<Value> TilePipeline::buildAsyncKLoop(ValueRange accIn, int64_t numK,
       Value tile = arith::MinUIOp::create(b, loc, next, c(numK - 1));
       commitAsyncCopies(b, loc, issueAsyncCopy(kStep(tile), rem(next, stages)));
     }
+    kStepIndex = kt;
     SmallVector<Value> out =
         core->computeStage(stage, loop.getRegionIterArgs());
     scf::YieldOp::create(b, loc, out);
@@ -329,6 +330,7 @@ void TilePipeline::buildPersistentLoop(ValueRange accIn, int64_t numK,
       use(from);
       commitAsyncCopies(
           b, loc, issueAsyncCopy(refillK(kt), rem(add(f, ahead), stages)));
+      kStepIndex = f;
       scf::YieldOp::create(
           b, loc, core->computeStage(rem(f, stages), loop.getRegionIterArgs()));
       return loop;
@@ -369,6 +371,7 @@ SmallVector<Value> TilePipeline::buildPrefetchKLoop(ValueRange accIn,
     // is not stored.
     Value nextK = select(hasNext, next, kt);
     SmallVector<Value> regs = loadTileToRegisters(kStep(nextK));
+    kStepIndex = kt;
     SmallVector<Value> out =
         core->computeStage(stage, loop.getRegionIterArgs());
     if (stages == 1)

@@ -97,8 +97,8 @@ struct KernelState : IndexArith {
   bool persistent;
   /// The results go out through LDS (MatmulEpilogue.cpp).
   bool epilogueLds;
-  /// 3xTF32: tf32_split = fast (MatmulMmaSyncTf32x3.cpp).
-  bool tf32FastSplit;
+  /// 3xTF32's split (MatmulMmaSyncTf32x3.cpp, MatmulWgmmaTf32x3.cpp).
+  Tf32Split tf32Split;
   /// fp8 wgmma: each K step's sum promoted into f32 (MatmulWgmma.cpp).
   bool wgmmaPromote;
   bool swizzle;
@@ -120,6 +120,9 @@ struct KernelState : IndexArith {
 
   LdsTile ldsA, ldsB;
   Value tid, lane, waveRow, waveCol, batchIdx, m0, n0;
+  /// The K step computeStage computes (the K loop's induction variable;
+  /// the flat step of the persistent loop).
+  Value kStepIndex;
 };
 
 /// A matrix-core family's part of the kernel.
@@ -171,6 +174,7 @@ std::unique_ptr<MatrixCore> createFmaCore(KernelState &t);
 std::unique_ptr<MatrixCore> createMmaSyncCore(KernelState &t);
 std::unique_ptr<MatrixCore> createMmaSyncTf32x3Core(KernelState &t);
 std::unique_ptr<MatrixCore> createWgmmaCore(KernelState &t);
+std::unique_ptr<MatrixCore> createWgmmaTf32x3Core(KernelState &t);
 std::unique_ptr<MatrixCore> createMfmaCore(KernelState &t);
 std::unique_ptr<MatrixCore> createWmmaCore(KernelState &t);
 

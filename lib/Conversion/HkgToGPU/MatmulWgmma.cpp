@@ -31,7 +31,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MatmulTilePipeline.h"
+#include "MatmulWgmma.h"
 #include "Wgmma.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -46,51 +46,20 @@ namespace {
 constexpr llvm::StringLiteral kWaitOne = "wgmma.wait_group.sync.aligned 1;";
 constexpr llvm::StringLiteral kWaitAll = "wgmma.wait_group.sync.aligned 0;";
 
-class WgmmaCore final : public MatrixCore {
-public:
-  using MatrixCore::MatrixCore;
-
-  /// wgmma's 128-byte swizzle repeats every 1024 bytes.
-  int64_t ldsAlignment() const override { return 1024; }
-  /// An MN-major B ([K, N]) in 128-byte-wide panels.
-  int64_t panelColsOfB() const override {
-    return t.transB ? 0 : 128 / t.elemBytes;
-  }
-  void placeWave(Value wave) override;
-  SmallVector<Value> initAccumulators() override;
-  SmallVector<Value> computeStage(Value stage, ValueRange acc) override;
-  void forEachResultRun(ValueRange acc, ResultRunFn fn) override;
-  void afterKLoopUnrolled(ArrayRef<scf::ForOp> loops) override;
-  /// wgmma reads LDS through the async proxy: this thread's cp.async
-  /// writes become visible to it before the barrier.
-  void beforeStageBarrier() override {
-    wgmma::sideEffectAsm(b, loc, "fence.proxy.async.shared::cta;");
-  }
-  /// With wgmma_pending = 1 the last step's MMAs are still in flight.
-  SmallVector<Value> finishKLoop(SmallVector<Value> acc) override {
-    if (t.wgmmaPending == 0)
-      return acc;
-    // Promoted: the last step's sum, once complete, into the running ones.
-    if (t.wgmmaPromote)
-      return {addStepSum(acc.front(), accumulatorAsm(kWaitAll, acc[1]))};
-    return {accumulatorAsm(kWaitAll, acc.front())};
-  }
-
-private:
-  /// The LLVM struct of the thread's wgmma accumulators.
-  Type wgmmaAccType();
-  /// Inline PTX `text` that reads and rewrites the accumulator struct `acc`
-  /// in place (its registers tied), so that nothing moves the accumulators
-  /// across it: wgmma.fence / wait_group.
-  Value accumulatorAsm(StringRef text, Value acc);
-  /// running + step, element by element (f32, round to nearest).
-  Value addStepSum(Value running, Value step);
-
-  /// The warpgroup's first row and column in the tile.
-  Value wgRow, wgCol;
-};
-
 } // namespace
+
+SmallVector<Value> WgmmaCore::finishKLoop(SmallVector<Value> acc) {
+  if (t.wgmmaPending == 0)
+    return acc;
+  // Promoted: the last step's sum, once complete, into the running ones.
+  if (t.wgmmaPromote)
+    return {addStepSum(acc.front(), accumulatorAsm(kWaitAll, acc[1]))};
+  return {accumulatorAsm(kWaitAll, acc.front())};
+}
+
+void WgmmaCore::beforeStageBarrier() {
+  wgmma::sideEffectAsm(b, loc, "fence.proxy.async.shared::cta;");
+}
 
 void WgmmaCore::placeWave(Value wave) {
   Value wg = div(wave, 4);
@@ -118,8 +87,10 @@ Type WgmmaCore::wgmmaAccType() {
       b.getContext(), SmallVector<Type>(t.mmaN / 2, t.accT));
 }
 
-/// The PTX type of wgmma operands of element type `elem`.
+/// The PTX type of wgmma operands of element type `elem` (f32: as tf32).
 static std::string operandType(Type elem) {
+  if (elem.isF32())
+    return "tf32";
   if (elem.isBF16())
     return "bf16";
   if (elem.isF16())
@@ -158,24 +129,31 @@ Value WgmmaCore::accumulatorAsm(StringRef text, Value acc) {
   return asmOp.getResult(0);
 }
 
+Value WgmmaCore::rowAddress(Value buf, Value stage, int64_t rows, Value row) {
+  int64_t rowBytes = t.tk * t.elemBytes; // 128
+  Value offset = add(mul(stage, rows * rowBytes), mul(row, rowBytes));
+  return arith::AddIOp::create(
+      b, loc, wgmma::sharedAddress(b, loc, buf),
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), offset));
+}
+
+SmallVector<WgmmaCore::Operands> WgmmaCore::stageOperands(Value stage) {
+  // This warpgroup's 64 rows of A and tile_n rows of B in the stage. B:
+  // K-major, its tile_n rows of 128 bytes; MN-major ([K, N]), panels of
+  // 128 bytes of columns x tile_k rows (this warpgroup's first panel:
+  // wgCol / the panel's columns).
+  Value a = rowAddress(t.ldsA.buf, stage, t.ldsA.rows, wgRow);
+  Value bTile = t.transB ? rowAddress(t.ldsB.buf, stage, t.ldsB.rows, wgCol)
+                         : rowAddress(t.ldsB.buf, stage, t.ldsB.rows,
+                                      mul(div(wgCol, 128 / t.elemBytes), t.tk));
+  return {{a, bTile, /*bMnMajor=*/!t.transB}};
+}
+
 SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
   Type i64 = b.getI64Type();
-  auto toI64 = [&](Value index) -> Value {
-    return arith::IndexCastOp::create(b, loc, i64, index);
-  };
   int64_t rowBytes = t.tk * t.elemBytes; // 128
-  // This warpgroup's 64 rows of A and tile_n rows of B in the stage.
-  Value offA = add(mul(stage, t.ldsA.rows * rowBytes), mul(wgRow, rowBytes));
-  // B: K-major, its tile_n rows of 128 bytes; MN-major ([K, N]), panels of
-  // 64 columns x tile_k rows (this warpgroup's first panel: wgCol / 64).
   int64_t panelBytes = t.tk * rowBytes;
-  Value offB = add(mul(stage, t.ldsB.rows * rowBytes),
-                   t.transB ? mul(wgCol, rowBytes)
-                            : mul(div(wgCol, 128 / t.elemBytes), panelBytes));
-  Value addrA = arith::AddIOp::create(
-      b, loc, wgmma::sharedAddress(b, loc, t.ldsA.buf), toI64(offA));
-  Value addrB = arith::AddIOp::create(
-      b, loc, wgmma::sharedAddress(b, loc, t.ldsB.buf), toI64(offB));
+  SmallVector<Operands> products = stageOperands(stage);
   int64_t n = t.mmaN / 2;
   std::string ty = operandType(t.elemT);
   bool integer = t.accT.isInteger(32);
@@ -184,10 +162,10 @@ SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
     regs += (i ? ", $" : "$") + std::to_string(i);
   // scale-d (p: accumulate), then imm-scale-a / imm-scale-b (1: A and B
   // not negated; floats only) and the transposes (16-bit types only: 8-bit
-  // operands are K-major).
+  // and tf32 operands are K-major).
   std::string immediates =
       integer            ? ""
-      : t.elemBytes == 1 ? ", 1, 1"
+      : t.elemBytes != 2 ? ", 1, 1"
                          : ", 1, 1, 0, " + std::string(t.transB ? "0" : "1");
   std::string text =
       "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(n + 2) +
@@ -206,34 +184,37 @@ SmallVector<Value> WgmmaCore::computeStage(Value stage, ValueRange accIn) {
   // sum (in flight), a free struct}; this step sums into the free one.
   Value acc = accumulatorAsm("wgmma.fence.sync.aligned;",
                              promote ? accIn.back() : accIn.front());
+  auto offset = [&](int64_t bytes) -> Value {
+    return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(bytes));
+  };
   for (int64_t kk = 0; kk < t.tk; kk += t.mmaK) {
-    auto offset = [&](int64_t bytes) -> Value {
-      return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(bytes));
-    };
-    // K-major: an instruction's K values are 32 bytes along the row;
-    // MN-major (16-bit only): 16 rows.
-    Value descA = wgmma::descriptor(
-        b, loc, arith::AddIOp::create(b, loc, addrA, offset(kk * t.elemBytes)));
-    Value descB =
-        t.transB
-            ? wgmma::descriptor(b, loc,
-                                arith::AddIOp::create(b, loc, addrB,
-                                                      offset(kk * t.elemBytes)))
-            : wgmma::descriptor(
-                  b, loc,
-                  arith::AddIOp::create(b, loc, addrB, offset(kk * rowBytes)),
-                  /*leadingBytes=*/panelBytes);
-    // scale-d: 0 starts a promoted step's sum from zero.
-    SmallVector<Value> operands = {descA, descB,
-                                   promote && kk == 0 ? zero : one};
-    for (int64_t i = 0; i < n; ++i)
-      operands.push_back(
-          LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
-    acc = LLVM::InlineAsmOp::create(
-              b, loc, wgmmaAccType(), operands, text, constraints,
-              /*has_side_effects=*/true, /*is_align_stack=*/false,
-              LLVM::tailcallkind::TailCallKind::None, nullptr, nullptr)
-              .getResult(0);
+    for (auto [p, ops] : llvm::enumerate(products)) {
+      // K-major: an instruction's K values are 32 bytes along the row;
+      // MN-major (16-bit only): 16 rows.
+      Value descA = wgmma::descriptor(
+          b, loc,
+          arith::AddIOp::create(b, loc, ops.a, offset(kk * t.elemBytes)));
+      Value descB =
+          ops.bMnMajor
+              ? wgmma::descriptor(
+                    b, loc,
+                    arith::AddIOp::create(b, loc, ops.b, offset(kk * rowBytes)),
+                    /*leadingBytes=*/panelBytes)
+              : wgmma::descriptor(b, loc,
+                                  arith::AddIOp::create(
+                                      b, loc, ops.b, offset(kk * t.elemBytes)));
+      // scale-d: 0 starts a promoted step's sum from zero.
+      SmallVector<Value> operands = {descA, descB,
+                                     promote && kk == 0 && p == 0 ? zero : one};
+      for (int64_t i = 0; i < n; ++i)
+        operands.push_back(
+            LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
+      acc = LLVM::InlineAsmOp::create(
+                b, loc, wgmmaAccType(), operands, text, constraints,
+                /*has_side_effects=*/true, /*is_align_stack=*/false,
+                LLVM::tailcallkind::TailCallKind::None, nullptr, nullptr)
+                .getResult(0);
+    }
   }
   wgmma::sideEffectAsm(b, loc, "wgmma.commit_group.sync.aligned;");
   // Wait for this step's MMAs (wgmma_pending = 0) or the previous step's

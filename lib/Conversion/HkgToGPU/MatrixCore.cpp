@@ -100,3 +100,21 @@ std::pair<Value, Value> mlir::hkg::splitLdMatrixX4(OpBuilder &b, Location loc,
   }
   return {halves[0], halves[1]};
 }
+
+Value mlir::hkg::maskToTf32(OpBuilder &b, Location loc, Value x, int64_t bias) {
+  Type i32 = b.getI32Type();
+  Type intT = i32;
+  if (auto vt = dyn_cast<VectorType>(x.getType()))
+    intT = vt.clone(i32);
+  auto constant = [&](int64_t v) -> Value {
+    TypedAttr attr = b.getI32IntegerAttr(v);
+    if (auto vt = dyn_cast<VectorType>(intT))
+      attr = DenseElementsAttr::get(vt, attr);
+    return arith::ConstantOp::create(b, loc, attr);
+  };
+  Value bits = arith::BitcastOp::create(b, loc, intT, x);
+  if (bias)
+    bits = arith::AddIOp::create(b, loc, bits, constant(bias));
+  Value masked = arith::AndIOp::create(b, loc, bits, constant(~0x1fff));
+  return arith::BitcastOp::create(b, loc, x.getType(), masked);
+}

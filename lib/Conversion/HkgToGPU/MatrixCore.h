@@ -31,6 +31,14 @@ Value mmaSyncM16N8K16(OpBuilder &b, Location loc, Value a, Value bFrag,
 Value mmaSyncM16N8K8Tf32(OpBuilder &b, Location loc, Value a, Value bFrag,
                          Value acc);
 
+/// tf32 in f32 registers by integer ops: `x`'s bits (f32, or a vector of
+/// f32) plus `bias`, the low 13 bits cleared. With bias 0x1000 (half a tf32
+/// ulp) the value cvt.rna.tf32.f32 gives for finite x, in 2 integer
+/// instructions instead of 4 (cvt's inf / NaN guard: an inf or NaN operand
+/// makes the small term of a split, and the product, NaN either way); with
+/// bias 0, truncation (how tensor cores read an f32 operand).
+Value maskToTf32(OpBuilder &b, Location loc, Value x, int64_t bias);
+
 /// Splits the vector<4x2xT> of an ldmatrix.x4 that loaded two B fragments
 /// (matrices 0, 1: the first n8 tile; 2, 3: the second) into the two
 /// vector<2x2xT> fragments.

@@ -47,7 +47,7 @@ func.func @tf32x3_needs_f32_f16(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>
 
 // The split knob is 3xTF32's, and only f32 operands have it.
 func.func @tf32_split_needs_tf32x3(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x128xf32> {
-  // expected-error @below {{'hkg.matmul' op schedule knob 'tf32_split' = fast needs mma = mma_16x8x8_tf32x3, got mma = none; expected tf32_split = rna}}
+  // expected-error @below {{'hkg.matmul' op schedule knob 'tf32_split' = fast needs mma = mma_16x8x8_tf32x3 or wgmma_64x128x8_tf32x3, got mma = none; expected tf32_split = rna}}
   %c = hkg.matmul %a, %b {schedule = #hkg.schedule<mma = none, tf32_split = fast>} : tensor<128x128xf32>, tensor<128x128xf32> -> tensor<128x128xf32>
   return %c : tensor<128x128xf32>
 }

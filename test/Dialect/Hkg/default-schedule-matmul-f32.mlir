@@ -15,7 +15,7 @@
 // matrix-vector shapes. Schedules that ask for 3xTF32: matmul-tf32x3.mlir.
 
 // CHECK-LABEL: func.func @square
-// SM90: #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x8_tf32x3, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 3, tf32_split = fast, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 4, waves_m = 2, waves_n = 4, wgmma_pending = 0>
+// SM90: #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x8_tf32x3, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 3, tf32_split = fast, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 4, waves_m = 2, waves_n = 4, wgmma_pending = 0, wgmma_promote = 0>
 // SM80: lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x8_tf32x3,{{.*}}stages = 3, tf32_split = fast, tile_k = 16, tile_m = 128, tile_n = 128,{{.*}}waves_m = 2, waves_n = 4
 // GFX942: mma = none,
 // GFX942-NOT: tf32_split

@@ -11,7 +11,7 @@
 // CHECK-LABEL: func.func @matmul_bf16(
 // CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = wgmma_64x128x16, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 3, tile_k = 64, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 1, wgmma_pending = 0>}
 // CHECK-LABEL: func.func @matmul_f32(
-// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x8_tf32x3, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 3, tf32_split = fast, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 4, waves_m = 2, waves_n = 4, wgmma_pending = 0>}
+// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x8_tf32x3, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 3, tf32_split = fast, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 4, waves_m = 2, waves_n = 4, wgmma_pending = 0, wgmma_promote = 0>}
 // CHECK-LABEL: func.func @matmul_decode(
 // CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x16, persistent = 0, split_k = 8, split_k_reduce = workspace, stages = 4, tile_k = 64, tile_m = 16, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4, wgmma_pending = 0>}
 // CHECK-LABEL: func.func @elementwise(
@@ -41,6 +41,6 @@
 // CHECK-LABEL: func.func @top_p_small_vocab(
 // CHECK: hkg.top_p_sample {{.*}} {schedule = #hkg.schedule<bin_cache = 0, bins = 2048, ctas_per_row = 4, light_tokens = 0, occupancy = 0, threads = 32, unroll = 2, vector_width = 4>}
 // CHECK-LABEL: func.func @matmul_decode_f32(
-// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 4, lds_swizzle = 0, mma = none, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 2, tf32_split = rna, tile_k = 32, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 4, waves_m = 1, waves_n = 4, wgmma_pending = 0>}
+// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 4, lds_swizzle = 0, mma = none, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 2, tf32_split = rna, tile_k = 32, tile_m = 16, tile_n = 64, unroll = 1, vector_width = 4, waves_m = 1, waves_n = 4, wgmma_pending = 0, wgmma_promote = 0>}
 // CHECK-LABEL: func.func @attention_d128(
 // CHECK: hkg.attention {{.*}} {schedule = #hkg.schedule<kv_split = 1, mma = wgmma_64x128x16, pack_gqa = 0, stages = 2, tile_kv = 128, tile_q = 128, waves = 8, wgmma_overlap = 0, wgmma_pipeline = 1>}

@@ -62,9 +62,11 @@ static constexpr llvm::StringLiteral kWmmaGfx1250[] = {"wmma_16x16x32"};
 // operands split into two tf32 terms each (3xTF32, sm_80+).
 static constexpr llvm::StringLiteral kMmaSync[] = {"mma_16x8x16",
                                                    "mma_16x8x8_tf32x3"};
-// Hopper adds warpgroup MMA (sm_90a: the kernel's PTX targets sm_90a).
+// Hopper adds warpgroup MMA (sm_90a: the kernel's PTX targets sm_90a), on
+// 16-bit operands and on f32 ones as 3xTF32.
 static constexpr llvm::StringLiteral kMmaHopper[] = {
-    "mma_16x8x16", "mma_16x8x8_tf32x3", "wgmma_64x128x16", "wgmma_64x256x16"};
+    "mma_16x8x16", "mma_16x8x8_tf32x3", "wgmma_64x128x16", "wgmma_64x256x16",
+    "wgmma_64x128x8_tf32x3"};
 
 // 8-bit operands: v_mfma_f32_16x16x32_{fp8,bf8}_{fp8,bf8} (and gfx950's
 // v_mfma_f32_16x16x128_f8f6f4) and

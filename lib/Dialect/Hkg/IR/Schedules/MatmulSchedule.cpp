@@ -19,6 +19,7 @@
 
 #include "hkg/Dialect/Hkg/IR/HkgOps.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -131,13 +132,20 @@ static bool isUsableMma(StringRef mma, const TargetInfo &target) {
            target.chip == "gfx1250");
 }
 
-/// The target's 3xTF32 instruction (f32 operands as three tf32 MMAs), or an
-/// empty string.
-static StringRef tf32x3Mma(const TargetInfo &target) {
+/// The target's 3xTF32 instructions (f32 operands as three tf32 MMAs).
+static SmallVector<StringRef> tf32x3Mmas(const TargetInfo &target) {
+  SmallVector<StringRef> out;
   for (StringRef m : target.mmaIntrinsics)
     if (MmaInstruction::parse(m).isTf32x3())
-      return m;
-  return {};
+      out.push_back(m);
+  return out;
+}
+
+/// The target's first 3xTF32 instruction (mma.sync's, the default's), or an
+/// empty string.
+static StringRef tf32x3Mma(const TargetInfo &target) {
+  SmallVector<StringRef> all = tf32x3Mmas(target);
+  return all.empty() ? StringRef() : all.front();
 }
 
 /// The chip's shared memory per workgroup: on NVIDIA the kernel takes what
@@ -205,7 +213,7 @@ static void addTileSketches(ScheduleSpace &space, StringRef mma,
       {1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 1}};
   for (StringRef instr : mmas) {
     MmaInstruction shape = MmaInstruction::parse(instr);
-    if (shape.family != MmaFamily::Wgmma)
+    if (shape.family != MmaFamily::Wgmma || shape.isTf32x3())
       continue;
     int64_t n = shape.n, m = shape.m;
     for (auto [wm, wn] : kWarpgroups) {
@@ -515,23 +523,29 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   // default of large f32 GEMMs: getDefaultSchedule).
   StringRef tf32x3 = tf32x3Mma(target);
   if (elem.isF32() && !tf32x3.empty())
-    space.add(kTf32Split, {"rna", "fast"}, "rna",
-              "3xTF32's split of f32 operands into two tf32 terms (mma = " +
-                  tf32x3.str() +
-                  "): rna rounds both with cvt.rna.tf32.f32; fast rounds "
-                  "the big term with an integer add and mask and truncates "
-                  "the small one (4 instructions an element instead of 9)");
+    space.add(kTf32Split, {"rna", "fast", "trunc"}, "rna",
+              "3xTF32's split of f32 operands into two tf32 terms (mma = "
+              "*_tf32x3): rna rounds both with cvt.rna.tf32.f32; fast rounds "
+              "the big term with an integer add and mask and truncates "
+              "the small one (4 instructions an element instead of 9); "
+              "trunc truncates the big term and rounds the small one (the "
+              "split of wgmma_*_tf32x3, which reads the big terms from the "
+              "staged tiles)");
   else
     space.addUnavailable(kTf32Split.name,
                          "3xTF32 takes f32 operands on NVIDIA sm_80+");
   // fp8 warpgroup MMA's per-step promotion to f32, where it exists.
-  if (eightBit && !elem.isInteger(8) && llvm::any_of(mmas, [](StringRef m) {
-        return MmaInstruction::parse(m).family == MmaFamily::Wgmma;
+  if (llvm::any_of(mmas, [&](StringRef m) {
+        MmaInstruction parsed = MmaInstruction::parse(m);
+        return parsed.family == MmaFamily::Wgmma &&
+               (eightBit ? !elem.isInteger(8)
+                         : elem.isF32() && parsed.isTf32x3());
       }))
     space.add(kWgmmaPromote, false,
-              "fp8 wgmma: each K step's MMAs from zero into their own "
-              "accumulators, added to the running f32 ones after the step "
-              "(wgmma_pending = 0, twice the accumulator registers)");
+              "fp8 and tf32x3 wgmma: each K step's MMAs from zero into their "
+              "own accumulators, added to the running f32 ones after the "
+              "step (twice the accumulator registers; three with "
+              "wgmma_pending = 1)");
   space.add(kSplitK, splits, splitK,
             "workgroups sharing an output tile, each over 1/split_k of K, "
             "their f32 partial sums added as split_k_reduce says");
@@ -652,11 +666,26 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                             "2 and 16-byte vectors (vector_width = "
                          << 16 / bytes << ")";
   }
-  if (s.tf32FastSplit && !mma.isTf32x3())
+  if (s.tf32Split != Tf32Split::Rna && !mma.isTf32x3())
     return emitError() << "schedule knob '" << kTf32Split.name
-                       << "' = fast needs mma = " << tf32x3Mma(target)
+                       << "' = " << resolved.getOr(kTf32Split, "rna")
+                       << " needs mma = "
+                       << llvm::join(tf32x3Mmas(target), " or ")
                        << ", got mma = " << mma.name
                        << "; expected tf32_split = rna";
+  if (wgmma && mma.isTf32x3()) {
+    // The big terms are the staged tiles, which the tensor cores truncate.
+    if (s.tf32Split != Tf32Split::Trunc)
+      return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
+                         << " needs tf32_split = trunc (its big terms are "
+                            "the staged f32 tiles, truncated by the tensor "
+                            "cores), got tf32_split = "
+                         << resolved.getOr(kTf32Split, "rna");
+    if (s.persistent)
+      return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
+                         << " is not implemented with persistent = 1; "
+                            "expected persistent = 0";
+  }
   if (s.wgmmaPromote) {
     if (!wgmma)
       return emitError() << "schedule knob '" << kWgmmaPromote.name
@@ -694,12 +723,22 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                          << s.stages;
   }
   int64_t lds = s.stages * (tileM + tileN) * (tileK + s.ldsPad) * bytes;
+  // wgmma's 3xTF32 writes the small terms (and a B as [K, N] transposed)
+  // into two slots of tiles (MatmulWgmmaTf32x3.cpp).
+  int64_t splitTiles = 0;
+  if (wgmma && mma.isTf32x3())
+    splitTiles = 2 * (tileM + tileN + (readsRhsTransposed() ? 0 : tileN)) *
+                 tileK * bytes;
+  lds += splitTiles;
   if (lds > ldsLimit(target))
     return emitError() << "schedule needs " << lds
                        << " bytes of LDS (stages x (tile_m + tile_n) x "
                           "(tile_k + lds_pad) x "
-                       << bytes << " bytes); " << target.chip << " allows "
-                       << ldsLimit(target)
+                       << bytes << " bytes"
+                       << (splitTiles ? ", and " + std::to_string(splitTiles) +
+                                            " for 3xTF32's split tiles"
+                                      : std::string())
+                       << "); " << target.chip << " allows " << ldsLimit(target)
                        << (target.isNVIDIA()
                                ? " bytes of shared memory (above " +
                                      std::to_string(

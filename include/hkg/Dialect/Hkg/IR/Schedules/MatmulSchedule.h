@@ -12,6 +12,8 @@
 
 #include "hkg/Dialect/Hkg/IR/Schedules/CommonKnobs.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 #include <string>
 
 namespace mlir::hkg {
@@ -123,12 +125,18 @@ inline constexpr BoolKnob kEpilogueLds{"epilogue_lds"};
 inline constexpr BoolKnob kWgmmaPromote{"wgmma_promote"};
 
 /// 3xTF32's split of each f32 operand into two tf32 terms (mma =
-/// mma_16x8x8_tf32x3; the knob exists for f32 operands on targets with it):
+/// *_tf32x3; the knob exists for f32 operands on targets with one):
 /// `rna` rounds both terms with cvt.rna.tf32.f32, `fast` rounds the big one
 /// with an integer add and mask (the same value for finite operands) and
 /// truncates the small one: 4 instructions an element instead of 9, at
-/// most 20 u |a b| left out of a product instead of 12 u (docs/Matmul.md).
+/// most 20 u |a b| left out of a product instead of 12 u (docs/Matmul.md);
+/// `trunc` truncates the big one (as tensor cores read an f32 operand) and
+/// rounds the small one with an add and mask: the split of
+/// wgmma_*_tf32x3, whose big terms are the staged tiles themselves.
 inline constexpr KeywordKnob kTf32Split{"tf32_split"};
+
+/// The values of kTf32Split.
+enum class Tf32Split { Rna, Fast, Trunc };
 
 /// hkg.matmul: a tile_m x tile_n block of the result per workgroup, K in
 /// tile_k steps staged in LDS, waves_m x waves_n waves issuing `mma`.
@@ -148,8 +156,8 @@ struct MatmulSchedule {
   int64_t wgmmaPending;
   bool persistent;
   bool epilogueLds;
-  /// tf32_split = fast (otherwise rna, or no such knob).
-  bool tf32FastSplit;
+  /// tf32_split (rna where there is no such knob).
+  Tf32Split tf32Split;
   /// wgmma_promote = 1 (0, or no such knob).
   bool wgmmaPromote;
 
@@ -186,7 +194,10 @@ struct MatmulSchedule {
             s.get(kWgmmaPending),
             s.get(kPersistent),
             s.get(kEpilogueLds),
-            s.getOr(kTf32Split, "rna") == "fast",
+            llvm::StringSwitch<Tf32Split>(s.getOr(kTf32Split, "rna"))
+                .Case("fast", Tf32Split::Fast)
+                .Case("trunc", Tf32Split::Trunc)
+                .Default(Tf32Split::Rna),
             s.getOr(kWgmmaPromote, false)};
   }
 };
