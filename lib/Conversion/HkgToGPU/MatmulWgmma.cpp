@@ -10,7 +10,9 @@
 // tile_k = 64 for 16-bit types; a B as [K, N] in panels of 64 columns; 8-bit
 // operands: tile_k = 128, B K-major only, as PTX allows) whose 16-byte chunks
 // are XOR-swizzled by row % 8: the 128-byte-swizzle layouts the descriptors
-// name, in 1024-byte aligned buffers.
+// name, in 1024-byte aligned buffers. f32 operands multiply as 3xTF32
+// (wgmma_64xNx8_tf32x3): MatmulWgmmaTf32x3.cpp names a step's three
+// products through stageOperands.
 //
 // The instructions are inline PTX: mma_async (16-bit, 8-bit and integer
 // forms), wgmma.fence and wait_group tied to the accumulators here; the
