@@ -289,7 +289,8 @@ def matmul_bound(schedule, a, b, n_out, dtype=None):
     - 3xTF32 (mma_16x8x8_tf32x3, f32 inputs; docs/Matmul.md): three such
       MMAs per product, 3 K u, and what the split leaves out of each
       product (a_small b_small and the small terms' own rounding), at most
-      3 * 2^-22 (1 + 2^-10) |a||b| < 12.02 u |a||b|.
+      3 * 2^-22 (1 + 2^-10) |a||b| < 12.02 u |a||b|; with tf32_split =
+      trunc (wgmma_64x128x8_tf32x3: big truncated) < 32.02 u |a||b|.
     - fp8 wgmma (sm_90): the products are exact, but the tensor core keeps
       its fp8 sums in a narrower accumulator than f32 (about 14 bits,
       DeepSeek-V3 report, arXiv 2412.19437, 3.3.2; taken as 13, e8m13):
@@ -311,7 +312,10 @@ def matmul_bound(schedule, a, b, n_out, dtype=None):
         lam = math.sqrt(2 * math.log(2 * K * n_out / 1e-6)) / (1 - U32)
         gam = math.expm1(lam * math.sqrt(K) * U32 + K * U32 * U32 / (1 - U32))
     elif "_tf32x3" in schedule:
-        gam = (3 * K + 12.02) * U32 / (1 - 3 * K * U32)
+        # tf32_split = trunc (the wgmma form): a - big < 2^-10 |a| and the
+        # small term's rounding 2^-21 |a|, so 2^-20 + 2 * 2^-21 (1 + 2^-10).
+        split = 32.02 if "tf32_split = trunc" in schedule else 12.02
+        gam = (3 * K + split) * U32 / (1 - 3 * K * U32)
     else:
         gam = K * U32 / (1 - K * U32)
     return gam * absab, gam
