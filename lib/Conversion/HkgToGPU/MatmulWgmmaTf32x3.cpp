@@ -70,6 +70,8 @@ private:
     vector::StoreOp::create(b, loc, xs, buf, ValueRange{slot, row, col},
                             /*nontemporal=*/false, chunkAlign());
   }
+  /// Calls `body(i)` for chunks i = tid, tid + threads, ... below `chunks`.
+  void forEachChunk(int64_t chunks, function_ref<void(Value)> body);
   /// Writes the small terms of K-major tile `tile` (stage `stage`) into
   /// slot `slot` of `dst`, which has its layout.
   void splitKMajor(const LdsTile &tile, Value stage, Value dst, Value slot);
@@ -112,34 +114,36 @@ Value WgmmaTf32x3Core::smallTerms(Value xs) {
   return maskToTf32(b, loc, rest, /*bias=*/0x1000);
 }
 
+void WgmmaTf32x3Core::forEachChunk(int64_t chunks,
+                                   function_ref<void(Value)> body) {
+  for (int64_t j = 0; j * t.threads < chunks; ++j) {
+    Value i = add(t.tid, j * t.threads);
+    if ((j + 1) * t.threads <= chunks) {
+      body(i);
+      continue;
+    }
+    auto inBounds = scf::IfOp::create(b, loc, lt(i, chunks),
+                                      /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(inBounds.thenBlock());
+    body(i);
+  }
+}
+
 void WgmmaTf32x3Core::splitKMajor(const LdsTile &tile, Value stage, Value dst,
                                   Value slot) {
   // Chunk i of the tile: row i / 8, chunk i % 8 (consecutive threads,
   // consecutive chunks of a row). The layouts match, so the swizzle does
   // not matter.
-  int64_t chunks = tile.rows * (kRow / kChunk);
   auto vt = VectorType::get({kChunk}, b.getF32Type());
-  for (int64_t j = 0; j * t.threads < chunks; ++j) {
-    auto body = [&] {
-      Value i = add(t.tid, j * t.threads);
-      Value row = div(i, kRow / kChunk);
-      Value col = mul(rem(i, kRow / kChunk), kChunk);
-      Value xs = vector::LoadOp::create(b, loc, vt, tile.buf,
-                                        ValueRange{stage, row, col},
-                                        /*nontemporal=*/false, chunkAlign());
-      store(smallTerms(xs), dst, slot, row, col);
-    };
-    if ((j + 1) * t.threads <= chunks) {
-      body();
-      continue;
-    }
-    auto inBounds =
-        scf::IfOp::create(b, loc, lt(add(t.tid, j * t.threads), chunks),
-                          /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(inBounds.thenBlock());
-    body();
-  }
+  forEachChunk(tile.rows * (kRow / kChunk), [&](Value i) {
+    Value row = div(i, kRow / kChunk);
+    Value col = mul(rem(i, kRow / kChunk), kChunk);
+    Value xs = vector::LoadOp::create(b, loc, vt, tile.buf,
+                                      ValueRange{stage, row, col},
+                                      /*nontemporal=*/false, chunkAlign());
+    store(smallTerms(xs), dst, slot, row, col);
+  });
 }
 
 void WgmmaTf32x3Core::splitMnMajorB(Value stage, Value slot) {
@@ -151,35 +155,21 @@ void WgmmaTf32x3Core::splitMnMajorB(Value stage, Value slot) {
   dst.cols = kRow;
   dst.swizzle = true;
   dst.chunkElems = kChunk;
-  int64_t chunks = t.tn * (kRow / kChunk);
   auto vt = VectorType::get({kChunk}, b.getF32Type());
-  for (int64_t j = 0; j * t.threads < chunks; ++j) {
-    auto body = [&] {
-      Value i = add(t.tid, j * t.threads);
-      Value n = rem(i, t.tn);
-      Value k0 = mul(div(i, t.tn), kChunk);
-      SmallVector<Value> xs;
-      for (int64_t e = 0; e < kChunk; ++e) {
-        auto [row, col] = t.ldsIndex(src, add(k0, e), n);
-        xs.push_back(memref::LoadOp::create(b, loc, src.buf,
-                                            ValueRange{stage, row, col}));
-      }
-      Value big = vector::FromElementsOp::create(b, loc, vt, xs);
-      auto [row, col] = t.ldsIndex(dst, n, k0);
-      store(big, bigB, slot, row, col);
-      store(smallTerms(big), smallB, slot, row, col);
-    };
-    if ((j + 1) * t.threads <= chunks) {
-      body();
-      continue;
+  forEachChunk(t.tn * (kRow / kChunk), [&](Value i) {
+    Value n = rem(i, t.tn);
+    Value k0 = mul(div(i, t.tn), kChunk);
+    SmallVector<Value> xs;
+    for (int64_t e = 0; e < kChunk; ++e) {
+      auto [row, col] = t.ldsIndex(src, add(k0, e), n);
+      xs.push_back(
+          memref::LoadOp::create(b, loc, src.buf, ValueRange{stage, row, col}));
     }
-    auto inBounds =
-        scf::IfOp::create(b, loc, lt(add(t.tid, j * t.threads), chunks),
-                          /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(inBounds.thenBlock());
-    body();
-  }
+    Value big = vector::FromElementsOp::create(b, loc, vt, xs);
+    auto [row, col] = t.ldsIndex(dst, n, k0);
+    store(big, bigB, slot, row, col);
+    store(smallTerms(big), smallB, slot, row, col);
+  });
 }
 
 SmallVector<Value> WgmmaTf32x3Core::computeStage(Value stage,
