@@ -21,8 +21,10 @@
 using namespace mlir;
 using namespace mlir::hkg;
 
-Value KernelContext::addLds(ArrayRef<int64_t> shape, Type elementType,
-                            int64_t align) {
+Value mlir::hkg::addWorkgroupBuffer(OpBuilder &b, Location loc,
+                                    gpu::GPUFuncOp func,
+                                    ArrayRef<int64_t> shape, Type elementType,
+                                    int64_t align) {
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto type =
@@ -31,6 +33,11 @@ Value KernelContext::addLds(ArrayRef<int64_t> shape, Type elementType,
   func.setWorkgroupAttributionAttr(func.getNumWorkgroupAttributions() - 1,
                                    "llvm.align", b.getI64IntegerAttr(align));
   return buffer;
+}
+
+Value KernelContext::addLds(ArrayRef<int64_t> shape, Type elementType,
+                            int64_t align) {
+  return addWorkgroupBuffer(b, loc, func, shape, elementType, align);
 }
 
 OpFoldResult KernelContext::extent(unsigned arg, int64_t begin, int64_t end) {

@@ -22,6 +22,13 @@
 
 namespace mlir::hkg {
 
+/// Adds a static LDS buffer of `shape` x `elementType` to `func` (a
+/// workgroup attribution) aligned to `align` bytes (16: 16-byte vector
+/// accesses) and returns it.
+Value addWorkgroupBuffer(OpBuilder &b, Location loc, gpu::GPUFuncOp func,
+                         ArrayRef<int64_t> shape, Type elementType,
+                         int64_t align = 16);
+
 /// The kernel being built for one hkg op. The family lowering fills the body
 /// of `func` through `b` (positioned before its gpu.return) and sets the
 /// launch dims.

@@ -23,7 +23,6 @@ using namespace mlir::hkg::matmul;
 void TilePipeline::reduceAcrossClusterAndStore(
     ArrayRef<Value> acc, Value rank,
     function_ref<void(ArrayRef<Value>)> store) {
-  MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   SmallVector<int64_t> offsets;
   int64_t perThread = 0;
@@ -31,13 +30,8 @@ void TilePipeline::reduceAcrossClusterAndStore(
     offsets.push_back(perThread);
     perThread += cast<VectorType>(v.getType()).getNumElements();
   }
-  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto type = MemRefType::get({threads, perThread}, f32,
-                              MemRefLayoutAttrInterface(), space);
-  Value partials = kernel.addWorkgroupAttribution(type, loc);
-  kernel.setWorkgroupAttributionAttr(kernel.getNumWorkgroupAttributions() - 1,
-                                     LLVM::LLVMDialect::getAlignAttrName(),
-                                     b.getI64IntegerAttr(16));
+  Value partials =
+      addWorkgroupBuffer(b, loc, kernel, {threads, perThread}, f32);
   for (auto [v, offset] : llvm::zip(acc, offsets))
     vector::StoreOp::create(b, loc, v, partials, ValueRange{tid, c(offset)});
   clusterBarrier(b, loc);

@@ -85,17 +85,11 @@ LdsTile TilePipeline::allocLds(int64_t tileRows, int64_t tileCols,
     rows *= numPanels;
     cols = panelCols;
   }
-  auto space =
-      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  auto type = MemRefType::get({stages, rows, cols + pad}, elemT,
-                              MemRefLayoutAttrInterface(), space);
   LdsTile t;
-  t.buf = kernel.addWorkgroupAttribution(type, loc);
   // 16-byte chunks (cp.async, ldmatrix rows, ds_read_b128) need 16-byte
   // aligned buffers; the family may ask for more.
-  kernel.setWorkgroupAttributionAttr(kernel.getNumWorkgroupAttributions() - 1,
-                                     LLVM::LLVMDialect::getAlignAttrName(),
-                                     b.getI64IntegerAttr(core->ldsAlignment()));
+  t.buf = addWorkgroupBuffer(b, loc, kernel, {stages, rows, cols + pad}, elemT,
+                             core->ldsAlignment());
   t.rows = rows;
   t.cols = cols;
   t.transposed = transposed;

@@ -35,7 +35,6 @@
 #include "MatrixCore.h"
 #include "Wgmma.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -88,16 +87,8 @@ private:
 } // namespace
 
 Value WgmmaTf32x3Core::allocSlots(int64_t rows) {
-  auto space =
-      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  auto type = MemRefType::get({2, rows, kRow}, b.getF32Type(),
-                              MemRefLayoutAttrInterface(), space);
-  Value buf = t.kernel.addWorkgroupAttribution(type, loc);
-  t.kernel.setWorkgroupAttributionAttr(t.kernel.getNumWorkgroupAttributions() -
-                                           1,
-                                       LLVM::LLVMDialect::getAlignAttrName(),
-                                       b.getI64IntegerAttr(ldsAlignment()));
-  return buf;
+  return addWorkgroupBuffer(b, loc, t.kernel, {2, rows, kRow}, b.getF32Type(),
+                            ldsAlignment());
 }
 
 void WgmmaTf32x3Core::placeWave(Value wave) {
@@ -188,12 +179,13 @@ SmallVector<Value> WgmmaTf32x3Core::computeStage(Value stage,
 }
 
 SmallVector<WgmmaCore::Operands> WgmmaTf32x3Core::stageOperands(Value stage) {
-  Value aBig = rowAddress(t.ldsA.buf, stage, t.ldsA.rows, wgRow);
+  // The staged tiles are the big terms; a B as [K, N] has its K-major big
+  // tile in the slot.
+  Operands staged = WgmmaCore::stageOperands(stage).front();
   Value aSmall = rowAddress(smallA, slot, t.tm, wgRow);
-  Value bBig = t.transB ? rowAddress(t.ldsB.buf, stage, t.ldsB.rows, wgCol)
-                        : rowAddress(bigB, slot, t.tn, wgCol);
+  Value bBig = t.transB ? staged.b : rowAddress(bigB, slot, t.tn, wgCol);
   Value bSmall = rowAddress(smallB, slot, t.tn, wgCol);
-  return {{aSmall, bBig}, {aBig, bSmall}, {aBig, bBig}};
+  return {{aSmall, bBig}, {staged.a, bSmall}, {staged.a, bBig}};
 }
 
 std::unique_ptr<MatrixCore>
