@@ -287,7 +287,7 @@ ScheduleAttr MatmulOp::getDefaultSchedule(const TargetInfo &target) {
     // The tile measured (docs/perf): 128 x 128 over 2 x 4 warps of 64 x 32,
     // 16-deep K steps in 3 stages (48 KiB), swizzled.
     schedule.set(kMma.name, tf32x3Mma(target).str());
-    schedule.set(kTf32Split.name, std::string("fast"));
+    schedule.set(kTf32Split.name, stringifyEnum(Tf32Split::Fast).str());
     schedule.set(kTileM.name, int64_t(128));
     schedule.set(kTileN.name, int64_t(128));
     schedule.set(kTileK.name, int64_t(16));
@@ -523,7 +523,8 @@ ScheduleSpace MatmulOp::getScheduleSpace(const TargetInfo &target) {
   // default of large f32 GEMMs: getDefaultSchedule).
   StringRef tf32x3 = tf32x3Mma(target);
   if (elem.isF32() && !tf32x3.empty())
-    space.add(kTf32Split, {"rna", "fast", "trunc"}, "rna",
+    space.add(kTf32Split, {Tf32Split::Rna, Tf32Split::Fast, Tf32Split::Trunc},
+              Tf32Split::Rna,
               "3xTF32's split of f32 operands into two tf32 terms (mma = "
               "*_tf32x3): rna rounds both with cvt.rna.tf32.f32; fast rounds "
               "the big term with an integer add and mask and truncates "
@@ -668,7 +669,7 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
   }
   if (s.tf32Split != Tf32Split::Rna && !mma.isTf32x3())
     return emitError() << "schedule knob '" << kTf32Split.name
-                       << "' = " << resolved.getOr(kTf32Split, "rna")
+                       << "' = " << stringifyEnum(s.tf32Split)
                        << " needs mma = "
                        << llvm::join(tf32x3Mmas(target), " or ")
                        << ", got mma = " << mma.name
@@ -680,7 +681,7 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
                          << " needs tf32_split = trunc (its big terms are "
                             "the staged f32 tiles, truncated by the tensor "
                             "cores), got tf32_split = "
-                         << resolved.getOr(kTf32Split, "rna");
+                         << stringifyEnum(s.tf32Split);
     if (s.persistent)
       return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
                          << " is not implemented with persistent = 1; "

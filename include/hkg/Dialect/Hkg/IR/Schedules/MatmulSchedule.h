@@ -133,10 +133,31 @@ inline constexpr BoolKnob kWgmmaPromote{"wgmma_promote"};
 /// `trunc` truncates the big one (as tensor cores read an f32 operand) and
 /// rounds the small one with an add and mask: the split of
 /// wgmma_*_tf32x3, whose big terms are the staged tiles themselves.
-inline constexpr KeywordKnob kTf32Split{"tf32_split"};
-
-/// The values of kTf32Split.
 enum class Tf32Split { Rna, Fast, Trunc };
+
+/// The keywords of Tf32Split, as written in `#hkg.schedule<...>` (for
+/// EnumKnob).
+inline llvm::StringRef stringifyEnum(Tf32Split e) {
+  switch (e) {
+  case Tf32Split::Rna:
+    return "rna";
+  case Tf32Split::Fast:
+    return "fast";
+  case Tf32Split::Trunc:
+    return "trunc";
+  }
+  llvm_unreachable("unknown Tf32Split");
+}
+template <>
+inline std::optional<Tf32Split> symbolizeEnum<Tf32Split>(llvm::StringRef s) {
+  return llvm::StringSwitch<std::optional<Tf32Split>>(s)
+      .Case("rna", Tf32Split::Rna)
+      .Case("fast", Tf32Split::Fast)
+      .Case("trunc", Tf32Split::Trunc)
+      .Default(std::nullopt);
+}
+
+inline constexpr EnumKnob<Tf32Split> kTf32Split{"tf32_split"};
 
 /// hkg.matmul: a tile_m x tile_n block of the result per workgroup, K in
 /// tile_k steps staged in LDS, waves_m x waves_n waves issuing `mma`.
@@ -194,10 +215,7 @@ struct MatmulSchedule {
             s.get(kWgmmaPending),
             s.get(kPersistent),
             s.get(kEpilogueLds),
-            llvm::StringSwitch<Tf32Split>(s.getOr(kTf32Split, "rna"))
-                .Case("fast", Tf32Split::Fast)
-                .Case("trunc", Tf32Split::Trunc)
-                .Default(Tf32Split::Rna),
+            s.getOr(kTf32Split, Tf32Split::Rna),
             s.getOr(kWgmmaPromote, false)};
   }
 };
