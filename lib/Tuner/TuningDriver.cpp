@@ -206,6 +206,12 @@ TuningDriver::tune(HkgKernelOpInterface op, const TargetInfo &target,
   search.budget = options.budget;
   search.seed = options.seed;
   search.batch = options.batch;
+  if (options.randomSample) {
+    search.evolutionaryWeight = 0;
+    search.greedyWeight = 0;
+    search.explorerWeight = 1;
+    search.sketchShare = 0;
+  }
   if (database) {
     llvm::Expected<std::vector<TuningRecord>> records =
         database->getRecords(signature, target.chip);
@@ -230,14 +236,17 @@ TuningDriver::tune(HkgKernelOpInterface op, const TargetInfo &target,
   auto start = std::chrono::steady_clock::now();
   PolicyOptions policyOptions;
   policyOptions.seed = static_cast<unsigned>(options.seed);
-  PolicyScorer scorer(getPolicy(), OpContext::get(op, target), policyOptions);
+  std::optional<PolicyScorer> scorer;
+  if (!options.randomSample)
+    scorer.emplace(getPolicy(), OpContext::get(op, target), policyOptions);
   MeasureFn measure = [&](const KnobMap &knobs) {
     return searchMeasurer(knobs);
   };
   search.prefetch = [&](llvm::ArrayRef<KnobMap> schedules) {
     searchMeasurer.prefetch(schedules);
   };
-  SearchResult searched = runSearch(*space, measure, &scorer, search);
+  SearchResult searched =
+      runSearch(*space, measure, scorer ? &*scorer : nullptr, search);
   result.trials = searched.trials;
   result.best = searched.best;
   result.winner = searched.best;
@@ -254,7 +263,7 @@ TuningDriver::tune(HkgKernelOpInterface op, const TargetInfo &target,
       std::chrono::duration<double>(confirmStart - start).count();
   observe.onSearchDone(result);
 
-  if (searched.best && options.confirmRounds > 0 &&
+  if (searched.best && !options.randomSample && options.confirmRounds > 0 &&
       options.confirmFinalists > 0) {
     // The finalists are in the database already: re-measurements bypass it
     // (a recording measurer would answer them from their records).

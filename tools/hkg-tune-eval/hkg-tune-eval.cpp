@@ -3,6 +3,7 @@
 //   hkg-tune-eval --dataset records.jsonl [--folds 4] [--seeds 5]
 //                 [--budget 64] [--objective rank:pairwise] [-v]
 //                 [--require-zero-shot F] [--require-search-speedup X]
+//                 [--reach 0.95,0.99]
 //                 [--zero-shot-max-changed-knobs 3] [--split-seed 0]
 //
 // Groups the records per (op signature, target) and splits the groups into
@@ -13,8 +14,8 @@
 //      candidates within 10% of the best recorded time?
 //  (b) replayed search: how many trials does the policy-guided search
 //      (default first, then the agents, retraining as it goes) need to reach
-//      95% of the best recorded speed, against random search (uniform over
-//      the recorded candidates)? Median over seeds.
+//      95% (each --reach level) of the best recorded speed, against random
+//      search (uniform over the recorded candidates)? Median over seeds.
 // Searches replay recorded measurements only, so candidates that were never
 // recorded are out of reach (see docs/Tuning.md).
 //
@@ -99,6 +100,12 @@ static cl::opt<double> requireSearchSpeedup(
              "times the trials of policy-guided search (median over groups "
              "of the per-group medians over seeds; 0: no requirement)"));
 
+static cl::list<double>
+    reachLevels("reach", cl::CommaSeparated,
+                cl::desc("Shares of the best recorded speed the replayed "
+                         "searches must reach, e.g. 0.95,0.99 (default 0.95); "
+                         "--require-search-speedup applies to the highest"));
+
 namespace {
 /// The recorded candidates of one (signature, target).
 struct Group {
@@ -116,6 +123,11 @@ struct Group {
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "hkg-tune-eval") << message << "\n";
   return 1;
+}
+
+/// A reach level as a percentage: "95", "99", "99.5".
+static std::string formatPercent(double level) {
+  return llvm::formatv("{0}", llvm::format("%g", 100.0 * level)).str();
 }
 
 /// Trials until the best-so-far reaches `target` us; budget + 1 if never.
@@ -284,16 +296,23 @@ getTrainingGroups(llvm::ArrayRef<Group> groups, unsigned fold) {
 
 namespace {
 /// What the evaluation counts over the held-out groups.
+/// (b) at one reach level: per group, the medians over seeds.
+struct ReachTally {
+  double level;
+  std::vector<double> guidedMedians, randomMedians, unguidedMedians;
+  unsigned unguidedMissed = 0;
+  unsigned guidedWins = 0, ties = 0, guidedMissed = 0, randomMissed = 0;
+};
+
 struct Tally {
   unsigned zeroShotHits = 0, defaultHits = 0;
   double randomHitSum = 0;
   std::vector<double> zeroShotRatios;
-  std::vector<double> guidedMedians, randomMedians, unguidedMedians;
+  /// One per --reach level, lowest first.
+  std::vector<ReachTally> reach;
   /// Per group: the mean over seeds of the wasted share of the first 16
   /// trials of the guided / random search.
   std::vector<double> guidedWaste, randomWaste;
-  unsigned unguidedMissed = 0;
-  unsigned guidedWins = 0, ties = 0, guidedMissed = 0, randomMissed = 0;
   std::map<std::string, std::pair<unsigned, unsigned>> perOpHits;
 };
 
@@ -338,7 +357,8 @@ evaluateZeroShot(const Group &g, const Policy &policy, Tally &tally) {
 }
 
 /// (b) replayed search on one held-out group: the medians over seeds of
-/// the trials to 95% of the best, guided, without a model and random.
+/// the trials to each reach level, guided, without a model and random;
+/// returns those of the lowest level.
 static std::array<double, 3> evaluateSearch(const Group &g,
                                             const Policy &policy,
                                             const PolicyOptions &options,
@@ -351,8 +371,14 @@ static std::array<double, 3> evaluateSearch(const Group &g,
     MeasureRequest request{nullptr, g.signature, g.context.target, &k};
     return replay.measure(request);
   };
-  double goal = g.bestUs / 0.95;
-  std::vector<double> guided, random, unguided;
+  size_t levels = tally.reach.size();
+  std::vector<std::vector<double>> guided(levels), random(levels),
+      unguided(levels);
+  auto reachEach = [&](std::vector<std::vector<double>> &trials,
+                       const SearchResult &run) {
+    for (size_t l = 0; l < levels; ++l)
+      trials[l].push_back(trialsToReach(run, g.bestUs / tally.reach[l].level));
+  };
   std::pair<double, double> waste{0.0, 0.0};
   for (unsigned s = 1; s <= numSeeds; ++s) {
     SearchOptions search;
@@ -365,32 +391,37 @@ static std::array<double, 3> evaluateSearch(const Group &g,
     scorerOptions.defaultRelativeFeatures = false;
     PolicyScorer scorer(&policy, g.context, scorerOptions);
     SearchResult guidedRun = runSearch(space, measure, &scorer, search);
-    guided.push_back(trialsToReach(guidedRun, goal));
+    reachEach(guided, guidedRun);
     waste.first += wastedShare(guidedRun, g.bestUs) / numSeeds;
     // The same agents without a model: what the policy adds.
-    unguided.push_back(
-        trialsToReach(runSearch(space, measure, nullptr, search), goal));
+    reachEach(unguided, runSearch(space, measure, nullptr, search));
     SearchOptions randomOptions = search;
     randomOptions.evolutionaryWeight = 0;
     randomOptions.explorerWeight = 1;
     randomOptions.startWithDefault = false;
     SearchResult randomRun = runSearch(space, measure, nullptr, randomOptions);
-    random.push_back(trialsToReach(randomRun, goal));
+    reachEach(random, randomRun);
     waste.second += wastedShare(randomRun, g.bestUs) / numSeeds;
   }
   tally.guidedWaste.push_back(waste.first);
   tally.randomWaste.push_back(waste.second);
-  double gm = median(guided), rm = median(random);
-  double um = median(unguided);
-  tally.unguidedMedians.push_back(um);
-  tally.unguidedMissed += um > budget;
-  tally.guidedMedians.push_back(gm);
-  tally.randomMedians.push_back(rm);
-  tally.guidedWins += gm < rm;
-  tally.ties += gm == rm;
-  tally.guidedMissed += gm > budget;
-  tally.randomMissed += rm > budget;
-  return {gm, um, rm};
+  std::array<double, 3> first;
+  for (size_t l = 0; l < levels; ++l) {
+    ReachTally &t = tally.reach[l];
+    double gm = median(guided[l]), rm = median(random[l]);
+    double um = median(unguided[l]);
+    t.unguidedMedians.push_back(um);
+    t.unguidedMissed += um > budget;
+    t.guidedMedians.push_back(gm);
+    t.randomMedians.push_back(rm);
+    t.guidedWins += gm < rm;
+    t.ties += gm == rm;
+    t.guidedMissed += gm > budget;
+    t.randomMissed += rm > budget;
+    if (l == 0)
+      first = {gm, um, rm};
+  }
+  return first;
 }
 
 /// Trains on the other folds and evaluates the groups of `fold`.
@@ -421,9 +452,9 @@ static llvm::Error evaluateFold(llvm::ArrayRef<Group> groups, unsigned fold,
     if (verbose)
       llvm::outs() << llvm::formatv(
           "  {0,-32} fold {1}: {2,4} candidates, zero-shot {3:f3} of best "
-          "{4}, trials to 95%: guided {5}, no model {6}, random {7}\n",
+          "{4}, trials to {8}%: guided {5}, no model {6}, random {7}\n",
           g.shortName, fold, g.candidates.size(), tally.zeroShotRatios.back(),
-          hit, gm, um, rm);
+          hit, gm, um, rm, formatPercent(tally.reach.front().level));
   }
   return llvm::Error::success();
 }
@@ -447,11 +478,11 @@ static void printZeroShot(const Tally &t, size_t n) {
                                   hits.second);
 }
 
-static void printSearch(const Tally &t, size_t n) {
+static void printReach(const ReachTally &t, size_t n) {
   llvm::outs() << llvm::formatv(
-      "(b) replayed search: trials to reach 95% of the best (median over {0} "
+      "(b) replayed search: trials to reach {3}% of the best (median over {0} "
       "seeds, budget {1}, {2} = not reached)\n",
-      numSeeds, budget, budget + 1);
+      numSeeds, budget, budget + 1, formatPercent(t.level));
   llvm::outs() << llvm::formatv(
       "    policy-guided: median {0:f1}, mean {1:f1}, not reached in {2}/{3}\n",
       median(t.guidedMedians), mean(t.guidedMedians), t.guidedMissed, n);
@@ -465,6 +496,11 @@ static void printSearch(const Tally &t, size_t n) {
   llvm::outs() << llvm::formatv(
       "    policy-guided needed fewer trials in {0}/{1} groups ({2} ties)\n",
       t.guidedWins, n, t.ties);
+}
+
+static void printSearch(const Tally &t, size_t n) {
+  for (const ReachTally &r : t.reach)
+    printReach(r, n);
   llvm::outs() << llvm::formatv(
       "    of the first 16 trials, failed or over 2x the best (mean over "
       "groups): policy-guided {0:f1}%, random {1:f1}%\n",
@@ -484,11 +520,15 @@ static int checkRequirements(const Tally &t, size_t n) {
   }
   if (zeroShotOnly || requireSearchSpeedup <= 0)
     return status;
-  double speedup = median(t.randomMedians) / median(t.guidedMedians);
+  // The highest level: the strictest.
+  const ReachTally &r = t.reach.back();
+  double speedup = median(r.randomMedians) / median(r.guidedMedians);
   bool met = speedup >= requireSearchSpeedup;
   llvm::outs() << llvm::formatv(
-      "requirement (b): random / policy-guided trials {0:f2} >= {1:f2}: {2}\n",
-      speedup, requireSearchSpeedup.getValue(), met ? "met" : "NOT MET");
+      "requirement (b): random / policy-guided trials to {3}% {0:f2} >= "
+      "{1:f2}: {2}\n",
+      speedup, requireSearchSpeedup.getValue(), met ? "met" : "NOT MET",
+      formatPercent(r.level));
   return status | !met;
 }
 
@@ -524,6 +564,18 @@ static int evalMain() {
       records->size(), groups.size(), folds, skipped, illegal);
 
   Tally tally;
+  std::vector<double> levels(reachLevels.begin(), reachLevels.end());
+  if (levels.empty())
+    levels.push_back(0.95);
+  llvm::sort(levels);
+  for (double level : levels) {
+    if (!(level > 0 && level <= 1))
+      return fail(llvm::formatv("--reach levels are shares of the best speed "
+                                "in (0, 1], got {0}",
+                                level)
+                      .str());
+    tally.reach.push_back({level});
+  }
   PolicyOptions options = getPolicyOptions();
   for (unsigned fold = 0; fold < folds; ++fold)
     if (llvm::Error e = evaluateFold(groups, fold, options, tally))

@@ -234,6 +234,7 @@ int mlir::hkg::tuner::runTuneCommand(const TuneCommandOptions &options) {
   tuning.confirmFinalists = options.confirmFinalists;
   tuning.confirmRounds = options.confirmRounds;
   tuning.stopAtCopy = options.stopAtCopy;
+  tuning.randomSample = options.randomSample;
   TuningDriver driver(tuning, db.get(), model.get());
 
   std::vector<HkgKernelOpInterface> ops;

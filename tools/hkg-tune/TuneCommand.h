@@ -30,6 +30,8 @@ struct TuneCommandOptions {
   /// speed of a copy moving the op's bytes (Measurement::copyUs over the
   /// best trial's time) or more; 0: never.
   double stopAtCopy = 0;
+  /// TuningOptions::randomSample.
+  bool randomSample = false;
 };
 
 /// Tunes every hkg op without a schedule in `input` on the device at hand

@@ -145,6 +145,12 @@ static cl::opt<unsigned> tuneConfirmRounds(
     cl::desc("Re-measurements of each finalist; the winner has the lowest "
              "median of them (0: the search's fastest trial wins)"),
     cl::init(3), cl::sub(tuneCmd));
+static cl::opt<bool> tuneRandomSample(
+    "random-sample",
+    cl::desc("Sample the space instead of searching it (a tuning dataset): "
+             "the default, then uniformly random legal candidates up to the "
+             "budget; no sketches, model or confirmation"),
+    cl::sub(tuneCmd));
 static cl::opt<bool> tuneTimeCopy(
     "time-copy",
     cl::desc("Time a copy moving the op's bytes with every candidate, the "
@@ -483,6 +489,12 @@ static int tuneMain() {
     if (tuneStopAtCopy > 0 && !tuneTimeCopy)
       return fail("--stop-at-copy needs the copy timed (it is off with "
                   "--time-copy=false)");
+    if (tuneRandomSample && !tuneModel.empty())
+      return fail("--random-sample measures random candidates: it takes no "
+                  "--model");
+    if (tuneRandomSample && tuneStopAtCopy > 0)
+      return fail("--random-sample measures the whole budget: it takes no "
+                  "--stop-at-copy");
     DeviceMeasurerOptions device;
     device.timeCopy = tuneTimeCopy;
     device.reps = tuneReps;
@@ -507,6 +519,7 @@ static int tuneMain() {
     options.confirmFinalists = tuneConfirmFinalists;
     options.confirmRounds = tuneConfirmRounds;
     options.stopAtCopy = tuneStopAtCopy;
+    options.randomSample = tuneRandomSample;
     return runTuneCommand(options);
   }
   return fail("expected a subcommand: import, export, train, signature, "

@@ -7,7 +7,8 @@
 #   bash utils/device/tune.sh [STEP ...]
 #     STEP = OPS[:BUDGET[:JOBS[:HKG_TUNE_ARGS]]], OPS a comma list of
 #     examples/ ops (softmax layernorm rmsnorm gelu bias_gelu swiglu rope
-#     top_p gemm gemm8192 gemm_decode qkv_proj attention); steps run one
+#     top_p gemm gemm8192 gemm_decode qkv_proj attention) or `all` (every
+#     .mlir in $EXAMPLES, e.g. the sampled dataset's groups); steps run one
 #     after the other, a step's ops JOBS at a time sharing the GPU through a
 #     device lock. Default: one step with all of them but attention (its
 #     float64 reference takes most of a trial; tune it on its own).
@@ -42,6 +43,8 @@ for step in "$@"; do
   IFS=: read -r ops budget jobs args <<< "$step"
   budget=${budget:-${BUDGET:-64}} jobs=${jobs:-${JOBS:-1}} args=${args:-${HKG_TUNE_ARGS:-}}
   ops=${ops//,/ }
+  # "all": every .mlir in $EXAMPLES (tune_perf_ops.sh's inputs).
+  [ "$ops" = all ] && ops=$(for f in "${EXAMPLES:-examples}"/*.mlir; do basename "$f" .mlir; done | tr '\n' ' ')
   left=$(time_left 10)
   echo "== step $i: $ops (budget $budget, $jobs at a time, ${left}s left)"
   if [ "$left" -lt 40 ]; then echo "skipped: too little time left"; continue; fi

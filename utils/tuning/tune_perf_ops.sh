@@ -9,8 +9,8 @@
 #
 # Ops: examples/<op>.mlir with hkg.target rewritten to $CHIP; default: all of
 # PERF.md's table (softmax layernorm rmsnorm gelu bias_gelu swiglu rope top_p
-# gemm gemm8192 gemm_decode qkv_proj attention). Split them over device calls
-# as needed.
+# gemm gemm8192 gemm_decode qkv_proj attention); `all`: every .mlir in
+# $EXAMPLES. Split them over device calls as needed.
 #
 # Resuming: the database ($WORK/perf.sqlite, WORK=.tune by default, an
 # ignored path that stays on a warm machine between calls) holds every
@@ -49,6 +49,11 @@ JOBS=${JOBS:-1}
 DEADLINE=$((START + ${DEADLINE_S:-540}))
 ALL_OPS="softmax layernorm rmsnorm gelu bias_gelu swiglu rope top_p gemm gemm8192 gemm_decode qkv_proj attention"
 OPS=${*:-$ALL_OPS}
+# "all": every $EXAMPLES/*.mlir (e.g. the sampled dataset's groups,
+# utils/tuning/dataset_ops.py).
+if [ "$OPS" = all ]; then
+  OPS=$(for f in "$EXAMPLES"/*.mlir; do basename "$f" .mlir; done | tr '\n' ' ')
+fi
 mkdir -p "$OUT" "$WORK/ops"
 DB=$WORK/perf.sqlite
 LOCK=$WORK/gpu.lock

@@ -54,6 +54,11 @@ struct TuningOptions {
   unsigned batch = 1;
   /// Legal candidates (the default included) pickZeroShot() chooses among.
   unsigned zeroShotCandidates = 512;
+  /// Sample the space instead of searching it (a tuning dataset: see
+  /// utils/tuning/README.md): the default, then uniformly random legal
+  /// candidates; no sketches, no model and no confirmation, so that the
+  /// records are an unbiased sample for the policy's offline evaluation.
+  bool randomSample = false;
 };
 
 /// One trial the search measured, for progress reports.
