@@ -102,8 +102,10 @@ RowEmitter::RowEmitter(KernelContext &kc, const RowSchedule &sched,
   // Which form a bf16 row takes in registers was chosen per op by
   // measurement (docs/perf): packed for rmsnorm; f32 values for softmax
   // (its exp pass is issue-bound: the conversions are extra instructions
-  // there) and layernorm. The discardable attributes `hkg.row_f32_cache` /
-  // `hkg.row_bf16_cache` force one form for side-by-side measurements.
+  // there) and layernorm, except for rows too long for f32 words in a
+  // 1024-thread workgroup's registers (packsCachedRow). The discardable
+  // attributes `hkg.row_f32_cache` / `hkg.row_bf16_cache` force one form
+  // for side-by-side measurements.
   // The experimental `hkg.streaming_access` marks the row's global loads
   // and the output's stores nontemporal (read / written once); the load
   // cache policy (`hkg.load_eviction`, default on Hopper) the row's loads
@@ -111,7 +113,9 @@ RowEmitter::RowEmitter(KernelContext &kc, const RowSchedule &sched,
   streaming = streamingAccessOf(op, kc.target);
   // With row_steps > 1 the next row's raw values are live too: the row
   // stays packed (loadRow).
-  bool packedByDefault = isa<RMSNormOp>(op) || sched.rowSteps > 1;
+  bool packedByDefault = isa<RMSNormOp>(op) || sched.rowSteps > 1 ||
+                         packsCachedRow(kc.target.isNVIDIA(), threads,
+                                        vecsPerThread * vw + tailSlots);
   rematBF16 = cache == RowCache::Registers && inType.isBF16() &&
               !op->hasAttr("hkg.row_f32_cache") &&
               (packedByDefault || op->hasAttr("hkg.row_bf16_cache"));

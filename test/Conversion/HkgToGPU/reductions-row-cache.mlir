@@ -154,3 +154,25 @@ func.func @softmax_f16(%x: tensor<64x8192xf16>) -> tensor<64x8192xf16> {
   return %0 : tensor<64x8192xf16>
 }
 }
+
+// -----
+
+// Rows too long for f32 words in a 1024-thread NVIDIA workgroup (64 elements
+// a thread, 64 registers each) stay packed without the attribute
+// (packsCachedRow): softmax's later passes convert the cached bf16 words
+// with integer shifts, as rmsnorm's do. At 32 elements a thread
+// (@softmax_bf16_default above) they hold f32 values.
+
+module attributes {hkg.target = #hkg.target<chip = "sm_90">} {
+// CHECK-LABEL: gpu.func @hkg_softmax_0(
+// CHECK:         %[[ROW0:.*]] = vector.load %{{.*}} : memref<1024x65536xbf16>, vector<8xbf16>
+// CHECK:         gpu.barrier
+// CHECK:         vector.bitcast %[[ROW0]] : vector<8xbf16> to vector<4xi32>
+// CHECK:         math.exp
+// CHECK:         vector.store
+// CHECK:         gpu.return
+func.func @softmax_bf16_long(%x: tensor<1024x65536xbf16>) -> tensor<1024x65536xbf16> {
+  %0 = hkg.softmax %x axis(1) {schedule = #hkg.schedule<vector_width = 8, threads = 1024, rows_per_block = 1, unroll = 4, row_cache = registers, online = 0>} : tensor<1024x65536xbf16> -> tensor<1024x65536xbf16>
+  return %0 : tensor<1024x65536xbf16>
+}
+}

@@ -11,7 +11,7 @@
 // CHECK-LABEL: func.func @matmul_bf16(
 // CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = wgmma_64x128x16, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 3, tile_k = 64, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 2, waves_n = 1, wgmma_pending = 0>}
 // CHECK-LABEL: func.func @matmul_f32(
-// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x8_tf32x3, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 3, tf32_split = fast, tile_k = 16, tile_m = 128, tile_n = 128, unroll = 1, vector_width = 4, waves_m = 2, waves_n = 4, wgmma_pending = 0, wgmma_promote = 0>}
+// CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = wgmma_64x128x8_tf32x3, persistent = 0, split_k = 1, split_k_reduce = cluster, stages = 4, tf32_split = trunc, tile_k = 32, tile_m = 128, tile_n = 128, unroll = 2, vector_width = 4, waves_m = 2, waves_n = 1, wgmma_pending = 1, wgmma_promote = 1>}
 // CHECK-LABEL: func.func @matmul_decode(
 // CHECK: hkg.matmul {{.*}} {schedule = #hkg.schedule<epilogue_lds = 0, group_m = 8, lds_pad = 0, lds_swizzle = 1, mma = mma_16x8x16, persistent = 0, split_k = 8, split_k_reduce = workspace, stages = 4, tile_k = 64, tile_m = 16, tile_n = 128, unroll = 1, vector_width = 8, waves_m = 1, waves_n = 4, wgmma_pending = 0>}
 // CHECK-LABEL: func.func @elementwise(

@@ -259,19 +259,26 @@ static bool takesWideTiles(MatmulOp op, const ResolvedSchedule &base,
 }
 
 /// Whether the default of `op` multiplies its f32 operands on tf32 tensor
-/// cores as 3xTF32 (the target's tf32x3 instruction, tf32_split = fast): an
-/// f32 GEMM with both M and N at least a 128 x 128 tile and at least one K
-/// step of 16 (matrix-vector shapes stay FMA: they read their weights once
-/// either way). On an H100, 4096^3 ran in 2139 us against cuBLAS FP32's 2665
-/// (1.25x) and the FMA kernel's 3224, erring 3.2e-7 against float64 where
-/// cuBLAS FP32 errs 1.1e-6; with B as [N, K] 2407 us (1.10x; FMA 5740):
-/// docs/perf, "Matmul".
+/// cores as 3xTF32 (the target's tf32x3 instruction): an f32 GEMM with both
+/// M and N at least a 128 x 128 tile and at least one K step of 16
+/// (matrix-vector shapes stay FMA: they read their weights once either
+/// way). mma.sync's 3xTF32 ran 4096^3 1.22x / 1.11x (B as [K, N] / [N, K])
+/// faster than cuBLAS FP32 on an H100, the FMA kernel 0.83x / 0.46x; the
+/// warpgroup form (takesWgmmaTf32x3) faster still (docs/perf, "Matmul").
 static bool takesTf32x3(MatmulOp op, const ResolvedSchedule &base,
                         const TargetInfo &target) {
   if (!op.getLhs().getType().getElementType().isF32() ||
       tf32x3Mma(target).empty() || base.get(kSplitK) != 1)
     return false;
   return op.getM() >= 128 && op.getN() >= 128 && op.getK() >= kMinTileK;
+}
+
+/// The target's warpgroup 3xTF32 instruction (sm_90a), or an empty string.
+static StringRef wgmmaTf32x3Mma(const TargetInfo &target) {
+  for (StringRef m : tf32x3Mmas(target))
+    if (MmaInstruction::parse(m).family == MmaFamily::Wgmma)
+      return m;
+  return StringRef();
 }
 
 /// The space's defaults, and for large problems on sm_90 128 x 256 tiles
@@ -284,16 +291,36 @@ static bool takesTf32x3(MatmulOp op, const ResolvedSchedule &base,
 ScheduleAttr MatmulOp::getDefaultSchedule(const TargetInfo &target) {
   ResolvedSchedule schedule(getScheduleSpace(target), nullptr);
   if (takesTf32x3(*this, schedule, target)) {
-    // The tile measured (docs/perf): 128 x 128 over 2 x 4 warps of 64 x 32,
-    // 16-deep K steps in 3 stages (48 KiB), swizzled.
-    schedule.set(kMma.name, tf32x3Mma(target).str());
-    schedule.set(kTf32Split.name, stringifyEnum(Tf32Split::Fast).str());
+    // wgmma reads A K-major in 16-byte pieces (the verifier's rules).
+    StringRef wgmma = wgmmaTf32x3Mma(target);
+    if (!wgmma.empty() && getK() >= 32 && !readsLhsTransposed() &&
+        widestDividing(*this, 4) == 4) {
+      // Warpgroup MMA (sm_90a): 128 x 128 tiles over 2 warpgroups, 32-deep
+      // K steps in 4 stages, one step's MMAs in flight and each step summed
+      // apart and added in f32 (the tensor cores' truncated sums lose the
+      // small terms without it). On an H100 4096^3 ran 1.53x / 1.84x
+      // cuBLAS FP32 (B as [K, N] / [N, K]), erring 4.0e-7 against float64
+      // where cuBLAS errs 1.1e-6 (docs/perf, "Matmul").
+      schedule.set(kMma.name, wgmma.str());
+      schedule.set(kTf32Split.name, stringifyEnum(Tf32Split::Trunc).str());
+      schedule.set(kTileK.name, int64_t(32));
+      schedule.set(kWavesN.name, int64_t(1));
+      schedule.set(kStages.name, int64_t(4));
+      schedule.set(kWgmmaPending.name, int64_t(1));
+      schedule.set(kWgmmaPromote.name, int64_t(1));
+      schedule.set(kUnroll.name, int64_t(2));
+    } else {
+      // mma.sync: 2 x 4 warps of 64 x 32, 16-deep K steps in 3 stages (48
+      // KiB).
+      schedule.set(kMma.name, tf32x3Mma(target).str());
+      schedule.set(kTf32Split.name, stringifyEnum(Tf32Split::Fast).str());
+      schedule.set(kTileK.name, int64_t(16));
+      schedule.set(kWavesN.name, int64_t(4));
+      schedule.set(kStages.name, int64_t(3));
+    }
     schedule.set(kTileM.name, int64_t(128));
     schedule.set(kTileN.name, int64_t(128));
-    schedule.set(kTileK.name, int64_t(16));
     schedule.set(kWavesM.name, int64_t(2));
-    schedule.set(kWavesN.name, int64_t(4));
-    schedule.set(kStages.name, int64_t(3));
     schedule.set(kLdsPad.name, int64_t(0));
     schedule.set(kLdsSwizzle.name, int64_t(1));
   }
@@ -686,6 +713,14 @@ LogicalResult MatmulOp::verifyScheduleConstraints(
       return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
                          << " is not implemented with persistent = 1; "
                             "expected persistent = 0";
+    // Summed on the tensor cores across K steps, each step's small terms
+    // fall to their truncated additions: 12x cuBLAS FP32's error at 4096^3
+    // on an H100 (docs/perf, "Matmul"), no longer f32's accuracy.
+    if (!s.wgmmaPromote)
+      return emitError() << "schedule knob '" << kMma.name << "' = " << mma.name
+                         << " needs wgmma_promote = 1 (the tensor cores' "
+                            "truncated sums across K steps lose the small "
+                            "terms), got wgmma_promote = 0";
   }
   if (s.wgmmaPromote) {
     if (!wgmma)

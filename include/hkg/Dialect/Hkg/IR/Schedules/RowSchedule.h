@@ -54,6 +54,19 @@ inline std::optional<RowMoments> symbolizeEnum<RowMoments>(llvm::StringRef s) {
       .Default(std::nullopt);
 }
 
+/// Whether a bf16 row cached in registers stays packed, two elements a
+/// word, where softmax and layernorm otherwise hold its f32 conversions
+/// (rmsnorm always packs; ReductionsRowEmitter.cpp): in a workgroup of 1024
+/// threads on NVIDIA (64 registers each on sm_90) once a thread holds more
+/// than 32 elements. 1024 x 65536 bf16 softmax / layernorm, 64 elements a
+/// thread, spilled 164 / 192 bytes as f32 words and ran slower than
+/// re-reading the row; packed they ran 1.23x / 1.29x faster than re-read
+/// (H100, docs/perf "Long rows").
+inline bool packsCachedRow(bool nvidia, int64_t threads,
+                           int64_t elementsPerThread) {
+  return nvidia && threads >= 1024 && elementsPerThread > 32;
+}
+
 /// Rows one workgroup handles, each with threads / rows_per_block threads.
 inline constexpr IntKnob kRowsPerBlock{"rows_per_block"};
 /// Where a row lives between passes (softmax and the norms).
