@@ -129,9 +129,11 @@ TEST(MmaInstruction, ParsesTheOperandSuffix) {
   EXPECT_TRUE(MmaInstruction::parse("mma_16x8x8_").isNone());
 }
 
-// f32 matmuls of at least 128 x 128 x 16 default to 3xTF32 with the fast
-// split (on an H100 1.25x cuBLAS FP32 at a third of its error: docs/perf);
-// a matrix-vector shape keeps the FMA kernel. 3xTF32 is in no sketch.
+// f32 matmuls of at least 128 x 128 x 16 default to 3xTF32: on sm_90a on
+// warpgroup MMA with the truncating split (on an H100 1.53x / 1.84x cuBLAS
+// FP32 at a third of its error: docs/perf), on sm_80 mma.sync's with the
+// fast split (1.22x on the H100); a matrix-vector shape keeps the FMA
+// kernel. 3xTF32 is in no sketch.
 TEST_F(ScheduleSpaceTest, F32MatmulDefaultsTo3xTf32OnSm90) {
   auto op = parseOp<MatmulOp>(R"mlir(
     func.func @f(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>,
@@ -141,27 +143,32 @@ TEST_F(ScheduleSpaceTest, F32MatmulDefaultsTo3xTf32OnSm90) {
       return
     })mlir");
   ASSERT_TRUE(op);
-  const TargetInfo &t = *lookupTarget("sm_90");
   SmallVector<MatmulOp> ops;
   module->walk([&](MatmulOp m) { ops.push_back(m); });
   ASSERT_EQ(ops.size(), 2u);
-  for (MatmulOp m : ops) {
-    ScheduleSpace space = m.getScheduleSpace(t);
-    ResolvedSchedule s(space, m.getDefaultSchedule(t));
-    bool square = m.getM() == 4096;
-    EXPECT_EQ(s.getKeyword("mma"), square ? "mma_16x8x8_tf32x3" : "none");
-    EXPECT_EQ(s.getKeyword("tf32_split"), square ? "fast" : "rna");
-    const KnobSpec *mma = space.lookup("mma");
-    ASSERT_TRUE(mma);
-    EXPECT_TRUE(mma->isLegal(std::string("mma_16x8x8_tf32x3")));
-    for (const ScheduleSketch &sketch : space.sketches)
-      for (const auto &[name, value] : sketch.knobs)
-        if (name == "mma")
-          EXPECT_NE(std::get<std::string>(value), "mma_16x8x8_tf32x3");
-    EXPECT_TRUE(succeeded(verifySchedule(
-        cast<HkgKernelOpInterface>(m.getOperation()), m.getDefaultSchedule(t),
-        t, [&] { return m.emitOpError(); })));
-  }
+  for (StringRef chip : {"sm_90", "sm_80"})
+    for (MatmulOp m : ops) {
+      const TargetInfo &t = *lookupTarget(chip);
+      bool hopper = chip == "sm_90";
+      ScheduleSpace space = m.getScheduleSpace(t);
+      ResolvedSchedule s(space, m.getDefaultSchedule(t));
+      bool square = m.getM() == 4096;
+      StringRef tf32x3 = hopper ? "wgmma_64x128x8_tf32x3" : "mma_16x8x8_tf32x3";
+      EXPECT_EQ(s.getKeyword("mma"), square ? tf32x3 : "none");
+      EXPECT_EQ(s.getKeyword("tf32_split"),
+                square ? (hopper ? "trunc" : "fast") : "rna");
+      const KnobSpec *mma = space.lookup("mma");
+      ASSERT_TRUE(mma);
+      EXPECT_TRUE(mma->isLegal(std::string("mma_16x8x8_tf32x3")));
+      for (const ScheduleSketch &sketch : space.sketches)
+        for (const auto &[name, value] : sketch.knobs)
+          if (name == "mma")
+            EXPECT_FALSE(
+                MmaInstruction::parse(std::get<std::string>(value)).isTf32x3());
+      EXPECT_TRUE(succeeded(verifySchedule(
+          cast<HkgKernelOpInterface>(m.getOperation()), m.getDefaultSchedule(t),
+          t, [&] { return m.emitOpError(); })));
+    }
 }
 
 TEST_F(ScheduleSpaceTest, IllegalKnobIsReportedWithLegalRange) {
