@@ -23,9 +23,14 @@ done
 # gtest unit tests.
 unit_log=$(mktemp)
 "$BUILD_DIR/bin/hkg-unit-tests" --gtest_brief=1 2>&1 | tee "$unit_log"
-[ "${PIPESTATUS[0]}" = 0 ] || status=1
+unit_rc=${PIPESTATUS[0]}
+[ "$unit_rc" = 0 ] || status=1
 n=$(grep -Eo 'PASSED *\] *[0-9]+' "$unit_log" | grep -Eo '[0-9]+$'); passed=$((passed + ${n:-0}))
-n=$(grep -Eo 'FAILED *\] *[0-9]+ test' "$unit_log" | grep -Eo '[0-9]+' | head -1); failed=$((failed + ${n:-0}))
+# --gtest_brief prints no "N tests, listed below" summary: the failed are
+# the tests run less the passed.
+ran=$(grep -Eo '\[=+\] *[0-9]+ tests? from' "$unit_log" | grep -Eo '[0-9]+' | head -1)
+n=$(grep -Eo 'PASSED *\] *[0-9]+' "$unit_log" | grep -Eo '[0-9]+$')
+if [ -n "$ran" ]; then failed=$((failed + ran - ${n:-0})); elif [ "$unit_rc" != 0 ]; then failed=$((failed + 1)); fi
 
 # pytest (python package), when there are Python tests.
 if compgen -G "test/python/test_*.py" >/dev/null; then
