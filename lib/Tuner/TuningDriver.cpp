@@ -206,12 +206,8 @@ TuningDriver::tune(HkgKernelOpInterface op, const TargetInfo &target,
   search.budget = options.budget;
   search.seed = options.seed;
   search.batch = options.batch;
-  if (options.randomSample) {
-    search.evolutionaryWeight = 0;
-    search.greedyWeight = 0;
-    search.explorerWeight = 1;
-    search.sketchShare = 0;
-  }
+  if (options.randomSample)
+    search.sampleUniformly();
   if (database) {
     llvm::Expected<std::vector<TuningRecord>> records =
         database->getRecords(signature, target.chip);

@@ -396,8 +396,7 @@ static std::array<double, 3> evaluateSearch(const Group &g,
     // The same agents without a model: what the policy adds.
     reachEach(unguided, runSearch(space, measure, nullptr, search));
     SearchOptions randomOptions = search;
-    randomOptions.evolutionaryWeight = 0;
-    randomOptions.explorerWeight = 1;
+    randomOptions.sampleUniformly();
     randomOptions.startWithDefault = false;
     SearchResult randomRun = runSearch(space, measure, nullptr, randomOptions);
     reachEach(random, randomRun);

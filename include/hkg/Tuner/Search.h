@@ -152,6 +152,18 @@ struct SearchOptions {
   /// Told the candidates of each batch (and of each group of sketches)
   /// before they are measured, when there are several.
   std::function<void(llvm::ArrayRef<KnobMap>)> prefetch;
+
+  /// Uniform random sampling instead of a search: the explorer alone (with
+  /// no scorer, a random legal candidate per pick) and no sketches; the
+  /// default first as `startWithDefault` says. A sampled dataset
+  /// (hkg-tune --random-sample) and the offline evaluation's random
+  /// baseline.
+  void sampleUniformly() {
+    evolutionaryWeight = 0;
+    greedyWeight = 0;
+    explorerWeight = 1;
+    sketchShare = 0;
+  }
 };
 
 struct SearchResult {

@@ -264,7 +264,8 @@ static bool takesWideTiles(MatmulOp op, const ResolvedSchedule &base,
 /// (matrix-vector shapes stay FMA: they read their weights once either
 /// way). mma.sync's 3xTF32 ran 4096^3 1.22x / 1.11x (B as [K, N] / [N, K])
 /// faster than cuBLAS FP32 on an H100, the FMA kernel 0.83x / 0.46x; the
-/// warpgroup form (takesWgmmaTf32x3) faster still (docs/perf, "Matmul").
+/// warpgroup form (wgmmaTf32x3Mma, where getDefaultSchedule can take it)
+/// faster still (docs/perf, "Matmul").
 static bool takesTf32x3(MatmulOp op, const ResolvedSchedule &base,
                         const TargetInfo &target) {
   if (!op.getLhs().getType().getElementType().isF32() ||
